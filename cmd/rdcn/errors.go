@@ -1,0 +1,36 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// inputError is bad user input: the CLI exits with status 2.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+// badInput reports a bad value of a flag or field; format should name the
+// value and what is wrong with it.
+func badInput(field, format string, args ...any) error {
+	return &inputError{msg: field + ": " + fmt.Sprintf(format, args...)}
+}
+
+// asInput marks err (typically a validation error from a package) as bad
+// input, prefixed with the flag or field it came from.
+func asInput(field string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var in *inputError
+	if errors.As(err, &in) {
+		return err
+	}
+	return &inputError{msg: field + ": " + err.Error()}
+}
+
+func oneLine(s string) string {
+	s = strings.TrimSpace(s)
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}

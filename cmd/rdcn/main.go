@@ -1,0 +1,81 @@
+// Command rdcn designs, analyses and emulates reconfigurable datacenter
+// network schedules. Run "rdcn --help" for the commands.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// version is set by the build (-ldflags "-X main.version=…").
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// run executes the CLI and returns the exit status: 0 success, 1 runtime
+// failure, 2 bad input.
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return 0
+	}
+	var bad *inputError
+	if errors.As(err, &bad) {
+		fmt.Fprintln(stderr, "rdcn: "+oneLine(bad.Error()))
+		return 2
+	}
+	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
+	return 1
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	app := &cli.App{
+		Name:                 "rdcn",
+		Usage:                "design, analyse and emulate reconfigurable datacenter network schedules",
+		Version:              version,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: false,
+		HideHelpCommand:      true,
+		Commands:             commands(),
+		ExitErrHandler:       func(*cli.Context, error) {}, // run() prints errors and picks the status
+		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
+			return badInput("flags", "%v", err)
+		},
+	}
+	for _, c := range app.Commands {
+		c := c
+		if c.OnUsageError == nil {
+			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+				return badInput("flags", "%v", err)
+			}
+		}
+	}
+	return app
+}
+
+// commands lists every subcommand; each lives in its own file.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		versionCommand(),
+	}
+}
+
+func versionCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "version",
+		Usage:     "print the rdcn version",
+		UsageText: "rdcn version",
+		Action: func(c *cli.Context) error {
+			_, err := fmt.Fprintln(c.App.Writer, "rdcn "+version)
+			return err
+		},
+	}
+}

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// writeOutput runs write against path atomically: into a temporary file in
+// the same directory, renamed over path only on success. An empty path or
+// "-" writes to stdout.
+func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return write(stdout)
+	}
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return badInput("output", "cannot create %q: %v", path, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := write(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("output %q: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("output %q: %w", path, err)
+	}
+	ok = true
+	return nil
+}
