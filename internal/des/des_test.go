@@ -1,0 +1,153 @@
+package des
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// TestQueueOrder compares the heap against sorting by (time, insertion order).
+func TestQueueOrder(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 5, 17, 1000} {
+		rng := rand.New(rand.NewPCG(uint64(n), 1))
+		var q Queue
+		var want []Event
+		for i := 0; i < n; i++ {
+			at := rotor.Time(rng.IntN(20)) // many ties
+			q.Schedule(at, uint8(i%7), int32(i), int32(-i))
+			want = append(want, Event{At: at, Seq: uint64(i + 1), Kind: uint8(i % 7), Target: int32(i), Arg: int32(-i)})
+		}
+		sort.SliceStable(want, func(a, b int) bool { return want[a].At < want[b].At })
+		var got []Event
+		for {
+			e, ok := q.Pop()
+			if !ok {
+				break
+			}
+			got = append(got, e)
+		}
+		if diff := cmp.Diff(want, got); n > 0 && diff != "" {
+			t.Fatalf("n=%d: pop order differs (-want +got):\n%s", n, diff)
+		}
+		if q.Processed() != uint64(n) {
+			t.Errorf("n=%d: processed %d", n, q.Processed())
+		}
+	}
+}
+
+// TestQueueInterleaved schedules while popping, as a simulation does, and
+// checks time never decreases and equal times pop in insertion order.
+func TestQueueInterleaved(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var q Queue
+	for i := 0; i < 50; i++ {
+		q.Schedule(rotor.Time(rng.IntN(100)), 0, int32(i), 0)
+	}
+	var last Event
+	for k := 0; k < 5000; k++ {
+		e, ok := q.Pop()
+		if !ok {
+			break
+		}
+		if e.At < last.At || (e.At == last.At && e.Seq < last.Seq) {
+			t.Fatalf("event %+v popped after %+v", e, last)
+		}
+		last = e
+		if k < 4000 {
+			q.Schedule(e.At+rotor.Time(rng.IntN(3)), 0, 0, 0)
+		}
+	}
+	if q.Now() != last.At {
+		t.Errorf("Now = %d, want %d", q.Now(), last.At)
+	}
+}
+
+func TestPool(t *testing.T) {
+	var p Pool[[4]int64]
+	var idx []int32
+	for i := 0; i < 3*chunkSize+5; i++ {
+		j := p.Alloc()
+		p.At(j)[0] = int64(i)
+		idx = append(idx, j)
+	}
+	first := p.At(idx[0])
+	if p.Live() != len(idx) {
+		t.Fatalf("Live = %d, want %d", p.Live(), len(idx))
+	}
+	p.Free(idx[10])
+	j := p.Alloc()
+	if j != idx[10] || p.At(j)[0] != 0 {
+		t.Errorf("reused index %d (want %d), value %d (want zeroed)", j, idx[10], p.At(j)[0])
+	}
+	if first != p.At(idx[0]) || first[0] != 0 {
+		t.Errorf("pointer to item 0 moved while the pool grew")
+	}
+}
+
+func TestFIFO(t *testing.T) {
+	var f FIFO
+	var model []int32
+	rng := rand.New(rand.NewPCG(3, 3))
+	for i := 0; i < 10000; i++ {
+		switch {
+		case rng.IntN(3) > 0 || len(model) == 0:
+			f.Push(int32(i))
+			model = append(model, int32(i))
+		case rng.IntN(2) == 0:
+			if got := f.Pop(); got != model[0] {
+				t.Fatalf("Pop = %d, want %d", got, model[0])
+			}
+			model = model[1:]
+		default:
+			if got := f.PopTail(); got != model[len(model)-1] {
+				t.Fatalf("PopTail = %d, want %d", got, model[len(model)-1])
+			}
+			model = model[:len(model)-1]
+		}
+		if f.Len() != len(model) {
+			t.Fatalf("Len = %d, want %d", f.Len(), len(model))
+		}
+		if len(model) > 0 && (f.Head() != model[0] || f.At(len(model)-1) != model[len(model)-1]) {
+			t.Fatalf("Head/At disagree with model")
+		}
+	}
+}
+
+// BenchmarkQueue measures a hold model: a queue of 10 000 pending events,
+// each pop schedules one new event. Reports events/s; 0 allocs/op.
+func BenchmarkQueue(b *testing.B) {
+	for _, size := range []int{1000, 100000} {
+		b.Run(fmt.Sprint(size), func(b *testing.B) {
+			var q Queue
+			rng := rand.New(rand.NewPCG(1, 2))
+			for i := 0; i < size; i++ {
+				q.Schedule(rotor.Time(rng.IntN(1_000_000)), 0, 0, 0)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				e, _ := q.Pop()
+				q.Schedule(e.At+rotor.Time(rng.IntN(1_000_000)), 1, int32(i), 0)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+		})
+	}
+}
+
+func BenchmarkPoolFIFO(b *testing.B) {
+	var p Pool[[8]int64]
+	var f FIFO
+	for i := 0; i < 1000; i++ {
+		f.Push(p.Alloc())
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.Free(f.Pop())
+		f.Push(p.Alloc())
+	}
+}

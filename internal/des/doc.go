@@ -1,0 +1,11 @@
+// Package des is rdcn's discrete-event core: a deterministic event queue of
+// plain values, and slice-backed pools and FIFOs indexed by int32 so that a
+// simulation allocates nothing per event or per packet once warmed up.
+//
+// Events are ordered by time and, for equal times, by the order they were
+// scheduled (a sequence number), so a run is reproducible bit for bit. The
+// queue is a 4-ary min-heap stored in one slice: no pointers, no per-event
+// allocation, good cache behaviour. An event carries a kind and two int32
+// arguments; the simulator dispatches on the kind with a switch, which is
+// cheaper than an interface call per event.
+package des

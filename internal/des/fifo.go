@@ -1,0 +1,56 @@
+package des
+
+// FIFO is a growable ring buffer of int32 (packet indices). It grows by
+// doubling, so pushes are amortised O(1) and allocation-free once it has
+// reached its working size. The zero value is an empty FIFO.
+type FIFO struct {
+	buf  []int32
+	head int
+	n    int
+}
+
+// Len is the number of items.
+func (f *FIFO) Len() int { return f.n }
+
+// Push appends x at the tail.
+func (f *FIFO) Push(x int32) {
+	if f.n == len(f.buf) {
+		f.grow()
+	}
+	f.buf[(f.head+f.n)&(len(f.buf)-1)] = x
+	f.n++
+}
+
+// Head returns the first item; the FIFO must not be empty.
+func (f *FIFO) Head() int32 { return f.buf[f.head] }
+
+// Pop removes and returns the first item; the FIFO must not be empty.
+func (f *FIFO) Pop() int32 {
+	x := f.buf[f.head]
+	f.head = (f.head + 1) & (len(f.buf) - 1)
+	f.n--
+	return x
+}
+
+// PopTail removes and returns the last item (push-out); the FIFO must not
+// be empty.
+func (f *FIFO) PopTail() int32 {
+	f.n--
+	return f.buf[(f.head+f.n)&(len(f.buf)-1)]
+}
+
+// At returns the i-th item from the head (0 ≤ i < Len).
+func (f *FIFO) At(i int) int32 { return f.buf[(f.head+i)&(len(f.buf)-1)] }
+
+func (f *FIFO) grow() {
+	size := 2 * len(f.buf)
+	if size == 0 {
+		size = 8
+	}
+	nb := make([]int32, size)
+	for i := 0; i < f.n; i++ {
+		nb[i] = f.buf[(f.head+i)&(len(f.buf)-1)]
+	}
+	f.buf = nb
+	f.head = 0
+}

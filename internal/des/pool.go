@@ -1,0 +1,50 @@
+package des
+
+// Pool hands out items of type T by int32 index and recycles freed indices.
+// Items live in fixed-size chunks, so a pointer returned by At stays valid
+// while the pool grows. Alloc returns a zeroed item.
+type Pool[T any] struct {
+	chunks [][]T
+	free   []int32
+	n      int32 // indices handed out so far (high-water mark)
+	live   int
+}
+
+const (
+	chunkBits = 12
+	chunkSize = 1 << chunkBits
+	chunkMask = chunkSize - 1
+)
+
+// Alloc returns the index of a zeroed item.
+func (p *Pool[T]) Alloc() int32 {
+	p.live++
+	if k := len(p.free); k > 0 {
+		i := p.free[k-1]
+		p.free = p.free[:k-1]
+		var zero T
+		*p.At(i) = zero
+		return i
+	}
+	i := p.n
+	if int(i>>chunkBits) == len(p.chunks) {
+		p.chunks = append(p.chunks, make([]T, chunkSize))
+	}
+	p.n++
+	return i
+}
+
+// At returns the item with index i. The pointer stays valid until Free(i).
+func (p *Pool[T]) At(i int32) *T { return &p.chunks[i>>chunkBits][i&chunkMask] }
+
+// Free returns index i to the pool.
+func (p *Pool[T]) Free(i int32) {
+	p.live--
+	p.free = append(p.free, i)
+}
+
+// Live is the number of allocated, not yet freed items.
+func (p *Pool[T]) Live() int { return p.live }
+
+// Capacity is the number of item slots the pool holds in memory.
+func (p *Pool[T]) Capacity() int { return len(p.chunks) * chunkSize }

@@ -1,0 +1,52 @@
+package tor
+
+import (
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// MaxINT is the number of INT hop records a packet can carry.
+const MaxINT = 4
+
+// IntHop is one in-band telemetry record, stamped when the packet leaves a
+// queue.
+type IntHop struct {
+	Ts      rotor.Time // dequeue time
+	Qlen    int64      // bytes left in the queue after this packet left
+	TxBytes int64      // bytes dequeued from the egress port so far, this packet included
+	Rate    rotor.Rate // egress link rate
+	Port    int32      // egress port id, unique within the ToR
+}
+
+// Packet kinds.
+const (
+	Data uint8 = iota
+	Ack
+)
+
+// Packet is a data packet or an acknowledgement. Packets live in a Pool and
+// are passed around by index.
+type Packet struct {
+	Flow    int32 // flow id
+	Size    int32 // bytes on the wire
+	Seq     int64 // data: byte offset of the first payload byte; ack: cumulative ack
+	SackSeq int64 // ack: offset of the data packet this ack answers
+	Sent    rotor.Time
+	Enq     rotor.Time // when it entered its current queue
+	SrcHost int32
+	DstHost int32
+	SrcToR  int32
+	DstToR  int32
+	Via     int32 // next intermediate ToR on a two-hop route, or -1
+	Kind    uint8
+	Hops    uint8 // circuit (or packet-switch) hops taken so far
+	ECN     bool  // congestion experienced (set by a ToR queue)
+	ECE     bool  // ack: echo of ECN
+	Retx    bool  // a retransmission
+	Circuit bool  // ack: the data packet crossed a circuit
+	IntN    uint8
+	Int     [MaxINT]IntHop
+}
+
+// Pool stores packets by index.
+type Pool = des.Pool[Packet]

@@ -1,0 +1,247 @@
+package tor
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// VOQ classes.
+const (
+	Transit = 0 // relayed traffic, served first
+	Local   = 1 // traffic from this rack's hosts
+)
+
+// Config describes one ToR.
+type Config struct {
+	ToRs         int  // n, number of ToRs in the fabric (VOQs per ToR)
+	Hosts        int  // hosts attached to this ToR
+	Uplinks      int  // circuit uplinks
+	PacketSwitch bool // has an uplink to an electrical packet switch
+	Buffer       rotor.Bytes
+	Policy       Policy
+	ECNThreshold rotor.Bytes // mark packets entering a queue longer than this; 0: off
+	RecordINT    bool        // stamp INT hop records on dequeue
+}
+
+// Validate reports the first bad field.
+func (c *Config) Validate() error {
+	switch {
+	case c.ToRs < 1:
+		return fmt.Errorf("tors %d: must be at least 1", c.ToRs)
+	case c.Hosts < 1:
+		return fmt.Errorf("hosts %d: must be at least 1", c.Hosts)
+	case c.Uplinks < 0:
+		return fmt.Errorf("uplinks %d: must not be negative", c.Uplinks)
+	case c.Buffer <= 0:
+		return fmt.Errorf("buffer %d: must be positive", c.Buffer)
+	case c.Policy == nil:
+		return fmt.Errorf("policy: is nil")
+	case c.ECNThreshold < 0:
+		return fmt.Errorf("ecn threshold %d: must not be negative", c.ECNThreshold)
+	}
+	return nil
+}
+
+// Relay decides whether ToR via accepts a packet of size bytes that it must
+// forward to ToR dst (RotorLB's offer/accept, asked per packet).
+type Relay interface {
+	AcceptRelay(via, dst int, size int32) bool
+}
+
+// ToR is one top-of-rack switch: queues in a shared buffer.
+type ToR struct {
+	ID  int
+	cfg Config
+
+	pool    *Pool
+	buf     BufferState
+	queues  []des.FIFO
+	txBytes []int64  // per egress port
+	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
+	rr      int      // round-robin position for indirect (two-hop) service
+
+	// Evicted collects packets pushed out by the policy during the last
+	// Enqueue; the caller owns them and should clear the slice.
+	Evicted []int32
+
+	Drops     int64 // packets dropped on arrival or pushed out
+	DropBytes int64
+	PeakUsed  int64 // highest buffer occupancy seen
+}
+
+// New builds ToR id. Packets are looked up in pool.
+func New(id int, cfg Config, pool *Pool) (*ToR, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	nq := 2*cfg.ToRs + cfg.Hosts + 1
+	t := &ToR{
+		ID:      id,
+		cfg:     cfg,
+		pool:    pool,
+		queues:  make([]des.FIFO, nq),
+		txBytes: make([]int64, cfg.Uplinks+cfg.Hosts+1),
+		local:   make([]uint64, (cfg.ToRs+63)/64),
+		buf:     BufferState{Size: int64(cfg.Buffer), Queues: make([]QueueState, nq)},
+	}
+	for v := 0; v < cfg.ToRs; v++ {
+		t.buf.Queues[2*v] = QueueState{Port: int32(v), Prio: Transit}
+		t.buf.Queues[2*v+1] = QueueState{Port: int32(v), Prio: Local}
+	}
+	for h := 0; h < cfg.Hosts; h++ {
+		t.buf.Queues[2*cfg.ToRs+h].Port = int32(t.HostPort(h))
+	}
+	t.buf.Queues[nq-1].Port = int32(t.PacketSwitchPort())
+	return t, nil
+}
+
+// VOQ is the queue toward next-hop ToR v of the given class.
+func (t *ToR) VOQ(v, class int) QueueID { return QueueID(2*v + class) }
+
+// HostQueue is the queue toward local host h (0 ≤ h < Hosts).
+func (t *ToR) HostQueue(h int) QueueID { return QueueID(2*t.cfg.ToRs + h) }
+
+// PacketSwitchQueue is the queue toward the electrical packet switch.
+func (t *ToR) PacketSwitchQueue() QueueID { return QueueID(len(t.queues) - 1) }
+
+// Egress port ids (for INT): uplinks 0..U−1, then hosts, then the packet switch.
+func (t *ToR) HostPort(h int) int       { return t.cfg.Uplinks + h }
+func (t *ToR) PacketSwitchPort() int    { return t.cfg.Uplinks + t.cfg.Hosts }
+func (t *ToR) State() *BufferState      { return &t.buf }
+func (t *ToR) Len(q QueueID) int        { return t.queues[q].Len() }
+func (t *ToR) Bytes(q QueueID) int64    { return t.buf.Queues[q].Bytes }
+func (t *ToR) Head(q QueueID) int32     { return t.queues[q].Head() }
+func (t *ToR) Policy() Policy           { return t.cfg.Policy }
+func (t *ToR) NumQueues() int           { return len(t.queues) }
+func (t *ToR) Used() int64              { return t.buf.Used }
+func (t *ToR) Config() *Config          { return &t.cfg }
+func (t *ToR) headSize(q QueueID) int32 { return t.pool.At(t.queues[q].Head()).Size }
+
+// Enqueue offers packet idx to queue q. It returns false if the packet was
+// dropped (the caller then owns it). Packets the policy pushed out are
+// appended to Evicted.
+func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
+	p := t.pool.At(idx)
+	pol := t.cfg.Policy
+	v := pol.Admit(now, p, q, &t.buf)
+	if v.Accept {
+		for _, e := range v.Evict {
+			if t.queues[e].Len() == 0 {
+				continue
+			}
+			victim := t.queues[e].PopTail()
+			vp := t.pool.At(victim)
+			t.remove(e, vp.Size)
+			t.Drops++
+			t.DropBytes += int64(vp.Size)
+			pol.OnDrop(now, vp, e, &t.buf)
+			t.Evicted = append(t.Evicted, victim)
+		}
+	}
+	if !v.Accept || t.buf.Used+int64(p.Size) > t.buf.Size {
+		t.Drops++
+		t.DropBytes += int64(p.Size)
+		pol.OnDrop(now, p, q, &t.buf)
+		return false
+	}
+	t.queues[q].Push(idx)
+	qs := &t.buf.Queues[q]
+	qs.Bytes += int64(p.Size)
+	qs.Packets++
+	t.buf.Used += int64(p.Size)
+	if t.buf.Used > t.PeakUsed {
+		t.PeakUsed = t.buf.Used
+	}
+	if t.cfg.ECNThreshold > 0 && qs.Bytes > int64(t.cfg.ECNThreshold) {
+		p.ECN = true
+	}
+	if int(q) < 2*t.cfg.ToRs && qs.Prio == Local && qs.Packets == 1 {
+		v := int(q) >> 1
+		t.local[v>>6] |= 1 << (v & 63)
+	}
+	p.Enq = now
+	pol.OnEnqueue(now, p, q, &t.buf)
+	return true
+}
+
+func (t *ToR) remove(q QueueID, size int32) {
+	qs := &t.buf.Queues[q]
+	qs.Bytes -= int64(size)
+	qs.Packets--
+	t.buf.Used -= int64(size)
+	if int(q) < 2*t.cfg.ToRs && qs.Prio == Local && qs.Packets == 0 {
+		v := int(q) >> 1
+		t.local[v>>6] &^= 1 << (v & 63)
+	}
+}
+
+// Dequeue removes the head of q for transmission on egress port at rate,
+// stamps INT if enabled, and returns the packet index.
+func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
+	idx := t.queues[q].Pop()
+	p := t.pool.At(idx)
+	t.remove(q, p.Size)
+	t.txBytes[port] += int64(p.Size)
+	if t.cfg.RecordINT && int(p.IntN) < MaxINT {
+		p.Int[p.IntN] = IntHop{Ts: now, Qlen: t.buf.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)}
+		p.IntN++
+	}
+	t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	return idx
+}
+
+// PickCircuit chooses the queue an uplink whose circuit reaches ToR v
+// serves next, given that at most budget bytes can still be serialised
+// before the circuit's night. Order: VOQ(v, Transit), VOQ(v, Local), then,
+// if relay is not nil, Local traffic for other destinations sent to v as
+// the first of two hops (round-robin over destinations, each accepted by
+// relay). ok is false if nothing fits.
+func (t *ToR) PickCircuit(v int, budget int64, relay Relay) (q QueueID, ok bool) {
+	if q := t.VOQ(v, Transit); t.queues[q].Len() > 0 && int64(t.headSize(q)) <= budget {
+		return q, true
+	}
+	if q := t.VOQ(v, Local); t.queues[q].Len() > 0 && int64(t.headSize(q)) <= budget {
+		return q, true
+	}
+	if relay == nil {
+		return 0, false
+	}
+	n := t.cfg.ToRs
+	words := len(t.local)
+	start := t.rr
+	for k := 0; k <= words; k++ {
+		w := (start>>6 + k) % words
+		bitsW := t.local[w]
+		if k == 0 {
+			bitsW &= ^uint64(0) << (start & 63)
+		} else if k == words {
+			bitsW &= (uint64(1) << (start & 63)) - 1
+		}
+		for bitsW != 0 {
+			b := bits.TrailingZeros64(bitsW)
+			bitsW &= bitsW - 1
+			x := w<<6 + b
+			if x == v || x >= n || x == t.ID {
+				continue
+			}
+			q := t.VOQ(x, Local)
+			size := t.headSize(q)
+			if int64(size) <= budget && relay.AcceptRelay(v, x, size) {
+				t.rr = (x + 1) % n
+				return q, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// TakeEvicted returns and clears the packets pushed out by the last
+// Enqueue calls.
+func (t *ToR) TakeEvicted() []int32 {
+	e := t.Evicted
+	t.Evicted = t.Evicted[:0]
+	return e
+}

@@ -1,0 +1,199 @@
+package tor
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+func newTestToR(t *testing.T, cfg Config) (*ToR, *Pool) {
+	t.Helper()
+	pool := &Pool{}
+	tr, err := New(0, cfg, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, pool
+}
+
+func pkt(pool *Pool, size int32) int32 {
+	i := pool.Alloc()
+	pool.At(i).Size = size
+	return i
+}
+
+// TestSteadyStateThresholds fills N queues round-robin with unit packets
+// until every queue is refused and compares the per-queue lengths with the
+// closed forms: DT converges to q = αB/(1+Nα) (Choudhury–Hahne; the spec's
+// worked examples with B = 60: one queue α=1 → 30, five queues → 10 each),
+// Complete Sharing to B split by arrival order.
+func TestSteadyStateThresholds(t *testing.T) {
+	const B = 60
+	cases := []struct {
+		name   string
+		policy Policy
+		queues int
+		want   int64 // packets per queue
+	}{
+		{"dt α=1 one queue", DynamicThresholds{Alpha: 1}, 1, 30},
+		{"dt α=1 two queues", DynamicThresholds{Alpha: 1}, 2, 20},
+		{"dt α=1 three queues", DynamicThresholds{Alpha: 1}, 3, 15},
+		{"dt α=1 five queues", DynamicThresholds{Alpha: 1}, 5, 10},
+		{"dt α=2 one queue", DynamicThresholds{Alpha: 2}, 1, 40},
+		{"dt α=2 two queues", DynamicThresholds{Alpha: 2}, 2, 24},
+		{"dt α=0.5 one queue", DynamicThresholds{Alpha: 0.5}, 1, 20},
+		{"cs one queue", CompleteSharing{}, 1, 60},
+		{"cs three queues", CompleteSharing{}, 3, 20},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tr, pool := newTestToR(t, Config{ToRs: 8, Hosts: 1, Uplinks: 1, Buffer: B, Policy: c.policy})
+			refused := 0
+			for k := 0; refused < 10*c.queues && k < 10*B; k++ {
+				q := tr.VOQ(k%c.queues, Local)
+				if !tr.Enqueue(0, q, pkt(pool, 1)) {
+					refused++
+				}
+			}
+			var got, want []int64
+			for i := 0; i < c.queues; i++ {
+				got = append(got, tr.Bytes(tr.VOQ(i, Local)))
+				want = append(want, c.want)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("queue lengths (-want +got):\n%s", diff)
+			}
+			if tr.Used() > B || tr.PeakUsed > B {
+				t.Errorf("buffer used %d (peak %d) exceeds %d", tr.Used(), tr.PeakUsed, B)
+			}
+		})
+	}
+}
+
+// pushOut is a minimal push-out policy (drop the tail of the longest queue
+// when full) exercising Verdict.Evict.
+type pushOut struct {
+	NoHooks
+	evict []QueueID
+}
+
+func (*pushOut) Name() string { return "test-lqd" }
+func (p *pushOut) Admit(_ rotor.Time, pk *Packet, q QueueID, s *BufferState) Verdict {
+	p.evict = p.evict[:0]
+	free := s.Size - s.Used
+	lens := make([]int64, len(s.Queues))
+	for i := range s.Queues {
+		lens[i] = s.Queues[i].Bytes
+	}
+	for free < int64(pk.Size) {
+		l := 0
+		for i := range lens {
+			if lens[i] > lens[l] {
+				l = i
+			}
+		}
+		lens[l] -= 1 // unit packets in this test
+		free++
+		p.evict = append(p.evict, QueueID(l))
+	}
+	return Verdict{Accept: true, Evict: p.evict}
+}
+
+func TestPushOut(t *testing.T) {
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 10, Policy: &pushOut{}})
+	for k := 0; k < 10; k++ {
+		if !tr.Enqueue(0, tr.VOQ(0, Local), pkt(pool, 1)) {
+			t.Fatal("refused while the buffer had room")
+		}
+	}
+	last := tr.queues[tr.VOQ(0, Local)].At(9)
+	if !tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1)) {
+		t.Fatal("push-out arrival refused")
+	}
+	ev := tr.TakeEvicted()
+	if diff := cmp.Diff([]int32{last}, ev); diff != "" {
+		t.Errorf("evicted (-want +got):\n%s", diff)
+	}
+	if got := []int64{tr.Bytes(tr.VOQ(0, Local)), tr.Bytes(tr.VOQ(1, Local)), tr.Used(), tr.Drops}; !cmp.Equal(got, []int64{9, 1, 10, 1}) {
+		t.Errorf("after push-out q0, q1, used, drops = %v, want [9 1 10 1]", got)
+	}
+}
+
+func TestECNAndINT(t *testing.T) {
+	tr, pool := newTestToR(t, Config{ToRs: 2, Hosts: 2, Uplinks: 1, Buffer: 100000,
+		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true})
+	q := tr.HostQueue(1)
+	var idx []int32
+	for k := 0; k < 4; k++ {
+		i := pkt(pool, 1500)
+		idx = append(idx, i)
+		tr.Enqueue(rotor.Time(k), q, i)
+	}
+	var marks []bool
+	for _, i := range idx {
+		marks = append(marks, pool.At(i).ECN)
+	}
+	// queue after enqueue: 1500, 3000, 4500, 6000 bytes; mark when > 3000
+	if diff := cmp.Diff([]bool{false, false, true, true}, marks); diff != "" {
+		t.Errorf("ECN marks (-want +got):\n%s", diff)
+	}
+	got := tr.Dequeue(10, q, tr.HostPort(1), 25*rotor.Gbps)
+	p := pool.At(got)
+	want := IntHop{Ts: 10, Qlen: 4500, TxBytes: 1500, Rate: 25 * rotor.Gbps, Port: int32(tr.HostPort(1))}
+	if got != idx[0] || p.IntN != 1 || p.Int[0] != want {
+		t.Errorf("dequeued %d with INT %+v (n=%d), want %d with %+v", got, p.Int[0], p.IntN, idx[0], want)
+	}
+}
+
+type acceptOnly struct{ dst int }
+
+func (a acceptOnly) AcceptRelay(via, dst int, size int32) bool { return dst == a.dst }
+
+func TestPickCircuit(t *testing.T) {
+	tr, pool := newTestToR(t, Config{ToRs: 130, Hosts: 1, Uplinks: 1, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	tr.ID = 5
+	tr.Enqueue(0, tr.VOQ(3, Local), pkt(pool, 1500))
+	tr.Enqueue(0, tr.VOQ(3, Transit), pkt(pool, 1500))
+	tr.Enqueue(0, tr.VOQ(100, Local), pkt(pool, 64))
+	tr.Enqueue(0, tr.VOQ(7, Local), pkt(pool, 1500))
+	type pick struct {
+		Q  QueueID
+		OK bool
+	}
+	var got []pick
+	for _, c := range []struct {
+		v      int
+		budget int64
+		relay  Relay
+	}{
+		{3, 1500, nil},             // transit first
+		{3, 1499, nil},             // nothing fits
+		{9, 1500, nil},             // no VOQ for 9, no relay
+		{9, 1500, acceptOnly{100}}, // relay picks dst 100
+		{9, 1500, acceptOnly{7}},   // relay picks dst 7
+		{9, 100, acceptOnly{7}},    // 7's packet does not fit
+		{9, 100, acceptOnly{100}},  // 100's does
+	} {
+		q, ok := tr.PickCircuit(c.v, c.budget, c.relay)
+		got = append(got, pick{q, ok})
+	}
+	want := []pick{{tr.VOQ(3, Transit), true}, {0, false}, {0, false},
+		{tr.VOQ(100, Local), true}, {tr.VOQ(7, Local), true}, {0, false}, {tr.VOQ(100, Local), true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("picks (-want +got):\n%s", diff)
+	}
+}
+
+func TestNewPolicyErrors(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		alpha float64
+		ok    bool
+	}{{"cs", 0, true}, {"dt", 0.5, true}, {"dt", 0, false}, {"dt", -1, false}, {"lru", 1, false}} {
+		_, err := NewPolicy(c.name, c.alpha)
+		if (err == nil) != c.ok {
+			t.Errorf("NewPolicy(%q, %v) error = %v, want ok=%v", c.name, c.alpha, err, c.ok)
+		}
+	}
+}
