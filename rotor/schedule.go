@@ -94,9 +94,11 @@ func (s *Schedule) Validate() error {
 			return invalid(fmt.Sprintf("matchings[%d]", sw), "has %d slots, period is %d", len(slots), s.Period)
 		}
 		for t, m := range slots {
-			field := fmt.Sprintf("matchings[%d][%d]", sw, t)
+			// Field names are formatted only on failure: Validate runs on
+			// every decoded schedule and must stay cheap for n = 1024.
+			field := func() string { return fmt.Sprintf("matchings[%d][%d]", sw, t) }
 			if len(m) != s.Nodes {
-				return invalid(field, "has %d entries, want %d nodes", len(m), s.Nodes)
+				return invalid(field(), "has %d entries, want %d nodes", len(m), s.Nodes)
 			}
 			stamp++
 			for u, v := range m {
@@ -104,10 +106,10 @@ func (s *Schedule) Validate() error {
 					continue
 				}
 				if v < 0 || v >= s.Nodes {
-					return invalid(fmt.Sprintf("%s[%d]", field, u), "destination %d out of range [0,%d)", v, s.Nodes)
+					return invalid(fmt.Sprintf("%s[%d]", field(), u), "destination %d out of range [0,%d)", v, s.Nodes)
 				}
 				if seen[v] == stamp {
-					return invalid(field, "is not a matching: destination %d is used twice", v)
+					return invalid(field(), "is not a matching: destination %d is used twice", v)
 				}
 				seen[v] = stamp
 			}
