@@ -1,7 +1,6 @@
 package mars
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/yourbasic/graph"
@@ -26,13 +25,13 @@ type DeBruijn struct {
 // Validate reports an unusable size.
 func (g DeBruijn) Validate() error {
 	if g.Nodes < 1 {
-		return fmt.Errorf("nodes: must be at least 1, got %d", g.Nodes)
+		return bad("nodes", g.Nodes, "must be at least 1")
 	}
 	if g.Degree < 1 {
-		return fmt.Errorf("degree: must be at least 1, got %d", g.Degree)
+		return bad("degree", g.Degree, "must be at least 1")
 	}
 	if int64(g.Nodes)*int64(g.Degree) > math.MaxInt32 {
-		return fmt.Errorf("degree: %d arcs per node on %d nodes is too large", g.Degree, g.Nodes)
+		return bad("degree", g.Degree, "%d arcs per node on %d nodes is too large", g.Degree, g.Nodes)
 	}
 	return nil
 }

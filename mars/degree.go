@@ -36,19 +36,19 @@ type Choice struct {
 func (l Limits) validate() error {
 	switch {
 	case l.Nodes < 2:
-		return fmt.Errorf("nodes: must be at least 2, got %d", l.Nodes)
+		return bad("nodes", l.Nodes, "must be at least 2")
 	case l.Uplinks < 1:
-		return fmt.Errorf("uplinks: must be at least 1, got %d", l.Uplinks)
+		return bad("uplinks", l.Uplinks, "must be at least 1")
 	case l.Uplinks > l.Nodes:
-		return fmt.Errorf("uplinks: %d exceeds the %d nodes; Mars needs d ≥ uplinks and d ≤ nodes", l.Uplinks, l.Nodes)
+		return bad("uplinks", l.Uplinks, "exceeds the %d nodes; Mars needs uplinks ≤ d ≤ nodes", l.Nodes)
 	case l.Slot <= 0:
-		return fmt.Errorf("slot: must be positive, got %d ps", l.Slot)
+		return bad("slot", l.Slot, "must be positive")
 	case l.Buffer < 0:
-		return fmt.Errorf("buffer: must not be negative, got %d B", l.Buffer)
+		return bad("buffer", l.Buffer, "must not be negative")
 	case l.Delay < 0:
-		return fmt.Errorf("delay: must not be negative, got %d ps", l.Delay)
+		return bad("delay", l.Delay, "must not be negative")
 	case l.Buffer > 0 && l.Link <= 0:
-		return fmt.Errorf("link: must be positive with a buffer limit, got %d bit/s", l.Link)
+		return bad("link", l.Link, "must be positive to turn a buffer into a degree")
 	}
 	return nil
 }
@@ -91,18 +91,18 @@ func ChooseDegree(l Limits) (Choice, error) {
 	if d < l.Uplinks {
 		switch ch.Bound {
 		case "buffer":
-			return Choice{}, fmt.Errorf("buffer: %d B per node allows degree %d < %d uplinks; Mars needs at least U·c·Δ = %.0f B (or use the static topology, degree %d)",
-				l.Buffer, ch.BufferDegree, l.Uplinks, float64(l.Uplinks)*float64(l.Link)*float64(l.Slot)/float64(rotor.Second)/8, l.Uplinks)
+			return Choice{}, bad("buffer", l.Buffer, "allows degree %d < %d uplinks; Mars needs at least U·c·Δ = %v per node (or use the static topology, degree %d)",
+				ch.BufferDegree, l.Uplinks, rotor.Bytes(math.Ceil(float64(l.Uplinks)*float64(l.Link)*float64(l.Slot)/float64(rotor.Second)/8)), l.Uplinks)
 		default:
-			return Choice{}, fmt.Errorf("delay: %v allows degree %.3g, below the %d uplinks", l.Delay, ch.DelayDegree, l.Uplinks)
+			return Choice{}, bad("delay", l.Delay, "allows degree %.3g, below the %d uplinks", ch.DelayDegree, l.Uplinks)
 		}
 	}
 	if l.Delay > 0 {
 		// ⌊d*⌋ meets the delay only where d/ln d increases (d ≥ e); rounding
 		// down to 2 (or to a multiple of U below e) can overshoot L.
 		if got := VLBDelay(l.Nodes, l.Uplinks, d, l.Slot); got > float64(l.Delay)*(1+1e-12) {
-			return Choice{}, fmt.Errorf("delay: %v cannot be met by a multiple of %d uplinks: degree %d needs %.0f ps (real optimum %.3g)",
-				l.Delay, l.Uplinks, d, got, ch.DelayDegree)
+			return Choice{}, bad("delay", l.Delay, "cannot be met by a multiple of %d uplinks: degree %d needs %v (the real optimum is %.3g)",
+				l.Uplinks, d, rotor.Time(math.Ceil(got)), ch.DelayDegree)
 		}
 	}
 	ch.Degree = d
@@ -119,17 +119,17 @@ func ChooseDegree(l Limits) (Choice, error) {
 // every n ≥ 2; L = Δ, for instance, is infeasible).
 func DelayDegree(n, uplinks int, slot, delay rotor.Time) (float64, error) {
 	if n < 2 || uplinks < 1 || slot <= 0 || delay <= 0 {
-		return 0, fmt.Errorf("delay degree: need n ≥ 2, uplinks ≥ 1, slot > 0, delay > 0 (got n=%d, U=%d, Δ=%d ps, L=%d ps)", n, uplinks, slot, delay)
+		return 0, fmt.Errorf("mars: delay degree needs n ≥ 2, uplinks ≥ 1, slot > 0, delay > 0 (got n=%d, U=%d, Δ=%v, L=%v)", n, uplinks, slot, delay)
 	}
 	k := -2 * math.Log(float64(n)) * float64(slot) / (float64(uplinks) * float64(delay))
 	if k < branchPoint-branchSlack {
 		minL := 2 * math.E * math.Log(float64(n)) * float64(slot) / float64(uplinks)
-		return 0, fmt.Errorf("delay: %v is below %v, the least delay any degree reaches (at d = e) for %d nodes, %d uplinks, slot %v",
-			delay, rotor.Time(math.Ceil(minL)), n, uplinks, slot)
+		return 0, bad("delay", delay, "is below %v, the least delay any degree reaches (at d = e) for %d nodes, %d uplinks, slot %v",
+			rotor.Time(math.Ceil(minL)), n, uplinks, slot)
 	}
 	w, err := LambertWm1(k)
 	if err != nil {
-		return 0, fmt.Errorf("delay degree: %w", err)
+		return 0, fmt.Errorf("mars: delay degree: %w", err)
 	}
 	return math.Exp(-w), nil
 }
@@ -140,7 +140,7 @@ func DelayDegree(n, uplinks int, slot, delay rotor.Time) (float64, error) {
 // integers (B in bytes, c in bit/s, Δ in ps).
 func BufferDegree(link rotor.Rate, slot rotor.Time, buffer rotor.Bytes) (int, error) {
 	if link <= 0 || slot <= 0 || buffer < 0 {
-		return 0, fmt.Errorf("buffer degree: need link > 0, slot > 0, buffer ≥ 0 (got c=%d bit/s, Δ=%d ps, B=%d B)", link, slot, buffer)
+		return 0, fmt.Errorf("mars: buffer degree needs link > 0, slot > 0, buffer ≥ 0 (got c=%v, Δ=%v, B=%v)", link, slot, buffer)
 	}
 	num := new(big.Int).Mul(big.NewInt(int64(buffer)), big.NewInt(8e12)) // bits·ps/s
 	den := new(big.Int).Mul(big.NewInt(int64(link)), big.NewInt(int64(slot)))

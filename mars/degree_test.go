@@ -99,7 +99,7 @@ func TestChooseDegree(t *testing.T) {
 		// 12 MB → 2 = U: the static topology.
 		{"buffer static", with(func(l *Limits) { l.Buffer = 12_000_000 }), 2, "buffer", ""},
 		// 7.9 MB → 1 < U.
-		{"buffer too small", with(func(l *Limits) { l.Buffer = 7_900_000 }), 0, "", "buffer: 7900000 B per node allows degree 1 < 2 uplinks"},
+		{"buffer too small", with(func(l *Limits) { l.Buffer = 7_900_000 }), 0, "", "buffer = 7.9MB: allows degree 1 < 2 uplinks; Mars needs at least U·c·Δ = 10MB"},
 		// 1 GB → 200 > n: capped at the complete graph.
 		{"buffer above complete", with(func(l *Limits) { l.Buffer = 1_000_000_000 }), 16, "nodes", ""},
 		{"no limits", table, 16, "nodes", ""},
