@@ -41,8 +41,7 @@ func randomSchedule(rng *rand.Rand) *Schedule {
 	n, u, period := 1+rng.IntN(7), 1+rng.IntN(3), 1+rng.IntN(5)
 	s := &Schedule{
 		Kind: "random", Nodes: n, Switches: u, Period: period,
-		Slot:   Time(2 + rng.IntN(20)),
-		Reconf: Time(rng.IntN(2)),
+		Slot: Time(2 + rng.IntN(20)),
 	}
 	if rng.IntN(2) == 0 {
 		s.SlotDurations = make([]Time, period)
@@ -50,6 +49,11 @@ func randomSchedule(rng *rand.Rand) *Schedule {
 			s.SlotDurations[t] = Time(2 + rng.IntN(20))
 		}
 	}
+	shortest := s.Slot
+	for _, d := range s.SlotDurations {
+		shortest = min(shortest, d)
+	}
+	s.Reconf = Time(rng.IntN(int(shortest)))
 	if rng.IntN(2) == 0 {
 		s.SwitchOffsets = make([]Time, u)
 		for i := range s.SwitchOffsets {
