@@ -19,3 +19,25 @@ func BenchmarkFactorize1024k3072(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRound1024 rounds a dense random 1024×1024 matrix whose row sums
+// are about 2048 (entries uniform in [0, 4)), the size of Vermilion's
+// rounding step for 1024 nodes and k = 3.
+func BenchmarkRound1024(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	n := 1024
+	a := make([][]float64, n)
+	for i := range a {
+		a[i] = make([]float64, n)
+		for j := range a[i] {
+			a[i][j] = 4 * rng.Float64()
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Round(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -9,6 +9,11 @@
 //     matrix whose rows and columns all sum to k is the adjacency matrix of a
 //     k-regular bipartite multigraph, and it is the sum of exactly k
 //     permutation matrices.
+//   - Round (Bacharach's matrix rounding): any real matrix can be rounded
+//     entry by entry to floor or ceiling so that every row sum, column sum
+//     and the total also end up at their floor or ceiling. A matrix whose
+//     rows and columns sum to the same integer k rounds to an integer matrix
+//     with the same sums, ready for Factorize.
 //
 // bvn works on plain [][]float64 and [][]int matrices and knows nothing about
 // networks; callers give it demand or schedule matrices.
