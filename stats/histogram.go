@@ -96,11 +96,17 @@ func (h *Histogram) CDF() []CDFPoint {
 
 // Quantile is the q-quantile of the weighted distribution, interpolated
 // linearly within the bin where the cumulative weight crosses q (accurate
-// to one bin width; clamped to the observed Min and Max). NaN when empty or
-// q is outside [0, 1].
+// to one bin width; clamped to the observed Min and Max, which q = 0 and
+// q = 1 return exactly). NaN when empty or q is outside [0, 1].
 func (h *Histogram) Quantile(q float64) float64 {
 	if h.total == 0 || !(q >= 0 && q <= 1) {
 		return math.NaN()
+	}
+	switch q {
+	case 0:
+		return h.min
+	case 1:
+		return h.max
 	}
 	target := q * h.total
 	cum := 0.0

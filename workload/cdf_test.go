@@ -230,7 +230,7 @@ func TestSizes(t *testing.T) {
 	}{
 		{"websearch", 1711222.5}, {"WebSearch", 1711222.5}, {" hadoop ", 3423728.3546},
 		{"1MB", 1e6}, {"64KB", 64000}, {"1500B", 1500}, {"1500", 1500}, {"1MiB", 1 << 20},
-		{"10pkt", 15000}, {"2.5kb", 2500}, {p, 1500},
+		{"10pkt", 15000}, {"2.5KB", 2500}, {"2.5 kB", 2500}, {p, 1500},
 	}
 	for _, tc := range tests {
 		d, err := Sizes(tc.spec)
@@ -242,7 +242,7 @@ func TestSizes(t *testing.T) {
 			t.Errorf("Sizes(%q).Mean() = %v, want %v", tc.spec, d.Mean(), tc.mean)
 		}
 	}
-	for _, spec := range []string{"", "websurch", "-5KB", "0B", "1.5B", "NaNMB", filepath.Join(dir, "nope.cdf")} {
+	for _, spec := range []string{"", "websurch", "-5KB", "0B", "0", "1.5B", "NaNMB", "2.5kb", "1e30B", filepath.Join(dir, "nope.cdf")} {
 		_, err := Sizes(spec)
 		if err == nil || !strings.HasPrefix(err.Error(), "workload.sizes: ") {
 			t.Errorf("Sizes(%q): err = %v, want a workload.sizes error", spec, err)

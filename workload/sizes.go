@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/rdcn/rdcn/rotor"
 )
 
 // SizeDist is a flow-size distribution in bytes.
@@ -54,8 +55,8 @@ func NamedCDF(name string) (*CDF, error) {
 
 // Sizes turns a user's spec into a SizeDist: a built-in name ("websearch",
 // "datamining", "hadoop", case-insensitive), the path of a CDF file, or a
-// constant size such as "1MB", "64KB", "1500B", "1MiB", "10pkt" or a plain
-// number of bytes.
+// constant size such as "1MB", "64KB", "1500B", "1MiB", "10pkt" (see
+// rotor.ParseSize) or a plain number of bytes.
 func Sizes(spec string) (SizeDist, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {
@@ -84,39 +85,13 @@ func Sizes(spec string) (SizeDist, error) {
 	return Constant(n), nil
 }
 
-// sizeUnits are the suffixes parseBytes accepts (SI, binary, packets).
-var sizeUnits = []struct {
-	suffix string
-	mult   float64
-}{
-	{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
-	{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12},
-	{"pkt", 1500}, {"b", 1},
-}
-
-// parseBytes parses a size: a number with an optional unit (B, KB, MB, GB,
-// TB in SI; KiB, MiB, GiB, TiB; pkt = 1500 B). Sizes are SI as in DESIGN.md
-// §2 ("20MB" = 20·10^6 B).
+// parseBytes parses a constant flow size with rotor.ParseSize (SI units as
+// in DESIGN.md §2: "20MB" = 20·10^6 B; KiB…TiB; pkt = rotor.DefaultMTU) or a
+// plain integer number of bytes.
 func parseBytes(s string) (int64, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	mult := 1.0
-	for _, u := range sizeUnits {
-		if strings.HasSuffix(t, u.suffix) {
-			t = strings.TrimSpace(strings.TrimSuffix(t, u.suffix))
-			mult = u.mult
-			break
-		}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return v, nil
 	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("not a size")
-	}
-	b := v * mult
-	if b < 0 || b > 9e18 {
-		return 0, fmt.Errorf("out of range")
-	}
-	if r := math.Round(b); math.Abs(b-r) > 1e-6*math.Max(1, b) {
-		return 0, fmt.Errorf("not a whole number of bytes")
-	}
-	return int64(math.Round(b)), nil
+	v, err := rotor.ParseSize(s, rotor.DefaultMTU)
+	return int64(v), err
 }
