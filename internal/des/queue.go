@@ -112,3 +112,7 @@ func (q *Queue) down(i int) {
 	}
 	h[i] = e
 }
+
+// Pending returns the pending events in heap order (not sorted). The slice
+// is the queue's own storage: read it, don't keep or modify it.
+func (q *Queue) Pending() []Event { return q.h }

@@ -1,0 +1,250 @@
+package cc
+
+import "github.com/rdcn/rdcn/rotor"
+
+// Sender is the sending half of one flow.
+type Sender struct {
+	Size     int64 // flow bytes
+	MSS      int32
+	Reliable bool // retransmit on timeout; false: send once at line rate
+	CC       Controller
+
+	next      int64 // next new byte to send
+	una       int64 // cumulative acknowledged
+	inflight  int64
+	sacked    []uint64 // per segment, beyond una
+	retx      int64    // next byte to consider for retransmission; ≥ next: none
+	rttMarker int64
+
+	MinRTO   rotor.Time
+	srtt     rotor.Time
+	rttvar   rotor.Time
+	backoff  uint
+	Deadline rotor.Time // retransmission deadline; 0: no timer armed
+
+	Retransmits int64
+	Timeouts    int64
+}
+
+// NewSender prepares a sender for size bytes.
+func NewSender(size int64, mss int32, reliable bool, c Controller, minRTO rotor.Time) *Sender {
+	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO}
+	if reliable {
+		s.sacked = make([]uint64, (s.segments()+63)/64)
+		s.retx = size
+	}
+	return s
+}
+
+func (s *Sender) segments() int64 { return (s.Size + int64(s.MSS) - 1) / int64(s.MSS) }
+
+func (s *Sender) segLen(seq int64) int32 {
+	if r := s.Size - seq; r < int64(s.MSS) {
+		return int32(r)
+	}
+	return s.MSS
+}
+
+func (s *Sender) isSacked(seg int64) bool { return s.sacked[seg>>6]&(1<<(seg&63)) != 0 }
+
+// Done reports whether the sender has nothing left to do: everything is
+// acknowledged (reliable) or sent (unreliable).
+func (s *Sender) Done() bool {
+	if s.Reliable {
+		return s.una >= s.Size
+	}
+	return s.next >= s.Size
+}
+
+// Acked is the cumulative acknowledged byte count.
+func (s *Sender) Acked() int64 { return s.una }
+
+// Inflight is the number of bytes sent and not yet acknowledged.
+func (s *Sender) Inflight() int64 { return s.inflight }
+
+// CanSend reports whether the window allows sending a segment now.
+func (s *Sender) CanSend() bool {
+	if s.Reliable && s.retx < s.next {
+		// retransmissions pending
+	} else if s.next >= s.Size {
+		return false
+	}
+	w := s.CC.Window()
+	return w <= 0 || s.inflight < w
+}
+
+// Next returns the segment to send now; ok is false if none may be sent.
+// The caller transmits it and must call Next again only when the window or
+// the pacing timer allows.
+func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool) {
+	if !s.CanSend() {
+		return 0, 0, false, false
+	}
+	if s.Reliable {
+		for s.retx < s.next {
+			seg := s.retx / int64(s.MSS)
+			seq := seg * int64(s.MSS)
+			s.retx = seq + int64(s.MSS)
+			if seq >= s.una && !s.isSacked(seg) {
+				size := s.segLen(seq)
+				s.inflight += int64(size)
+				s.Retransmits++
+				s.arm(now)
+				return seq, size, true, true
+			}
+		}
+		if s.next >= s.Size {
+			return 0, 0, false, false
+		}
+	}
+	seq = s.next
+	size = s.segLen(seq)
+	s.next += int64(size)
+	s.inflight += int64(size)
+	if s.Reliable {
+		s.retx = s.next
+		s.arm(now)
+	}
+	return seq, size, false, true
+}
+
+func (s *Sender) rto() rotor.Time {
+	r := s.MinRTO
+	if s.srtt > 0 {
+		if e := s.srtt + 4*s.rttvar; e > r {
+			r = e
+		}
+	}
+	return r << s.backoff
+}
+
+func (s *Sender) arm(now rotor.Time) {
+	if s.Deadline == 0 {
+		s.Deadline = now + s.rto()
+	}
+}
+
+// OnAck processes an acknowledgement: cumulative point cum, the answered
+// segment at sackSeq, the data's send time (for an RTT sample unless it
+// was a retransmission). It calls the controller and reports how many
+// bytes were newly acknowledged.
+func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx bool, a *Ack) int64 {
+	var newly int64
+	if sackSeq >= s.una && sackSeq < s.Size {
+		seg := sackSeq / int64(s.MSS)
+		if !s.isSacked(seg) {
+			s.sacked[seg>>6] |= 1 << (seg & 63)
+			newly += int64(s.segLen(sackSeq))
+		}
+	}
+	for s.una < cum {
+		seg := s.una / int64(s.MSS)
+		l := int64(s.segLen(s.una))
+		if !s.isSacked(seg) {
+			newly += l
+		}
+		s.una += l
+	}
+	if newly == 0 {
+		return 0
+	}
+	s.inflight -= newly
+	if s.inflight < 0 {
+		s.inflight = 0
+	}
+	s.backoff = 0
+	a.Now, a.Cum, a.Newly, a.RTT = now, s.una, newly, 0
+	if !retx {
+		r := now - sent
+		a.RTT = r
+		if s.srtt == 0 {
+			s.srtt, s.rttvar = r, r/2
+		} else {
+			d := s.srtt - r
+			if d < 0 {
+				d = -d
+			}
+			s.rttvar = (3*s.rttvar + d) / 4
+			s.srtt = (7*s.srtt + r) / 8
+		}
+	}
+	s.CC.OnAck(a)
+	if s.una > s.rttMarker {
+		s.rttMarker = s.next
+		s.CC.OnRTT(now)
+	}
+	if s.una >= s.Size {
+		s.Deadline = 0
+	} else {
+		s.Deadline = now + s.rto()
+	}
+	return newly
+}
+
+// OnTimeout handles the retransmission timer firing at now. It returns
+// false if the timer was stale (the deadline moved or was cleared).
+func (s *Sender) OnTimeout(now rotor.Time) bool {
+	if s.Deadline == 0 || now < s.Deadline || s.Done() {
+		return false
+	}
+	s.Timeouts++
+	if s.backoff < 6 {
+		s.backoff++
+	}
+	s.inflight = 0
+	s.retx = s.una
+	s.Deadline = 0
+	s.CC.OnLoss(now)
+	return true
+}
+
+// Receiver is the receiving half of one flow.
+type Receiver struct {
+	Size     int64
+	MSS      int32
+	got      []uint64
+	cum      int64
+	received int64
+	highest  int64 // highest segment end seen
+	// Reordered counts data packets that arrived after a packet with a
+	// higher sequence number.
+	Reordered  int64
+	Duplicates int64
+}
+
+// NewReceiver prepares a receiver for size bytes.
+func NewReceiver(size int64, mss int32) *Receiver {
+	return &Receiver{Size: size, MSS: mss, got: make([]uint64, ((size+int64(mss)-1)/int64(mss)+63)/64)}
+}
+
+// OnData records the segment at seq with size payload bytes and returns the
+// cumulative ack and whether this packet completed the flow.
+func (r *Receiver) OnData(seq int64, size int32) (cum int64, complete bool) {
+	seg := seq / int64(r.MSS)
+	if r.got[seg>>6]&(1<<(seg&63)) != 0 {
+		r.Duplicates++
+		return r.cum, false
+	}
+	r.got[seg>>6] |= 1 << (seg & 63)
+	end := seq + int64(size)
+	if end < r.highest {
+		r.Reordered++
+	} else {
+		r.highest = end
+	}
+	r.received += int64(size)
+	for r.cum < r.Size {
+		s := r.cum / int64(r.MSS)
+		if r.got[s>>6]&(1<<(s&63)) == 0 {
+			break
+		}
+		r.cum += int64(r.MSS)
+		if r.cum > r.Size {
+			r.cum = r.Size
+		}
+	}
+	return r.cum, r.received == r.Size
+}
+
+// Received is the number of distinct payload bytes received.
+func (r *Receiver) Received() int64 { return r.received }

@@ -1,0 +1,224 @@
+package fabric
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Routing modes.
+const (
+	Direct  = "direct"  // wait for a circuit to the destination ToR
+	VLB     = "vlb"     // first hop to a ToR a circuit reaches now, then direct
+	RotorLB = "rotorlb" // direct first; spare circuit capacity relays two-hop traffic
+	Paths   = "paths"   // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
+	Hybrid  = "hybrid"  // a circuit if one reaches the destination now, else the packet switch
+)
+
+// RoutingModes lists the routing modes Run accepts.
+var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid}
+
+// Transports.
+const (
+	Windowed = "window"   // reliable, fixed window (or a cc controller), retransmission on timeout
+	LineRate = "linerate" // unreliable, no window, no ACKs: sends at the NIC rate
+)
+
+// ACK paths.
+const (
+	AcksFabric = "fabric" // ACKs are packets routed through the fabric like data
+	AcksIdeal  = "ideal"  // ACKs reach the sender after the base one-way delay, out of band
+)
+
+// FlowSource yields flows in order of start time (workload.Generator does).
+type FlowSource interface {
+	Next() (workload.Flow, bool)
+}
+
+// SliceSource serves flows from a slice (sorted by start time).
+type SliceSource struct {
+	Flows []workload.Flow
+	i     int
+}
+
+// Next returns the next flow.
+func (s *SliceSource) Next() (workload.Flow, bool) {
+	if s.i >= len(s.Flows) {
+		return workload.Flow{}, false
+	}
+	s.i++
+	return s.Flows[s.i-1], true
+}
+
+// Config describes one emulation run. Zero values of optional fields take
+// the defaults documented on each field.
+type Config struct {
+	Schedule    *rotor.Schedule // circuit schedule; Schedule.Nodes ToRs, Schedule.Switches uplinks each
+	HostsPerToR int
+
+	HostLink          rotor.Rate // host↔ToR rate
+	CircuitLink       rotor.Rate // ToR uplink rate through a rotor switch
+	PacketSwitchLink  rotor.Rate // ToR↔packet switch rate; 0: no packet switch
+	HostDelay         rotor.Time // host↔ToR propagation
+	LinkDelay         rotor.Time // ToR↔ToR propagation through a circuit
+	PacketSwitchDelay rotor.Time // ToR↔packet switch propagation (each way)
+	MTU               int32      // data packet size on the wire; default 1500
+	AckSize           int32      // default 64
+
+	Buffer             rotor.Bytes                       // shared buffer per ToR
+	PacketSwitchBuffer rotor.Bytes                       // shared buffer of the packet switch; default 1 MB per port
+	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default Complete Sharing
+	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
+	RecordINT          bool                              // stamp INT records on dequeue
+
+	Routing    string      // see RoutingModes; default direct
+	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
+	RelayLimit rotor.Bytes // rotorlb: an intermediate accepts while its queue toward the destination is below this; default one day of circuit bytes
+
+	Transport string     // Windowed (default) or LineRate
+	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
+	Window    int64      // fixed window in bytes; default 10 packets
+	MinRTO    rotor.Time // default 1 ms
+	Acks      string     // AcksFabric (default) or AcksIdeal
+
+	Flows   FlowSource
+	SimTime rotor.Time // stop time
+	Check   bool       // verify invariants as the run goes; a violation fails the run
+	Seed    uint64     // routing randomness
+
+	SampleInterval rotor.Time // buffer sampling period; default 100 µs
+	SeriesInterval rotor.Time // time-series bin; default 1 ms
+	// Progress, if set, is called about every ProgressEvery events.
+	Progress      func(now rotor.Time, events uint64)
+	ProgressEvery uint64
+	// MemoryAt lists simulated times at which to sample the Go heap (for
+	// the perf report); the values land in Result.Memory.
+	MemoryAt []rotor.Time
+	Context  context.Context // cancellation stops the run early (Result.Complete = false)
+}
+
+// ConfigError names a bad field.
+type ConfigError struct{ Field, Problem string }
+
+func (e *ConfigError) Error() string { return e.Field + ": " + e.Problem }
+
+func cfgErr(field, format string, args ...any) error {
+	return &ConfigError{Field: field, Problem: fmt.Sprintf(format, args...)}
+}
+
+func (c *Config) defaults() {
+	if c.MTU == 0 {
+		c.MTU = int32(rotor.DefaultMTU)
+	}
+	if c.AckSize == 0 {
+		c.AckSize = 64
+	}
+	if c.Routing == "" {
+		c.Routing = Direct
+	}
+	if c.Transport == "" {
+		c.Transport = Windowed
+	}
+	if c.CC == "" {
+		c.CC = "fixed"
+	}
+	if c.Window == 0 {
+		c.Window = 10 * int64(c.MTU)
+	}
+	if c.MinRTO == 0 {
+		c.MinRTO = rotor.Millisecond
+	}
+	if c.Acks == "" {
+		c.Acks = AcksFabric
+	}
+	if c.BulkBytes == 0 {
+		c.BulkBytes = 15_000_000
+	}
+	if c.SampleInterval == 0 {
+		c.SampleInterval = 100 * rotor.Microsecond
+	}
+	if c.SeriesInterval == 0 {
+		c.SeriesInterval = rotor.Millisecond
+	}
+	if c.ProgressEvery == 0 {
+		c.ProgressEvery = 1 << 20
+	}
+	if c.PacketSwitchBuffer == 0 && c.Schedule != nil {
+		c.PacketSwitchBuffer = rotor.Bytes(c.Schedule.Nodes) * 1_000_000
+	}
+	if c.Context == nil {
+		c.Context = context.Background()
+	}
+}
+
+func (c *Config) validate() error {
+	if c.Schedule == nil {
+		return cfgErr("schedule", "is missing")
+	}
+	if err := c.Schedule.Validate(); err != nil {
+		return cfgErr("schedule", "%v", err)
+	}
+	switch {
+	case c.HostsPerToR < 1:
+		return cfgErr("topology.hosts_per_tor", "must be at least 1, got %d", c.HostsPerToR)
+	case c.HostLink <= 0:
+		return cfgErr("topology.host_link", "must be positive, got %v", c.HostLink)
+	case c.CircuitLink <= 0:
+		return cfgErr("topology.circuit_link", "must be positive, got %v", c.CircuitLink)
+	case c.PacketSwitchLink < 0:
+		return cfgErr("topology.packet_switch_link", "must not be negative, got %v", c.PacketSwitchLink)
+	case c.HostDelay < 0:
+		return cfgErr("topology.host_delay", "must not be negative, got %v", c.HostDelay)
+	case c.LinkDelay < 0:
+		return cfgErr("topology.link_delay", "must not be negative, got %v", c.LinkDelay)
+	case c.PacketSwitchDelay < 0:
+		return cfgErr("topology.packet_switch_delay", "must not be negative, got %v", c.PacketSwitchDelay)
+	case c.MTU < 64:
+		return cfgErr("topology.mtu", "must be at least 64 bytes, got %d", c.MTU)
+	case c.AckSize < 1 || c.AckSize > c.MTU:
+		return cfgErr("transport.ack_size", "must be in [1, mtu], got %d", c.AckSize)
+	case c.Buffer < rotor.Bytes(c.MTU):
+		return cfgErr("buffer.size", "must hold at least one packet (%d B), got %d B", c.MTU, c.Buffer)
+	case c.PacketSwitchBuffer < rotor.Bytes(c.MTU):
+		return cfgErr("buffer.packet_switch", "must hold at least one packet, got %d B", c.PacketSwitchBuffer)
+	case c.Window < 0:
+		return cfgErr("transport.window", "must not be negative, got %d", c.Window)
+	case c.MinRTO <= 0:
+		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
+	case c.SimTime <= 0:
+		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
+	case c.SampleInterval <= 0:
+		return cfgErr("run.sample_interval", "must be positive, got %v", c.SampleInterval)
+	case c.SeriesInterval <= 0:
+		return cfgErr("run.series_interval", "must be positive, got %v", c.SeriesInterval)
+	case c.BulkBytes < 0:
+		return cfgErr("routing.bulk_bytes", "must not be negative, got %d", c.BulkBytes)
+	case c.RelayLimit < 0:
+		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
+	case c.Flows == nil:
+		return cfgErr("workload", "no flow source")
+	}
+	if c.Schedule.Switches > 64 {
+		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
+	}
+	ok := false
+	for _, m := range RoutingModes {
+		ok = ok || m == c.Routing
+	}
+	if !ok {
+		return cfgErr("routing.mode", "unknown mode %q (want one of %v)", c.Routing, RoutingModes)
+	}
+	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
+		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
+	}
+	if c.Transport != Windowed && c.Transport != LineRate {
+		return cfgErr("transport.kind", "unknown transport %q (want window or linerate)", c.Transport)
+	}
+	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
+		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
+	}
+	return nil
+}

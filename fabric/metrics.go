@@ -1,0 +1,131 @@
+package fabric
+
+import (
+	rtmetrics "runtime/metrics"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
+	"github.com/rdcn/rdcn/tor"
+)
+
+type metrics struct {
+	injectedPkts, injectedBytes, injectedData    int64
+	deliveredPkts, deliveredBytes, deliveredData int64
+	droppedPkts, droppedBytes, droppedData       int64
+	idealInFlight                                int64
+	circuitBytes, psBytes                        int64
+	capBytes                                     int64 // circuit capacity during days so far
+	dayPorts                                     []int
+	hops                                         [8]int64
+	completed                                    int
+
+	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
+	bufferHist, voqHist                     *stats.Histogram
+	samplesPerBin                           float64
+
+	memory   []MemorySample
+	memReads []rtmetrics.Sample
+}
+
+// MemorySample is the Go heap at a simulated time.
+type MemorySample struct {
+	SimTime    rotor.Time
+	HeapBytes  uint64 // live heap objects (runtime/metrics /memory/classes/heap/objects:bytes)
+	TotalBytes uint64 // all memory mapped by the Go runtime (/memory/classes/total:bytes)
+}
+
+func (m *metrics) init(s *sim) error {
+	maxBins := int(s.cfg.SimTime/s.cfg.SeriesInterval) + 2
+	var err error
+	mk := func() *stats.TimeSeries {
+		ts, e := stats.NewTimeSeries(0, s.cfg.SeriesInterval, maxBins)
+		if e != nil {
+			err = e
+		}
+		return ts
+	}
+	m.hostSeries, m.circuitSeries, m.bufferSeries = mk(), mk(), mk()
+	if err != nil {
+		return cfgErr("run.series_interval", "%v", err)
+	}
+	if m.bufferHist, err = stats.NewHistogram(0, float64(s.cfg.Buffer), 100); err != nil {
+		return cfgErr("buffer.size", "%v", err)
+	}
+	if m.voqHist, err = stats.NewHistogram(0, float64(s.cfg.Buffer), 100); err != nil {
+		return cfgErr("buffer.size", "%v", err)
+	}
+	m.samplesPerBin = float64(s.cfg.SeriesInterval) / float64(s.cfg.SampleInterval)
+	m.dayPorts = make([]int, s.U)
+	m.memory = make([]MemorySample, len(s.cfg.MemoryAt))
+	m.memReads = []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}
+	return nil
+}
+
+func (m *metrics) circuitCapacity(s *sim, sw int, from, to rotor.Time) {
+	if to > from {
+		m.capBytes += int64(m.dayPorts[sw]) * int64(s.rates[linkCircuit].BytesIn(to-from))
+	}
+}
+
+func (m *metrics) sampleMemory(i int, now rotor.Time) {
+	rtmetrics.Read(m.memReads)
+	m.memory[i] = MemorySample{SimTime: now, HeapBytes: m.memReads[0].Value.Uint64(), TotalBytes: m.memReads[1].Value.Uint64()}
+}
+
+// sample records buffer and VOQ occupancy and, with Check, verifies packet
+// conservation.
+func (s *sim) sample() {
+	m := &s.m
+	now := s.q.Now()
+	w := 1 / (m.samplesPerBin * float64(s.n))
+	for _, tr := range s.tors {
+		used := float64(tr.Used())
+		m.bufferHist.Add(used, 1)
+		m.bufferSeries.Add(now, used*w)
+		for v := 0; v < s.n; v++ {
+			if v != tr.ID {
+				m.voqHist.Add(float64(tr.Bytes(tr.VOQ(v, tor.Transit))+tr.Bytes(tr.VOQ(v, tor.Local))), 1)
+			}
+		}
+	}
+	if s.cfg.Check {
+		s.checkConservation(false)
+	}
+}
+
+// checkConservation verifies injected = delivered + dropped + in flight,
+// in packets (against the pool) and, if full, in bytes against an
+// independent count of what sits in buffers and on the wires.
+func (s *sim) checkConservation(full bool) {
+	m := &s.m
+	waiting := int64(0)
+	for i := range s.hosts {
+		waiting += int64(s.hosts[i].acks.Len())
+	}
+	live := int64(s.pool.Live()) - m.idealInFlight - waiting
+	if got := m.injectedPkts - m.deliveredPkts - m.droppedPkts; got != live {
+		s.fail("conservation: injected %d − delivered %d − dropped %d = %d packets, but %d are in the network",
+			m.injectedPkts, m.deliveredPkts, m.droppedPkts, got, live)
+		return
+	}
+	if !full {
+		return
+	}
+	var inNet int64
+	for _, tr := range s.tors {
+		inNet += tr.Used()
+	}
+	if s.ps != nil {
+		inNet += s.ps.Used()
+	}
+	for _, e := range s.q.Pending() {
+		switch e.Kind {
+		case evToRArrive, evHostArrive, evPSArrive:
+			inNet += int64(s.pool.At(e.Arg).Size)
+		}
+	}
+	if m.injectedBytes != m.deliveredBytes+m.droppedBytes+inNet {
+		s.fail("conservation: injected %d B ≠ delivered %d B + dropped %d B + in flight %d B",
+			m.injectedBytes, m.deliveredBytes, m.droppedBytes, inNet)
+	}
+}

@@ -1,0 +1,176 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// FlowResult is one flow's outcome. FCT runs from the flow's start to the
+// arrival of its last byte at the receiver; Ideal is the FCT alone in the
+// network on the one-hop path (see idealFCT).
+type FlowResult struct {
+	workload.Flow
+	Done        bool
+	FCT, Ideal  rotor.Time
+	Received    int64
+	Reordered   int64
+	Retransmits int64
+	Timeouts    int64
+	MaxHops     int
+}
+
+// Counters are packet and byte totals. Injected counts every packet a host
+// put on its link (data, retransmissions and, with fabric ACKs, ACKs);
+// Delivered every packet that reached a host; Dropped every packet a buffer
+// refused or pushed out; InFlight what is still in buffers or on links.
+// Injected = Delivered + Dropped + InFlight.
+type Counters struct {
+	InjectedPackets, DeliveredPackets, DroppedPackets, InFlightPackets int64
+	InjectedBytes, DeliveredBytes, DroppedBytes, InFlightBytes         int64
+	InjectedData, DeliveredData, DroppedData                           int64
+}
+
+// Result is what a run measured.
+type Result struct {
+	Complete bool       // false if the run was interrupted
+	SimTime  rotor.Time // simulated time covered
+	Events   uint64
+
+	Flows []FlowResult
+	Counters
+
+	// HostUtilization is bytes delivered to hosts over host downlink
+	// capacity; CircuitUtilization bytes sent over circuits over the
+	// circuits' capacity during days (idle self-circuits excluded).
+	HostUtilization    float64
+	CircuitUtilization float64
+	PacketSwitchBytes  int64
+	CircuitBytes       int64
+
+	SeriesInterval rotor.Time
+	HostSeries     []float64 // host downlink utilisation per bin
+	CircuitSeries  []float64 // circuit uplink utilisation per bin (nights included)
+	BufferSeries   []float64 // mean ToR buffer occupancy per bin, bytes
+
+	BufferCDF  []stats.CDFPoint // ToR buffer occupancy, bytes, sampled
+	VOQCDF     []stats.CDFPoint // VOQ occupancy (both classes), bytes, sampled
+	BufferMean float64
+	BufferPeak int64 // highest ToR buffer occupancy
+	VOQMean    float64
+
+	Hops          []int64 // data packets delivered after k circuit/packet-switch hops
+	Reordered     int64
+	Retransmits   int64
+	Timeouts      int64
+	FlowsStarted  int
+	FlowsComplete int
+
+	Memory []MemorySample
+}
+
+// idealFCT is the completion time of f alone in the network on its
+// shortest path, store-and-forward: all but the last packet at the
+// bottleneck rate, the last packet serialised on every hop, plus
+// propagation.
+func (s *sim) idealFCT(f workload.Flow) rotor.Time {
+	if f.Bytes <= 0 {
+		return 0
+	}
+	mtu := int64(s.cfg.MTU)
+	last := f.Bytes - (f.Bytes-1)/mtu*mtu
+	host := s.rates[linkHost]
+	if s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)) {
+		return host.TransmitTime(rotor.Bytes(f.Bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay
+	}
+	bott := min(host, s.rates[linkCircuit])
+	return bott.TransmitTime(rotor.Bytes(f.Bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) +
+		s.rates[linkCircuit].TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay + s.cfg.LinkDelay
+}
+
+func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
+	m := &s.m
+	for sw := range s.sw {
+		if st := s.sw[sw]; st.day {
+			m.circuitCapacity(s, sw, st.dayAt, min(stop, st.nightAt))
+		}
+	}
+	if s.cfg.Check {
+		s.checkConservation(true)
+		if s.err != nil {
+			return nil, s.err
+		}
+	}
+	r := &Result{Complete: complete, SimTime: stop, Events: s.q.Processed(), SeriesInterval: s.cfg.SeriesInterval}
+	r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets = m.injectedPkts, m.deliveredPkts, m.droppedPkts
+	r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes = m.injectedBytes, m.deliveredBytes, m.droppedBytes
+	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
+	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
+	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
+
+	hosts := s.n * s.H
+	if stop > 0 {
+		hostCap := float64(s.rates[linkHost].BytesIn(stop)) * float64(hosts)
+		r.HostUtilization = float64(m.deliveredBytes) / hostCap
+	}
+	if m.capBytes > 0 {
+		r.CircuitUtilization = float64(m.circuitBytes) / float64(m.capBytes)
+	}
+	r.CircuitBytes, r.PacketSwitchBytes = m.circuitBytes, m.psBytes
+	bins := int((stop + s.cfg.SeriesInterval - 1) / s.cfg.SeriesInterval)
+	for _, ts := range []*stats.TimeSeries{m.hostSeries, m.circuitSeries, m.bufferSeries} {
+		ts.Extend(bins)
+	}
+	r.HostSeries = scale(m.hostSeries.Utilization(s.rates[linkHost]), 1/float64(hosts))
+	r.CircuitSeries = scale(m.circuitSeries.Utilization(s.rates[linkCircuit]), 1/float64(s.n*s.U))
+	r.BufferSeries = append([]float64(nil), m.bufferSeries.Bins()...)
+	r.BufferCDF, r.VOQCDF = m.bufferHist.CDF(), m.voqHist.CDF()
+	r.BufferMean, r.VOQMean = m.bufferHist.Mean(), m.voqHist.Mean()
+	for _, tr := range s.tors {
+		r.BufferPeak = max(r.BufferPeak, tr.PeakUsed)
+	}
+	r.Hops = append([]int64(nil), m.hops[:]...)
+	for len(r.Hops) > 1 && r.Hops[len(r.Hops)-1] == 0 {
+		r.Hops = r.Hops[:len(r.Hops)-1]
+	}
+	r.Flows = make([]FlowResult, len(s.flows))
+	for i := range s.flows {
+		fs := &s.flows[i]
+		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops)}
+		if fs.done {
+			fr.FCT = fs.finish - fs.f.Start
+			r.FlowsComplete++
+		}
+		if fs.recv != nil {
+			fr.Received, fr.Reordered = fs.recv.Received(), fs.recv.Reordered
+			fr.Retransmits, fr.Timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+		} else {
+			fr.Received = fs.f.Bytes
+		}
+		r.Reordered += fr.Reordered
+		r.Retransmits += fr.Retransmits
+		r.Timeouts += fr.Timeouts
+		r.Flows[i] = fr
+	}
+	r.FlowsStarted = len(s.flows)
+	r.Memory = m.memory
+	return r, nil
+}
+
+func scale(x []float64, f float64) []float64 {
+	for i := range x {
+		x[i] *= f
+	}
+	return x
+}
+
+// Records returns the completed flows as stats records (for SummarizeFlows).
+func (r *Result) Records() []stats.FlowRecord {
+	var out []stats.FlowRecord
+	for _, f := range r.Flows {
+		if f.Done {
+			out = append(out, stats.FlowRecord{Bytes: f.Bytes, FCT: f.FCT, Ideal: f.Ideal})
+		}
+	}
+	return out
+}

@@ -1,0 +1,182 @@
+package fabric
+
+import (
+	"sort"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// route picks the next hop for packet p at ToR t (source: it came from a
+// local host) and the VOQ class it waits in; usePS sends it to the
+// electrical packet switch instead.
+func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, usePS bool) {
+	class = tor.Transit
+	if source {
+		class = tor.Local
+	}
+	if p.Via >= 0 {
+		return p.Via, class, false
+	}
+	dst := p.DstToR
+	switch s.cfg.Routing {
+	case VLB:
+		if source {
+			if via := s.vlbVia(t); via != dst {
+				p.Via = via
+				return via, class, false
+			}
+		}
+	case Paths:
+		if p.Kind == tor.Data && s.flows[p.Flow].f.Bytes >= s.cfg.BulkBytes {
+			return dst, class, false // bulk: direct, RotorLB relays spare capacity
+		}
+		// Low-latency traffic rides the expander in the high-priority class.
+		if nh := s.paths.next(s.q.Now(), t, int(dst)); nh >= 0 {
+			return int32(nh), tor.Transit, false
+		}
+		return dst, tor.Transit, false
+	case Hybrid:
+		if source && !s.circuitUp(t, dst) {
+			return 0, class, true
+		}
+	}
+	return dst, class, false
+}
+
+// vlbVia is the intermediate for a VLB packet entering at ToR t: the ToR
+// one of t's circuits reaches now, rotating over the uplinks; if no circuit
+// is up, a uniformly random other ToR.
+func (s *sim) vlbVia(t int) int32 {
+	rr := int(s.vlbRR[t])
+	for i := 0; i < s.U; i++ {
+		sw := (rr + i) % s.U
+		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			s.vlbRR[t] = int32((sw + 1) % s.U)
+			return v
+		}
+	}
+	if s.n == 1 {
+		return int32(t)
+	}
+	v := s.rng.IntN(s.n - 1)
+	if v >= t {
+		v++
+	}
+	return int32(v)
+}
+
+func (s *sim) circuitUp(t int, dst int32) bool {
+	for sw := 0; sw < s.U; sw++ {
+		if s.peer[t*s.U+sw] == dst {
+			return true
+		}
+	}
+	return false
+}
+
+// pathTable holds, for every epoch of the cycle (an interval in which no
+// switch changes state), the next hop on a shortest path from u to d over
+// the circuits up for the whole epoch: O(epochs · n²) int16 entries.
+type pathTable struct {
+	cycle  rotor.Time
+	bounds []rotor.Time // epoch starts within [0, cycle), ascending, bounds[0] = 0
+	n      int
+	hop    []int16 // [epoch][u][d]
+}
+
+// maxPathEntries bounds the table (about 256 ToRs × 1000 epochs).
+const maxPathEntries = 1 << 26
+
+func newPathTable(sc *rotor.Schedule) *pathTable {
+	cycle := sc.CycleDuration()
+	set := map[rotor.Time]bool{0: true}
+	for sw := 0; sw < sc.Switches; sw++ {
+		var off rotor.Time
+		if sc.SwitchOffsets != nil {
+			off = sc.SwitchOffsets[sw]
+		}
+		at := off
+		for k := 0; k < sc.Period; k++ {
+			d := sc.SlotDuration(k)
+			set[(at%cycle+cycle)%cycle] = true
+			set[((at+d-sc.Reconf)%cycle+cycle)%cycle] = true
+			at += d
+		}
+	}
+	bounds := make([]rotor.Time, 0, len(set))
+	for b := range set {
+		bounds = append(bounds, b)
+	}
+	sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
+	n := sc.Nodes
+	pt := &pathTable{cycle: cycle, bounds: bounds, n: n}
+	if len(bounds)*n*n > maxPathEntries || n > 32767 {
+		return nil
+	}
+	pt.hop = make([]int16, len(bounds)*n*n)
+	adj := make([][]int, n) // reverse adjacency: adj[v] = nodes u with u→v
+	dist := make([]int, n)
+	queue := make([]int, 0, n)
+	for e, b := range bounds {
+		end := cycle
+		if e+1 < len(bounds) {
+			end = bounds[e+1]
+		}
+		mid := b + (end-b)/2
+		for v := range adj {
+			adj[v] = adj[v][:0]
+		}
+		for sw := 0; sw < sc.Switches; sw++ {
+			k, start := slotAt(sc, sw, mid)
+			if mid >= start+sc.SlotDuration(k)-sc.Reconf {
+				continue // night
+			}
+			for u, v := range sc.Matchings[sw][k] {
+				if v != rotor.Idle && v != u {
+					adj[v] = append(adj[v], u)
+				}
+			}
+		}
+		tab := pt.hop[e*n*n : (e+1)*n*n]
+		for i := range tab {
+			tab[i] = -1
+		}
+		for d := 0; d < n; d++ { // BFS toward d on the reverse graph
+			for i := range dist {
+				dist[i] = -1
+			}
+			dist[d] = 0
+			queue = append(queue[:0], d)
+			for len(queue) > 0 {
+				v := queue[0]
+				queue = queue[1:]
+				for _, u := range adj[v] {
+					if dist[u] < 0 {
+						dist[u] = dist[v] + 1
+						tab[u*n+d] = int16(v)
+						queue = append(queue, u)
+					}
+				}
+			}
+		}
+	}
+	return pt
+}
+
+// next is the next hop from u toward d at time t, or −1 if the circuits up
+// now do not connect them.
+func (pt *pathTable) next(t rotor.Time, u, d int) int {
+	rel := t % pt.cycle
+	lo, hi := 0, len(pt.bounds) // first bound > rel
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if pt.bounds[mid] > rel {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	e := lo - 1
+	return int(pt.hop[(e*pt.n+u)*pt.n+d])
+}

@@ -1,0 +1,566 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// Run emulates the fabric described by cfg until cfg.SimTime (or until the
+// context is cancelled) and returns the measurements.
+func Run(cfg Config) (*Result, error) {
+	cfg.defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	s, err := newSim(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.run()
+}
+
+func (s *sim) start() {
+	for sw := range s.sw {
+		k, start := slotAt(s.sched, sw, 0)
+		s.sw[sw].slot = k
+		end := start + s.sched.SlotDuration(k)
+		night := end - s.sched.Reconf
+		if night > 0 {
+			s.beginDay(sw, k, 0, night)
+			s.q.Schedule(night, evNight, int32(sw), 0)
+		} else {
+			s.q.Schedule(end, evDay, int32(sw), 0)
+		}
+	}
+	s.pullFlow()
+	s.q.Schedule(0, evSample, 0, 0)
+	for t, tr := range s.tors {
+		if d := tr.Policy().TickInterval(); d > 0 {
+			s.q.Schedule(d, evTick, int32(t), 0)
+		}
+	}
+	if s.ps != nil {
+		if d := s.ps.Policy().TickInterval(); d > 0 {
+			s.q.Schedule(d, evTick, -1, 0)
+		}
+	}
+	for i, at := range s.cfg.MemoryAt {
+		if at <= s.cfg.SimTime {
+			s.q.Schedule(at, evMemory, 0, int32(i))
+		}
+	}
+}
+
+func (s *sim) run() (*Result, error) {
+	s.start()
+	end := s.cfg.SimTime
+	done := s.cfg.Context.Done()
+	complete := true
+	every := s.cfg.ProgressEvery
+	for {
+		e, ok := s.q.Peek()
+		if !ok || e.At > end {
+			break
+		}
+		e, _ = s.q.Pop()
+		s.dispatch(e.Kind, e.Target, e.Arg)
+		if s.err != nil {
+			return nil, s.err
+		}
+		if s.q.Processed()%every == 0 {
+			if s.cfg.Progress != nil {
+				s.cfg.Progress(s.q.Now(), s.q.Processed())
+			}
+			select {
+			case <-done:
+				complete = false
+			default:
+			}
+			if !complete {
+				break
+			}
+		}
+	}
+	stop := end
+	if !complete {
+		stop = s.q.Now()
+	}
+	return s.finish(stop, complete)
+}
+
+func (s *sim) dispatch(kind uint8, target, arg int32) {
+	switch kind {
+	case evToRArrive:
+		s.torArrive(int(target), arg)
+	case evUplinkFree:
+		s.upBusy[target] = false
+		s.startUplink(int(target)/s.U, int(target)%s.U)
+	case evHostPortFree:
+		s.hosts[target].portBsy = false
+		s.startHostPort(target)
+	case evHostArrive:
+		s.hostArrive(target, arg)
+	case evHostTxDone:
+		s.hosts[target].busy = false
+		s.hostSend(target)
+	case evHostWake:
+		h := &s.hosts[target]
+		if h.wakeAt == s.q.Now() {
+			h.wakeAt = 0
+		}
+		if !h.busy {
+			s.hostSend(target)
+		}
+	case evFlow:
+		s.startFlow()
+	case evDay:
+		s.dayStart(int(target))
+	case evNight:
+		s.nightStart(int(target))
+	case evRTO:
+		s.rto(target)
+	case evAckIdeal:
+		s.m.idealInFlight--
+		s.ackArrive(target, arg)
+	case evPSUplinkFree:
+		s.psUp[target] = false
+		s.startPSUplink(int(target))
+	case evPSArrive:
+		s.psArrive(arg)
+	case evPSPortFree:
+		s.psPort[target] = false
+		s.startPSPort(int(target))
+	case evSample:
+		s.sample()
+		s.q.Schedule(s.q.Now()+s.cfg.SampleInterval, evSample, 0, 0)
+	case evTick:
+		tr := s.ps
+		if target >= 0 {
+			tr = s.tors[target]
+		}
+		tr.Policy().Tick(s.q.Now(), tr.State())
+		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
+	case evMemory:
+		s.m.sampleMemory(int(arg), s.q.Now())
+	}
+}
+
+// ---- circuits ----
+
+func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
+	st := &s.sw[sw]
+	st.slot, st.day, st.dayAt, st.nightAt = k, true, now, night
+	m := s.sched.Matchings[sw][k]
+	active := 0
+	for t := 0; t < s.n; t++ {
+		v := int32(m[t])
+		if v == int32(t) {
+			v = rotor.Idle // a self-circuit carries nothing
+		}
+		s.peer[t*s.U+sw] = v
+		if v != rotor.Idle {
+			active++
+		}
+	}
+	s.m.dayPorts[sw] = active
+	for t := 0; t < s.n; t++ {
+		if s.peer[t*s.U+sw] != rotor.Idle {
+			s.startUplink(t, sw)
+		}
+	}
+}
+
+func (s *sim) dayStart(sw int) {
+	now := s.q.Now()
+	k := (s.sw[sw].slot + 1) % s.sched.Period
+	night := now + s.sched.SlotDuration(k) - s.sched.Reconf
+	s.beginDay(sw, k, now, night)
+	s.q.Schedule(night, evNight, int32(sw), 0)
+}
+
+func (s *sim) nightStart(sw int) {
+	st := &s.sw[sw]
+	now := s.q.Now()
+	s.m.circuitCapacity(s, sw, st.dayAt, now)
+	st.day = false
+	for t := 0; t < s.n; t++ {
+		s.peer[t*s.U+sw] = rotor.Idle
+	}
+	s.q.Schedule(now+s.sched.Reconf, evDay, int32(sw), 0)
+}
+
+// startUplink starts the next packet on ToR t's uplink through switch sw if
+// the uplink is idle, its circuit is up, and a packet can finish
+// serialisation before the night.
+func (s *sim) startUplink(t, sw int) {
+	i := t*s.U + sw
+	if s.upBusy[i] {
+		return
+	}
+	st := &s.sw[sw]
+	v := s.peer[i]
+	if !st.day || v == rotor.Idle {
+		return
+	}
+	now := s.q.Now()
+	budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
+	if budget <= 0 {
+		return
+	}
+	tr := s.tors[t]
+	q, ok := tr.PickCircuit(int(v), budget, s.relay)
+	if !ok {
+		return
+	}
+	idx := tr.Dequeue(now, q, sw, s.rates[linkCircuit])
+	p := s.pool.At(idx)
+	if nh := int32(q) >> 1; nh != v { // relayed by RotorLB: first of two hops
+		p.Via = v
+	}
+	ser := s.ser(linkCircuit, p.Size)
+	if s.cfg.Check {
+		if now+ser > st.nightAt {
+			s.fail("packet on ToR %d uplink %d ends serialisation at %v, after night start %v", t, sw, now+ser, st.nightAt)
+		}
+		if int32(s.sched.Matchings[sw][st.slot][t]) != v {
+			s.fail("ToR %d uplink %d sends to %d, matching holds %d", t, sw, v, s.sched.Matchings[sw][st.slot][t])
+		}
+	}
+	p.Hops++
+	s.upBusy[i] = true
+	s.m.circuitBytes += int64(p.Size)
+	s.m.circuitSeries.Add(now, float64(p.Size))
+	s.q.Schedule(now+ser, evUplinkFree, int32(i), 0)
+	s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+}
+
+// kick wakes the idle uplinks of ToR t that could serve VOQ(v): those whose
+// circuit reaches v, and, when any=true (relay-capable Local traffic), all
+// of them.
+func (s *sim) kick(t int, v int32, any bool) {
+	base := t * s.U
+	for sw := 0; sw < s.U; sw++ {
+		if !s.upBusy[base+sw] && (any || s.peer[base+sw] == v) {
+			s.startUplink(t, sw)
+		}
+	}
+}
+
+// ---- ToRs ----
+
+func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	now := s.q.Now()
+	if !tr.Enqueue(now, q, idx) {
+		s.drop(idx)
+		return false
+	}
+	for _, e := range tr.TakeEvicted() {
+		s.drop(e)
+	}
+	if s.cfg.Check && tr.Used() > tr.State().Size {
+		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.State().Size)
+	}
+	return true
+}
+
+func (s *sim) drop(idx int32) {
+	p := s.pool.At(idx)
+	s.m.droppedPkts++
+	s.m.droppedBytes += int64(p.Size)
+	if p.Kind == tor.Data {
+		s.m.droppedData += int64(p.Size)
+	}
+	s.pool.Free(idx)
+}
+
+func (s *sim) torArrive(t int, idx int32) {
+	p := s.pool.At(idx)
+	tr := s.tors[t]
+	if p.DstToR == int32(t) {
+		h := p.DstHost - int32(t*s.H)
+		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
+			s.startHostPort(p.DstHost)
+		}
+		return
+	}
+	if p.Via == int32(t) {
+		p.Via = -1
+	}
+	next, class, usePS := s.route(t, p, p.Hops == 0)
+	if usePS {
+		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
+			s.startPSUplink(t)
+		}
+		return
+	}
+	if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
+		s.kick(t, next, class == tor.Local && s.relay != nil)
+	}
+}
+
+func (s *sim) startHostPort(host int32) {
+	hs := &s.hosts[host]
+	if hs.portBsy {
+		return
+	}
+	t := int(s.torOf(host))
+	tr := s.tors[t]
+	h := int(host) - t*s.H
+	q := tr.HostQueue(h)
+	if tr.Len(q) == 0 {
+		return
+	}
+	now := s.q.Now()
+	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
+	ser := s.ser(linkHost, s.pool.At(idx).Size)
+	hs.portBsy = true
+	s.q.Schedule(now+ser, evHostPortFree, host, 0)
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
+}
+
+// ---- packet switch ----
+
+func (s *sim) startPSUplink(t int) {
+	if s.psUp[t] {
+		return
+	}
+	tr := s.tors[t]
+	q := tr.PacketSwitchQueue()
+	if tr.Len(q) == 0 {
+		return
+	}
+	now := s.q.Now()
+	idx := tr.Dequeue(now, q, tr.PacketSwitchPort(), s.rates[linkPS])
+	ser := s.ser(linkPS, s.pool.At(idx).Size)
+	s.psUp[t] = true
+	s.q.Schedule(now+ser, evPSUplinkFree, int32(t), 0)
+	s.q.Schedule(now+ser+s.cfg.PacketSwitchDelay, evPSArrive, 0, idx)
+}
+
+func (s *sim) psArrive(idx int32) {
+	p := s.pool.At(idx)
+	p.Hops++
+	v := p.DstToR
+	if p.Via >= 0 {
+		v = p.Via
+	}
+	if s.enqueue(s.ps, s.ps.HostQueue(int(v)), idx) {
+		s.startPSPort(int(v))
+	}
+}
+
+func (s *sim) startPSPort(v int) {
+	if s.psPort[v] {
+		return
+	}
+	q := s.ps.HostQueue(v)
+	if s.ps.Len(q) == 0 {
+		return
+	}
+	now := s.q.Now()
+	idx := s.ps.Dequeue(now, q, v, s.rates[linkPS])
+	ser := s.ser(linkPS, s.pool.At(idx).Size)
+	s.psPort[v] = true
+	s.m.psBytes += int64(s.pool.At(idx).Size)
+	s.q.Schedule(now+ser, evPSPortFree, int32(v), 0)
+	s.q.Schedule(now+ser+s.cfg.PacketSwitchDelay, evToRArrive, int32(v), idx)
+}
+
+// ---- hosts and transport ----
+
+func (s *sim) pullFlow() {
+	f, ok := s.cfg.Flows.Next()
+	s.next, s.hasNext = f, ok
+	if ok && f.Start <= s.cfg.SimTime {
+		s.q.Schedule(f.Start, evFlow, 0, 0)
+	}
+}
+
+func (s *sim) startFlow() {
+	f := s.next
+	hosts := s.n * s.H
+	switch {
+	case f.Src < 0 || f.Src >= hosts:
+		s.fail("flow %d: source host %d out of range [0,%d)", f.ID, f.Src, hosts)
+		return
+	case f.Dst < 0 || f.Dst >= hosts:
+		s.fail("flow %d: destination host %d out of range [0,%d)", f.ID, f.Dst, hosts)
+		return
+	case f.Src == f.Dst:
+		s.fail("flow %d: source and destination are both host %d", f.ID, f.Src)
+		return
+	case f.Bytes < 0:
+		s.fail("flow %d: negative size %d", f.ID, f.Bytes)
+		return
+	}
+	id := int32(len(s.flows))
+	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f)})
+	fs := &s.flows[id]
+	s.pullFlow()
+	if f.Bytes == 0 {
+		fs.done, fs.finish = true, s.q.Now()
+		return
+	}
+	var ctl cc.Controller = &cc.Unlimited{}
+	reliable := s.cfg.Transport == Windowed
+	if reliable {
+		c, err := cc.NewController(s.cfg.CC, cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU,
+			HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote})
+		if err != nil {
+			s.fail("transport: %v", err)
+			return
+		}
+		ctl = c
+	}
+	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
+	fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
+	h := &s.hosts[f.Src]
+	h.active.Push(id)
+	if !h.busy {
+		s.hostSend(int32(f.Src))
+	}
+}
+
+// hostSend puts the next packet on host h's NIC: a waiting ACK first, then
+// the flows with data in round-robin order.
+func (s *sim) hostSend(h int32) {
+	hs := &s.hosts[h]
+	now := s.q.Now()
+	if hs.acks.Len() > 0 {
+		s.transmit(h, hs.acks.Pop())
+		return
+	}
+	var wake rotor.Time
+	for k, n := 0, hs.active.Len(); k < n; k++ {
+		id := hs.active.Pop()
+		fs := &s.flows[id]
+		if fs.sender.Done() {
+			continue // leaves the active list
+		}
+		hs.active.Push(id)
+		if fs.nextSend > now {
+			if wake == 0 || fs.nextSend < wake {
+				wake = fs.nextSend
+			}
+			continue
+		}
+		seq, size, retx, ok := fs.sender.Next(now)
+		if !ok {
+			continue
+		}
+		idx := s.pool.Alloc()
+		p := s.pool.At(idx)
+		p.Flow, p.Kind, p.Size, p.Seq, p.Retx, p.Sent = id, tor.Data, size, seq, retx, now
+		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
+		p.SrcToR, p.DstToR, p.Via = s.torOf(p.SrcHost), s.torOf(p.DstHost), -1
+		if r := fs.sender.CC.PacingRate(); r > 0 {
+			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
+		}
+		s.armRTO(id)
+		s.m.injectedData += int64(size)
+		s.transmit(h, idx)
+		return
+	}
+	if wake > 0 && (hs.wakeAt == 0 || wake < hs.wakeAt) {
+		hs.wakeAt = wake
+		s.q.Schedule(wake, evHostWake, h, 0)
+	}
+}
+
+func (s *sim) transmit(h int32, idx int32) {
+	now := s.q.Now()
+	p := s.pool.At(idx)
+	ser := s.ser(linkHost, p.Size)
+	s.hosts[h].busy = true
+	s.m.injectedPkts++
+	s.m.injectedBytes += int64(p.Size)
+	s.q.Schedule(now+ser, evHostTxDone, h, 0)
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+}
+
+func (s *sim) armRTO(id int32) {
+	fs := &s.flows[id]
+	if d := fs.sender.Deadline; d != 0 && fs.timerAt == 0 {
+		fs.timerAt = d
+		s.q.Schedule(d, evRTO, id, 0)
+	}
+}
+
+func (s *sim) rto(id int32) {
+	fs := &s.flows[id]
+	fs.timerAt = 0
+	if fs.sender.OnTimeout(s.q.Now()) {
+		h := int32(fs.f.Src)
+		if !s.hosts[h].busy {
+			s.hostSend(h)
+		}
+		return
+	}
+	s.armRTO(id)
+}
+
+func (s *sim) hostArrive(h int32, idx int32) {
+	p := s.pool.At(idx)
+	s.m.deliveredPkts++
+	s.m.deliveredBytes += int64(p.Size)
+	s.m.hostSeries.Add(s.q.Now(), float64(p.Size))
+	if p.Kind == tor.Ack {
+		s.ackArrive(h, idx)
+		return
+	}
+	s.m.deliveredData += int64(p.Size)
+	if int(p.Hops) < len(s.m.hops) {
+		s.m.hops[p.Hops]++
+	}
+	fs := &s.flows[p.Flow]
+	if p.Hops > fs.maxHops {
+		fs.maxHops = p.Hops
+	}
+	cum, complete := fs.recv.OnData(p.Seq, p.Size)
+	if complete {
+		fs.done, fs.finish = true, s.q.Now()
+		s.m.completed++
+	}
+	if s.cfg.Transport == LineRate {
+		s.pool.Free(idx)
+		return
+	}
+	// Turn the data packet into its ACK in place.
+	p.Kind, p.SackSeq, p.Seq, p.Size = tor.Ack, p.Seq, cum, s.cfg.AckSize
+	p.ECE, p.Circuit = p.ECN, p.Hops > 0
+	p.ECN, p.Hops, p.Via = false, 0, -1
+	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
+	p.SrcToR, p.DstToR = p.DstToR, p.SrcToR
+	if s.cfg.Acks == AcksIdeal {
+		d := s.ackDelayRemote
+		if p.SrcToR == p.DstToR {
+			d = s.ackDelayLocal
+		}
+		s.m.idealInFlight++
+		s.q.Schedule(s.q.Now()+d, evAckIdeal, p.DstHost, idx)
+		return
+	}
+	hs := &s.hosts[h]
+	hs.acks.Push(idx)
+	if !hs.busy {
+		s.hostSend(h)
+	}
+}
+
+func (s *sim) ackArrive(h int32, idx int32) {
+	p := s.pool.At(idx)
+	id := p.Flow
+	fs := &s.flows[id]
+	a := &s.ack
+	a.ECE, a.Circuit, a.Int = p.ECE, p.Circuit, p.Int[:p.IntN]
+	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.SackSeq, p.Sent, p.Retx, a)
+	a.Int = nil
+	s.pool.Free(idx)
+	if newly > 0 {
+		s.armRTO(id)
+		if !s.hosts[h].busy {
+			s.hostSend(h)
+		}
+	}
+}

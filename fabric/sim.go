@@ -1,0 +1,203 @@
+package fabric
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Event kinds. The loop in run dispatches on them with a switch.
+const (
+	evFlow         uint8 = iota // next flow starts
+	evHostTxDone                // host NIC finished a packet (target host)
+	evHostWake                  // host pacing timer (target host)
+	evToRArrive                 // packet reaches a ToR (target ToR, arg packet)
+	evUplinkFree                // circuit uplink finished a packet (target ToR·U+switch)
+	evHostPortFree              // ToR→host port finished (target host)
+	evHostArrive                // packet reaches a host (target host, arg packet)
+	evDay                       // switch's circuits come up (target switch)
+	evNight                     // switch starts reconfiguring (target switch)
+	evRTO                       // retransmission timer (target flow)
+	evAckIdeal                  // out-of-band ACK reaches its sender (target host, arg packet)
+	evPSUplinkFree              // ToR→packet switch port finished (target ToR)
+	evPSArrive                  // packet reaches the packet switch (arg packet)
+	evPSPortFree                // packet switch→ToR port finished (target ToR)
+	evSample                    // metrics sampling
+	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
+	evMemory                    // heap sample for the perf report (arg index)
+)
+
+type hostState struct {
+	busy    bool
+	wakeAt  rotor.Time // pending pacing wake-up, 0: none
+	active  des.FIFO   // flows with data to send (ids)
+	acks    des.FIFO   // ACK packets waiting for the NIC
+	portBsy bool       // ToR→host port busy
+}
+
+type flowState struct {
+	f        workload.Flow
+	sender   *cc.Sender
+	recv     *cc.Receiver
+	nextSend rotor.Time // pacing
+	timerAt  rotor.Time // pending RTO event time, 0: none
+	finish   rotor.Time // last byte delivered, 0: not yet
+	ideal    rotor.Time
+	maxHops  uint8
+	done     bool
+}
+
+type switchState struct {
+	slot    int        // current slot index
+	day     bool       // circuits up
+	nightAt rotor.Time // start of the current slot's night
+	dayAt   rotor.Time // start of the current day
+}
+
+type sim struct {
+	cfg   Config
+	sched *rotor.Schedule
+	n, H  int
+	U     int
+
+	q    des.Queue
+	pool tor.Pool
+	tors []*tor.ToR
+	ps   *tor.ToR
+
+	sw     []switchState
+	peer   []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
+	upBusy []bool  // [t*U+s]
+	psUp   []bool  // [t] ToR→packet switch port busy
+	psPort []bool  // [t] packet switch→ToR port busy
+	vlbRR  []int32 // [t]
+
+	hosts []hostState
+	flows []flowState
+	ack   cc.Ack
+
+	next    workload.Flow
+	hasNext bool
+
+	rng    *rand.Rand
+	relay  tor.Relay
+	paths  *pathTable
+	serMTU [3]rotor.Time // host, circuit, packet switch: MTU serialisation
+	serAck [3]rotor.Time
+	rates  [3]rotor.Rate
+
+	ackDelayRemote, ackDelayLocal rotor.Time
+	relayLimit                    int64
+
+	m   metrics
+	err error
+}
+
+const (
+	linkHost = iota
+	linkCircuit
+	linkPS
+)
+
+func (s *sim) ser(link int, size int32) rotor.Time {
+	switch size {
+	case s.cfg.MTU:
+		return s.serMTU[link]
+	case s.cfg.AckSize:
+		return s.serAck[link]
+	}
+	return s.rates[link].TransmitTime(rotor.Bytes(size))
+}
+
+func (s *sim) fail(format string, args ...any) {
+	if s.err == nil {
+		s.err = fmt.Errorf("at %v: "+format, append([]any{s.q.Now()}, args...)...)
+	}
+}
+
+func (s *sim) torOf(host int32) int32 { return host / int32(s.H) }
+
+func newSim(cfg Config) (*sim, error) {
+	sc := cfg.Schedule
+	s := &sim{cfg: cfg, sched: sc, n: sc.Nodes, H: cfg.HostsPerToR, U: sc.Switches}
+	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
+	s.rates = [3]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
+	for l, r := range s.rates {
+		if r > 0 {
+			s.serMTU[l] = r.TransmitTime(rotor.Bytes(cfg.MTU))
+			s.serAck[l] = r.TransmitTime(rotor.Bytes(cfg.AckSize))
+		}
+	}
+	s.tors = make([]*tor.ToR, s.n)
+	for t := range s.tors {
+		var pol tor.Policy = tor.CompleteSharing{}
+		if cfg.NewPolicy != nil {
+			p, err := cfg.NewPolicy(t)
+			if err != nil {
+				return nil, cfgErr("buffer.policy", "%v", err)
+			}
+			pol = p
+		}
+		tr, err := tor.New(t, tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
+			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
+			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT}, &s.pool)
+		if err != nil {
+			return nil, cfgErr("buffer", "%v", err)
+		}
+		s.tors[t] = tr
+	}
+	if cfg.PacketSwitchLink > 0 {
+		ps, err := tor.New(-1, tor.Config{ToRs: 1, Hosts: s.n, Buffer: cfg.PacketSwitchBuffer,
+			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT}, &s.pool)
+		if err != nil {
+			return nil, cfgErr("buffer.packet_switch", "%v", err)
+		}
+		s.ps = ps
+		s.psUp = make([]bool, s.n)
+		s.psPort = make([]bool, s.n)
+	}
+	s.sw = make([]switchState, s.U)
+	s.peer = make([]int32, s.n*s.U)
+	for i := range s.peer {
+		s.peer[i] = rotor.Idle
+	}
+	s.upBusy = make([]bool, s.n*s.U)
+	s.vlbRR = make([]int32, s.n)
+	s.hosts = make([]hostState, s.n*s.H)
+	s.ackDelayLocal = 2 * cfg.HostDelay
+	s.ackDelayRemote = 2*cfg.HostDelay + cfg.LinkDelay
+	s.relayLimit = int64(cfg.RelayLimit)
+	if s.relayLimit == 0 {
+		s.relayLimit = int64(cfg.CircuitLink.BytesIn(sc.Slot - sc.Reconf))
+	}
+	switch cfg.Routing {
+	case RotorLB, Paths:
+		s.relay = relay{s}
+	}
+	if cfg.Routing == Paths {
+		s.paths = newPathTable(sc)
+		if s.paths == nil {
+			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
+		}
+	}
+	if err := s.m.init(s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// relay implements tor.Relay: RotorLB's acceptance rule. The intermediate
+// accepts while its queue toward dst (both classes) stays within the bytes
+// one circuit day carries, so relayed traffic can leave on its next circuit
+// to dst.
+type relay struct{ s *sim }
+
+func (r relay) AcceptRelay(via, dst int, size int32) bool {
+	t := r.s.tors[via]
+	return t.Bytes(t.VOQ(dst, tor.Transit))+t.Bytes(t.VOQ(dst, tor.Local))+int64(size) <= r.s.relayLimit
+}
