@@ -299,7 +299,7 @@ func Generate(cfg Config, rng *rand.Rand) ([]Flow, error) {
 	if cfg.Incast != nil {
 		expect += float64(cfg.Hosts) * float64(cfg.Duration) / 1e12 * cfg.Incast.Rate * float64(cfg.Incast.Senders)
 	}
-	flows := make([]Flow, 0, int(math.Min(expect*1.05+16, 1<<24)))
+	flows := make([]Flow, 0, int(math.Min(expect*1.05+16, 1<<20)))
 	for {
 		f, ok := g.Next()
 		if !ok {

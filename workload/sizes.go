@@ -53,8 +53,9 @@ func NamedCDF(name string) (*CDF, error) {
 	return nil, fmt.Errorf("unknown distribution %q (built-in: %s)", name, strings.Join(Named, ", "))
 }
 
-// Sizes turns a user's spec into a SizeDist: a built-in name ("websearch",
-// "datamining", "hadoop", case-insensitive), the path of a CDF file, or a
+// Sizes turns a user's spec into a SizeDist, trying in turn a built-in name
+// ("websearch", "datamining", "hadoop", case-insensitive), the path of an
+// existing CDF file, and a
 // constant size such as "1MB", "64KB", "1500B", "1MiB", "10pkt" (see
 // rotor.ParseSize) or a plain number of bytes.
 func Sizes(spec string) (SizeDist, error) {
