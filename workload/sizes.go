@@ -55,9 +55,8 @@ func NamedCDF(name string) (*CDF, error) {
 
 // Sizes turns a user's spec into a SizeDist, trying in turn a built-in name
 // ("websearch", "datamining", "hadoop", case-insensitive), the path of an
-// existing CDF file, and a
-// constant size such as "1MB", "64KB", "1500B", "1MiB", "10pkt" (see
-// rotor.ParseSize) or a plain number of bytes.
+// existing CDF file, and a constant size such as "1MB", "64KB", "1500B",
+// "1MiB", "10pkt" (see rotor.ParseSize) or a plain number of bytes.
 func Sizes(spec string) (SizeDist, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {
