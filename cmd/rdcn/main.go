@@ -65,6 +65,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 func commands() []*cli.Command {
 	return []*cli.Command{
 		versionCommand(),
+		demandCommand(),
 	}
 }
 
