@@ -74,9 +74,10 @@ func checkRounding(a [][]float64, out [][]int) error {
 	return within("total", total, totalOut)
 }
 
-// randomMatrix returns an r×c matrix of the given kind. Fractional values are
-// multiples of 2^-20, so no entry is within IntegralTol of an integer unless
-// it is one, and the rounding guarantees can be checked exactly.
+// randomMatrix returns an r×c matrix of the given kind. Except for "tenths"
+// and "thirds", fractional values are multiples of 2^-20, so no entry or sum
+// is within IntegralTol of an integer unless it is one. The guarantees are
+// checked against exact rational sums of the float64 values either way.
 func randomMatrix(r, c int, kind string, rng *rand.Rand) [][]float64 {
 	a := make([][]float64, r)
 	dyadic := func(scale float64) float64 {
@@ -108,6 +109,10 @@ func randomMatrix(r, c int, kind string, rng *rand.Rand) [][]float64 {
 				a[i][j] = dyadic(20) - 10
 			case "halves":
 				a[i][j] = float64(rng.IntN(3)) / 2
+			case "tenths": // not dyadic: float sums carry rounding residue
+				a[i][j] = float64(rng.IntN(30)) / 10
+			case "thirds":
+				a[i][j] = float64(rng.IntN(9)) / 3
 			}
 		}
 	}
@@ -117,7 +122,7 @@ func randomMatrix(r, c int, kind string, rng *rand.Rand) [][]float64 {
 func TestRoundProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	sizes := [][2]int{{1, 1}, {1, 7}, {7, 1}, {2, 2}, {3, 3}, {4, 9}, {9, 4}, {16, 16}, {33, 20}, {64, 64}}
-	kinds := []string{"unit", "small", "sparse", "integers", "mixed", "large", "signed", "halves"}
+	kinds := []string{"unit", "small", "sparse", "integers", "mixed", "large", "signed", "halves", "tenths", "thirds"}
 	for _, sz := range sizes {
 		for _, kind := range kinds {
 			for rep := range 5 {
