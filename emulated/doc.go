@@ -1,0 +1,31 @@
+// Package emulated analyses periodic circuit schedules through their
+// emulated graph.
+//
+// A periodic schedule is an evolving graph: switch s connects u to
+// M_{s,t}(u) during the day of slot t (the first Δ_t − Δr of it) and the
+// pattern repeats every period. Theorem 13 of the Mars chapter shows that it
+// has exactly the throughput of one static graph, the emulated graph
+// (Corollary 1), whose arc u→v has capacity
+//
+//	c · Σ_s Σ_t [M_{s,t}(u) = v] · (Δ_t − Δr) / Σ_t Δ_t,
+//
+// the average rate at which the schedule offers u→v circuits. FromSchedule
+// builds it (capacities in units of the link rate c; switch offsets shift
+// time but not averages, self-maps carry nothing).
+//
+// Throughput θ(D) is the largest factor such that θ·D is routable, with D
+// the demand normalised to the hose model (busiest row or column = U·c).
+// Throughput solves this maximum concurrent flow problem over any routing
+// in its net-flow form (simple paths: no commodity re-enters its source)
+// and returns a certificate: a feasible flow that routes Lower·D and a dual
+// length function l that proves
+//
+//	θ ≤ Upper = Σ_e c_e·l_e / Σ_{s,t} D_st·dist_l(s,t).
+//
+// Verify re-checks a certificate with independent code (Floyd–Warshall for
+// the distances). SingleHop (direct circuits only) and VLB (Valiant load
+// balancing over shortest paths) are the two fixed routings.
+//
+// Units: capacities and flows are in multiples of the link rate c; times
+// are rotor.Time picoseconds, buffers bytes.
+package emulated

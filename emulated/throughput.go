@@ -1,0 +1,132 @@
+package emulated
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/rdcn/rdcn/demand"
+)
+
+// Options tune Throughput. The zero value (or nil) asks for a certified
+// relative gap of 1e-3.
+type Options struct {
+	// Gap is the target relative gap (Upper−Lower)/Upper; 0 means 1e-3.
+	Gap float64
+	// MaxPhases bounds the number of multiplicative-weights phases; 0 means
+	// 1e6. The solver stops earlier once Gap is reached.
+	MaxPhases int
+	// Raw skips hose normalisation: the demand is taken as given.
+	Raw bool
+}
+
+// DefaultGap is the relative gap Throughput certifies unless told otherwise.
+const DefaultGap = 1e-3
+
+// Result is a throughput value with its certificate.
+type Result struct {
+	Theta      float64 // certified achievable throughput (= Lower)
+	Lower      float64 // θ of the feasible flow Flow
+	Upper      float64 // dual bound Σ c_e·l_e / Σ D_st·dist_l(s,t) of Lengths
+	Gap        float64 // (Upper − Lower) / Upper; 0 when both are 0
+	Iterations int     // solver phases (or LP iterations for GLPK)
+	Routing    string  // "any", "direct" or "vlb"
+	Solver     string  // "fptas", "glpk", "closed-form"
+
+	// Demand is the (hose-normalised) demand that θ scales.
+	Demand demand.Matrix
+	// Flow[s][u*n+v] is the flow of source s's commodity on arc u→v; it
+	// routes Lower·Demand[s][t] to every t within the capacities (nil when
+	// the routing has no per-source flow certificate).
+	Flow [][]float64
+	// Lengths[u*n+v] is the dual length of arc u→v (nil when not certified
+	// by a length function).
+	Lengths []float64
+}
+
+// ARL is the average route length (Definition 17) of the result's flow:
+// total arc flow divided by total routed demand. 0 without a flow.
+func (r *Result) ARL() float64 {
+	if r.Flow == nil || r.Lower == 0 {
+		return 0
+	}
+	arc, dem := 0.0, 0.0
+	for _, f := range r.Flow {
+		for _, x := range f {
+			arc += x
+		}
+	}
+	for s, row := range r.Demand {
+		for t, x := range row {
+			if s != t {
+				dem += x
+			}
+		}
+	}
+	return arc / (r.Lower * dem)
+}
+
+func checkDemand(d demand.Matrix, n int) error {
+	if err := demand.Validate(d); err != nil {
+		return err
+	}
+	if len(d) != n {
+		return fmt.Errorf("demand: has %d nodes, the graph has %d", len(d), n)
+	}
+	return nil
+}
+
+// prepare validates and (unless raw) hose-normalises d for g.
+func prepare(g *Graph, d demand.Matrix, raw bool) (demand.Matrix, error) {
+	if g == nil {
+		return nil, errors.New("graph: is nil")
+	}
+	if err := checkDemand(d, g.N); err != nil {
+		return nil, err
+	}
+	if raw {
+		out := demand.New(g.N)
+		for s, row := range d {
+			for t, x := range row {
+				if s != t {
+					out[s][t] = x
+				}
+			}
+		}
+		return out, nil
+	}
+	return demand.HoseNormalize(d, g.NodeCapacity)
+}
+
+// Throughput computes the maximum concurrent flow θ(D) of the hose-normalised
+// demand d in g over any routing (net-flow form: simple paths, so no
+// commodity re-enters its source), with a certificate: Flow routes Lower·D
+// and Lengths proves θ ≤ Upper. It stops once (Upper−Lower)/Upper ≤ opt.Gap.
+func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
+	var o Options
+	if opt != nil {
+		o = *opt
+	}
+	if o.Gap == 0 {
+		o.Gap = DefaultGap
+	}
+	if o.Gap < 0 || math.IsNaN(o.Gap) || o.Gap >= 1 {
+		return nil, fmt.Errorf("gap: must be in (0,1), got %v", o.Gap)
+	}
+	if o.MaxPhases == 0 {
+		o.MaxPhases = 1_000_000
+	}
+	dn, err := prepare(g, d, o.Raw)
+	if err != nil {
+		return nil, err
+	}
+	s := newSolver(g, dn)
+	if len(s.srcs) == 0 {
+		return nil, errors.New("demand: has no traffic between distinct nodes")
+	}
+	res := s.solve(o.Gap, o.MaxPhases)
+	res.Demand = dn
+	res.Routing = "any"
+	res.Solver = "fptas"
+	return res, nil
+}
