@@ -216,11 +216,23 @@ func TestDecomposeIntegers(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkDecomposition(t, a, 9, terms, 1e-12)
+	// Repeating each term Weight times is a 1-factorisation; Factorize must
+	// give one of the same size, and both must sum to the input.
+	var expanded [][]int
 	for i, term := range terms {
 		if term.Weight != math.Round(term.Weight) {
 			t.Fatalf("term %d: integer input gave weight %v", i, term.Weight)
 		}
+		for range int(term.Weight) {
+			expanded = append(expanded, term.Perm)
+		}
 	}
+	checkFactorization(t, ints, 9, expanded)
+	perms, err := Factorize(ints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFactorization(t, ints, 9, perms)
 }
 
 func TestDecomposeTolerance(t *testing.T) {
