@@ -1,0 +1,104 @@
+package cc
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// TestWindowAndSelectiveRetransmit walks a 5-segment flow (last segment
+// 500 B) through a 3-segment window, a loss of segment 1 and a timeout.
+func TestWindowAndSelectiveRetransmit(t *testing.T) {
+	s := NewSender(4500, 1000, true, &Fixed{Bytes: 3000}, rotor.Millisecond)
+	var sent []int64
+	for {
+		seq, _, _, ok := s.Next(0)
+		if !ok {
+			break
+		}
+		sent = append(sent, seq)
+	}
+	if diff := cmp.Diff([]int64{0, 1000, 2000}, sent); diff != "" {
+		t.Fatalf("first window (-want +got):\n%s", diff)
+	}
+	var a Ack
+	// Segment 0 acked (cum 1000), segment 2 arrives out of order (cum stays 1000, SACK 2000).
+	if n := s.OnAck(10, 1000, 0, 0, false, &a); n != 1000 || a.RTT != 10 {
+		t.Errorf("ack of seg 0: newly %d rtt %v", n, a.RTT)
+	}
+	if n := s.OnAck(11, 1000, 2000, 0, false, &a); n != 1000 {
+		t.Errorf("sack of seg 2: newly %d", n)
+	}
+	sent = sent[:0]
+	for {
+		seq, size, _, ok := s.Next(12)
+		if !ok {
+			break
+		}
+		sent = append(sent, seq, int64(size))
+	}
+	// inflight 1000 (seg 1): two more segments fit: 3000 and 4000 (500 B).
+	if diff := cmp.Diff([]int64{3000, 1000, 4000, 500}, sent); diff != "" {
+		t.Fatalf("after the acks (-want +got):\n%s", diff)
+	}
+	// Timeout: resend only seg 1, 3 and 4 (seg 2 was SACKed).
+	if !s.OnTimeout(s.Deadline) {
+		t.Fatal("timeout not taken")
+	}
+	sent = sent[:0]
+	for {
+		seq, _, retx, ok := s.Next(s.Deadline)
+		if !ok {
+			break
+		}
+		if !retx {
+			t.Errorf("segment %d sent as new data after the timeout", seq)
+		}
+		sent = append(sent, seq)
+	}
+	if diff := cmp.Diff([]int64{1000, 3000, 4000}, sent); diff != "" {
+		t.Errorf("retransmissions (-want +got):\n%s", diff)
+	}
+	s.OnAck(20, 4500, 1000, 0, true, &a)
+	if !s.Done() || s.Deadline != 0 || s.Retransmits != 3 || s.Timeouts != 1 {
+		t.Errorf("done %v deadline %v retx %d timeouts %d", s.Done(), s.Deadline, s.Retransmits, s.Timeouts)
+	}
+}
+
+func TestReceiverReorder(t *testing.T) {
+	r := NewReceiver(3500, 1000)
+	type step struct {
+		Cum      int64
+		Complete bool
+	}
+	var got []step
+	for _, seq := range []int64{0, 2000, 1000, 2000, 3000} {
+		sz := int32(1000)
+		if seq == 3000 {
+			sz = 500
+		}
+		c, done := r.OnData(seq, sz)
+		got = append(got, step{c, done})
+	}
+	want := []step{{1000, false}, {1000, false}, {3000, false}, {3000, false}, {3500, true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if r.Reordered != 1 || r.Duplicates != 1 || r.Received() != 3500 {
+		t.Errorf("reordered %d duplicates %d received %d, want 1 1 3500", r.Reordered, r.Duplicates, r.Received())
+	}
+}
+
+func TestNewController(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		win  int64
+		ok   bool
+	}{{"fixed", 1500, true}, {"fixed", 0, false}, {"none", 0, true}, {"cubic", 1, false}} {
+		_, err := NewController(c.name, Params{Window: c.win})
+		if (err == nil) != c.ok {
+			t.Errorf("NewController(%q, %d): err %v, want ok=%v", c.name, c.win, err, c.ok)
+		}
+	}
+}

@@ -1,0 +1,27 @@
+// Package fabric is rdcn's packet-level emulator of a reconfigurable
+// datacenter network: n ToRs with H hosts each, U rotor circuit switches
+// that play a rotor.Schedule (day: circuits carry packets; night:
+// reconfiguration, nothing crosses), an optional electrical packet switch,
+// hosts running the transports of package cc, and ToRs from package tor.
+//
+// The core is htsim-like and allocation-free on the hot path: one event
+// queue (internal/des) of plain values dispatched by kind, packets as int32
+// indices into a pool, VOQs as int32 ring buffers. Circuits are driven by
+// two events per switch per slot (day start, night start), each touching
+// that switch's n ports.
+//
+// A packet is routed at its source ToR and forwarded hop by hop as circuits
+// appear: Direct waits for a circuit to the destination; VLB sends it first
+// to a ToR a circuit reaches now; RotorLB sends direct traffic first and
+// relays other traffic over spare circuit capacity when the intermediate has
+// room; Paths follows shortest paths over the circuits up now (Opera's
+// expander slices), bulk flows using RotorLB; Hybrid uses the packet switch
+// when no circuit reaches the destination. A packet is put on a circuit only
+// if its serialisation ends before the night.
+//
+// Run returns per-flow completion times, utilisation, buffer occupancy,
+// drops, reordering and hop counts; with Config.Check it verifies packet
+// conservation, that no packet crosses a circuit at night or one the
+// matching does not hold, and that no buffer overflows. Spec turns the
+// key=value / TOML configuration of "rdcn simulate" into a Config.
+package fabric

@@ -1,0 +1,152 @@
+package fabric
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
+)
+
+// Num is a float64 that encodes NaN and ±Inf as JSON null.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	f := float64(n)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// Quantiles summarises a sample.
+type Quantiles struct {
+	Count int `json:"count"`
+	Mean  Num `json:"mean"`
+	P50   Num `json:"p50"`
+	P99   Num `json:"p99"`
+	P999  Num `json:"p999"`
+	Max   Num `json:"max"`
+}
+
+func quantiles(s stats.Summary) Quantiles {
+	return Quantiles{s.Count, Num(s.Mean), Num(s.P50), Num(s.P99), Num(s.P999), Num(s.Max)}
+}
+
+// BucketStats is the FCT (µs) and slowdown of one flow-size bucket.
+type BucketStats struct {
+	Bucket   string    `json:"bucket"`
+	FCTus    Quantiles `json:"fct_us"`
+	Slowdown Quantiles `json:"slowdown"`
+}
+
+// Summary is the JSON-ready digest of a Result: simulated quantities only,
+// so the same inputs give byte-identical output.
+type Summary struct {
+	Format   string      `json:"format"`
+	Complete bool        `json:"complete"`
+	SimTime  string      `json:"sim_time"`
+	Config   [][2]string `json:"config,omitempty"`
+
+	Flows struct {
+		Started   int `json:"started"`
+		Completed int `json:"completed"`
+	} `json:"flows"`
+	FCT []BucketStats `json:"fct"`
+
+	HostUtilization    Num   `json:"host_utilization"`
+	CircuitUtilization Num   `json:"circuit_utilization"`
+	CircuitBytes       int64 `json:"circuit_bytes"`
+	PacketSwitchBytes  int64 `json:"packet_switch_bytes"`
+
+	Packets struct {
+		Injected  int64 `json:"injected"`
+		Delivered int64 `json:"delivered"`
+		Dropped   int64 `json:"dropped"`
+		InFlight  int64 `json:"in_flight"`
+	} `json:"packets"`
+	Bytes struct {
+		Injected      int64 `json:"injected"`
+		Delivered     int64 `json:"delivered"`
+		Dropped       int64 `json:"dropped"`
+		InFlight      int64 `json:"in_flight"`
+		DataInjected  int64 `json:"data_injected"`
+		DataDelivered int64 `json:"data_delivered"`
+		DataDropped   int64 `json:"data_dropped"`
+	} `json:"bytes"`
+	DropRate Num `json:"drop_rate"` // dropped / injected packets
+
+	Buffer struct {
+		MeanBytes    Num   `json:"mean_bytes"`
+		P99Bytes     Num   `json:"p99_bytes"`
+		PeakBytes    int64 `json:"peak_bytes"`
+		VOQMeanBytes Num   `json:"voq_mean_bytes"`
+		VOQP99Bytes  Num   `json:"voq_p99_bytes"`
+	} `json:"buffer"`
+
+	Hops        []int64 `json:"hops"`
+	Reordered   int64   `json:"reordered_packets"`
+	Retransmits int64   `json:"retransmitted_packets"`
+	Timeouts    int64   `json:"timeouts"`
+	Events      uint64  `json:"events"`
+}
+
+// Summarize digests r; config (optional) is echoed into the summary.
+func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error) {
+	rows, err := stats.SummarizeFlows(r.Records(), b)
+	if err != nil {
+		return nil, err
+	}
+	s := &Summary{Format: "rdcn.simulate/v1", Complete: r.Complete, SimTime: r.SimTime.String(), Config: config}
+	s.Flows.Started, s.Flows.Completed = r.FlowsStarted, r.FlowsComplete
+	for _, row := range rows {
+		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown)})
+	}
+	s.HostUtilization, s.CircuitUtilization = Num(r.HostUtilization), Num(r.CircuitUtilization)
+	s.CircuitBytes, s.PacketSwitchBytes = r.CircuitBytes, r.PacketSwitchBytes
+	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
+		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
+	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
+		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes
+	s.Bytes.DataInjected, s.Bytes.DataDelivered, s.Bytes.DataDropped = r.InjectedData, r.DeliveredData, r.DroppedData
+	s.DropRate = Num(math.NaN())
+	if r.InjectedPackets > 0 {
+		s.DropRate = Num(float64(r.DroppedPackets) / float64(r.InjectedPackets))
+	}
+	s.Buffer.MeanBytes, s.Buffer.PeakBytes, s.Buffer.VOQMeanBytes = Num(r.BufferMean), r.BufferPeak, Num(r.VOQMean)
+	s.Buffer.P99Bytes, s.Buffer.VOQP99Bytes = Num(cdfQuantile(r.BufferCDF, 0.99)), Num(cdfQuantile(r.VOQCDF, 0.99))
+	s.Hops, s.Reordered, s.Retransmits, s.Timeouts, s.Events = r.Hops, r.Reordered, r.Retransmits, r.Timeouts, r.Events
+	return s, nil
+}
+
+// cdfQuantile is the smallest bin upper edge whose cumulative weight
+// reaches q.
+func cdfQuantile(cdf []stats.CDFPoint, q float64) float64 {
+	for _, p := range cdf {
+		if p.Fraction >= q {
+			return p.Value
+		}
+	}
+	return math.NaN()
+}
+
+// FlowsCSV returns the header and rows of the per-flow table.
+func (r *Result) FlowsCSV() (header []string, rows [][]string) {
+	header = []string{"id", "src", "dst", "bytes", "start_us", "done", "fct_us", "ideal_us", "slowdown",
+		"received", "reordered", "retransmits", "timeouts", "max_hops"}
+	us := func(t rotor.Time) string { return stats.FormatFloat(float64(t) / float64(rotor.Microsecond)) }
+	rows = make([][]string, len(r.Flows))
+	for i, f := range r.Flows {
+		fct, slow := "", ""
+		if f.Done {
+			fct = us(f.FCT)
+			slow = stats.FormatFloat(stats.FlowRecord{Bytes: f.Bytes, FCT: f.FCT, Ideal: f.Ideal}.Slowdown())
+		}
+		rows[i] = []string{strconv.Itoa(f.ID), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), strconv.FormatInt(f.Bytes, 10),
+			us(f.Start), strconv.FormatBool(f.Done), fct, us(f.Ideal), slow,
+			strconv.FormatInt(f.Received, 10), strconv.FormatInt(f.Reordered, 10),
+			strconv.FormatInt(f.Retransmits, 10), strconv.FormatInt(f.Timeouts, 10), strconv.Itoa(f.MaxHops)}
+	}
+	return header, rows
+}
