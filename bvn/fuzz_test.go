@@ -85,3 +85,48 @@ func FuzzFactorize(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDecompose builds a convex combination of permutations (weights and
+// permutations read from the fuzz data) and checks the decomposition.
+func FuzzDecompose(f *testing.F) {
+	f.Add(uint8(3), []byte{5, 0, 0, 0, 3, 1, 1, 0, 2, 2, 2, 2})
+	f.Add(uint8(1), []byte{1, 0})
+	f.Add(uint8(5), []byte{9, 4, 3, 2, 1, 0, 200, 1, 1, 1, 1, 1, 7, 0, 0, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, size uint8, data []byte) {
+		n := int(size%8) + 1
+		a := make([][]float64, n)
+		for i := range a {
+			a[i] = make([]float64, n)
+		}
+		var s float64
+		for len(data) > 0 {
+			w := float64(data[0]%100) + 0.5
+			data = data[1:]
+			s += w
+			free := make([]int, n)
+			for i := range free {
+				free[i] = i
+			}
+			for u := range n {
+				var b byte
+				if len(data) > 0 {
+					b, data = data[0], data[1:]
+				}
+				x := int(b) % len(free)
+				a[u][free[x]] += w
+				free = append(free[:x], free[x+1:]...)
+			}
+		}
+		terms, err := Decompose(a, 1e-12)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == 0 {
+			if len(terms) != 0 {
+				t.Fatalf("zero matrix gave %d terms", len(terms))
+			}
+			return
+		}
+		checkDecomposition(t, a, s, terms, 1e-9*s)
+	})
+}

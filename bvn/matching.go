@@ -1,18 +1,14 @@
 package bvn
 
-// hopcroftKarp finds a maximum matching in a bipartite graph with n rows and
+// hopcroftKarp finds maximum matchings in a bipartite graph with n rows and
 // n columns given in compressed sparse row form: the columns adjacent to row
-// u are cols[start[u]:start[u+1]]. It starts from whatever matching matchL
-// and matchR already hold (warm start; -1 means unmatched), so a caller that
-// only lost a few edges pays for repairing those rows, not for a fresh
-// matching. It returns the size of the final matching.
-//
-// The scratch slices dist, it and queue must have length n; they are
-// overwritten.
+// u are cols[start[u]:start[u+1]]. run starts from whatever matching matchL
+// (row → column) and matchR (column → row) already hold, -1 meaning
+// unmatched, so a caller can warm-start it.
 type hopcroftKarp struct {
 	start, cols    []int32
 	matchL, matchR []int32
-	dist, it       []int32
+	dist, it       []int32 // BFS layer of each row; DFS cursor of each row
 	queue          []int32
 }
 
