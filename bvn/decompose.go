@@ -8,6 +8,9 @@ import (
 // DefaultTol is the tolerance Decompose uses when it is given 0.
 const DefaultTol = 1e-9
 
+// maxDecomposeN keeps n² within the int32 indices Decompose uses.
+const maxDecomposeN = 46340
+
 // Term is one term of a Birkhoff–von Neumann decomposition: Weight times the
 // permutation matrix with a 1 at [i][Perm[i]].
 type Term struct {
@@ -52,6 +55,9 @@ func Decompose(a [][]float64, tol float64) ([]Term, error) {
 	n := len(a)
 	if n == 0 || s == 0 {
 		return []Term{}, nil
+	}
+	if n > maxDecomposeN {
+		return nil, fmt.Errorf("bvn: matrix size %d exceeds %d", n, maxDecomposeN)
 	}
 	d := newDecomposer(a, tol*s)
 	return d.run(), nil

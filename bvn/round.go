@@ -14,6 +14,10 @@ const IntegralTol = 1e-9
 // that floating-point residue does not leave near-integral entries behind.
 const cancelTol = 1e-12
 
+// maxRoundCells keeps twice the number of entries within the int32
+// indices Round uses.
+const maxRoundCells = 1 << 30
+
 // maxRound bounds the magnitude of the entries Round accepts, so that the
 // result fits an int with room for the row and column sums.
 const maxRound = 1 << 52
@@ -54,6 +58,9 @@ func Round(a [][]float64) ([][]int, error) {
 				return nil, fmt.Errorf("bvn: entry [%d][%d] = %g exceeds %d in magnitude", i, j, x, int64(maxRound))
 			}
 		}
+	}
+	if (int64(m)+1)*(int64(p)+1) > maxRoundCells {
+		return nil, fmt.Errorf("bvn: matrix of %d×%d entries exceeds %d entries", m, p, int64(maxRoundCells))
 	}
 	r := newRounder(a)
 	r.cancelCycles()
