@@ -1,0 +1,132 @@
+package schedules
+
+import (
+	"fmt"
+
+	"github.com/rdcn/rdcn/demand"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Params are the inputs of every generator. Each generator reads the fields
+// it needs and ignores the rest; zero values select documented defaults.
+type Params struct {
+	// Nodes is n, the number of ToRs (at least 2).
+	Nodes int
+	// Uplinks is U, the number of uplinks per node = circuit switches (at least 1).
+	Uplinks int
+
+	// Slot is Δ, the slot duration; Reconf is Δr, the reconfiguration time
+	// at the end of each slot. A zero Slot selects the kind's default slot,
+	// and, when Reconf is zero too, its default reconfiguration time (see
+	// Defaults). With an explicit Slot, a zero Reconf means instantaneous
+	// reconfiguration.
+	Slot, Reconf rotor.Time
+
+	// SelfSlot adds the idle self-matching to rotornet and sirius (n
+	// matchings instead of the true rotor's n−1; the thesis and Vermilion
+	// convention). Opera and static ignore it.
+	SelfSlot bool
+	// Seed seeds every random choice (opera, static, and the randomised
+	// kinds); the same Seed and Params give the identical schedule.
+	Seed uint64
+	// Tries is how many connected candidates static draws, keeping the one
+	// with the largest spectral gap (0 means 1).
+	Tries int
+
+	// Degree is the emulated-graph degree d of Mars (0: chosen from Buffer
+	// and Delay).
+	Degree int
+	// Buffer is the per-node buffer budget Mars designs for.
+	Buffer rotor.Bytes
+	// Link is the capacity c of one uplink.
+	Link rotor.Rate
+	// Delay is the delay budget Mars designs for.
+	Delay rotor.Time
+	// Demand is the (predicted) demand matrix of the demand-aware kinds
+	// (vermilion, bvn).
+	Demand demand.Matrix
+	// K and L are Vermilion's integer parameters k and ℓ (see the vermilion
+	// package for their meaning).
+	K, L int
+	// Gamma is Vermilion-with-predictions' trust factor γ = k/ℓ.
+	Gamma float64
+	// Randomized selects randomised Vermilion.
+	Randomized bool
+}
+
+// ParamError reports a parameter that a generator cannot use.
+type ParamError struct {
+	Kind    string // the generator, e.g. "opera"
+	Field   string // the Params field in CLI spelling, e.g. "uplinks"
+	Value   any    // the offending value
+	Problem string // what is wrong with it
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s: %s = %v: %s", e.Kind, e.Field, e.Value, e.Problem)
+}
+
+func paramError(kind, field string, value any, format string, args ...any) error {
+	return &ParamError{Kind: kind, Field: field, Value: value, Problem: fmt.Sprintf(format, args...)}
+}
+
+// Default timings. Microsecond-scale rotor switches follow the thesis'
+// Table 7.1 setting (Δ = 100 µs, Δr = 10 µs, duty cycle 0.9); Sirius'
+// tunable lasers reconfigure in 3.84 ns and a 384 ns slot gives the 0.99
+// duty cycle the thesis quotes for it (§9.1).
+const (
+	DefaultSlot         = 100 * rotor.Microsecond
+	DefaultReconf       = 10 * rotor.Microsecond
+	DefaultSiriusSlot   = 384 * rotor.Nanosecond
+	DefaultSiriusReconf = 3840 * rotor.Picosecond
+)
+
+// timing resolves the slot and reconfiguration time of p against the kind's
+// defaults and checks them.
+func timing(kind string, p Params, defSlot, defReconf rotor.Time) (slot, reconf rotor.Time, err error) {
+	slot, reconf = p.Slot, p.Reconf
+	if slot < 0 {
+		return 0, 0, paramError(kind, "slot", slot, "must not be negative")
+	}
+	if reconf < 0 {
+		return 0, 0, paramError(kind, "reconf", reconf, "must not be negative")
+	}
+	if slot == 0 {
+		slot = defSlot
+		if reconf == 0 {
+			reconf = defReconf
+		}
+	}
+	if reconf >= slot {
+		return 0, 0, paramError(kind, "reconf", reconf, "must be shorter than the slot %v", slot)
+	}
+	return slot, reconf, nil
+}
+
+// checkSize checks n ≥ 2 and 1 ≤ U.
+func checkSize(kind string, p Params) error {
+	if p.Nodes < 2 {
+		return paramError(kind, "nodes", p.Nodes, "must be at least 2")
+	}
+	if p.Uplinks < 1 {
+		return paramError(kind, "uplinks", p.Uplinks, "must be at least 1")
+	}
+	return nil
+}
+
+// emptyMatchings allocates U×period idle matchings over n nodes in one block.
+func emptyMatchings(switches, period, n int) [][][]int {
+	buf := make([]int, switches*period*n)
+	for i := range buf {
+		buf[i] = rotor.Idle
+	}
+	m := make([][][]int, switches)
+	for s := range m {
+		m[s] = make([][]int, period)
+		for t := range m[s] {
+			off := (s*period + t) * n
+			m[s][t] = buf[off : off+n : off+n]
+		}
+	}
+	return m
+}

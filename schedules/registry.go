@@ -1,0 +1,68 @@
+package schedules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// generator is one registry entry.
+type generator struct {
+	kind  string
+	usage string
+	build func(Params) (*rotor.Schedule, error)
+}
+
+// generators is the registry: one entry per kind, sorted by kind. Mars,
+// Vermilion and BvN add their entries here.
+func generators() []generator {
+	return []generator{
+		{"opera", "n matchings of a random 1-factorisation of K_n on U staggered rotors; every slice an expander", Opera},
+		{"rotornet", "n−1 cyclic shifts (n with SelfSlot) round-robin over U rotor switches", RotorNet},
+		{"sirius", "per-uplink tunable-laser sweep over the complete graph (ns slots)", Sirius},
+		{"static", "U random derangements: a static connected U-regular digraph", Static},
+	}
+}
+
+// Kinds lists the schedule kinds Build knows, sorted.
+func Kinds() []string {
+	gs := generators()
+	kinds := make([]string, len(gs))
+	for i, g := range gs {
+		kinds[i] = g.kind
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+// Usage is a one-line description of kind, or "" if kind is unknown.
+func Usage(kind string) string {
+	for _, g := range generators() {
+		if g.kind == kind {
+			return g.usage
+		}
+	}
+	return ""
+}
+
+// Build generates a schedule of the given kind. The result passes
+// Validate; bad parameters give a *ParamError naming the field.
+func Build(kind string, p Params) (*rotor.Schedule, error) {
+	for _, g := range generators() {
+		if g.kind != kind {
+			continue
+		}
+		s, err := g.build(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("schedules: %s generated an invalid schedule: %w", kind, err)
+		}
+		return s, nil
+	}
+	return nil, &ParamError{Kind: "schedules", Field: "kind", Value: fmt.Sprintf("%q", kind),
+		Problem: "unknown; valid kinds are " + strings.Join(Kinds(), ", ")}
+}
