@@ -185,7 +185,11 @@ func (s *sim) nightStart(sw int) {
 	s.m.circuitCapacity(s, sw, st.dayAt, now)
 	st.day = false
 	for t := 0; t < s.n; t++ {
+		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
+		if s.paths != nil && v != rotor.Idle {
+			s.reroute(t, v)
+		}
 	}
 	s.q.Schedule(now+s.sched.Reconf, evDay, int32(sw), 0)
 }
@@ -233,6 +237,27 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	s.q.Schedule(now+ser, evUplinkFree, int32(i), 0)
 	s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+}
+
+// reroute moves the multi-hop (Paths) packets waiting at ToR t for the
+// circuit to v, which just went down, onto their next hop in the new
+// slice, as Opera does at every slice change. Packets for v itself stay.
+func (s *sim) reroute(t int, v int32) {
+	tr := s.tors[t]
+	q := tr.VOQ(int(v), tor.Transit)
+	n := tr.Len(q)
+	now := s.q.Now()
+	for k := 0; k < n; k++ {
+		idx := tr.Take(now, q)
+		p := s.pool.At(idx)
+		next, class, _ := s.route(t, p, false)
+		if p.DstToR == v {
+			next, class = v, tor.Transit
+		}
+		if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
+			s.kick(t, next, false)
+		}
+	}
 }
 
 // kick wakes the idle uplinks of ToR t that could serve VOQ(v): those whose

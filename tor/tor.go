@@ -193,6 +193,16 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	return idx
 }
 
+// Take removes the head of q without transmitting it (to move it to
+// another queue); the policy sees it as a dequeue.
+func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
+	idx := t.queues[q].Pop()
+	p := t.pool.At(idx)
+	t.remove(q, p.Size)
+	t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	return idx
+}
+
 // PickCircuit chooses the queue an uplink whose circuit reaches ToR v
 // serves next, given that at most budget bytes can still be serialised
 // before the circuit's night. Order: VOQ(v, Transit), VOQ(v, Local), then,

@@ -66,6 +66,9 @@ func commands() []*cli.Command {
 	return []*cli.Command{
 		versionCommand(),
 		demandCommand(),
+		simulateCommand(),
+		demoCommand(),
+		scheduleCommand(),
 	}
 }
 

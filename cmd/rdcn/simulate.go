@@ -1,0 +1,376 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
+	"github.com/rdcn/rdcn/workload"
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+func simulateCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "simulate",
+		Usage: "emulate a rotor fabric packet by packet and report FCTs, utilisation, buffers",
+		UsageText: "rdcn simulate [--config run.toml] [--set key=value …] [-o DIR] [--plot]\n\n" +
+			"example: rdcn simulate --set topology.tors=16 --set routing.mode=vlb --set run.sim_time=20ms -o out --plot",
+		Description: "Builds the schedule (schedule.kind or schedule.file), the workload (workload.* or\n" +
+			"workload.flows_file) and the fabric, runs until run.sim_time and writes into DIR:\n" +
+			"summary.json (simulated results only; identical for identical inputs), perf.json\n" +
+			"(wall/CPU time, events/s, memory), flows.csv, timeseries.csv, buffer_cdf.csv,\n" +
+			"workload.flows (the flows, in the src dst bytes start_ns format) and, with --plot,\n" +
+			"fct_cdf.png and utilization.png. Every key and its default is listed by\n" +
+			"'rdcn simulate --keys' and in docs/simulate.md. Ctrl-C stops the run and writes\n" +
+			"what it has, marked \"complete\": false.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "TOML run configuration"},
+			&cli.StringSliceFlag{Name: "set", Usage: "override a key: --set section.key=value (repeatable)"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "rdcn-simulate", Usage: "output directory"},
+			&cli.BoolFlag{Name: "plot", Usage: "also write fct_cdf.png and utilization.png"},
+			&cli.BoolFlag{Name: "keys", Usage: "list every configuration key with its default and exit"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary table on stdout"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Bool("keys") {
+				for _, k := range fabric.Keys {
+					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, k.Doc)
+				}
+				return nil
+			}
+			spec, err := loadSpec(c.String("config"), c.StringSlice("set"))
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			out, err := simulate(ctx, spec, c.App.ErrWriter)
+			if err != nil {
+				return err
+			}
+			if err := out.write(c.String("output"), c.Bool("plot")); err != nil {
+				return err
+			}
+			if !c.Bool("quiet") {
+				printSummary(c.App.Writer, out.summary)
+				fmt.Fprintf(c.App.Writer, "events %d in %.2fs wall (%.3g events/s); wrote %s\n",
+					out.result.Events, out.perf.WallSeconds, out.perf.EventsPerSecond, c.String("output"))
+			}
+			return nil
+		},
+	}
+}
+
+func loadSpec(config string, sets []string) (*fabric.Spec, error) {
+	spec := fabric.NewSpec()
+	if config != "" {
+		f, err := os.Open(config)
+		if err != nil {
+			return nil, badInput("config", "%v", err)
+		}
+		err = spec.LoadTOML(f)
+		f.Close()
+		if err != nil {
+			return nil, asInput("config "+config, err)
+		}
+	}
+	for _, kv := range sets {
+		if err := spec.SetArg(kv); err != nil {
+			return nil, asInput("set", err)
+		}
+	}
+	return spec, nil
+}
+
+// perfReport is perf.json: how long the run took on this machine.
+type perfReport struct {
+	WallSeconds     float64               `json:"wall_seconds"`
+	CPUSeconds      float64               `json:"cpu_seconds"`
+	Events          uint64                `json:"events"`
+	EventsPerSecond float64               `json:"events_per_second"`
+	PeakRSSBytes    int64                 `json:"peak_rss_bytes"`
+	Memory          []fabric.MemorySample `json:"memory"`
+	SimulatedMs     float64               `json:"simulated_ms"`
+	CPUSecondsPerMs float64               `json:"cpu_seconds_per_simulated_ms"`
+}
+
+type simOutput struct {
+	setup   *fabric.Setup
+	result  *fabric.Result
+	summary *fabric.Summary
+	perf    perfReport
+}
+
+func cpuAndRSS() (cpu float64, rss int64) {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0, 0
+	}
+	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
+	return tv(ru.Utime) + tv(ru.Stime), ru.Maxrss * 1024
+}
+
+func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOutput, error) {
+	setup, err := spec.Build()
+	if err != nil {
+		return nil, asInput("config", err)
+	}
+	cfg := setup.Config
+	cfg.Context = ctx
+	for _, ms := range []rotor.Time{10, 50, 100} {
+		if at := ms * rotor.Millisecond; at <= cfg.SimTime {
+			cfg.MemoryAt = append(cfg.MemoryAt, at)
+		}
+	}
+	if at := cfg.SimTime; len(cfg.MemoryAt) == 0 || cfg.MemoryAt[len(cfg.MemoryAt)-1] != at {
+		cfg.MemoryAt = append(cfg.MemoryAt, at)
+	}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions64(int64(cfg.SimTime/rotor.Microsecond),
+			progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("simulating"),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionThrottle(200*time.Millisecond),
+			progressbar.OptionClearOnFinish())
+		start := time.Now()
+		cfg.ProgressEvery = 1 << 18
+		cfg.Progress = func(now rotor.Time, events uint64) {
+			bar.Describe(fmt.Sprintf("%v simulated, %.3g events/s", now, float64(events)/time.Since(start).Seconds()))
+			bar.Set64(int64(now / rotor.Microsecond))
+		}
+		defer bar.Finish()
+	}
+	cpu0, _ := cpuAndRSS()
+	t0 := time.Now()
+	res, err := fabric.Run(cfg)
+	if err != nil {
+		var ce *fabric.ConfigError
+		if asConfigErr(err, &ce) {
+			return nil, badInput(ce.Field, "%s", ce.Problem)
+		}
+		return nil, err
+	}
+	wall := time.Since(t0).Seconds()
+	cpu1, rss := cpuAndRSS()
+	sum, err := res.Summarize(stats.Buckets{}, spec.Values())
+	if err != nil {
+		return nil, err
+	}
+	p := perfReport{WallSeconds: wall, CPUSeconds: cpu1 - cpu0, Events: res.Events, PeakRSSBytes: rss,
+		Memory: res.Memory, SimulatedMs: float64(res.SimTime) / float64(rotor.Millisecond)}
+	if wall > 0 {
+		p.EventsPerSecond = float64(res.Events) / wall
+	}
+	if p.SimulatedMs > 0 {
+		p.CPUSecondsPerMs = p.CPUSeconds / p.SimulatedMs
+	}
+	return &simOutput{setup: setup, result: res, summary: sum, perf: p}, nil
+}
+
+func asConfigErr(err error, target **fabric.ConfigError) bool {
+	ce, ok := err.(*fabric.ConfigError)
+	if ok {
+		*target = ce
+	}
+	return ok
+}
+
+// write puts every output file into dir atomically: all files are written
+// into a temporary sibling directory first and renamed into dir only when
+// all of them succeeded.
+func (o *simOutput) write(dir string, withPlots bool) error {
+	parent := filepath.Dir(filepath.Clean(dir))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return badInput("output", "%v", err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
+	if err != nil {
+		return badInput("output", "cannot create a directory next to %q: %v", dir, err)
+	}
+	defer os.RemoveAll(tmp)
+	files := map[string]func(io.Writer) error{
+		"summary.json": func(w io.Writer) error { return writeJSON(w, o.summary) },
+		"perf.json":    func(w io.Writer) error { return writeJSON(w, o.perf) },
+		"flows.csv": func(w io.Writer) error {
+			h, rows := o.result.FlowsCSV()
+			return stats.WriteCSV(w, h, rows)
+		},
+		"timeseries.csv": func(w io.Writer) error { return o.writeSeries(w) },
+		"buffer_cdf.csv": func(w io.Writer) error { return o.writeBufferCDF(w) },
+		"workload.flows": func(w io.Writer) error { return workload.WriteFlows(w, o.setup.Flows) },
+	}
+	if withPlots {
+		files["fct_cdf.png"] = o.plotFCT
+		files["utilization.png"] = o.plotUtilization
+	}
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		f, err := os.Create(filepath.Join(tmp, n))
+		if err != nil {
+			return err
+		}
+		if err := files[n](f); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", n, err)
+		}
+		if err := f.Close(); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		if err := os.Rename(tmp, dir); err != nil {
+			return err
+		}
+		return os.Chmod(dir, 0o755)
+	}
+	for _, n := range names {
+		if err := os.Rename(filepath.Join(tmp, n), filepath.Join(dir, n)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+func (o *simOutput) writeSeries(w io.Writer) error {
+	r := o.result
+	header := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes"}
+	rows := make([][]string, len(r.HostSeries))
+	for i := range rows {
+		rows[i] = []string{stats.FormatFloat(float64(rotor.Time(i)*r.SeriesInterval) / float64(rotor.Microsecond)),
+			stats.FormatFloat(r.HostSeries[i]), stats.FormatFloat(r.CircuitSeries[i]), stats.FormatFloat(r.BufferSeries[i])}
+	}
+	return stats.WriteCSV(w, header, rows)
+}
+
+func (o *simOutput) writeBufferCDF(w io.Writer) error {
+	r := o.result
+	var rows [][]string
+	for _, p := range r.BufferCDF {
+		rows = append(rows, []string{"tor_buffer", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
+	}
+	for _, p := range r.VOQCDF {
+		rows = append(rows, []string{"voq", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
+	}
+	return stats.WriteCSV(w, []string{"what", "bytes", "cdf"}, rows)
+}
+
+func (o *simOutput) plotFCT(w io.Writer) error {
+	p := plot.New()
+	p.Title.Text = "Flow completion time"
+	p.X.Label.Text = "FCT (µs, log scale)"
+	p.Y.Label.Text = "CDF"
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	var fcts []float64
+	for _, f := range o.result.Flows {
+		if f.Done && f.FCT > 0 {
+			fcts = append(fcts, float64(f.FCT)/float64(rotor.Microsecond))
+		}
+	}
+	sort.Float64s(fcts)
+	pts := make(plotter.XYs, len(fcts))
+	for i, v := range fcts {
+		pts[i] = plotter.XY{X: v, Y: float64(i+1) / float64(len(fcts))}
+	}
+	if len(pts) > 0 {
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		p.Add(l, plotter.NewGrid())
+	}
+	return writePNG(p, w)
+}
+
+func (o *simOutput) plotUtilization(w io.Writer) error {
+	r := o.result
+	p := plot.New()
+	p.Title.Text = "Utilisation"
+	p.X.Label.Text = "time (ms)"
+	p.Y.Label.Text = "fraction of capacity"
+	series := func(y []float64) plotter.XYs {
+		pts := make(plotter.XYs, len(y))
+		for i, v := range y {
+			pts[i] = plotter.XY{X: (float64(i) + 0.5) * float64(r.SeriesInterval) / float64(rotor.Millisecond), Y: v}
+		}
+		return pts
+	}
+	if len(r.HostSeries) > 0 {
+		h, err := plotter.NewLine(series(r.HostSeries))
+		if err != nil {
+			return err
+		}
+		c, err := plotter.NewLine(series(r.CircuitSeries))
+		if err != nil {
+			return err
+		}
+		c.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		p.Add(h, c, plotter.NewGrid())
+		p.Legend.Add("host downlinks", h)
+		p.Legend.Add("circuit uplinks", c)
+		p.Legend.Top = true
+	}
+	p.Y.Min = 0
+	return writePNG(p, w)
+}
+
+func writePNG(p *plot.Plot, w io.Writer) error {
+	wt, err := p.WriterTo(6*vg.Inch, 4*vg.Inch, "png")
+	if err != nil {
+		return err
+	}
+	_, err = wt.WriteTo(w)
+	return err
+}
+
+func fmtNum(n fabric.Num) string {
+	f := float64(n)
+	if math.IsNaN(f) {
+		return "-"
+	}
+	return fmt.Sprintf("%.4g", f)
+}
+
+func printSummary(w io.Writer, s *fabric.Summary) {
+	state := "complete"
+	if !s.Complete {
+		state = "INTERRUPTED"
+	}
+	fmt.Fprintf(w, "simulated %s (%s): %d flows started, %d completed\n", s.SimTime, state, s.Flows.Started, s.Flows.Completed)
+	fmt.Fprintf(w, "%-8s %7s %12s %12s %12s %10s %10s\n", "bucket", "flows", "fct_p50_us", "fct_p99_us", "fct_p999_us", "slow_p50", "slow_p99")
+	for _, b := range s.FCT {
+		fmt.Fprintf(w, "%-8s %7d %12s %12s %12s %10s %10s\n", b.Bucket, b.FCTus.Count, fmtNum(b.FCTus.P50),
+			fmtNum(b.FCTus.P99), fmtNum(b.FCTus.P999), fmtNum(b.Slowdown.P50), fmtNum(b.Slowdown.P99))
+	}
+	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets, hops %s\n",
+		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected,
+		strings.Trim(fmt.Sprint(s.Hops), "[]"))
+}

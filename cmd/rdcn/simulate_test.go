@@ -1,0 +1,145 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/fabric"
+)
+
+var smallRun = []string{
+	"--set", "topology.tors=8", "--set", "topology.hosts_per_tor=2", "--set", "topology.uplinks=2",
+	"--set", "routing.mode=vlb", "--set", "run.sim_time=2ms", "--set", "run.check=true",
+	"--set", "workload.load=0.3", "--set", "buffer.per_port=50",
+}
+
+// TestSimulateDeterministic: the same inputs give byte-identical
+// summary.json and flows.csv, and the flow file written can be fed back in
+// (workload.flows_file) to reproduce the run.
+func TestSimulateDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	var outs [][]byte
+	for i, extra := range [][]string{nil, nil, {"--set", "workload.flows_file=" + filepath.Join(dir, "run0", "workload.flows")}} {
+		out := filepath.Join(dir, "run"+string(rune('0'+i)))
+		var stdout, stderr bytes.Buffer
+		args := append(append([]string{"rdcn", "simulate", "-q", "-o", out}, smallRun...), extra...)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
+		}
+		sum, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		flows, err := os.ReadFile(filepath.Join(out, "flows.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s fabric.Summary
+		if err := json.Unmarshal(sum, &s); err != nil || !s.Complete || s.Flows.Started == 0 {
+			t.Fatalf("run %d: summary %v complete=%v flows=%d", i, err, s.Complete, s.Flows.Started)
+		}
+		for _, f := range []string{"perf.json", "timeseries.csv", "buffer_cdf.csv"} {
+			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+				t.Errorf("run %d: %v", i, err)
+			}
+		}
+		outs = append(outs, sum, flows)
+	}
+	if !bytes.Equal(outs[0], outs[2]) || !bytes.Equal(outs[1], outs[3]) {
+		t.Errorf("two runs with the same inputs differ:\n%s", cmp.Diff(string(outs[0]), string(outs[2])))
+	}
+	if !bytes.Equal(outs[1], outs[5]) {
+		t.Errorf("replaying workload.flows gives different flows.csv")
+	}
+}
+
+func TestSimulateBadInput(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // the key named in the one-line error
+	}{
+		{[]string{"--set", "topology.bogus=1"}, "topology.bogus"},
+		{[]string{"--set", "nokey"}, "set"},
+		{[]string{"--set", "buffer.alpha=NaN"}, "buffer.alpha"},
+		{[]string{"--set", "routing.mode=teleport"}, "routing.mode"},
+		{[]string{"--set", "run.sim_time=forever"}, "run.sim_time"},
+		{[]string{"--set", "topology.host_link=-5G"}, "topology.host_link"},
+		{[]string{"--set", "workload.load=1.5"}, "workload.load"},
+		{[]string{"--set", "schedule.kind=nope"}, "schedule"},
+		{[]string{"--set", "buffer.policy=lifo"}, "buffer.policy"},
+		{[]string{"--set", "workload.flows_file=/does/not/exist"}, "workload.flows_file"},
+		{[]string{"--config", "/does/not/exist.toml"}, "config"},
+	}
+	for _, c := range cases {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"rdcn", "simulate", "-o", filepath.Join(t.TempDir(), "x")}, c.args...), &stdout, &stderr)
+		msg := stderr.String()
+		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %s", c.args, code, msg, c.want)
+		}
+	}
+}
+
+func TestSimulateTOML(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "run.toml")
+	toml := "[topology]\ntors = 6\nhosts_per_tor = 1\nuplinks = 1\n[run]\nsim_time = \"1ms\"\ncheck = true\n[routing]\nmode = \"direct\"\n"
+	if err := os.WriteFile(cfg, []byte(toml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "out")
+	if code := run([]string{"rdcn", "simulate", "--config", cfg, "--set", "routing.mode=vlb", "-o", out, "--plot"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var s fabric.Summary
+	b, _ := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range s.Config {
+		got[kv[0]] = kv[1]
+	}
+	want := map[string]string{"topology.tors": "6", "routing.mode": "vlb", "run.sim_time": "1ms"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q (file, then --set)", k, got[k], v)
+		}
+	}
+	for _, f := range []string{"fct_cdf.png", "utilization.png"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+// TestSimulateDocs checks that docs/simulate.md documents every key.
+func TestSimulateDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/simulate.md")
+	if err != nil {
+		t.Skip("docs/simulate.md not found:", err)
+	}
+	for _, k := range fabric.Keys {
+		if !bytes.Contains(doc, []byte("`"+k.Name+"`")) {
+			t.Errorf("docs/simulate.md does not document %s", k.Name)
+		}
+	}
+}
+
+func TestDemo(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"rdcn", "demo", "--sim-time", "2ms"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, name := range []string{"rotornet", "opera", "static"} {
+		if !strings.Contains(stdout.String(), "\n"+name+" ") {
+			t.Errorf("demo table has no %s row:\n%s", name, stdout.String())
+		}
+	}
+}

@@ -1,0 +1,74 @@
+package fabric
+
+import (
+	"strconv"
+	"testing"
+)
+
+// benchSpec is the performance setting of docs/simulate.md: websearch at
+// 20 % load, 10 Gbps, 500 ns propagation, 8 packets of buffer per port.
+func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, simTime string) *Setup {
+	b.Helper()
+	s := NewSpec()
+	for _, kv := range []string{
+		"topology.tors=" + itoa(tors), "topology.hosts_per_tor=" + itoa(hosts), "topology.uplinks=" + itoa(uplinks),
+		"topology.link_delay=500ns", "topology.host_delay=500ns",
+		"schedule.kind=" + kind, "schedule.slot=" + slot, "routing.mode=" + routing,
+		"buffer.per_port=8", "buffer.policy=cs", "workload.sizes=websearch", "workload.load=0.2",
+		"run.sim_time=" + simTime,
+	} {
+		if err := s.SetArg(kv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if kind == "opera" {
+		if err := s.Set("schedule.reconf", "10us"); err != nil {
+			b.Fatal(err)
+		}
+	}
+	setup, err := s.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	return setup
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// BenchmarkFabric runs the performance settings; one op is one whole run.
+// It reports events/s and simulated milliseconds per CPU second. The 100 ms
+// runs take seconds each: run with -benchtime 1x.
+func BenchmarkFabric(b *testing.B) {
+	cases := []struct {
+		name                 string
+		tors, hosts, uplinks int
+		kind, slot, routing  string
+		simTime              string
+	}{
+		{"a-rotornet-rotorlb-10ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "10ms"},
+		{"a-opera-paths-10ms", 64, 4, 4, "opera", "400us", "paths", "10ms"},
+		{"a-rotornet-rotorlb-100ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "100ms"},
+		{"a-opera-paths-100ms", 64, 4, 4, "opera", "400us", "paths", "100ms"},
+		{"b-rotornet-rotorlb-100ms", 108, 6, 6, "rotornet", "100us", "rotorlb", "100ms"},
+		{"b-opera-paths-100ms", 108, 6, 6, "opera", "600us", "paths", "100ms"},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			setup := benchSpec(b, c.tors, c.hosts, c.uplinks, c.kind, c.slot, c.routing, c.simTime)
+			b.ReportAllocs()
+			b.ResetTimer()
+			var events uint64
+			for i := 0; i < b.N; i++ {
+				cfg := setup.Config
+				cfg.Flows = &SliceSource{Flows: setup.Flows}
+				r, err := Run(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += r.Events
+			}
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+		})
+	}
+}

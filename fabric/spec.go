@@ -1,0 +1,417 @@
+package fabric
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Key documents one run-configuration key.
+type Key struct {
+	Name, Default, Doc string
+}
+
+// Keys lists every key a run configuration (TOML file or key=value
+// override) accepts, with its default.
+var Keys = []Key{
+	{"topology.tors", "8", "number of ToRs n (ignored with schedule.file: the file's node count)"},
+	{"topology.hosts_per_tor", "4", "hosts per ToR"},
+	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U"},
+	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
+	{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
+	{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
+	{"topology.link_delay", "500ns", "ToR↔ToR propagation delay through a circuit"},
+	{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
+	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
+	{"topology.mtu", "1500", "data packet size in bytes"},
+	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
+	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead"},
+	{"schedule.slot", "", "slot duration Δ; empty: the generator's default"},
+	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default"},
+	{"schedule.seed", "1", "seed of randomised generators (opera, static)"},
+	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
+	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
+	{"schedule.degree", "0", "mars: emulated-graph degree (0: chosen from buffer and delay)"},
+	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
+	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
+	{"buffer.policy", "dt", "buffer sharing policy: cs (complete sharing) or dt (dynamic thresholds)"},
+	{"buffer.alpha", "0.5", "dynamic thresholds α"},
+	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
+	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
+	{"routing.mode", "direct", "direct, vlb, rotorlb, paths or hybrid"},
+	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
+	{"routing.relay_limit", "", "rotorlb: an intermediate accepts relayed bytes while its queue to the destination is below this; empty: one circuit day"},
+	{"transport.kind", "window", "window (reliable, retransmits) or linerate (unreliable, no ACKs)"},
+	{"transport.cc", "fixed", "congestion control of the window transport"},
+	{"transport.window", "20pkt", "fixed window (bytes, or pkt)"},
+	{"transport.min_rto", "1ms", "minimum retransmission timeout"},
+	{"transport.acks", "fabric", "fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
+	{"transport.ack_size", "64", "ACK size in bytes"},
+	{"transport.int", "false", "stamp INT hop records on dequeue"},
+	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
+	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
+	{"workload.pattern", "all-to-all", "all-to-all, permutation or ring"},
+	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them"},
+	{"workload.seed", "1", "workload seed"},
+	{"workload.duration", "", "flows start in [0, duration); empty: run.sim_time"},
+	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
+	{"run.sim_time", "10ms", "simulated time"},
+	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
+	{"run.sample_interval", "100us", "buffer occupancy sampling period"},
+	{"run.series_interval", "1ms", "time-series bin width"},
+	{"run.seed", "1", "seed of routing choices"},
+}
+
+// Spec holds a run configuration as key → value strings.
+type Spec struct {
+	values map[string]string
+}
+
+// NewSpec returns a Spec with every key at its default.
+func NewSpec() *Spec {
+	s := &Spec{values: make(map[string]string, len(Keys))}
+	for _, k := range Keys {
+		s.values[k.Name] = k.Default
+	}
+	return s
+}
+
+// Get returns the value of key.
+func (s *Spec) Get(key string) string { return s.values[key] }
+
+// Set overrides one key; an unknown key is an error naming it.
+func (s *Spec) Set(key, value string) error {
+	if _, ok := s.values[key]; !ok {
+		return &ConfigError{Field: key, Problem: "unknown key" + suggest(key)}
+	}
+	s.values[key] = value
+	return nil
+}
+
+// SetArg applies a "key=value" override.
+func (s *Spec) SetArg(kv string) error {
+	k, v, ok := strings.Cut(kv, "=")
+	if !ok {
+		return &ConfigError{Field: "set", Problem: fmt.Sprintf("%q is not key=value", kv)}
+	}
+	return s.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+}
+
+func suggest(key string) string {
+	sec, _, _ := strings.Cut(key, ".")
+	var same []string
+	for _, k := range Keys {
+		if strings.HasPrefix(k.Name, sec+".") {
+			same = append(same, k.Name)
+		}
+	}
+	if len(same) == 0 {
+		return " (sections: topology, schedule, buffer, routing, transport, workload, run)"
+	}
+	return " (" + sec + " has " + strings.Join(same, ", ") + ")"
+}
+
+// LoadTOML reads a TOML file of [section] tables of scalar keys.
+func (s *Spec) LoadTOML(r io.Reader) error {
+	var raw map[string]any
+	if _, err := toml.NewDecoder(r).Decode(&raw); err != nil {
+		return &ConfigError{Field: "config", Problem: strings.ReplaceAll(err.Error(), "\n", " ")}
+	}
+	secs := make([]string, 0, len(raw))
+	for k := range raw {
+		secs = append(secs, k)
+	}
+	sort.Strings(secs)
+	for _, sec := range secs {
+		tab, ok := raw[sec].(map[string]any)
+		if !ok {
+			return &ConfigError{Field: sec, Problem: "must be a [table]"}
+		}
+		names := make([]string, 0, len(tab))
+		for k := range tab {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			key := sec + "." + k
+			var v string
+			switch x := tab[k].(type) {
+			case string:
+				v = x
+			case int64:
+				v = strconv.FormatInt(x, 10)
+			case float64:
+				v = strconv.FormatFloat(x, 'g', -1, 64)
+			case bool:
+				v = strconv.FormatBool(x)
+			default:
+				return &ConfigError{Field: key, Problem: fmt.Sprintf("must be a string, number or boolean, got %T", x)}
+			}
+			if err := s.Set(key, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Values returns the resolved configuration, sorted by key (for echoing
+// into results).
+func (s *Spec) Values() [][2]string {
+	out := make([][2]string, 0, len(Keys))
+	for _, k := range Keys {
+		out = append(out, [2]string{k.Name, s.values[k.Name]})
+	}
+	return out
+}
+
+type specParser struct {
+	s   *Spec
+	err error
+}
+
+func (p *specParser) fail(key, format string, args ...any) {
+	if p.err == nil {
+		p.err = &ConfigError{Field: key, Problem: fmt.Sprintf("%q: ", p.s.values[key]) + fmt.Sprintf(format, args...)}
+	}
+}
+
+func (p *specParser) int(key string, lo int) int {
+	v, err := strconv.Atoi(p.s.values[key])
+	if err != nil {
+		p.fail(key, "not an integer")
+		return 0
+	}
+	if v < lo {
+		p.fail(key, "must be at least %d", lo)
+	}
+	return v
+}
+
+func (p *specParser) float(key string) float64 {
+	v, err := strconv.ParseFloat(p.s.values[key], 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		p.fail(key, "not a finite number")
+	}
+	return v
+}
+
+func (p *specParser) bool(key string) bool {
+	v, err := strconv.ParseBool(p.s.values[key])
+	if err != nil {
+		p.fail(key, "not true or false")
+	}
+	return v
+}
+
+func (p *specParser) uint(key string) uint64 {
+	v, err := strconv.ParseUint(p.s.values[key], 10, 64)
+	if err != nil {
+		p.fail(key, "not a non-negative integer")
+	}
+	return v
+}
+
+func (p *specParser) time(key string, optional bool) rotor.Time {
+	v := p.s.values[key]
+	if v == "" && optional {
+		return 0
+	}
+	t, err := rotor.ParseTime(v)
+	if err != nil {
+		p.fail(key, "%v", err)
+	} else if t < 0 {
+		p.fail(key, "must not be negative")
+	}
+	return t
+}
+
+func (p *specParser) rate(key string, optional bool) rotor.Rate {
+	v := p.s.values[key]
+	if v == "" && optional {
+		return 0
+	}
+	r, err := rotor.ParseRate(v)
+	if err != nil {
+		p.fail(key, "%v", err)
+	} else if r <= 0 {
+		p.fail(key, "must be positive")
+	}
+	return r
+}
+
+func (p *specParser) size(key string, mtu rotor.Bytes, optional bool) rotor.Bytes {
+	v := p.s.values[key]
+	if v == "" && optional {
+		return 0
+	}
+	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+		if n < 0 {
+			p.fail(key, "must not be negative")
+		}
+		return rotor.Bytes(n)
+	}
+	b, err := rotor.ParseSize(v, mtu)
+	if err != nil {
+		p.fail(key, "%v", err)
+	} else if b < 0 {
+		p.fail(key, "must not be negative")
+	}
+	return b
+}
+
+// Setup is a Spec resolved into an emulator Config plus what went into it.
+type Setup struct {
+	Config   Config
+	Schedule *rotor.Schedule
+	// Flows is the workload (generated or read), sorted by start time.
+	Flows []workload.Flow
+}
+
+// Build resolves the Spec: it builds or reads the schedule, generates or
+// reads the flows, and fills a Config. Errors are *ConfigError naming the
+// key.
+func (s *Spec) Build() (*Setup, error) {
+	p := &specParser{s: s}
+	mtu := p.int("topology.mtu", 64)
+	hpt := p.int("topology.hosts_per_tor", 1)
+	cfg := Config{
+		HostsPerToR:        hpt,
+		HostLink:           p.rate("topology.host_link", false),
+		CircuitLink:        p.rate("topology.circuit_link", false),
+		PacketSwitchLink:   p.rate("topology.packet_switch_link", true),
+		HostDelay:          p.time("topology.host_delay", false),
+		LinkDelay:          p.time("topology.link_delay", false),
+		PacketSwitchDelay:  p.time("topology.packet_switch_delay", false),
+		MTU:                int32(mtu),
+		AckSize:            int32(p.int("transport.ack_size", 1)),
+		Routing:            s.values["routing.mode"],
+		BulkBytes:          int64(p.size("routing.bulk", rotor.Bytes(mtu), false)),
+		RelayLimit:         p.size("routing.relay_limit", rotor.Bytes(mtu), true),
+		Transport:          s.values["transport.kind"],
+		CC:                 s.values["transport.cc"],
+		Window:             int64(p.size("transport.window", rotor.Bytes(mtu), false)),
+		MinRTO:             p.time("transport.min_rto", false),
+		Acks:               s.values["transport.acks"],
+		RecordINT:          p.bool("transport.int"),
+		ECNThreshold:       p.size("buffer.ecn_threshold", rotor.Bytes(mtu), true),
+		PacketSwitchBuffer: p.size("buffer.packet_switch", rotor.Bytes(mtu), true),
+		SimTime:            p.time("run.sim_time", false),
+		Check:              p.bool("run.check"),
+		SampleInterval:     p.time("run.sample_interval", false),
+		SeriesInterval:     p.time("run.series_interval", false),
+		Seed:               p.uint("run.seed"),
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if cfg.SimTime <= 0 {
+		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
+	}
+	// Schedule.
+	var sc *rotor.Schedule
+	if file := s.values["schedule.file"]; file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, cfgErr("schedule.file", "%v", err)
+		}
+		sc, err = rotor.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, cfgErr("schedule.file", "%s: %v", file, err)
+		}
+	} else {
+		sp := schedules.Params{
+			Nodes:    p.int("topology.tors", 2),
+			Uplinks:  p.int("topology.uplinks", 1),
+			Slot:     p.time("schedule.slot", true),
+			Reconf:   p.time("schedule.reconf", true),
+			SelfSlot: p.bool("schedule.self_slot"),
+			Seed:     p.uint("schedule.seed"),
+			Tries:    p.int("schedule.tries", 0),
+			Degree:   p.int("schedule.degree", 0),
+			Link:     cfg.CircuitLink,
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		var err error
+		sc, err = schedules.Build(s.values["schedule.kind"], sp)
+		if err != nil {
+			return nil, cfgErr("schedule", "%v", err)
+		}
+	}
+	cfg.Schedule = sc
+	// Buffer.
+	ports := hpt + sc.Switches
+	if cfg.PacketSwitchLink > 0 {
+		ports++
+	}
+	cfg.Buffer = p.size("buffer.size", rotor.Bytes(mtu), true)
+	if cfg.Buffer == 0 {
+		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
+	}
+	policy, alpha := s.values["buffer.policy"], p.float("buffer.alpha")
+	if p.err != nil {
+		return nil, p.err
+	}
+	if _, err := tor.NewPolicy(policy, alpha); err != nil {
+		return nil, cfgErr("buffer.policy", "%v", err)
+	}
+	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
+	// Workload.
+	hosts := sc.Nodes * hpt
+	var flows []workload.Flow
+	if file := s.values["workload.flows_file"]; file != "" {
+		f, err := os.Open(file)
+		if err != nil {
+			return nil, cfgErr("workload.flows_file", "%v", err)
+		}
+		flows, err = workload.ReadFlows(f)
+		f.Close()
+		if err != nil {
+			return nil, cfgErr("workload.flows_file", "%s: %v", file, err)
+		}
+		if err := workload.CheckFlows(flows, hosts); err != nil {
+			return nil, cfgErr("workload.flows_file", "%s: %v", file, err)
+		}
+		sort.SliceStable(flows, func(i, j int) bool { return flows[i].Start < flows[j].Start })
+	} else {
+		sizes, err := workload.Sizes(s.values["workload.sizes"])
+		if err != nil {
+			return nil, cfgErr("workload.sizes", "%v", err)
+		}
+		dur := p.time("workload.duration", true)
+		if dur == 0 {
+			dur = cfg.SimTime
+		}
+		wc := workload.Config{Hosts: hosts, HostsPerTor: hpt, HostRate: cfg.HostLink,
+			Load: p.float("workload.load"), Sizes: sizes, Pattern: s.values["workload.pattern"],
+			AllowIntraRack: p.bool("workload.intra_rack"), Duration: dur}
+		seed := p.uint("workload.seed")
+		if p.err != nil {
+			return nil, p.err
+		}
+		flows, err = workload.Generate(wc, rand.New(rand.NewPCG(seed, 0)))
+		if err != nil {
+			return nil, cfgErr("workload", "%v", err)
+		}
+	}
+	cfg.Flows = &SliceSource{Flows: flows}
+	cfg.defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Setup{Config: cfg, Schedule: sc, Flows: flows}, nil
+}
