@@ -97,13 +97,13 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		gapMean /= float64(sparse)
 		sched.Meta = map[string]any{
 			"nodes": n, "uplinks": u, "seed": p.Seed, "attempt": attempt, "matchings": n,
-			"idle_slots":        u*period - n,
-			"factorisation":     "random factorisation of K_n with loops (Dinitz-Stinson hill climbing), random order",
-			"assignment":        "round-robin: switch s plays matching t*U+s in slot t; switch s offset by s*slot/U",
-			"slices":            len(slices),
-			"spectral_gap_min":  gapMin,
-			"spectral_gap_mean": gapMean,
-			"spectral_gap":      "1 - lambda2 of D^-1/2 A D^-1/2 (normalised Laplacian lambda2) over the slices with a rotor reconfiguring",
+			"remainder_idle_slots": u*period - n,
+			"factorisation":        "random factorisation of K_n with loops (Dinitz-Stinson hill climbing), random order",
+			"assignment":           "round-robin: switch s plays matching t*U+s in slot t; switch s offset by s*slot/U",
+			"slices":               len(slices),
+			"spectral_gap_min":     gapMin,
+			"spectral_gap_mean":    gapMean,
+			"spectral_gap":         "1 - lambda2 of D^-1/2 A D^-1/2 (normalised Laplacian lambda2) over the slices with a rotor reconfiguring",
 		}
 		return sched, nil
 	}

@@ -74,8 +74,8 @@ func RotorNet(p Params) (*rotor.Schedule, error) {
 		Matchings: ms,
 		Meta: map[string]any{
 			"nodes": n, "uplinks": u, "self_slot": p.SelfSlot, "matchings": count,
-			"idle_slots": u*period - count,
-			"assignment": "round-robin: switch s plays shift t*U+s+1 (t*U+s with self_slot) in slot t",
+			"remainder_idle_slots": u*period - count,
+			"assignment":           "round-robin: switch s plays shift t*U+s+1 (t*U+s with self_slot) in slot t",
 		},
 	}, nil
 }
@@ -112,8 +112,8 @@ func Sirius(p Params) (*rotor.Schedule, error) {
 		Matchings: ms,
 		Meta: map[string]any{
 			"nodes": n, "uplinks": u, "self_slot": p.SelfSlot, "matchings": count,
-			"idle_slots": u*period - count,
-			"assignment": "per-uplink band: uplink s reaches shift s*P+t+1 (s*P+t with self_slot) in slot t",
+			"remainder_idle_slots": u*period - count,
+			"assignment":           "per-uplink band: uplink s reaches shift s*P+t+1 (s*P+t with self_slot) in slot t",
 		},
 	}, nil
 }
