@@ -2,6 +2,7 @@ package schedules
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -19,11 +20,48 @@ func BenchmarkRotorNet(b *testing.B) {
 }
 
 func BenchmarkOpera(b *testing.B) {
-	for _, n := range []int{256, 1024} {
-		b.Run(fmt.Sprintf("n=%d/U=4", n), func(b *testing.B) {
+	for _, c := range []struct{ n, u int }{{256, 4}, {1024, 4}, {1024, 8}} {
+		b.Run(fmt.Sprintf("n=%d/U=%d", c.n, c.u), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Opera(Params{Nodes: n, Uplinks: 4, Seed: 1}); err != nil {
+				if _, err := Opera(Params{Nodes: c.n, Uplinks: c.u, Seed: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkOperaParts splits Opera's cost into the factorisation and one
+// slice's spectral gap (Lanczos) at n = 1024.
+func BenchmarkOperaParts(b *testing.B) {
+	const n = 1024
+	b.Run("factorisation", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if _, err := loopyFactorization(n, rand.New(rand.NewPCG(uint64(i), 0)), 200*n*n); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	f, err := loopyFactorization(n, rand.New(rand.NewPCG(1, 0)), 200*n*n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("slice-gap", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			circuits{n, f[:3]}.spectralGap()
+		}
+	})
+}
+
+func BenchmarkStatic(b *testing.B) {
+	for _, tries := range []int{1, 8} {
+		b.Run(fmt.Sprintf("n=1024/U=8/tries=%d", tries), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Static(Params{Nodes: 1024, Uplinks: 8, Seed: 1, Tries: tries}); err != nil {
 					b.Fatal(err)
 				}
 			}
