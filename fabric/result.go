@@ -141,11 +141,13 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 			fr.FCT = fs.finish - fs.f.Start
 			r.FlowsComplete++
 		}
-		if fs.recv != nil {
+		switch {
+		case fs.recv != nil:
 			fr.Received, fr.Reordered = fs.recv.Received(), fs.recv.Reordered
 			fr.Retransmits, fr.Timeouts = fs.sender.Retransmits, fs.sender.Timeouts
-		} else {
-			fr.Received = fs.f.Bytes
+		case fs.f.Bytes == 0:
+		default: // retired
+			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts
 		}
 		r.Reordered += fr.Reordered
 		r.Retransmits += fr.Retransmits

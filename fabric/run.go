@@ -460,7 +460,7 @@ func (s *sim) hostSend(h int32) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
 		fs := &s.flows[id]
-		if fs.sender.Done() {
+		if fs.sender == nil || fs.sender.Done() {
 			continue // leaves the active list
 		}
 		hs.active.Push(id)
@@ -515,6 +515,9 @@ func (s *sim) armRTO(id int32) {
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
 	fs.timerAt = 0
+	if fs.sender == nil {
+		return
+	}
 	if fs.sender.OnTimeout(s.q.Now()) {
 		h := int32(fs.f.Src)
 		if !s.hosts[h].busy {
@@ -542,6 +545,10 @@ func (s *sim) hostArrive(h int32, idx int32) {
 	if p.Hops > fs.maxHops {
 		fs.maxHops = p.Hops
 	}
+	if fs.recv == nil { // a late duplicate for a retired flow
+		s.pool.Free(idx)
+		return
+	}
 	cum, complete := fs.recv.OnData(p.Seq, p.Size)
 	if complete {
 		fs.done, fs.finish = true, s.q.Now()
@@ -549,6 +556,7 @@ func (s *sim) hostArrive(h int32, idx int32) {
 	}
 	if s.cfg.Transport == LineRate {
 		s.pool.Free(idx)
+		s.retire(p.Flow)
 		return
 	}
 	// Turn the data packet into its ACK in place.
@@ -577,15 +585,32 @@ func (s *sim) ackArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
 	id := p.Flow
 	fs := &s.flows[id]
+	if fs.sender == nil { // a late ACK for a retired flow
+		s.pool.Free(idx)
+		return
+	}
 	a := &s.ack
 	a.ECE, a.Circuit, a.Int = p.ECE, p.Circuit, p.Int[:p.IntN]
 	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.SackSeq, p.Sent, p.Retx, a)
 	a.Int = nil
 	s.pool.Free(idx)
-	if newly > 0 {
+	s.retire(id)
+	if newly > 0 && fs.sender != nil {
 		s.armRTO(id)
 		if !s.hosts[h].busy {
 			s.hostSend(h)
 		}
 	}
+}
+
+// retire frees a finished flow's transport state (keeping its statistics),
+// so memory does not grow with the number of flows served.
+func (s *sim) retire(id int32) {
+	fs := &s.flows[id]
+	if !fs.done || fs.sender == nil || !fs.sender.Done() {
+		return
+	}
+	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
+	fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+	fs.sender, fs.recv = nil, nil
 }

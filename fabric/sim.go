@@ -50,6 +50,8 @@ type flowState struct {
 	ideal    rotor.Time
 	maxHops  uint8
 	done     bool
+	// set when the flow retires (sender and receiver finished and freed)
+	received, reordered, retx, timeouts int64
 }
 
 type switchState struct {
