@@ -94,3 +94,24 @@ func TestDeterministic(t *testing.T) {
 		t.Errorf("two runs differ (-first +second):\n%s", diff)
 	}
 }
+
+// TestHybrid: with an electrical packet switch, traffic whose destination
+// has no circuit now crosses it; everything completes, conservation holds.
+func TestHybrid(t *testing.T) {
+	flows := testFlows(t, "20KB", 0.3, 2*rotor.Millisecond, 3)
+	cfg := loadedConfig(t, Hybrid, flows)
+	cfg.Buffer = 1 << 20
+	cfg.PacketSwitchLink = 10 * rotor.Gbps
+	cfg.PacketSwitchDelay = 200 * rotor.Nanosecond
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FlowsComplete != len(flows) || r.PacketSwitchBytes == 0 || r.CircuitBytes == 0 {
+		t.Errorf("completed %d of %d flows; packet switch carried %d B, circuits %d B (want both > 0)",
+			r.FlowsComplete, len(flows), r.PacketSwitchBytes, r.CircuitBytes)
+	}
+	if _, err := Run(func() Config { c := loadedConfig(t, Hybrid, flows); return c }()); err == nil {
+		t.Error("hybrid without a packet switch was accepted")
+	}
+}
