@@ -112,3 +112,22 @@ func UniformConsistency(gamma int) float64 {
 func UniformRobustness(gamma int) float64 {
 	return Harmonic(gamma) / (2 * float64(gamma))
 }
+
+// TrustRatio writes γ as k/ℓ with the smallest ℓ ≤ maxL (γ = 2.5 → 5/2,
+// γ = 3 → 3/1). It fails for γ < 1, non-finite γ, or when no ℓ ≤ maxL
+// matches γ within 1e-9.
+func TrustRatio(gamma float64, maxL int) (k, l int, err error) {
+	if math.IsNaN(gamma) || math.IsInf(gamma, 0) || gamma < 1 {
+		return 0, 0, fmt.Errorf("gamma: %v, want a trust factor γ = k/ℓ ≥ 1", gamma)
+	}
+	if gamma*float64(maxL) > 1<<20 {
+		return 0, 0, fmt.Errorf("gamma: %v is too large", gamma)
+	}
+	for l := 1; l <= maxL; l++ {
+		k := math.Round(gamma * float64(l))
+		if math.Abs(k/float64(l)-gamma) <= 1e-9 {
+			return int(k), l, nil
+		}
+	}
+	return 0, 0, fmt.Errorf("gamma: %v is not k/ℓ for any integer ℓ ≤ %d", gamma, maxL)
+}

@@ -98,3 +98,19 @@ func TestPMFValidate(t *testing.T) {
 		}
 	}
 }
+
+func TestTrustRatio(t *testing.T) {
+	for _, tc := range []struct {
+		gamma float64
+		k, l  int
+		ok    bool
+	}{
+		{1, 1, 1, true}, {1.5, 3, 2, true}, {2.5, 5, 2, true}, {3, 3, 1, true}, {10, 10, 1, true},
+		{4.0 / 3, 4, 3, true}, {0.5, 0, 0, false}, {math.NaN(), 0, 0, false}, {math.Pi, 0, 0, false},
+	} {
+		k, l, err := TrustRatio(tc.gamma, 100)
+		if (err == nil) != tc.ok || k != tc.k || l != tc.l {
+			t.Errorf("TrustRatio(%v) = %d/%d, %v; want %d/%d ok=%v", tc.gamma, k, l, err, tc.k, tc.l, tc.ok)
+		}
+	}
+}
