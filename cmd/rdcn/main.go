@@ -69,6 +69,8 @@ func commands() []*cli.Command {
 		simulateCommand(),
 		demoCommand(),
 		scheduleCommand(),
+		throughputCommand(),
+		boundsCommand(),
 	}
 }
 

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestThroughputCLI(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"rdcn", "throughput", "--kind", "rotornet", "--tors", "8", "--uplinks", "4",
+		"--self-slot", "--slot", "100us", "--demand", "permutation", "--format", "json"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got struct {
+		Theta, Lower, Upper, Gap float64
+		Routing, Solver          string
+		Nodes, Iterations        int
+		Seconds                  *float64
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	// Closed form: 1/2, within the certified interval.
+	if got.Lower > 0.5+1e-9 || got.Upper < 0.5-1e-9 || got.Gap > 1e-3 || got.Routing != "any" ||
+		got.Solver != "fptas" || got.Nodes != 8 || got.Iterations == 0 || got.Seconds == nil {
+		t.Errorf("got %+v", got)
+	}
+	out.Reset()
+	code = run([]string{"rdcn", "throughput", "--kind", "rotornet", "--tors", "8", "--uplinks", "4",
+		"--self-slot", "--slot", "100us", "--demand", "permutation", "--routing", "direct"}, &out, &errb)
+	if code != 0 || !strings.HasPrefix(out.String(), "theta 0.125000") {
+		t.Errorf("direct: exit %d, output %q", code, out.String())
+	}
+}
+
+func TestThroughputCLIBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"format":"rdcn.schedule/v1","nodes":`), 0o644)
+	cases := [][]string{
+		{"--kind", "rotornet", "--tors", "8", "--uplinks", "4", "--demand", "bogus"},
+		{"--kind", "rotornet", "--tors", "8", "--uplinks", "4", "--routing", "ecmp"},
+		{"--kind", "rotornet", "--tors", "8", "--uplinks", "4", "--gap", "0"},
+		{"--kind", "rotornet", "--tors", "8", "--uplinks", "4", "--link", "fast"},
+		{"--kind", "nope", "--tors", "8", "--uplinks", "4"},
+		{"--schedule", bad},
+		{},
+	}
+	for _, args := range cases {
+		var out, errb bytes.Buffer
+		out_ := filepath.Join(dir, "out.json")
+		code := run(append([]string{"rdcn", "throughput", "-o", out_}, args...), &out, &errb)
+		if code != 2 || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, errb.String())
+		}
+		if _, err := os.Stat(out_); err == nil {
+			t.Errorf("%v: wrote an output file", args)
+		}
+	}
+}
+
+func TestBoundsCLI(t *testing.T) {
+	var out, errb bytes.Buffer
+	// Thesis Table 7.1 setting, complete graph: θ(worst) = 1/2 without
+	// reconfiguration time, ARL 2 over Γ = 8 slots of 100 µs → 80 MB/node.
+	code := run([]string{"rdcn", "bounds", "--kind", "rotornet", "--tors", "16", "--uplinks", "2",
+		"--self-slot", "--slot", "100us", "--reconf", "0s", "--format", "json"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var got struct {
+		Theta, TUB, ARL float64
+		BufferPerNode   int64 `json:"buffer_per_node_bytes"`
+		Degree          int
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(got.Theta-0.5) > 1e-3 || got.Degree != 15 || math.Abs(got.TUB-15.0/16) > 1e-9 {
+		t.Errorf("got %+v", got)
+	}
+	// Buffer per node is θ·M·ARL·Γ·Δ/n with the flow's ARL ≤ 2: at most
+	// the 80 MB of Table 7.1.
+	if got.BufferPerNode <= 0 || got.BufferPerNode > 80_100_000 {
+		t.Errorf("buffer per node %d, want in (0, 80 MB]", got.BufferPerNode)
+	}
+}
