@@ -1,0 +1,225 @@
+package predict
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"io"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Header is the CSV header of WriteCSV.
+var Header = []string{
+	"matrix", "noise", "noise_factor", "algorithm", "gamma", "k", "l", "samples", "period_mean",
+	"single_hop_mean", "single_hop_min", "single_hop_max",
+	"any_mean", "any_min", "any_max", "any_upper_mean",
+	"consistency_bound", "robustness_bound",
+}
+
+func num(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
+
+func optNum(x *float64) string {
+	if x == nil {
+		return ""
+	}
+	return num(*x)
+}
+
+// WriteCSV writes one line per row under Header.
+func WriteCSV(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(Header); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		rec := []string{
+			r.Matrix, r.Noise, num(r.Factor), string(r.Algorithm), num(r.Gamma),
+			strconv.Itoa(r.K), strconv.Itoa(r.L), strconv.Itoa(r.Samples), num(r.Period.Mean),
+			num(r.SingleHop.Mean), num(r.SingleHop.Min), num(r.SingleHop.Max),
+			num(r.Any.Mean), num(r.Any.Min), num(r.Any.Max), num(r.AnyUpper),
+			optNum(r.Consistency), optNum(r.Robustness),
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Report is the JSON document of WriteJSON.
+type Report struct {
+	Format string `json:"format"` // "rdcn.predict/v1"
+	Study  Study  `json:"study"`
+	Rows   []Row  `json:"rows"`
+}
+
+// WriteJSON writes the study and its rows as one indented JSON document.
+func WriteJSON(w io.Writer, s Study, rows []Row) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Report{Format: "rdcn.predict/v1", Study: s, Rows: rows})
+}
+
+// Plot draws θ (certified any-routing, mean over samples) against the noise
+// factor: one panel per matrix (rows) and noise kind (columns), one line per
+// algorithm and γ; colour follows γ, dashes the algorithm. The robustness
+// bound 1/(2γ)·(1−Δr/Δ) of deterministic Vermilion is drawn as a thin dotted
+// line in the same colour. format is "svg" or "png".
+func Plot(w io.Writer, rows []Row, format string) error {
+	var matrices, noises []string
+	var gammas []float64
+	for _, r := range rows {
+		if !slices.Contains(matrices, r.Matrix) {
+			matrices = append(matrices, r.Matrix)
+		}
+		if !slices.Contains(noises, r.Noise) {
+			noises = append(noises, r.Noise)
+		}
+		if r.Algorithm != BvN && !slices.Contains(gammas, r.Gamma) {
+			gammas = append(gammas, r.Gamma)
+		}
+	}
+	if len(matrices) == 0 {
+		return fmt.Errorf("plot: no rows")
+	}
+	slices.Sort(gammas)
+	colour := func(g float64) color.Color {
+		if g == 0 {
+			return color.Black
+		}
+		return palette[slices.Index(gammas, g)%len(palette)]
+	}
+	dashes := map[Algorithm][]vg.Length{
+		Deterministic: nil,
+		Randomized:    {vg.Points(5), vg.Points(3)},
+		BvN:           {vg.Points(1.5), vg.Points(2)},
+	}
+
+	plots := make([][]*plot.Plot, len(matrices))
+	for i, m := range matrices {
+		plots[i] = make([]*plot.Plot, len(noises))
+		for j, nz := range noises {
+			p := plot.New()
+			p.Title.Text = m + ", " + nz + " noise"
+			p.X.Label.Text = "noise factor"
+			p.Y.Label.Text = "throughput θ"
+			p.Y.Min, p.Y.Max = 0, 1
+			p.Add(plotter.NewGrid())
+			type key struct {
+				a Algorithm
+				g float64
+			}
+			lines := map[key]plotter.XYs{}
+			var order []key
+			bounds := map[float64]float64{}
+			for _, r := range rows {
+				if r.Matrix != m || r.Noise != nz {
+					continue
+				}
+				k := key{r.Algorithm, r.Gamma}
+				if _, ok := lines[k]; !ok {
+					order = append(order, k)
+				}
+				lines[k] = append(lines[k], plotter.XY{X: r.Factor, Y: r.Any.Mean})
+				if r.Algorithm == Deterministic && r.Robustness != nil {
+					bounds[r.Gamma] = *r.Robustness
+				}
+			}
+			for _, k := range order {
+				l, err := plotter.NewLine(lines[k])
+				if err != nil {
+					return fmt.Errorf("plot: %w", err)
+				}
+				l.Color = colour(k.g)
+				l.Width = vg.Points(1.2)
+				l.Dashes = dashes[k.a]
+				p.Add(l)
+				if i == 0 && j == 0 {
+					name := string(k.a)
+					if k.a != BvN {
+						name += " γ=" + num(k.g)
+					}
+					p.Legend.Add(name, l)
+				}
+			}
+			for _, g := range gammas {
+				b, ok := bounds[g]
+				if !ok {
+					continue
+				}
+				xs := lines[key{Deterministic, g}]
+				if len(xs) == 0 {
+					continue
+				}
+				lo, hi := xs[0].X, xs[0].X
+				for _, xy := range xs {
+					lo, hi = min(lo, xy.X), max(hi, xy.X)
+				}
+				l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: b}, {X: hi, Y: b}})
+				if err != nil {
+					return fmt.Errorf("plot: %w", err)
+				}
+				l.Color = colour(g)
+				l.Width = vg.Points(0.6)
+				l.Dashes = []vg.Length{vg.Points(0.5), vg.Points(2)}
+				p.Add(l)
+			}
+			p.Legend.Top = false
+			p.Legend.Left = true
+			p.Legend.TextStyle.Font.Size = vg.Points(7)
+			plots[i][j] = p
+		}
+	}
+
+	width := vg.Points(300 * float64(len(noises)))
+	height := vg.Points(240 * float64(len(matrices)))
+	tiles := draw.Tiles{Rows: len(matrices), Cols: len(noises),
+		PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	switch format {
+	case "svg":
+		img := vgsvg.New(width, height)
+		drawTiles(plots, tiles, draw.New(img))
+		_, err := img.WriteTo(w)
+		return err
+	case "png":
+		img := vgimg.New(width, height)
+		dc := draw.New(img)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		drawTiles(plots, tiles, dc)
+		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
+		return err
+	}
+	return fmt.Errorf("plot: format %q, want svg or png", format)
+}
+
+func drawTiles(plots [][]*plot.Plot, t draw.Tiles, dc draw.Canvas) {
+	canvases := plot.Align(plots, t, dc)
+	for i := range plots {
+		for j, p := range plots[i] {
+			p.Draw(canvases[i][j])
+		}
+	}
+}
+
+// palette is colour-blind safe (Okabe–Ito) for up to 7 values of γ.
+var palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{0, 158, 115, 255},   // green
+	color.RGBA{204, 121, 167, 255}, // purple
+	color.RGBA{213, 94, 0, 255},    // vermilion
+	color.RGBA{86, 180, 233, 255},  // sky
+	color.RGBA{240, 228, 66, 255},  // yellow
+}

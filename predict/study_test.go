@@ -1,0 +1,172 @@
+package predict_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"image/png"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rdcn/rdcn/predict"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+func small() predict.Study {
+	s := predict.Defaults()
+	s.Matrices = []string{"ring", "chessboard", "random:3"}
+	s.Factors = []float64{0, 10}
+	s.Gammas = []float64{1, 2, 3}
+	s.Samples = 2
+	s.Reconf = rotor.Microsecond // duty 0.9: the bounds bite
+	return s
+}
+
+func TestRunBoundsAndShape(t *testing.T) {
+	s := small()
+	s.Workers = 1
+	rows, err := predict.Run(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// matrices × noises × factors × (2 algorithms × 3 γ + bvn)
+	if want := 3 * 2 * 2 * (2*3 + 1); len(rows) != want {
+		t.Fatalf("%d rows, want %d", len(rows), want)
+	}
+	duty := 1 - float64(s.Reconf)/float64(s.Slot)
+	for _, r := range rows {
+		if r.Any.Mean > r.AnyUpper+1e-9 || r.SingleHop.Mean > r.AnyUpper+1e-9 {
+			t.Errorf("%+v: single-hop above any-routing or lower above upper", r)
+		}
+		if r.Algorithm != predict.BvN && r.Any.Max > duty+1e-9 || r.Any.Max > 1+1e-9 {
+			t.Errorf("%+v: θ above the duty cycle %v", r, duty)
+		}
+		if r.Algorithm == predict.BvN {
+			if r.Consistency != nil || r.Robustness != nil {
+				t.Errorf("bvn row carries bounds: %+v", r)
+			}
+			if r.Factor == 0 && r.Matrix != "random:3" && r.Any.Min < 0.8 {
+				t.Errorf("bvn with a perfect prediction of %s: θ = %v", r.Matrix, r.Any.Min)
+			}
+			continue
+		}
+		// Robustness holds sample by sample for the deterministic algorithm;
+		// the randomised one promises it in expectation, and every draw
+		// r ≤ γ keeps at least 1/(2γ).
+		if r.Algorithm == predict.Deterministic && r.Any.Min < *r.Robustness-1e-9 {
+			t.Errorf("%s %s noise %v γ=%v: certified θ min %v < robustness %v", r.Matrix, r.Noise, r.Factor, r.Gamma, r.Any.Min, *r.Robustness)
+		}
+		if worst := duty / (2 * r.Gamma); r.Any.Min < worst-1e-9 {
+			t.Errorf("%s %s noise %v %s γ=%v: certified θ min %v < 1/(2γ)·duty %v", r.Matrix, r.Noise, r.Factor, r.Algorithm, r.Gamma, r.Any.Min, worst)
+		}
+		if r.Factor == 0 && r.Algorithm == predict.Deterministic && r.Gamma >= 2 && r.SingleHop.Min < *r.Consistency-1e-9 {
+			t.Errorf("%s γ=%v perfect prediction: single-hop θ %v < consistency %v", r.Matrix, r.Gamma, r.SingleHop.Min, *r.Consistency)
+		}
+	}
+	// Common random numbers: γ = 1 ignores the prediction, so deterministic
+	// Vermilion with γ = 1 is the same complete graph at every noise factor.
+	var complete []float64
+	for _, r := range rows {
+		if r.Algorithm == predict.Deterministic && r.Gamma == 1 && r.Matrix == "ring" && r.Noise == "additive" {
+			complete = append(complete, r.Any.Mean)
+		}
+	}
+	if len(complete) != 2 || complete[0] < 0.5*duty-1e-9 || complete[0] != complete[1] {
+		t.Errorf("γ = 1 rows: %v", complete)
+	}
+}
+
+func TestRunDeterministicAcrossWorkers(t *testing.T) {
+	s := small()
+	s.Matrices = s.Matrices[:1]
+	s.Workers = 1
+	a, err := predict.Run(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Workers = 3
+	calls := 0
+	b, err := predict.Run(context.Background(), s, func(done, total int) { calls++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a, b); diff != "" {
+		t.Errorf("workers changed the result (-1 +3):\n%s", diff)
+	}
+	if want := 1 * 2 * 2 * 7 * s.Samples; calls != want {
+		t.Errorf("progress called %d times, want %d", calls, want)
+	}
+	var csvA, csvB bytes.Buffer
+	if err := predict.WriteCSV(&csvA, a); err != nil {
+		t.Fatal(err)
+	}
+	_ = predict.WriteCSV(&csvB, b)
+	if !bytes.Equal(csvA.Bytes(), csvB.Bytes()) {
+		t.Error("CSV differs")
+	}
+	recs, err := csv.NewReader(&csvA).ReadAll()
+	if err != nil || len(recs) != len(a)+1 || len(recs[0]) != len(predict.Header) {
+		t.Errorf("CSV: %d records, err %v", len(recs), err)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(*predict.Study)
+		want string
+	}{
+		{"nodes", func(s *predict.Study) { s.Nodes = 1 }, "nodes"},
+		{"samples", func(s *predict.Study) { s.Samples = 0 }, "samples"},
+		{"gamma", func(s *predict.Study) { s.Gammas = []float64{0.5} }, "gamma"},
+		{"randomized gamma", func(s *predict.Study) { s.Gammas = []float64{2.5} }, "integer"},
+		{"factor", func(s *predict.Study) { s.Factors = []float64{-1} }, "factors"},
+		{"algorithm", func(s *predict.Study) { s.Algorithms = []predict.Algorithm{"eclipse"} }, "algorithm"},
+		{"reconf", func(s *predict.Study) { s.Reconf = s.Slot }, "reconf"},
+	} {
+		s := predict.Defaults()
+		tc.edit(&s)
+		err := s.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Validate() = %v, want an error naming %q", tc.name, err, tc.want)
+		}
+	}
+	s := predict.Defaults()
+	s.Matrices = []string{"no-such-file.txt"}
+	if _, err := predict.Run(context.Background(), s, nil); err == nil {
+		t.Error("missing matrix file: no error")
+	}
+}
+
+func TestPlot(t *testing.T) {
+	s := small()
+	s.Matrices = []string{"ring"}
+	s.Samples = 1
+	rows, err := predict.Run(context.Background(), s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := predict.Plot(&b, rows, "png"); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w < 400 || h < 200 {
+		t.Errorf("png is %d×%d", w, h)
+	}
+	b.Reset()
+	if err := predict.Plot(&b, rows, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<svg") || !strings.Contains(b.String(), "ring, additive noise") {
+		t.Error("svg lacks the panel title")
+	}
+	if err := predict.Plot(&b, rows, "gif"); err == nil {
+		t.Error("gif: no error")
+	}
+}
