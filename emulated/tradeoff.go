@@ -1,0 +1,197 @@
+package emulated
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rdcn/rdcn/mars"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Tradeoff designs (TradeoffRow.Design): the four columns of thesis Table 7.1
+// and one row per requested degree.
+const (
+	DesignStatic         = "static"                  // d = U, one matching per switch, never reconfigures
+	DesignComplete       = "complete"                // d = n: RotorNet/Sirius, the complete graph with self-loops
+	DesignCompleteBuffer = "complete-buffer-limited" // the complete graph run within the buffer
+	DesignMars           = "mars"                    // d from ChooseDegree (Theorems 18, 19)
+)
+
+// TradeoffConfig is the network a tradeoff table describes (thesis §7.3–7.4).
+type TradeoffConfig struct {
+	Nodes   int         // n, ToRs
+	Uplinks int         // U, circuit switches
+	Link    rotor.Rate  // c, one uplink
+	Slot    rotor.Time  // Δ
+	Reconf  rotor.Time  // Δr
+	Buffer  rotor.Bytes // B per ToR; 0: unlimited (no buffer-limited rows)
+	Delay   rotor.Time  // L, Mars's delay requirement; 0: none
+	Degrees []int       // extra "degree-d" rows (multiples of U in [U, n])
+
+	// Exact also computes θ with the emulated-graph engine (theta_exact,
+	// theta_vlb); otherwise those fields stay nil.
+	Exact bool
+	Gap   float64 // relative gap of the certified any-routing θ (0: DefaultGap)
+	Seed  uint64  // seeds the Mars matchings' shuffle
+}
+
+// TradeoffRow is one design of the table. Closed forms follow the thesis:
+// θ = 1/(2·log_d n) (Theorem 17, VLB, worst-case permutation, ignoring the
+// duty cycle, as Table 7.1 does), ARD = ARL·Γ·Δ (Theorem 15) and the total
+// buffer θ·M·ARD with M = n·U·c (Theorem 16).
+type TradeoffRow struct {
+	Design      string  `json:"design"`
+	Degree      int     `json:"degree"`       // d of the emulated graph
+	PeriodSlots int     `json:"period_slots"` // Γ = d/U (⌈n/U⌉ for the complete graph)
+	RouteLength float64 `json:"route_length"` // ARL = 2·log_d n under VLB (0 for d = 1)
+
+	Theta float64 `json:"theta"` // closed form 1/(2·log_d n)
+	// ThetaExact is the certified any-routing θ of the emulated graph on the
+	// worst-case permutation (duty cycle included); ThetaExactUpper its dual
+	// bound. ThetaVLB is the engine's θ under Valiant load balancing.
+	ThetaExact      *float64 `json:"theta_exact"`
+	ThetaExactUpper *float64 `json:"theta_exact_upper"`
+	ThetaVLB        *float64 `json:"theta_vlb"`
+	// DutyCycle is 1 − Δr/Δ (1 for the static topology), the factor by
+	// which the engine's θ trails the duty-cycle-free closed form.
+	DutyCycle float64 `json:"duty_cycle"`
+	// ThetaBufferLimited is min(θ, B/(U·c·ARD)): the throughput the per-node
+	// buffer B sustains (θ itself without a buffer limit).
+	ThetaBufferLimited float64 `json:"theta_buffer_limited"`
+
+	Delay rotor.Time `json:"delay_ps"` // ARD = ARL·Γ·Δ (0 for the static topology)
+	// BufferPerNode and BufferTotal are the buffer the design uses at its
+	// operating throughput: θ, except θ_buffer_limited for
+	// complete-buffer-limited (Theorem 16: total θ·n·U·c·ARD).
+	BufferPerNode rotor.Bytes `json:"buffer_bytes_per_node"`
+	BufferTotal   rotor.Bytes `json:"buffer_bytes_total"`
+}
+
+// Validate reports the first unusable field.
+func (c TradeoffConfig) Validate() error {
+	switch {
+	case c.Nodes < 2:
+		return fmt.Errorf("tors: must be at least 2, got %d", c.Nodes)
+	case c.Uplinks < 1 || c.Uplinks > c.Nodes:
+		return fmt.Errorf("uplinks: must be in [1, %d tors], got %d", c.Nodes, c.Uplinks)
+	case c.Link <= 0:
+		return fmt.Errorf("link: must be positive, got %v", c.Link)
+	case c.Slot <= 0:
+		return fmt.Errorf("slot: must be positive, got %v", c.Slot)
+	case c.Reconf < 0 || c.Reconf >= c.Slot:
+		return fmt.Errorf("reconf: %v must be in [0, slot %v)", c.Reconf, c.Slot)
+	case c.Buffer < 0:
+		return fmt.Errorf("buffer: must not be negative, got %v", c.Buffer)
+	case c.Delay < 0:
+		return fmt.Errorf("delay: must not be negative, got %v", c.Delay)
+	case c.Gap < 0 || c.Gap >= 1 || math.IsNaN(c.Gap):
+		return fmt.Errorf("gap: must be in [0, 1), got %v", c.Gap)
+	}
+	for _, d := range c.Degrees {
+		if d < c.Uplinks || d > c.Nodes || d%c.Uplinks != 0 {
+			return fmt.Errorf("degrees: %d must be a multiple of the %d uplinks in [%d, %d]", d, c.Uplinks, c.Uplinks, c.Nodes)
+		}
+	}
+	return nil
+}
+
+// Tradeoff tabulates throughput, delay and buffer across the design space
+// of thesis Fig. 7.1 and Table 7.1: the static topology, the complete graph
+// (and, with a buffer, the complete graph under it), Mars (when a buffer or
+// delay is given) and one row per requested degree.
+func Tradeoff(c TradeoffConfig) ([]TradeoffRow, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	n, u := c.Nodes, c.Uplinks
+	rows := []TradeoffRow{c.closedForm(DesignStatic, u)}
+	complete := c.closedForm(DesignComplete, n)
+	rows = append(rows, complete)
+	if c.Buffer > 0 {
+		r := complete
+		r.Design = DesignCompleteBuffer
+		c.runWithinBuffer(&r)
+		rows = append(rows, r)
+	}
+	if c.Buffer > 0 || c.Delay > 0 {
+		ch, err := mars.ChooseDegree(mars.Limits{Nodes: n, Uplinks: u, Link: c.Link, Slot: c.Slot, Buffer: c.Buffer, Delay: c.Delay})
+		if err != nil {
+			return nil, fmt.Errorf("mars: %w", err)
+		}
+		rows = append(rows, c.closedForm(DesignMars, ch.Degree))
+	}
+	for _, d := range c.Degrees {
+		rows = append(rows, c.closedForm(fmt.Sprintf("degree-%d", d), d))
+	}
+	if c.Exact {
+		if err := c.exact(rows); err != nil {
+			return nil, err
+		}
+	}
+	return rows, nil
+}
+
+// closedForm fills a row from Theorems 15–17: θ = 1/ARL with
+// ARL = 2·log_d n, ARD = ARL·Γ·Δ, per-node buffer θ·U·c·ARD (= c·d·Δ).
+// A design with one matching per switch (d = U, Γ = 1) never reconfigures:
+// like the thesis' static topology it has no delay and needs no buffer.
+func (c TradeoffConfig) closedForm(design string, d int) TradeoffRow {
+	n, u := c.Nodes, c.Uplinks
+	r := TradeoffRow{Design: design, Degree: d, PeriodSlots: (d + u - 1) / u, DutyCycle: 1}
+	if r.PeriodSlots > 1 {
+		r.DutyCycle = 1 - float64(c.Reconf)/float64(c.Slot)
+	}
+	if d >= 2 {
+		r.RouteLength = mars.VLBRouteLength(n, d)
+		r.Theta = 1 / r.RouteLength
+	} // d = 1 (static with U = 1): B(n,1) is only self-loops, θ = 0, no route length
+	if r.PeriodSlots > 1 && r.Theta > 0 {
+		r.Delay = rotor.Time(math.Round(r.RouteLength * float64(r.PeriodSlots) * float64(c.Slot)))
+	}
+	r.ThetaBufferLimited = r.Theta
+	if c.Buffer > 0 && r.Delay > 0 {
+		r.ThetaBufferLimited = math.Min(r.Theta, float64(c.Buffer)*8/(float64(u)*float64(c.Link)*r.Delay.Seconds()))
+	}
+	c.setBuffer(&r, r.Theta)
+	return r
+}
+
+// runWithinBuffer lowers a row to the throughput its buffer sustains.
+func (c TradeoffConfig) runWithinBuffer(r *TradeoffRow) {
+	c.setBuffer(r, r.ThetaBufferLimited)
+}
+
+// setBuffer is Theorem 16 at throughput theta: θ·M·ARD in total with the
+// hose-model total demand M = n·U·c, θ·U·c·ARD per node.
+func (c TradeoffConfig) setBuffer(r *TradeoffRow, theta float64) {
+	total, perNode, err := BufferBound(theta, float64(c.Nodes*c.Uplinks), c.Link, r.Delay, c.Nodes)
+	if err != nil { // unreachable after Validate: every argument is in range
+		panic(err)
+	}
+	r.BufferTotal, r.BufferPerNode = total, perNode
+}
+
+// exact computes the engine's θ for every row (once per degree).
+func (c TradeoffConfig) exact(rows []TradeoffRow) error {
+	type result struct{ any, upper, vlb float64 }
+	done := map[int]result{}
+	degrees := make([]int, 0, len(rows))
+	for _, r := range rows {
+		degrees = append(degrees, r.Degree)
+	}
+	slices.Sort(degrees)
+	degrees = slices.Compact(degrees)
+	for _, d := range degrees {
+		res, err := c.exactDegree(d)
+		if err != nil {
+			return err
+		}
+		done[d] = result{res.any, res.upper, res.vlb}
+	}
+	for i := range rows {
+		res := done[rows[i].Degree]
+		rows[i].ThetaExact, rows[i].ThetaExactUpper, rows[i].ThetaVLB = &res.any, &res.upper, &res.vlb
+	}
+	return nil
+}
