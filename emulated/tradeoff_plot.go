@@ -26,7 +26,7 @@ func PlotTradeoff(w io.Writer, c TradeoffConfig, rows []TradeoffRow, format stri
 		return fmt.Errorf("plot format: %q, want svg or png", format)
 	}
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("Throughput vs emulated-graph degree (n = %d, U = %d, c = %v, Δ = %v)", c.Nodes, c.Uplinks, c.Link, c.Slot)
+	p.Title.Text = fmt.Sprintf("Throughput vs degree: n = %d, U = %d, c = %v, Δ = %v", c.Nodes, c.Uplinks, c.Link, c.Slot)
 	p.Title.TextStyle.Font.Size = vg.Points(10)
 	p.X.Label.Text = "degree d of the emulated graph (delay grows →)"
 	p.Y.Label.Text = "throughput θ (worst-case permutation)"

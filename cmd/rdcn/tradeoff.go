@@ -1,0 +1,212 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdcn/rdcn/emulated"
+	"github.com/rdcn/rdcn/mars"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+func tradeoffCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "tradeoff",
+		Usage: "throughput, delay and buffer across emulated-graph degrees: static, complete graph, Mars (thesis Table 7.1, Fig. 7.1)",
+		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--slot Δ] [--reconf Δr] [--buffer B] [--delay L]\n" +
+			"   [--degrees 2,4,8,…] [--exact=false] [--gap 0.01] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
+			"example (Table 7.1): rdcn tradeoff --tors 16 --uplinks 2 --link 400Gbps --slot 100us --reconf 10us --buffer 20MB --delay 850us",
+		Description: "One row per design: static (d = U), complete graph (d = n), the complete graph within --buffer,\n" +
+			"Mars (d from --buffer and --delay, Theorems 18–19) and degree-d for each --degrees entry.\n" +
+			"theta is the closed form 1/(2·log_d n) (Theorem 17: VLB, worst-case permutation, duty cycle\n" +
+			"ignored as in the thesis); theta_exact is the emulated-graph engine's certified any-routing θ on the\n" +
+			"worst-case permutation with the duty cycle 1 − Δr/Δ; delay is ARD = ARL·Γ·Δ (Theorem 15) and the\n" +
+			"buffer θ·U·c·ARD per node (Theorem 16); theta_buffer_limited = min(θ, B/(U·c·ARD)).",
+		Flags: []cli.Flag{
+			&cli.IntFlag{Name: "tors", Usage: "number of ToRs n (required)"},
+			&cli.IntFlag{Name: "uplinks", Usage: "uplinks (circuit switches) per ToR U (required)"},
+			&cli.StringFlag{Name: "link", Value: "400Gbps", Usage: "uplink rate c"},
+			&cli.StringFlag{Name: "slot", Value: "100us", Usage: "slot duration Δ"},
+			&cli.StringFlag{Name: "reconf", Value: "10us", Usage: "reconfiguration time Δr"},
+			&cli.StringFlag{Name: "buffer", Usage: "buffer per ToR B (e.g. 20MB); adds the buffer-limited rows"},
+			&cli.StringFlag{Name: "delay", Usage: "Mars's delay requirement L (e.g. 850us)"},
+			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
+			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
+			&cli.Float64Flag{Name: "gap", Value: 0.01, Usage: "certified relative gap of the engine's θ"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the Mars matchings' shuffle"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
+			&cli.StringFlag{Name: "plot", Usage: "draw throughput against degree into `FILE` (.svg or .png)"},
+		},
+		Action: runTradeoff,
+	}
+}
+
+func runTradeoff(c *cli.Context) error {
+	for _, f := range []string{"tors", "uplinks"} {
+		if !c.IsSet(f) {
+			return badInput(f, "is required")
+		}
+	}
+	cfg := emulated.TradeoffConfig{
+		Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
+		Exact: c.Bool("exact"), Gap: c.Float64("gap"), Seed: c.Uint64("seed"),
+	}
+	var err error
+	if cfg.Link, err = rotor.ParseRate(c.String("link")); err != nil {
+		return asInput("link", err)
+	}
+	if cfg.Slot, err = rotor.ParseTime(c.String("slot")); err != nil {
+		return asInput("slot", err)
+	}
+	if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
+		return asInput("reconf", err)
+	}
+	if s := c.String("buffer"); s != "" {
+		if cfg.Buffer, err = rotor.ParseSize(s, rotor.DefaultMTU); err != nil {
+			return asInput("buffer", err)
+		}
+		if cfg.Buffer <= 0 {
+			return badInput("buffer", "%q must be positive", s)
+		}
+	}
+	if s := c.String("delay"); s != "" {
+		if cfg.Delay, err = rotor.ParseTime(s); err != nil {
+			return asInput("delay", err)
+		}
+		if cfg.Delay <= 0 {
+			return badInput("delay", "%q must be positive", s)
+		}
+	}
+	for _, f := range strings.Split(c.String("degrees"), ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil {
+			return badInput("degrees", "%q is not an integer", f)
+		}
+		cfg.Degrees = append(cfg.Degrees, d)
+	}
+	if cfg.Gap <= 0 || cfg.Gap >= 1 {
+		return badInput("gap", "%v must be in (0, 1)", cfg.Gap)
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" && format != "csv" {
+		return badInput("format", "%q, want text, json or csv", format)
+	}
+	plotPath := c.String("plot")
+	plotFormat := strings.TrimPrefix(strings.ToLower(filepath.Ext(plotPath)), ".")
+	if plotPath != "" && plotFormat != "svg" && plotFormat != "png" {
+		return badInput("plot", "%q, want a .svg or .png file", plotPath)
+	}
+	if err := cfg.Validate(); err != nil {
+		return asInput("tradeoff", err)
+	}
+
+	rows, err := emulated.Tradeoff(cfg)
+	if err != nil {
+		var pe *mars.ParamError
+		if errors.As(err, &pe) {
+			return asInput("mars", pe)
+		}
+		return err
+	}
+	if plotPath != "" {
+		if err := writeOutput(c.App.Writer, plotPath, func(w io.Writer) error {
+			return emulated.PlotTradeoff(w, cfg, rows, plotFormat)
+		}); err != nil {
+			return err
+		}
+	}
+	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
+		switch format {
+		case "json":
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rows)
+		case "csv":
+			return writeTradeoffCSV(w, rows)
+		}
+		return writeTradeoffText(w, cfg, rows)
+	})
+}
+
+// optFloat formats an engine figure that may be missing.
+func optFloat(x *float64, verb string) string {
+	if x == nil {
+		return "-"
+	}
+	return fmt.Sprintf(verb, *x)
+}
+
+func writeTradeoffText(w io.Writer, cfg emulated.TradeoffConfig, rows []emulated.TradeoffRow) error {
+	fmt.Fprintf(w, "n = %d ToRs, U = %d uplinks of %v, Δ = %v, Δr = %v", cfg.Nodes, cfg.Uplinks, cfg.Link, cfg.Slot, cfg.Reconf)
+	if cfg.Buffer > 0 {
+		fmt.Fprintf(w, ", B = %v per ToR", cfg.Buffer)
+	}
+	if cfg.Delay > 0 {
+		fmt.Fprintf(w, ", L = %v", cfg.Delay)
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "design\td\tΓ\tθ (Thm 17)\tθ exact\tθ VLB\tθ buffer-limited\tdelay (ARD)\tbuffer/ToR\tbuffer total\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f\t%s\t%s\t%.4f\t%s\t%s\t%s\t\n", r.Design, r.Degree, r.PeriodSlots, r.Theta,
+			optFloat(r.ThetaExact, "%.4f"), optFloat(r.ThetaVLB, "%.4f"), r.ThetaBufferLimited,
+			shortTime(r.Delay), shortBytes(r.BufferPerNode), shortBytes(r.BufferTotal))
+	}
+	return tw.Flush()
+}
+
+// shortTime prints a delay with four significant digits in µs or ms.
+func shortTime(t rotor.Time) string {
+	switch {
+	case t == 0:
+		return "0"
+	case t < rotor.Millisecond:
+		return strconv.FormatFloat(float64(t)/float64(rotor.Microsecond), 'g', 4, 64) + "µs"
+	}
+	return strconv.FormatFloat(float64(t)/float64(rotor.Millisecond), 'g', 4, 64) + "ms"
+}
+
+// shortBytes prints a size with four significant digits in SI units.
+func shortBytes(b rotor.Bytes) string {
+	x := float64(b)
+	for _, u := range []string{"B", "kB", "MB", "GB", "TB"} {
+		if x < 1000 || u == "TB" {
+			return strconv.FormatFloat(x, 'g', 4, 64) + u
+		}
+		x /= 1000
+	}
+	return ""
+}
+
+func writeTradeoffCSV(w io.Writer, rows []emulated.TradeoffRow) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"design", "degree", "period_slots", "route_length", "theta", "theta_exact", "theta_exact_upper",
+		"theta_vlb", "theta_buffer_limited", "delay_ps", "buffer_bytes_per_node", "buffer_bytes_total"})
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	opt := func(x *float64) string {
+		if x == nil {
+			return ""
+		}
+		return g(*x)
+	}
+	for _, r := range rows {
+		cw.Write([]string{r.Design, strconv.Itoa(r.Degree), strconv.Itoa(r.PeriodSlots), g(r.RouteLength), g(r.Theta),
+			opt(r.ThetaExact), opt(r.ThetaExactUpper), opt(r.ThetaVLB), g(r.ThetaBufferLimited),
+			strconv.FormatInt(int64(r.Delay), 10), strconv.FormatInt(int64(r.BufferPerNode), 10), strconv.FormatInt(int64(r.BufferTotal), 10)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

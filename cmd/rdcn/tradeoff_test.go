@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var table71Args = []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--link", "400Gbps",
+	"--slot", "100us", "--reconf", "10us", "--buffer", "20MB", "--delay", "850us"}
+
+// TestTradeoffTable71CLI reproduces thesis Table 7.1 through the CLI:
+// static 0.125 (no delay or buffer); complete graph 0.5, 1600 µs, 80 MB;
+// complete graph within 20 MB 0.125; Mars d = 4, 0.25, 20 MB (its delay,
+// 800 µs, meets the 850 µs requirement the table prints).
+func TestTradeoffTable71CLI(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := append(append([]string{}, table71Args...), "--format", "json", "--gap", "0.005")
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rows []struct {
+		Design        string   `json:"design"`
+		Degree        int      `json:"degree"`
+		Period        int      `json:"period_slots"`
+		Theta         float64  `json:"theta"`
+		Exact         *float64 `json:"theta_exact"`
+		BufferLimited float64  `json:"theta_buffer_limited"`
+		Delay         int64    `json:"delay_ps"`
+		Buffer        int64    `json:"buffer_bytes_per_node"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rows); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	type fig struct {
+		design         string
+		degree, period int
+		theta, limited float64
+		delayUS        int64
+		bufferMB       float64
+		exact          float64 // engine θ expected (−1: only checked to exist)
+	}
+	want := []fig{
+		{"static", 2, 1, 0.125, 0.125, 0, 0, -1},
+		{"complete", 16, 8, 0.5, 0.125, 1600, 80, 0.45}, // 1/2 · duty cycle 0.9
+		{"complete-buffer-limited", 16, 8, 0.5, 0.125, 1600, 20, 0.45},
+		{"mars", 4, 2, 0.25, 0.25, 800, 20, -1},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("%d rows, want %d:\n%s", len(rows), len(want), stdout.String())
+	}
+	for i, w := range want {
+		r := rows[i]
+		if r.Design != w.design || r.Degree != w.degree || r.Period != w.period ||
+			math.Abs(r.Theta-w.theta) > 1e-12 || math.Abs(r.BufferLimited-w.limited) > 1e-12 ||
+			r.Delay != w.delayUS*1e6 || math.Abs(float64(r.Buffer)-w.bufferMB*1e6) > 0.5 {
+			t.Errorf("row %d = %+v, want %+v", i, r, w)
+		}
+		if r.Exact == nil || (w.exact >= 0 && math.Abs(*r.Exact-w.exact) > 0.005*w.exact) {
+			t.Errorf("row %d (%s): theta_exact %v, want %v", i, r.Design, r.Exact, w.exact)
+		}
+	}
+}
+
+func TestTradeoffCLIFormats(t *testing.T) {
+	dir := t.TempDir()
+	out, plot := filepath.Join(dir, "t.csv"), filepath.Join(dir, "f.svg")
+	var stdout, stderr bytes.Buffer
+	args := append(append([]string{}, table71Args...), "--exact=false", "--degrees", "6,8", "--format", "csv", "-o", out, "--plot", plot)
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 7 || recs[0][0] != "design" || recs[5][0] != "degree-6" || recs[6][1] != "8" || recs[6][5] != "" {
+		t.Errorf("csv:\n%v", recs)
+	}
+	if b, err := os.ReadFile(plot); err != nil || !bytes.Contains(b, []byte("<svg")) {
+		t.Errorf("plot: %v, %d bytes", err, len(b))
+	}
+
+	stdout.Reset()
+	if code := run(append(append([]string{}, table71Args...), "--exact=false"), &stdout, &stderr); code != 0 {
+		t.Fatalf("text: exit %d: %s", code, stderr.String())
+	}
+	for _, s := range []string{"complete-buffer-limited", "80MB", "1.6ms", "800µs"} {
+		if !strings.Contains(stdout.String(), s) {
+			t.Errorf("text output lacks %q:\n%s", s, stdout.String())
+		}
+	}
+}
+
+func TestTradeoffCLIBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--tors", "16", "--uplinks", "2", "--link", "fast"}, "link"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--buffer", "-3MB"}, "buffer"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--delay", "0s"}, "delay"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--degrees", "4,x"}, "degrees: \"x\""},
+		{[]string{"--tors", "16", "--uplinks", "2", "--degrees", "5"}, "degrees: 5"},
+		{[]string{"--tors", "1", "--uplinks", "1"}, "tors"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--buffer", "1MB"}, "buffer = 1MB"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--delay", "100us"}, "least delay"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--format", "xml"}, "format"},
+		{[]string{"--tors", "16", "--uplinks", "2", "--plot", "f.gif"}, "plot"},
+		{[]string{"--uplinks", "2"}, "tors"},
+	}
+	for _, tc := range tests {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"rdcn", "tradeoff", "--exact=false"}, tc.args...), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
+		}
+	}
+}
