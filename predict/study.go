@@ -371,7 +371,7 @@ func (s *Study) design(r Row, pred demand.Matrix, seed uint64) (*rotor.Schedule,
 	default:
 		cycle := vermilion.Config{Nodes: s.Nodes, Uplinks: s.Uplinks, K: s.BvNCycleK, L: 1}.Period()
 		sched, err := vermilion.BvN(pred, vermilion.BvNConfig{Nodes: s.Nodes, Uplinks: s.Uplinks,
-			Cycle: rotor.Time(cycle) * s.Slot, Reconf: s.Reconf})
+			Cycle: rotor.Time(cycle) * s.Slot, Slot: s.Slot, Reconf: s.Reconf})
 		return sched, 0, 0, err
 	}
 }

@@ -33,5 +33,5 @@ func ExampleBuild() {
 
 func ExampleKinds() {
 	fmt.Println(schedules.Kinds())
-	// Output: [opera rotornet sirius static]
+	// Output: [bvn opera rotornet sirius static vermilion]
 }

@@ -19,10 +19,12 @@ type generator struct {
 // Vermilion and BvN add their entries here.
 func generators() []generator {
 	return []generator{
+		{"bvn", "demand-aware Birkhoff–von Neumann baseline: weighted permutations on all U switches, variable slots", BvN},
 		{"opera", "n matchings of a random 1-factorisation of K_n on U staggered rotors; every slice an expander", Opera},
 		{"rotornet", "n−1 cyclic shifts (n with SelfSlot) round-robin over U rotor switches", RotorNet},
 		{"sirius", "per-uplink tunable-laser sweep over the complete graph (ns slots)", Sirius},
 		{"static", "U random derangements: a static connected U-regular digraph", Static},
+		{"vermilion", "demand-aware: rounded demand + ℓ-complete graph + configuration model, k·n matchings (trust γ = k/ℓ)", Vermilion},
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -321,7 +322,7 @@ func TestEveryKindValidates(t *testing.T) {
 		for _, sz := range sizes {
 			for seed := uint64(0); seed < 3; seed++ {
 				for _, self := range []bool{false, true} {
-					s, err := Build(kind, Params{Nodes: sz.n, Uplinks: sz.u, Seed: seed, SelfSlot: self, Slot: 30 * rotor.Microsecond, Reconf: 3 * rotor.Microsecond})
+					s, err := Build(kind, Params{Nodes: sz.n, Uplinks: sz.u, Seed: seed, SelfSlot: self, Slot: 30 * rotor.Microsecond, Reconf: 3 * rotor.Microsecond, Demand: demand.Uniform(sz.n)})
 					var pe *ParamError
 					if errors.As(err, &pe) {
 						continue // e.g. opera with U = 1, or no connected draw

@@ -15,6 +15,7 @@ type BvNConfig struct {
 	Nodes   int
 	Uplinks int
 	Cycle   rotor.Time // length of one period (all slots together)
+	Slot    rotor.Time // nominal Δ recorded in Schedule.Slot (0: Cycle/terms); SlotDurations rule
 	Reconf  rotor.Time // Δr, paid at the end of every slot
 	Tol     float64    // decomposition tolerance; 0 means 1e-9
 }
@@ -38,15 +39,15 @@ type BvNConfig struct {
 func BvN(d demand.Matrix, c BvNConfig) (*rotor.Schedule, error) {
 	switch {
 	case c.Nodes < 2:
-		return nil, fmt.Errorf("nodes: %d, want at least 2", c.Nodes)
+		return nil, bad("nodes", c.Nodes, "want at least 2")
 	case c.Uplinks < 1:
-		return nil, fmt.Errorf("uplinks: %d, want at least 1", c.Uplinks)
+		return nil, bad("uplinks", c.Uplinks, "want at least 1")
 	case c.Reconf < 0:
-		return nil, fmt.Errorf("reconf: %v, want a non-negative duration", c.Reconf)
+		return nil, bad("reconf", c.Reconf, "want a non-negative duration")
 	case c.Cycle <= c.Reconf:
-		return nil, fmt.Errorf("cycle: %v, want longer than reconf (%v)", c.Cycle, c.Reconf)
+		return nil, bad("cycle", c.Cycle, "want longer than reconf (%v)", c.Reconf)
 	case math.IsNaN(c.Tol) || c.Tol < 0 || c.Tol >= 1:
-		return nil, fmt.Errorf("tol: %v, want 0 ≤ tol < 1", c.Tol)
+		return nil, bad("tol", c.Tol, "want 0 ≤ tol < 1")
 	}
 	if d.N() != c.Nodes {
 		return nil, fmt.Errorf("demand: %d×%d matrix for %d nodes", d.N(), d.N(), c.Nodes)
@@ -68,12 +69,15 @@ func BvN(d demand.Matrix, c BvNConfig) (*rotor.Schedule, error) {
 		return nil, err
 	}
 	m := len(terms)
+	if c.Slot <= 0 {
+		c.Slot = c.Cycle / rotor.Time(m)
+	}
 	s := &rotor.Schedule{
 		Kind:          "bvn",
 		Nodes:         c.Nodes,
 		Switches:      c.Uplinks,
 		Period:        m,
-		Slot:          c.Cycle / rotor.Time(m),
+		Slot:          c.Slot,
 		Reconf:        c.Reconf,
 		SlotDurations: make([]rotor.Time, m),
 		Matchings:     make([][][]int, c.Uplinks),
@@ -181,7 +185,7 @@ func splitCycle(terms []bvn.Term, cycle, reconf rotor.Time) ([]rotor.Time, []bvn
 		}
 		budget := cycle - rotor.Time(m)*reconf
 		if budget < rotor.Time(m) {
-			return nil, nil, fmt.Errorf("cycle: %v is too short for %d BvN terms that each pay reconf %v", cycle, m, reconf)
+			return nil, nil, bad("cycle", cycle, "too short for %d BvN terms that each pay reconf %v", m, reconf)
 		}
 		total := 0.0
 		for _, t := range terms {

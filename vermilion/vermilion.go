@@ -25,26 +25,40 @@ type Config struct {
 // from allocating tens of gigabytes.
 const maxCells = 1 << 28
 
-// Validate reports the first parameter that Algorithm 7 cannot use.
+// ConfigError names a parameter that Vermilion or the BvN baseline cannot use.
+type ConfigError struct {
+	Field   string // the Config field in CLI spelling: nodes, uplinks, k, l, slot, reconf, cycle, tol
+	Value   any
+	Problem string
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("%s: %v, %s", e.Field, e.Value, e.Problem) }
+
+func bad(field string, value any, problem string, args ...any) error {
+	return &ConfigError{Field: field, Value: value, Problem: fmt.Sprintf(problem, args...)}
+}
+
+// Validate reports the first parameter that Algorithm 7 cannot use, as a
+// *ConfigError.
 func (c Config) Validate() error {
 	switch {
 	case c.Nodes < 2:
-		return fmt.Errorf("nodes: %d, want at least 2", c.Nodes)
+		return bad("nodes", c.Nodes, "want at least 2")
 	case c.Uplinks < 1:
-		return fmt.Errorf("uplinks: %d, want at least 1", c.Uplinks)
+		return bad("uplinks", c.Uplinks, "want at least 1")
 	case c.K < 1:
-		return fmt.Errorf("k: %d, want at least 1", c.K)
+		return bad("k", c.K, "want at least 1")
 	case c.L < 1:
-		return fmt.Errorf("l: %d, want at least 1", c.L)
+		return bad("l", c.L, "want at least 1")
 	case c.L > c.K:
-		return fmt.Errorf("l: %d exceeds k = %d (trust γ = k/ℓ must be at least 1)", c.L, c.K)
+		return bad("l", c.L, "exceeds k = %d (trust γ = k/ℓ must be at least 1)", c.K)
 	case c.Slot <= 0:
-		return fmt.Errorf("slot: %v, want a positive duration", c.Slot)
+		return bad("slot", c.Slot, "want a positive duration")
 	case c.Reconf < 0 || c.Reconf >= c.Slot:
-		return fmt.Errorf("reconf: %v, want 0 ≤ reconf < slot (%v)", c.Reconf, c.Slot)
+		return bad("reconf", c.Reconf, "want 0 ≤ reconf < slot (%v)", c.Slot)
 	}
 	if d := float64(c.K) * float64(c.Nodes); d*float64(c.Nodes) > maxCells {
-		return fmt.Errorf("k: %d with %d nodes needs %g matching entries, more than %d", c.K, c.Nodes, d*float64(c.Nodes), maxCells)
+		return bad("k", c.K, "with %d nodes needs %g matching entries, more than %d", c.Nodes, d*float64(c.Nodes), maxCells)
 	}
 	return nil
 }
