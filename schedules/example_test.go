@@ -33,5 +33,5 @@ func ExampleBuild() {
 
 func ExampleKinds() {
 	fmt.Println(schedules.Kinds())
-	// Output: [bvn opera rotornet sirius static vermilion]
+	// Output: [bvn mars opera rotornet sirius static vermilion]
 }

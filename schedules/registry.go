@@ -20,6 +20,7 @@ type generator struct {
 func generators() []generator {
 	return []generator{
 		{"bvn", "demand-aware Birkhoff–von Neumann baseline: weighted permutations on all U switches, variable slots", BvN},
+		{"mars", "d-regular deBruijn digraph (degree from Degree, or from Buffer/Link/Delay by Theorems 18–19) factorised into d matchings, d/U per switch", Mars},
 		{"opera", "n matchings of a random 1-factorisation of K_n on U staggered rotors; every slice an expander", Opera},
 		{"rotornet", "n−1 cyclic shifts (n with SelfSlot) round-robin over U rotor switches", RotorNet},
 		{"sirius", "per-uplink tunable-laser sweep over the complete graph (ns slots)", Sirius},

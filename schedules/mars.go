@@ -1,0 +1,33 @@
+package schedules
+
+import (
+	"errors"
+
+	"github.com/rdcn/rdcn/mars"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Mars is the registry's adapter to mars.Design: the deBruijn digraph of
+// degree p.Degree, or, when p.Degree is 0, of the degree Theorems 18 and 19
+// choose from p.Delay and p.Buffer (with p.Link); with neither, the largest
+// multiple of U up to n (Theorem 17's unconstrained optimum, the complete
+// graph). Timing defaults are DefaultSlot and DefaultReconf.
+func Mars(p Params) (*rotor.Schedule, error) {
+	const kind = "mars"
+	if err := checkSize(kind, p); err != nil {
+		return nil, err
+	}
+	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	if err != nil {
+		return nil, err
+	}
+	s, _, err := mars.Design(mars.Spec{
+		Limits: mars.Limits{Nodes: p.Nodes, Uplinks: p.Uplinks, Link: p.Link, Slot: slot, Buffer: p.Buffer, Delay: p.Delay},
+		Degree: p.Degree, Reconf: reconf, Seed: p.Seed,
+	})
+	var pe *mars.ParamError
+	if errors.As(err, &pe) {
+		return nil, paramError(kind, pe.Field, pe.Value, "%s", pe.Problem)
+	}
+	return s, err
+}
