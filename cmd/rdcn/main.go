@@ -71,6 +71,7 @@ func commands() []*cli.Command {
 		scheduleCommand(),
 		throughputCommand(),
 		boundsCommand(),
+		predictCommand(),
 		tradeoffCommand(),
 	}
 }

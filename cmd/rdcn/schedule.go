@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -21,14 +22,15 @@ func scheduleCommand() *cli.Command {
 		UsageText: "rdcn schedule --kind K --tors N --uplinks U [--slot 100us --reconf 10us] [--self-slot]\n" +
 			"   [--seed S] [--tries K] [--format json|text] [-o FILE]\n\n" +
 			"example: rdcn schedule --kind rotornet --tors 16 --uplinks 4 --self-slot --format text\n" +
-			"example: rdcn schedule --kind opera --tors 128 --uplinks 4 --seed 7 -o opera.json",
+			"example: rdcn schedule --kind opera --tors 128 --uplinks 4 --seed 7 -o opera.json\n" +
+			"example: rdcn schedule --kind vermilion --demand skewring:0.5 --tors 16 --uplinks 4 --k 3 --gamma 3 --seed 1",
 		Description: "K is one of: " + strings.Join(schedules.Kinds(), ", ") + ". Without --slot each kind uses its\n" +
 			"default timing (100us slots with 10us reconfiguration; sirius 384ns with 3.84ns); with --slot,\n" +
 			"--reconf defaults to 0. --self-slot counts the idle self-matching (n matchings instead of n-1)\n" +
 			"for rotornet and sirius. --seed drives opera and static; --tries K keeps the static graph with the\n" +
 			"best spectral gap out of K. JSON output is rdcn.schedule/v1 (the default when -o ends in .json).",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "schedule kind (" + strings.Join(schedules.Kinds(), ", ") + ")"},
+			&cli.StringFlag{Name: "kind", Usage: "schedule kind (" + strings.Join(schedules.Kinds(), ", ") + ")"},
 			&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs `N`"},
 			&cli.IntFlag{Name: "uplinks", Aliases: []string{"u"}, Usage: "uplinks per ToR = circuit switches `U`"},
 			&cli.StringFlag{Name: "slot", Usage: "slot duration, e.g. 100us (default: the kind's)"},
@@ -36,6 +38,11 @@ func scheduleCommand() *cli.Command {
 			&cli.BoolFlag{Name: "self-slot", Usage: "count the idle self-matching (rotornet, sirius)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random kinds"},
 			&cli.IntFlag{Name: "tries", Usage: "static: keep the best spectral gap of `K` connected draws"},
+			&cli.StringFlag{Name: "demand", Usage: "vermilion, bvn: (predicted) demand `SPEC` (uniform, ring, skew:0.5, random:7, a file, …)"},
+			&cli.IntFlag{Name: "k", Usage: "vermilion: degree k·n of the emulated graph (default 3); bvn: cycle of ⌈k·n/U⌉ slots"},
+			&cli.IntFlag{Name: "l", Usage: "vermilion: oblivious edges ℓ per node pair (default 1); trust γ = k/ℓ"},
+			&cli.Float64Flag{Name: "gamma", Usage: "vermilion: trust factor γ = k/ℓ instead of --l (alone: smallest ℓ)"},
+			&cli.BoolFlag{Name: "randomized", Usage: "vermilion: randomised Vermilion, trust r drawn uniformly from 1..k"},
 			&cli.StringFlag{Name: "format", Usage: "json or text (default: json if -o ends in .json, else text)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the schedule to `FILE` (default stdout)"},
 		},
@@ -63,13 +70,22 @@ func runSchedule(c *cli.Context) error {
 		return badInput("format", "%q: want json or text", format)
 	}
 	p := schedules.Params{
-		Nodes:    c.Int("tors"),
-		Uplinks:  c.Int("uplinks"),
-		SelfSlot: c.Bool("self-slot"),
-		Seed:     c.Uint64("seed"),
-		Tries:    c.Int("tries"),
+		Nodes:      c.Int("tors"),
+		Uplinks:    c.Int("uplinks"),
+		SelfSlot:   c.Bool("self-slot"),
+		Seed:       c.Uint64("seed"),
+		Tries:      c.Int("tries"),
+		K:          c.Int("k"),
+		L:          c.Int("l"),
+		Gamma:      c.Float64("gamma"),
+		Randomized: c.Bool("randomized"),
 	}
 	var err error
+	if spec := c.String("demand"); spec != "" {
+		if p.Demand, err = demand.Parse(spec, p.Nodes); err != nil {
+			return asInput("demand", err)
+		}
+	}
 	if s := c.String("slot"); s != "" {
 		if p.Slot, err = rotor.ParseTime(s); err != nil {
 			return asInput("slot", err)
