@@ -23,7 +23,8 @@ func scheduleCommand() *cli.Command {
 			"   [--seed S] [--tries K] [--format json|text] [-o FILE]\n\n" +
 			"example: rdcn schedule --kind rotornet --tors 16 --uplinks 4 --self-slot --format text\n" +
 			"example: rdcn schedule --kind opera --tors 128 --uplinks 4 --seed 7 -o opera.json\n" +
-			"example: rdcn schedule --kind vermilion --demand skewring:0.5 --tors 16 --uplinks 4 --k 3 --gamma 3 --seed 1",
+			"example: rdcn schedule --kind vermilion --demand skewring:0.5 --tors 16 --uplinks 4 --k 3 --gamma 3 --seed 1\n" +
+			"example: rdcn schedule --kind mars --tors 16 --uplinks 2 --buffer 20MB --link 400Gbps --delay 850us",
 		Description: "K is one of: " + strings.Join(schedules.Kinds(), ", ") + ". Without --slot each kind uses its\n" +
 			"default timing (100us slots with 10us reconfiguration; sirius 384ns with 3.84ns); with --slot,\n" +
 			"--reconf defaults to 0. --self-slot counts the idle self-matching (n matchings instead of n-1)\n" +
@@ -43,6 +44,10 @@ func scheduleCommand() *cli.Command {
 			&cli.IntFlag{Name: "l", Usage: "vermilion: oblivious edges ℓ per node pair (default 1); trust γ = k/ℓ"},
 			&cli.Float64Flag{Name: "gamma", Usage: "vermilion: trust factor γ = k/ℓ instead of --l (alone: smallest ℓ)"},
 			&cli.BoolFlag{Name: "randomized", Usage: "vermilion: randomised Vermilion, trust r drawn uniformly from 1..k"},
+			&cli.IntFlag{Name: "degree", Usage: "mars: degree `d` of the emulated deBruijn graph (default: chosen from --buffer/--delay)"},
+			&cli.StringFlag{Name: "buffer", Usage: "mars: buffer per ToR, e.g. 20MB (Theorem 19, needs --link)"},
+			&cli.StringFlag{Name: "link", Usage: "mars: uplink rate, e.g. 400Gbps"},
+			&cli.StringFlag{Name: "delay", Usage: "mars: delay requirement, e.g. 850us (Theorem 18)"},
 			&cli.StringFlag{Name: "format", Usage: "json or text (default: json if -o ends in .json, else text)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the schedule to `FILE` (default stdout)"},
 		},
@@ -97,6 +102,22 @@ func runSchedule(c *cli.Context) error {
 	if s := c.String("reconf"); s != "" {
 		if p.Reconf, err = rotor.ParseTime(s); err != nil {
 			return asInput("reconf", err)
+		}
+	}
+	p.Degree = c.Int("degree")
+	if s := c.String("buffer"); s != "" {
+		if p.Buffer, err = rotor.ParseSize(s, rotor.DefaultMTU); err != nil {
+			return asInput("buffer", err)
+		}
+	}
+	if s := c.String("link"); s != "" {
+		if p.Link, err = rotor.ParseRate(s); err != nil {
+			return asInput("link", err)
+		}
+	}
+	if s := c.String("delay"); s != "" {
+		if p.Delay, err = rotor.ParseTime(s); err != nil {
+			return asInput("delay", err)
 		}
 	}
 	sched, err := schedules.Build(kind, p)

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
 )
 
 var table71Args = []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--link", "400Gbps",
@@ -125,5 +127,34 @@ func TestTradeoffCLIBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr.String(), tc.want) || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr.String(), tc.want)
 		}
+	}
+}
+
+// TestScheduleMarsCLI: rdcn schedule --kind mars picks d = 4 for Table 7.1
+// and writes a valid schedule with d/U = 2 matchings per switch.
+func TestScheduleMarsCLI(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mars.json")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"rdcn", "schedule", "--kind", "mars", "--tors", "16", "--uplinks", "2", "--buffer", "20MB",
+		"--link", "400Gbps", "--delay", "850us", "--slot", "100us", "--reconf", "10us", "-o", path}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	s, err := rotor.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Kind != "mars" || s.Switches != 2 || s.Period != 2 || len(s.Matchings[0]) != 2 || len(s.Matchings[1]) != 2 {
+		t.Errorf("schedule %s: %d switches, period %d", s.Kind, s.Switches, s.Period)
+	}
+	stderr.Reset()
+	code = run([]string{"rdcn", "schedule", "--kind", "mars", "--tors", "16", "--uplinks", "2", "--degree", "5"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "degree") {
+		t.Errorf("--degree 5: exit %d, %q", code, stderr.String())
 	}
 }
