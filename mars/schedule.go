@@ -133,6 +133,14 @@ func Design(s Spec) (*rotor.Schedule, Choice, error) {
 		return nil, Choice{}, err
 	}
 	sched.Meta["seed"] = s.Seed
+	// The graph's diameter and mean distance cost one BFS per node,
+	// O(n²·d); record them when that is cheap (≤ 5·10⁷ arc visits).
+	if n, d := int64(s.Nodes), int64(ch.Degree); n*n*d <= 5e7 {
+		if st, err := (DeBruijn{s.Nodes, ch.Degree}).Analyze(); err == nil && st.Diameter >= 0 {
+			sched.Meta["diameter"] = st.Diameter
+			sched.Meta["avg_distance"] = st.AvgDistance
+		}
+	}
 	sched.Meta["degree_bound"] = ch.Bound
 	if s.Degree == 0 && s.Delay > 0 {
 		sched.Meta["delay_degree"] = ch.DelayDegree

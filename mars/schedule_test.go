@@ -153,6 +153,13 @@ func TestDesign(t *testing.T) {
 		if ch.Degree != tc.degree || ch.Bound != tc.bound || s.Meta["degree"] != tc.degree || s.Meta["degree_bound"] != tc.bound {
 			t.Errorf("%s: degree %d bound %q meta %v", tc.name, ch.Degree, ch.Bound, s.Meta)
 		}
+		if tc.name == "table 7.1" && (s.Meta["diameter"] != 2 || s.Meta["avg_distance"] != 1.75) {
+			// B(16,4), 2-digit base-4 words: diameter 2. The 12 nodes without a
+			// self-loop reach 4 nodes in 1 hop and 11 in 2 (26 hops); the 4
+			// with one reach 3 in 1 hop and 12 in 2 (27). Mean:
+			// (12·26 + 4·27) / (16·15) = 420/240 = 1.75.
+			t.Errorf("%s: diameter %v, mean distance %v", tc.name, s.Meta["diameter"], s.Meta["avg_distance"])
+		}
 		if s.Meta["seed"] != tc.spec.Seed || s.Reconf != tc.spec.Reconf {
 			t.Errorf("%s: meta seed %v, reconf %v", tc.name, s.Meta["seed"], s.Reconf)
 		}
