@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -27,12 +28,23 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var bad *inputError
-	if errors.As(err, &bad) {
-		fmt.Fprintln(stderr, "rdcn: "+oneLine(bad.Error()))
+	if errors.As(err, &bad) || isUsageError(err) {
+		msg := err.Error()
+		if topic, ok := strings.CutPrefix(msg, "No help topic for "); ok {
+			msg = "command: unknown command " + topic + " (see rdcn --help)"
+		}
+		fmt.Fprintln(stderr, "rdcn: "+oneLine(msg))
 		return 2
 	}
 	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
 	return 1
+}
+
+// isUsageError recognises urfave/cli's own usage errors that bypass
+// OnUsageError (missing required flags, unknown commands).
+func isUsageError(err error) bool {
+	msg := err.Error()
+	return strings.HasPrefix(msg, "Required flag") || strings.HasPrefix(msg, "No help topic")
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {

@@ -29,6 +29,9 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	if err := write(tmp); err != nil {
 		return err
 	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("output %q: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("output %q: %w", path, err)
 	}
