@@ -7,7 +7,7 @@ import (
 
 // benchSpec is the performance setting of docs/simulate.md: websearch at
 // 20 % load, 10 Gbps, 500 ns propagation, 8 packets of buffer per port.
-func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, simTime string) *Setup {
+func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, transport, simTime string) *Setup {
 	b.Helper()
 	s := NewSpec()
 	for _, kv := range []string{
@@ -15,7 +15,7 @@ func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, simT
 		"topology.link_delay=500ns", "topology.host_delay=500ns",
 		"schedule.kind=" + kind, "schedule.slot=" + slot, "routing.mode=" + routing,
 		"buffer.per_port=8", "buffer.policy=cs", "workload.sizes=websearch", "workload.load=0.2",
-		"run.sim_time=" + simTime,
+		"run.sim_time=" + simTime, "transport.kind=" + transport,
 	} {
 		if err := s.SetArg(kv); err != nil {
 			b.Fatal(err)
@@ -43,18 +43,20 @@ func BenchmarkFabric(b *testing.B) {
 		name                 string
 		tors, hosts, uplinks int
 		kind, slot, routing  string
-		simTime              string
+		transport, simTime   string
 	}{
-		{"a-rotornet-rotorlb-10ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "10ms"},
-		{"a-opera-paths-10ms", 64, 4, 4, "opera", "400us", "paths", "10ms"},
-		{"a-rotornet-rotorlb-100ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "100ms"},
-		{"a-opera-paths-100ms", 64, 4, 4, "opera", "400us", "paths", "100ms"},
-		{"b-rotornet-rotorlb-100ms", 108, 6, 6, "rotornet", "100us", "rotorlb", "100ms"},
-		{"b-opera-paths-100ms", 108, 6, 6, "opera", "600us", "paths", "100ms"},
+		{"a-rotornet-rotorlb-pull-10ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "pull", "10ms"},
+		{"a-opera-paths-pull-10ms", 64, 4, 4, "opera", "400us", "paths", "pull", "10ms"},
+		{"a-rotornet-rotorlb-window-10ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "window", "10ms"},
+		{"a-opera-paths-window-10ms", 64, 4, 4, "opera", "400us", "paths", "window", "10ms"},
+		{"a-rotornet-rotorlb-pull-100ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "pull", "100ms"},
+		{"a-opera-paths-pull-100ms", 64, 4, 4, "opera", "400us", "paths", "pull", "100ms"},
+		{"b-rotornet-rotorlb-pull-100ms", 108, 6, 6, "rotornet", "100us", "rotorlb", "pull", "100ms"},
+		{"b-opera-paths-pull-100ms", 108, 6, 6, "opera", "600us", "paths", "pull", "100ms"},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			setup := benchSpec(b, c.tors, c.hosts, c.uplinks, c.kind, c.slot, c.routing, c.simTime)
+			setup := benchSpec(b, c.tors, c.hosts, c.uplinks, c.kind, c.slot, c.routing, c.transport, c.simTime)
 			b.ReportAllocs()
 			b.ResetTimer()
 			var events uint64

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
@@ -25,6 +26,7 @@ var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid}
 const (
 	Windowed = "window"   // reliable, fixed window (or a cc controller), retransmission on timeout
 	LineRate = "linerate" // unreliable, no window, no ACKs: sends at the NIC rate
+	Pull     = "pull"     // circuit traffic waits at the hosts; ToRs pull it when a circuit can take it (lossless); the rest as Windowed
 )
 
 // ACK paths.
@@ -83,6 +85,10 @@ type Config struct {
 	Window    int64      // fixed window in bytes; default 10 packets
 	MinRTO    rotor.Time // default 1 ms
 	Acks      string     // AcksFabric (default) or AcksIdeal
+	PullDepth int        // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
+	// NewController, if set, makes the congestion controller of each
+	// windowed flow instead of cc.NewController(CC, …).
+	NewController func(f workload.Flow, p cc.Params) (cc.Controller, error)
 
 	Flows   FlowSource
 	SimTime rotor.Time // stop time
@@ -214,8 +220,17 @@ func (c *Config) validate() error {
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
 	}
-	if c.Transport != Windowed && c.Transport != LineRate {
-		return cfgErr("transport.kind", "unknown transport %q (want window or linerate)", c.Transport)
+	switch c.Transport {
+	case Windowed, LineRate:
+	case Pull:
+		if c.Routing != Direct && c.Routing != RotorLB && c.Routing != Paths {
+			return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
+		}
+	default:
+		return cfgErr("transport.kind", "unknown transport %q (want window, linerate or pull)", c.Transport)
+	}
+	if c.PullDepth < 0 {
+		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)

@@ -143,6 +143,14 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
 	case evMemory:
 		s.m.sampleMemory(int(arg), s.q.Now())
+	case evPullReq:
+		h := &s.hosts[target]
+		h.pulls.Push(arg)
+		if !h.busy {
+			s.hostSend(target)
+		}
+	case evPrefetch:
+		s.prefetch(int(target))
 	}
 }
 
@@ -165,8 +173,25 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 	s.m.dayPorts[sw] = active
 	for t := 0; t < s.n; t++ {
-		if s.peer[t*s.U+sw] != rotor.Idle {
+		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			if s.gate != nil {
+				s.fill(t, int(v), now, night)
+			}
 			s.startUplink(t, sw)
+		}
+	}
+}
+
+// prefetch stages pulled packets for the circuits switch sw brings up at
+// the end of its night, so that they are at the ToR when the day starts.
+func (s *sim) prefetch(sw int) {
+	st := &s.sw[sw]
+	k := (st.slot + 1) % s.sched.Period
+	day := st.nextDay
+	night := day + s.sched.SlotDuration(k) - s.sched.Reconf
+	for t, v := range s.sched.Matchings[sw][k] {
+		if v != rotor.Idle && v != t {
+			s.fill(t, v, day, night)
 		}
 	}
 }
@@ -192,6 +217,10 @@ func (s *sim) nightStart(sw int) {
 		}
 	}
 	s.q.Schedule(now+s.sched.Reconf, evDay, int32(sw), 0)
+	if s.gate != nil {
+		st.nextDay = now + s.sched.Reconf
+		s.q.Schedule(max(now, st.nextDay-s.pull.latency), evPrefetch, int32(sw), 0)
+	}
 }
 
 // startUplink starts the next packet on ToR t's uplink through switch sw if
@@ -213,14 +242,26 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	tr := s.tors[t]
-	q, ok := tr.PickCircuit(int(v), budget, s.relay)
+	q, ok := tr.PickCircuit(int(v), budget, s.relay, s.gate)
 	if !ok {
+		if s.gate != nil && tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 {
+			// Held back by flow control: look again one packet time later.
+			s.upBusy[i] = true
+			s.q.Schedule(now+s.serMTU[linkCircuit], evUplinkFree, int32(i), 0)
+		}
 		return
 	}
 	idx := tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 	p := s.pool.At(idx)
-	if nh := int32(q) >> 1; nh != v { // relayed by RotorLB: first of two hops
+	nh := int32(q) >> 1
+	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
+	}
+	if p.Pulled {
+		s.pullSent(t, int(v), p, nh != v)
+	}
+	if s.gate != nil {
+		defer s.fill(t, int(v), st.dayAt, st.nightAt)
 	}
 	ser := s.ser(linkCircuit, p.Size)
 	if s.cfg.Check {
@@ -302,6 +343,10 @@ func (s *sim) drop(idx int32) {
 func (s *sim) torArrive(t int, idx int32) {
 	p := s.pool.At(idx)
 	tr := s.tors[t]
+	if p.Pulled {
+		s.pulledArrive(t, idx, p)
+		return
+	}
 	if p.DstToR == int32(t) {
 		h := p.DstHost - int32(t*s.H)
 		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
@@ -428,10 +473,17 @@ func (s *sim) startFlow() {
 		return
 	}
 	var ctl cc.Controller = &cc.Unlimited{}
-	reliable := s.cfg.Transport == Windowed
+	pulled := s.pulled(fs)
+	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
 	if reliable {
-		c, err := cc.NewController(s.cfg.CC, cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU,
-			HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote})
+		p := cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU, HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote}
+		var c cc.Controller
+		var err error
+		if s.cfg.NewController != nil {
+			c, err = s.cfg.NewController(f, p)
+		} else {
+			c, err = cc.NewController(s.cfg.CC, p)
+		}
 		if err != nil {
 			s.fail("transport: %v", err)
 			return
@@ -440,6 +492,10 @@ func (s *sim) startFlow() {
 	}
 	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
 	fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
+	if pulled {
+		s.addPulled(id)
+		return
+	}
 	h := &s.hosts[f.Src]
 	h.active.Push(id)
 	if !h.busy {
@@ -454,6 +510,10 @@ func (s *sim) hostSend(h int32) {
 	now := s.q.Now()
 	if hs.acks.Len() > 0 {
 		s.transmit(h, hs.acks.Pop())
+		return
+	}
+	if hs.pulls.Len() > 0 {
+		s.hostPull(h, hs.pulls.Pop())
 		return
 	}
 	var wake rotor.Time
@@ -493,13 +553,19 @@ func (s *sim) hostSend(h int32) {
 	}
 }
 
-func (s *sim) transmit(h int32, idx int32) {
+func (s *sim) transmit(h int32, idx int32) { s.send(h, idx, true) }
+
+// send puts packet idx on host h's NIC; inject counts it as injected (not
+// so for a relayed packet leaving the host that stored it).
+func (s *sim) send(h int32, idx int32, inject bool) {
 	now := s.q.Now()
 	p := s.pool.At(idx)
 	ser := s.ser(linkHost, p.Size)
 	s.hosts[h].busy = true
-	s.m.injectedPkts++
-	s.m.injectedBytes += int64(p.Size)
+	if inject {
+		s.m.injectedPkts++
+		s.m.injectedBytes += int64(p.Size)
+	}
 	s.q.Schedule(now+ser, evHostTxDone, h, 0)
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
@@ -530,6 +596,10 @@ func (s *sim) rto(id int32) {
 
 func (s *sim) hostArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
+	if p.Holder > 0 {
+		s.storeRelayed(h, idx)
+		return
+	}
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(s.q.Now(), float64(p.Size))
@@ -554,7 +624,7 @@ func (s *sim) hostArrive(h int32, idx int32) {
 		fs.done, fs.finish = true, s.q.Now()
 		s.m.completed++
 	}
-	if s.cfg.Transport == LineRate {
+	if s.cfg.Transport == LineRate || p.Pulled {
 		s.pool.Free(idx)
 		s.retire(p.Flow)
 		return

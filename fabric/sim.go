@@ -30,6 +30,8 @@ const (
 	evSample                    // metrics sampling
 	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                    // heap sample for the perf report (arg index)
+	evPullReq                   // a ToR's pull request reaches a host (target host, arg packet)
+	evPrefetch                  // pull for the circuits of switch's next day (target switch)
 )
 
 type hostState struct {
@@ -37,6 +39,7 @@ type hostState struct {
 	wakeAt  rotor.Time // pending pacing wake-up, 0: none
 	active  des.FIFO   // flows with data to send (ids)
 	acks    des.FIFO   // ACK packets waiting for the NIC
+	pulls   des.FIFO   // pull requests (packets to fill and send) waiting for the NIC
 	portBsy bool       // ToR→host port busy
 }
 
@@ -48,6 +51,7 @@ type flowState struct {
 	timerAt  rotor.Time // pending RTO event time, 0: none
 	finish   rotor.Time // last byte delivered, 0: not yet
 	ideal    rotor.Time
+	unpulled int64 // pulled flow: bytes its ToR has not requested yet
 	maxHops  uint8
 	done     bool
 	// set when the flow retires (sender and receiver finished and freed)
@@ -59,6 +63,7 @@ type switchState struct {
 	day     bool       // circuits up
 	nightAt rotor.Time // start of the current slot's night
 	dayAt   rotor.Time // start of the current day
+	nextDay rotor.Time // during a night: when the next day starts
 }
 
 type sim struct {
@@ -89,6 +94,8 @@ type sim struct {
 	rng    *rand.Rand
 	relay  tor.Relay
 	paths  *pathTable
+	pull   pullState
+	gate   tor.Gate
 	serMTU [3]rotor.Time // host, circuit, packet switch: MTU serialisation
 	serAck [3]rotor.Time
 	rates  [3]rotor.Rate
@@ -186,6 +193,10 @@ func newSim(cfg Config) (*sim, error) {
 		if s.paths == nil {
 			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}
+	}
+	if cfg.Transport == Pull {
+		s.initPull()
+		s.gate = pullGate{s}
 	}
 	if err := s.m.init(s); err != nil {
 		return nil, err

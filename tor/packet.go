@@ -44,6 +44,8 @@ type Packet struct {
 	ECE     bool  // ack: echo of ECN
 	Retx    bool  // a retransmission
 	Circuit bool  // ack: the data packet crossed a circuit
+	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
+	Holder  int32 // pulled and relayed: 1 + the host of the relay rack that stores it; 0: none
 	IntN    uint8
 	Int     [MaxINT]IntHop
 }

@@ -51,6 +51,13 @@ type Relay interface {
 	AcceptRelay(via, dst int, size int32) bool
 }
 
+// Gate is hop-by-hop flow control: it reports whether packet p may leave
+// now toward next-hop ToR v (for instance because v has reserved room for
+// it). PickCircuit skips a queue whose head the gate holds back.
+type Gate interface {
+	Pass(v int, p *Packet) bool
+}
+
 // ToR is one top-of-rack switch: queues in a shared buffer.
 type ToR struct {
 	ID  int
@@ -62,6 +69,8 @@ type ToR struct {
 	txBytes []int64  // per egress port
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
 	rr      int      // round-robin position for indirect (two-hop) service
+
+	reserved int64 // bytes promised to packets on their way (Reserve)
 
 	// Evicted collects packets pushed out by the policy during the last
 	// Enqueue; the caller owns them and should clear the slice.
@@ -116,9 +125,30 @@ func (t *ToR) Bytes(q QueueID) int64    { return t.buf.Queues[q].Bytes }
 func (t *ToR) Head(q QueueID) int32     { return t.queues[q].Head() }
 func (t *ToR) Policy() Policy           { return t.cfg.Policy }
 func (t *ToR) NumQueues() int           { return len(t.queues) }
-func (t *ToR) Used() int64              { return t.buf.Used }
+func (t *ToR) Used() int64              { return t.buf.Used - t.reserved }
+func (t *ToR) Reserved() int64          { return t.reserved }
 func (t *ToR) Config() *Config          { return &t.cfg }
 func (t *ToR) headSize(q QueueID) int32 { return t.pool.At(t.queues[q].Head()).Size }
+
+// Room reports whether size more bytes fit in the buffer beside what it
+// holds and what it has reserved.
+func (t *ToR) Room(size int32) bool { return t.buf.Used+int64(size) <= t.buf.Size }
+
+// Reserve promises size bytes of buffer to a packet on its way; the
+// policy sees them as occupied. EnqueueReserved consumes the promise.
+func (t *ToR) Reserve(size int32) {
+	t.reserved += int64(size)
+	t.buf.Used += int64(size)
+}
+
+// EnqueueReserved puts packet idx, for which Reserve was called, into
+// queue q without asking the policy: the room was promised.
+func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
+	p := t.pool.At(idx)
+	t.reserved -= int64(p.Size)
+	t.buf.Used -= int64(p.Size)
+	t.push(now, q, idx, p)
+}
 
 // Enqueue offers packet idx to queue q. It returns false if the packet was
 // dropped (the caller then owns it). Packets the policy pushed out are
@@ -147,13 +177,18 @@ func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 		pol.OnDrop(now, p, q, &t.buf)
 		return false
 	}
+	t.push(now, q, idx, p)
+	return true
+}
+
+func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
 	t.queues[q].Push(idx)
 	qs := &t.buf.Queues[q]
 	qs.Bytes += int64(p.Size)
 	qs.Packets++
 	t.buf.Used += int64(p.Size)
-	if t.buf.Used > t.PeakUsed {
-		t.PeakUsed = t.buf.Used
+	if u := t.buf.Used - t.reserved; u > t.PeakUsed {
+		t.PeakUsed = u
 	}
 	if t.cfg.ECNThreshold > 0 && qs.Bytes > int64(t.cfg.ECNThreshold) {
 		p.ECN = true
@@ -163,8 +198,7 @@ func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 		t.local[v>>6] |= 1 << (v & 63)
 	}
 	p.Enq = now
-	pol.OnEnqueue(now, p, q, &t.buf)
-	return true
+	t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
 }
 
 func (t *ToR) remove(q QueueID, size int32) {
@@ -208,12 +242,13 @@ func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
 // before the circuit's night. Order: VOQ(v, Transit), VOQ(v, Local), then,
 // if relay is not nil, Local traffic for other destinations sent to v as
 // the first of two hops (round-robin over destinations, each accepted by
-// relay). ok is false if nothing fits.
-func (t *ToR) PickCircuit(v int, budget int64, relay Relay) (q QueueID, ok bool) {
-	if q := t.VOQ(v, Transit); t.queues[q].Len() > 0 && int64(t.headSize(q)) <= budget {
+// relay). A non-nil gate may hold a queue's head back. ok is false if
+// nothing fits.
+func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueID, ok bool) {
+	if q := t.VOQ(v, Transit); t.sendable(q, v, budget, gate) {
 		return q, true
 	}
-	if q := t.VOQ(v, Local); t.queues[q].Len() > 0 && int64(t.headSize(q)) <= budget {
+	if q := t.VOQ(v, Local); t.sendable(q, v, budget, gate) {
 		return q, true
 	}
 	if relay == nil {
@@ -238,14 +273,22 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay) (q QueueID, ok bool)
 				continue
 			}
 			q := t.VOQ(x, Local)
-			size := t.headSize(q)
-			if int64(size) <= budget && relay.AcceptRelay(v, x, size) {
+			head := t.pool.At(t.queues[q].Head())
+			if int64(head.Size) <= budget && relay.AcceptRelay(v, x, head.Size) && (gate == nil || gate.Pass(v, head)) {
 				t.rr = (x + 1) % n
 				return q, true
 			}
 		}
 	}
 	return 0, false
+}
+
+func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
+	if t.queues[q].Len() == 0 {
+		return false
+	}
+	p := t.pool.At(t.queues[q].Head())
+	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
 }
 
 // TakeEvicted returns and clears the packets pushed out by the last

@@ -175,7 +175,7 @@ func TestPickCircuit(t *testing.T) {
 		{9, 100, acceptOnly{7}},    // 7's packet does not fit
 		{9, 100, acceptOnly{100}},  // 100's does
 	} {
-		q, ok := tr.PickCircuit(c.v, c.budget, c.relay)
+		q, ok := tr.PickCircuit(c.v, c.budget, c.relay, nil)
 		got = append(got, pick{q, ok})
 	}
 	want := []pick{{tr.VOQ(3, Transit), true}, {0, false}, {0, false},
@@ -195,5 +195,45 @@ func TestNewPolicyErrors(t *testing.T) {
 		if (err == nil) != c.ok {
 			t.Errorf("NewPolicy(%q, %v) error = %v, want ok=%v", c.name, c.alpha, err, c.ok)
 		}
+	}
+}
+
+type holdSize struct{ size int32 }
+
+func (h holdSize) Pass(v int, p *Packet) bool { return p.Size != h.size }
+
+// TestReserve checks that reserved room is invisible to other arrivals
+// (a DT or CS policy refuses what would eat into it), that a reserved
+// packet gets in even when the policy would refuse it, and that Used
+// counts only packets held.
+func TestReserve(t *testing.T) {
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 3000, Policy: DynamicThresholds{Alpha: 0.25}})
+	tr.Reserve(1500)
+	type state struct {
+		Accepted       bool
+		Used, Reserved int64
+	}
+	var got []state
+	ok := tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1500)) // DT: T = 0.25·(3000−1500) < 1500
+	got = append(got, state{ok, tr.Used(), tr.Reserved()})
+	p := pkt(pool, 1500)
+	tr.EnqueueReserved(0, tr.VOQ(2, Local), p) // gets in although DT would refuse it
+	got = append(got, state{true, tr.Used(), tr.Reserved()})
+	got = append(got, state{tr.Room(1), tr.Used(), tr.Reserved()})
+	want := []state{{false, 0, 1500}, {true, 1500, 0}, {true, 1500, 0}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("states (-want +got):\n%s", diff)
+	}
+	if tr.Room(1501) {
+		t.Errorf("Room(1501) with 1500 of 3000 B used: want false")
+	}
+	// The gate holds back the 1500 B head of VOQ(2); a 64 B packet for 2
+	// queued behind it does not overtake it.
+	tr.Enqueue(0, tr.VOQ(2, Local), pkt(pool, 64))
+	if q, ok := tr.PickCircuit(2, 1<<20, nil, holdSize{1500}); ok {
+		t.Errorf("gate ignored: picked %d", q)
+	}
+	if q, ok := tr.PickCircuit(2, 1<<20, nil, holdSize{64}); !ok || q != tr.VOQ(2, Local) {
+		t.Errorf("PickCircuit = %d, %v; want VOQ(2, Local)", q, ok)
 	}
 }

@@ -1,0 +1,327 @@
+package fabric
+
+import (
+	"math/bits"
+
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// Host-buffered circuit traffic (transport.kind = "pull"), RotorNet's
+// design: bulk data waits at the hosts, not in the shallow ToR buffers.
+//
+// A pulled flow's bytes wait at its sending host. Its source ToR keeps the
+// flow on a list per destination ToR (pend[t·n+d]) and a bitmap of the
+// destinations with such flows. When an uplink of ToR t is (about to be) in
+// its day with peer v, the ToR stages a few packets for it (fill): it
+// reserves buffer room and sends a pull request down to a host, which
+// answers with one packet. RotorLB's order: first relayed traffic that
+// hosts of this rack store for v, then this rack's own data for v
+// (round-robin over the flows), then, with spare capacity, data for
+// another destination x that v accepts to relay (v stores at most one
+// circuit day of bytes for x). A relayed packet reaching v goes down to
+// one of v's hosts (round-robin), which stores it until v pulls it for its
+// circuit to x: every pulled packet crosses at most two circuits.
+//
+// A staged packet leaves on a circuit only when the next ToR has reserved
+// room for it (tor.Gate), so pulled packets are never dropped. What a
+// pulled packet needs at the next ToR is a host queue (last hop or relay
+// storage), which drains unconditionally; the only pulled bytes that wait
+// for room elsewhere are those a ToR staged itself, capped at half its
+// buffer. So every buffer regains room and flow control cannot deadlock.
+//
+// Cost: a fill is O(packets staged), plus, when relaying, one pass over the
+// bitmap of pending destinations (n/64 words); nothing is O(hosts²).
+
+// pullState is the ToR side of host buffering.
+type pullState struct {
+	pend     []des.FIFO // [t·n+d]: flows at ToR t with unrequested bytes for ToR d
+	bits     []uint64   // [t·words+…]: d's with a non-empty pend list
+	words    int
+	rr       []int32    // [t]: round-robin start over relay destinations
+	store    []des.FIFO // [v·n+x]: relayed packets v's hosts store for x
+	relayed  []int64    // [v·n+x]: bytes v stores or was promised for x
+	hostRR   []int32    // [v]: next of v's hosts to store a relayed packet
+	inflight []int32    // [t·n+v]: pull requests out for packets that will wait in VOQ(v, Local)
+	staged   []int64    // [t]: bytes t has requested or holds for its circuits
+	stageCap int64
+	depth    int // packets staged per next hop
+	latency  rotor.Time
+	relay    bool
+	requests int64 // pull requests whose (new) packet has not yet left its host
+	stored   int64 // bytes relayed packets occupy at hosts or in re-pull requests
+}
+
+func (s *sim) initPull() {
+	n := s.n
+	ps := &s.pull
+	ps.words = (n + 63) / 64
+	ps.pend = make([]des.FIFO, n*n)
+	ps.bits = make([]uint64, n*ps.words)
+	ps.rr = make([]int32, n)
+	ps.inflight = make([]int32, n*n)
+	ps.staged = make([]int64, n)
+	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
+	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
+	if ps.relay {
+		ps.store = make([]des.FIFO, n*n)
+		ps.relayed = make([]int64, n*n)
+		ps.hostRR = make([]int32, n)
+	}
+	// A request takes the host delay down, the host serialises the packet
+	// and it takes the host delay up: that many circuit packet times must
+	// be staged to keep the uplink busy, plus slack for the host NIC.
+	ps.latency = 2*s.cfg.HostDelay + s.serMTU[linkHost]
+	ps.depth = s.cfg.PullDepth
+	if ps.depth == 0 {
+		ps.depth = int((ps.latency+s.serMTU[linkCircuit]-1)/s.serMTU[linkCircuit]) + 2
+	}
+}
+
+// pulled reports whether flow f's data is host-buffered and pulled.
+func (s *sim) pulled(fs *flowState) bool {
+	if s.cfg.Transport != Pull || s.torOf(int32(fs.f.Src)) == s.torOf(int32(fs.f.Dst)) {
+		return false
+	}
+	return s.cfg.Routing != Paths || fs.f.Bytes >= s.cfg.BulkBytes
+}
+
+// addPulled registers a new pulled flow with its source ToR and stages
+// packets for it if one of the ToR's circuits can serve it now.
+func (s *sim) addPulled(id int32) {
+	fs := &s.flows[id]
+	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
+	fs.unpulled = fs.f.Bytes
+	ps := &s.pull
+	ps.pend[t*s.n+d].Push(id)
+	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
+	s.fillUp(t, d)
+}
+
+// fillUp stages packets at ToR t for its circuits that are up now and can
+// serve destination d (directly, or any circuit when relaying).
+func (s *sim) fillUp(t, d int) {
+	for sw := 0; sw < s.U; sw++ {
+		if v := s.peer[t*s.U+sw]; v != rotor.Idle && (int(v) == d || s.pull.relay) {
+			s.fill(t, int(v), s.sw[sw].dayAt, s.sw[sw].nightAt)
+		}
+	}
+}
+
+// fill stages pulled packets at ToR t for the circuit to v whose day runs
+// over [day, night), in RotorLB's order (see above). It stops when depth
+// packets wait or are requested for v, when the staging room is used up,
+// or when a packet requested now could not leave before the night.
+func (s *sim) fill(t, v int, day, night rotor.Time) {
+	ps := &s.pull
+	tr := s.tors[t]
+	now := s.q.Now()
+	q := tr.VOQ(v, tor.Local)
+	for {
+		staged := tr.Len(q) + int(ps.inflight[t*s.n+v])
+		if staged >= ps.depth || max(now+ps.latency, day)+rotor.Time(staged+1)*s.serMTU[linkCircuit] > night {
+			return
+		}
+		if ps.relay {
+			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
+				idx := st.Head()
+				p := s.pool.At(idx)
+				if !s.stage(t, v, p.Size) {
+					return
+				}
+				st.Pop()
+				s.q.Schedule(now+s.cfg.HostDelay, evPullReq, p.Holder-1, idx)
+				continue
+			}
+		}
+		id, via := s.pickPulled(t, v)
+		if id < 0 {
+			return
+		}
+		fs := &s.flows[id]
+		d := int(s.torOf(int32(fs.f.Dst)))
+		size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
+		if !s.stage(t, v, size) {
+			return
+		}
+		s.takePulled(t, d, size)
+		if via >= 0 {
+			ps.relayed[v*s.n+d] += int64(size) // v's relay room is promised now
+		}
+		ps.requests++
+		idx := s.pool.Alloc()
+		p := s.pool.At(idx)
+		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
+		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
+		p.SrcToR, p.DstToR = int32(t), int32(d)
+		s.q.Schedule(now+s.cfg.HostDelay, evPullReq, p.SrcHost, idx)
+	}
+}
+
+// stage reserves room at ToR t for a packet of size bytes pulled for the
+// circuit to v, or reports false if t's staging room is used up.
+func (s *sim) stage(t, v int, size int32) bool {
+	ps := &s.pull
+	tr := s.tors[t]
+	if !tr.Room(size) || ps.staged[t]+int64(size) > ps.stageCap {
+		return false
+	}
+	tr.Reserve(size)
+	ps.staged[t] += int64(size)
+	ps.inflight[t*s.n+v]++
+	return true
+}
+
+// pickPulled returns the flow ToR t pulls from next for the circuit to v,
+// and the relay ToR (v, or −1 for direct), or −1 if none.
+func (s *sim) pickPulled(t, v int) (id int32, via int32) {
+	ps := &s.pull
+	if f := &ps.pend[t*s.n+v]; f.Len() > 0 {
+		return f.Head(), -1
+	}
+	if !ps.relay {
+		return -1, -1
+	}
+	n, words := s.n, ps.words
+	row := ps.bits[t*words : (t+1)*words]
+	start := int(ps.rr[t])
+	for k := 0; k <= words; k++ {
+		w := (start>>6 + k) % words
+		b := row[w]
+		if k == 0 {
+			b &= ^uint64(0) << (start & 63)
+		} else if k == words {
+			b &= (uint64(1) << (start & 63)) - 1
+		}
+		for b != 0 {
+			x := w<<6 + bits.TrailingZeros64(b)
+			b &= b - 1
+			if x == v || x >= n {
+				continue
+			}
+			size := int32(min(s.flows[ps.pend[t*n+x].Head()].unpulled, int64(s.cfg.MTU)))
+			if ps.relayed[v*n+x]+int64(size) <= s.relayLimit {
+				ps.rr[t] = int32((x + 1) % n)
+				return ps.pend[t*n+x].Head(), int32(v)
+			}
+		}
+	}
+	return -1, -1
+}
+
+// takePulled consumes size bytes of the head flow of pend[t·n+d] and moves
+// it to the tail (round-robin over flows), or drops it from the list once
+// all its bytes are requested.
+func (s *sim) takePulled(t, d int, size int32) {
+	ps := &s.pull
+	f := &ps.pend[t*s.n+d]
+	id := f.Pop()
+	fs := &s.flows[id]
+	fs.unpulled -= int64(size)
+	if fs.unpulled > 0 {
+		f.Push(id)
+	} else if f.Len() == 0 {
+		ps.bits[t*ps.words+d>>6] &^= 1 << (d & 63)
+	}
+}
+
+// hostPull puts the pulled packet idx on host h's NIC: a new packet gets
+// its flow's next segment; a stored relayed packet goes up again as is.
+func (s *sim) hostPull(h int32, idx int32) {
+	now := s.q.Now()
+	p := s.pool.At(idx)
+	if p.Holder > 0 {
+		s.pull.stored -= int64(p.Size)
+		s.send(h, idx, false)
+		return
+	}
+	fs := &s.flows[p.Flow]
+	seq, size, _, ok := fs.sender.Next(now)
+	if !ok || size != p.Size {
+		s.fail("flow %d: pull request for %d B, sender offers %d B (ok=%v)", p.Flow, p.Size, size, ok)
+		return
+	}
+	p.Seq, p.Sent = seq, now
+	s.pull.requests--
+	s.m.injectedData += int64(size)
+	s.transmit(h, idx)
+}
+
+// pulledArrive puts a pulled packet that reached ToR t into the room
+// reserved for it: the staging VOQ of a packet pulled from one of t's
+// hosts, the destination host's queue, or (a relayed packet) the queue of
+// the t host that will store it.
+func (s *sim) pulledArrive(t int, idx int32, p *tor.Packet) {
+	ps := &s.pull
+	tr := s.tors[t]
+	now := s.q.Now()
+	switch {
+	case p.Hops == 0 || p.Holder > 0: // up from a host of t
+		p.Holder = 0
+		v := p.DstToR
+		if p.Via >= 0 {
+			v = p.Via
+		}
+		ps.inflight[t*s.n+int(v)]--
+		tr.EnqueueReserved(now, tr.VOQ(int(v), tor.Local), idx)
+		s.kick(t, v, false)
+	case p.DstToR == int32(t):
+		tr.EnqueueReserved(now, tr.HostQueue(int(p.DstHost)-t*s.H), idx)
+		s.startHostPort(p.DstHost)
+	default: // relayed: store it at one of t's hosts
+		p.Via = -1
+		h := int(ps.hostRR[t])
+		ps.hostRR[t] = int32((h + 1) % s.H)
+		host := int32(t*s.H + h)
+		p.Holder = host + 1
+		tr.EnqueueReserved(now, tr.HostQueue(h), idx)
+		s.startHostPort(host)
+	}
+}
+
+// storeRelayed keeps relayed packet idx, which reached host h, until h's
+// ToR pulls it for a circuit to its destination.
+func (s *sim) storeRelayed(h int32, idx int32) {
+	p := s.pool.At(idx)
+	t := int(s.torOf(h))
+	s.pull.stored += int64(p.Size)
+	s.pull.store[t*s.n+int(p.DstToR)].Push(idx)
+	s.fillUp(t, int(p.DstToR))
+}
+
+// pullGate is the flow control of pulled packets: one leaves toward v only
+// if v has room for it and, if v is to relay it, v's store for the
+// destination stays within one circuit day of bytes.
+type pullGate struct{ s *sim }
+
+func (g pullGate) Pass(v int, p *tor.Packet) bool {
+	if !p.Pulled {
+		return true
+	}
+	s := g.s
+	if !s.tors[v].Room(p.Size) {
+		return false
+	}
+	switch {
+	case int(p.DstToR) == v || p.Via == int32(v):
+		return true // last hop, or relay room promised at the pull
+	case p.Via >= 0 || p.Hops > 0:
+		return false // promised to another relay, or already relayed once
+	}
+	return s.pull.relayed[v*s.n+int(p.DstToR)]+int64(p.Size) <= s.relayLimit
+}
+
+// pullSent does the bookkeeping of a pulled packet leaving ToR t for v;
+// relayNow says PickCircuit's RotorLB rule chose v as its relay just now.
+func (s *sim) pullSent(t, v int, p *tor.Packet, relayNow bool) {
+	ps := &s.pull
+	s.tors[v].Reserve(p.Size)
+	ps.staged[t] -= int64(p.Size)
+	if p.Hops > 0 { // second hop of a relayed packet
+		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)
+	}
+	if relayNow {
+		ps.relayed[v*s.n+int(p.DstToR)] += int64(p.Size)
+	}
+}

@@ -1,0 +1,176 @@
+package fabric
+
+import (
+	"math"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// TestPullSingleFlow checks FCTs of host-buffered (pulled) packets that
+// follow from the slot arithmetic of TestSingleFlowDirect's rotor (4 ToRs,
+// one switch playing shifts 1, 2, 3; Δ = 10 µs, Δr = 1 µs; 10 Gbps, so an
+// MTU takes 1.2 µs; 100 ns on every link). A pull request takes 100 ns
+// down to the host, the packet 1.2 µs + 100 ns up.
+//
+//   - 1 packet 0→1 at t = 0, circuit 0→1 up: request [0, 0.1), host link
+//     [0.1, 1.3), ToR 0 at 1.4, circuit [1.4, 2.6), ToR 1 at 2.7, host port
+//     [2.7, 3.9), host at 4.0 µs.
+//   - 2 packets 0→2 (direct): the circuit 0→2 is up [10, 19). At the night
+//     of slot 0 (9 µs) ToR 0 prefetches for the next day: requests at 9,
+//     host link [9.1, 10.3) and [10.3, 11.5), ToR 0 at 10.4 and 11.6,
+//     circuit [10.4, 11.6) and [11.6, 12.8), ToR 2 at 11.7 and 12.9, host
+//     port [11.7, 12.9) and [12.9, 14.1), host at 14.2 µs.
+//   - 1 packet 0→2 with RotorLB: relayed through ToR 1 (circuit 0→1 up,
+//     nothing direct for 1): ToR 1 at 2.7 as above, down to host 1 (port
+//     [2.7, 3.9), stored at 4.0); ToR 1's circuit to 2 is up (shift 1), so
+//     it pulls at once: request [4.0, 4.1), host link [4.1, 5.3), ToR 1 at
+//     5.4, circuit [5.4, 6.6), ToR 2 at 6.7, host port [6.7, 7.9), host at
+//     8.0 µs.
+func TestPullSingleFlow(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cases := []struct {
+		name    string
+		flow    workload.Flow
+		routing string
+		want    rotor.Time
+		hops    []int64
+	}{
+		{"live circuit", workload.Flow{Src: 0, Dst: 1, Bytes: 1500}, Direct, 4 * us, []int64{0, 1}},
+		{"prefetched", workload.Flow{Src: 0, Dst: 2, Bytes: 3000}, Direct, 14*us + 200*ns, []int64{0, 2}},
+		{"relayed", workload.Flow{Src: 0, Dst: 2, Bytes: 1500}, RotorLB, 8 * us, []int64{0, 0, 1}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), []workload.Flow{c.flow})
+			cfg.Transport, cfg.Routing = Pull, c.routing
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Flows) != 1 || !r.Flows[0].Done {
+				t.Fatalf("flow did not complete: %+v", r.Flows)
+			}
+			if got := r.Flows[0].FCT; got != c.want {
+				t.Errorf("FCT = %v, want %v", got, c.want)
+			}
+			if !equalHops(r.Hops, c.hops) {
+				t.Errorf("hops %v, want %v", r.Hops, c.hops)
+			}
+			if r.InFlightPackets != 0 || r.DroppedPackets != 0 || r.InjectedPackets != r.DeliveredPackets {
+				t.Errorf("after the run: injected %d, delivered %d, %d in flight, %d dropped",
+					r.InjectedPackets, r.DeliveredPackets, r.InFlightPackets, r.DroppedPackets)
+			}
+		})
+	}
+}
+
+func equalHops(a, b []int64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestPullLossless loads a fabric whose ToRs hold only 12 packets with
+// websearch-like traffic at 60 % load: pushed traffic would lose
+// thousands of packets (TestReliableDelivery), pulled traffic none. Every
+// flow completes with exactly its bytes, and the invariants (conservation
+// in packets and bytes, stored relayed bytes included) hold throughout.
+func TestPullLossless(t *testing.T) {
+	flows := testFlows(t, "100KB", 0.6, 3*rotor.Millisecond, 2)
+	for _, mode := range []string{Direct, RotorLB} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := loadedConfig(t, mode, flows)
+			cfg.Transport = Pull
+			cfg.Buffer = 12 * 1500
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.DroppedPackets != 0 {
+				t.Errorf("%d pulled packets dropped", r.DroppedPackets)
+			}
+			if r.FlowsComplete != len(flows) {
+				t.Errorf("%d of %d flows completed", r.FlowsComplete, len(flows))
+			}
+			for _, f := range r.Flows {
+				if f.Received != f.Bytes || f.FCT < f.Ideal {
+					t.Errorf("flow %d: received %d of %d B, FCT %v < ideal %v", f.ID, f.Received, f.Bytes, f.FCT, f.Ideal)
+				}
+			}
+			if r.BufferPeak > 12*1500 {
+				t.Errorf("buffer peak %d B > 18000 B", r.BufferPeak)
+			}
+			if mode == RotorLB && (len(r.Hops) < 3 || r.Hops[2] == 0) {
+				t.Errorf("rotorlb relayed nothing: hops %v", r.Hops)
+			}
+		})
+	}
+}
+
+// TestPullSaturatedThroughput: saturated permutation traffic, pulled. With
+// host delay 0 a pull round trip (1.2 µs) equals the night, so the
+// prefetched packets are at the ToR when the day starts and direct on the
+// true rotor reaches the single-hop bound d/(n−1), RotorLB on the self-slot
+// rotor the emulated-graph bound d/2 (as pushed traffic does in
+// TestSaturatedThroughput). With 100 ns host delay the round trip is
+// 1.4 µs: the first packet arrives 0.2 µs into the 12 µs day, so only 9 of
+// the 10 packets a day holds fit and θ drops to 9/10 of the bound.
+func TestPullSaturatedThroughput(t *testing.T) {
+	d := 12.0 / 13.2
+	ns := rotor.Nanosecond
+	cases := []struct {
+		name      string
+		first     int
+		routing   string
+		hostDelay rotor.Time
+		want      float64
+		tol       float64
+	}{
+		{"direct true rotor", 1, Direct, 0, d / 7, 0.01},
+		{"direct true rotor, late pulls", 1, Direct, 100 * ns, 0.9 * d / 7, 0.01},
+		{"rotorlb self-slot", 0, RotorLB, 0, d / 2, 0.02},
+		{"rotorlb self-slot, late pulls", 0, RotorLB, 100 * ns, 0.9 * d / 2, 0.02},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := 8
+			slot, reconf := 13200*rotor.Nanosecond, 1200*rotor.Nanosecond
+			sc := cyclicSchedule(t, n, 1, c.first, slot, reconf)
+			var flows []workload.Flow
+			for i := 0; i < n; i++ {
+				flows = append(flows, workload.Flow{ID: i, Src: i, Dst: (i + n/2) % n, Bytes: 1 << 40})
+			}
+			cfg := baseConfig(sc, flows)
+			cfg.Transport, cfg.Routing = Pull, c.routing
+			cfg.HostDelay = c.hostDelay
+			cfg.Buffer = 40 * 1500
+			cycles := 40
+			cfg.SimTime = rotor.Time(cycles) * sc.CycleDuration()
+			cfg.SeriesInterval = sc.CycleDuration()
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := 0.0
+			for _, u := range r.HostSeries[cycles/2 : cycles] {
+				sum += u
+			}
+			got := sum / float64(cycles/2)
+			if math.Abs(got-c.want) > c.tol*c.want {
+				t.Errorf("throughput %.4f of host capacity, want %.4f ± %.0f%%", got, c.want, 100*c.tol)
+			}
+			if r.DroppedPackets != 0 {
+				t.Errorf("%d drops", r.DroppedPackets)
+			}
+			t.Logf("θ = %.4f (want %.4f), hops %v", got, c.want, r.Hops)
+		})
+	}
+}
