@@ -118,10 +118,12 @@ func doublyStochastic(d demand.Matrix) [][]float64 {
 	n := d.N()
 	a := make([][]float64, n)
 	row, col := make([]float64, n), make([]float64, n)
+	big := largestEntry(d) // divide by it first so sums of huge entries cannot overflow
 	for u := range n {
 		a[u] = make([]float64, n)
 		for v, x := range d[u] {
-			if u != v {
+			if u != v && big > 0 {
+				x /= big
 				a[u][v] = x
 				row[u] += x
 				col[v] += x

@@ -157,16 +157,17 @@ func Topology(d demand.Matrix, c Config, rng *rand.Rand) (*Graph, error) {
 func roundDemand(d demand.Matrix, budget int) ([][]int, error) {
 	n := d.N()
 	s := make([][]float64, n)
+	top := largestEntry(d) // divide by it first so sums of huge entries cannot overflow
 	maxSum := 0.0
 	col := make([]float64, n)
 	for u := range n {
 		s[u] = make([]float64, n)
 		row := 0.0
 		for v, x := range d[u] {
-			if u != v {
-				s[u][v] = x
-				row += x
-				col[v] += x
+			if u != v && top > 0 {
+				s[u][v] = x / top
+				row += s[u][v]
+				col[v] += s[u][v]
 			}
 		}
 		maxSum = math.Max(maxSum, row)
@@ -240,6 +241,19 @@ func roundDemand(d demand.Matrix, budget int) ([][]int, error) {
 		return nil, fmt.Errorf("vermilion: matrix rounding exceeded the budget %d (row %d, column %d)", budget, rowMax, colMax)
 	}
 	return r, nil
+}
+
+// largestEntry is the largest off-diagonal entry of d.
+func largestEntry(d demand.Matrix) float64 {
+	top := 0.0
+	for u, row := range d {
+		for v, x := range row {
+			if u != v {
+				top = math.Max(top, x)
+			}
+		}
+	}
+	return top
 }
 
 // Schedule runs generalised Vermilion (Algorithm 7) on demand d (usually a
