@@ -51,33 +51,9 @@ func checkShifts(kind string, p Params) error {
 // divide the count, the last slot of the highest switches is idle. Over a
 // period every ordered pair u ≠ v is connected exactly once.
 func RotorNet(p Params) (*rotor.Schedule, error) {
-	const kind = "rotornet"
-	if err := checkShifts(kind, p); err != nil {
-		return nil, err
-	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
-	if err != nil {
-		return nil, err
-	}
-	n, u, count := p.Nodes, p.Uplinks, shiftCount(p)
-	period := (count + u - 1) / u
-	ms := emptyMatchings(u, period, n)
-	for t := 0; t < period; t++ {
-		for s := 0; s < u; s++ {
-			if k := t*u + s; k < count {
-				fillShift(ms[s][t], shift(p, k))
-			}
-		}
-	}
-	return &rotor.Schedule{
-		Kind: kind, Nodes: n, Switches: u, Period: period, Slot: slot, Reconf: reconf,
-		Matchings: ms,
-		Meta: map[string]any{
-			"nodes": n, "uplinks": u, "self_slot": p.SelfSlot, "matchings": count,
-			"remainder_idle_slots": u*period - count,
-			"assignment":           "round-robin: switch s plays shift t*U+s+1 (t*U+s with self_slot) in slot t",
-		},
-	}, nil
+	return shiftSchedule("rotornet", p, DefaultSlot, DefaultReconf,
+		func(s, t, u, period int) int { return t*u + s },
+		"round-robin: switch s plays shift t*U+s+1 (t*U+s with self_slot) in slot t")
 }
 
 // Sirius is the complete graph as a tunable-laser schedule: node u's uplink
@@ -89,11 +65,20 @@ func RotorNet(p Params) (*rotor.Schedule, error) {
 // once. Defaults are nanosecond scale: 3.84 ns reconfiguration in 384 ns
 // slots (duty cycle 0.99).
 func Sirius(p Params) (*rotor.Schedule, error) {
-	const kind = "sirius"
+	return shiftSchedule("sirius", p, DefaultSiriusSlot, DefaultSiriusReconf,
+		func(s, t, u, period int) int { return s*period + t },
+		"per-uplink band: uplink s reaches shift s*P+t+1 (s*P+t with self_slot) in slot t")
+}
+
+// shiftSchedule deals the cyclic shifts over the U switches: switch s plays
+// shift-list entry index(s, t, U, period) in slot t, or idles when the list
+// is exhausted.
+func shiftSchedule(kind string, p Params, defaultSlot, defaultReconf rotor.Time,
+	index func(s, t, u, period int) int, assignment string) (*rotor.Schedule, error) {
 	if err := checkShifts(kind, p); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p, DefaultSiriusSlot, DefaultSiriusReconf)
+	slot, reconf, err := timing(kind, p, defaultSlot, defaultReconf)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +87,7 @@ func Sirius(p Params) (*rotor.Schedule, error) {
 	ms := emptyMatchings(u, period, n)
 	for s := 0; s < u; s++ {
 		for t := 0; t < period; t++ {
-			if k := s*period + t; k < count {
+			if k := index(s, t, u, period); k < count {
 				fillShift(ms[s][t], shift(p, k))
 			}
 		}
@@ -113,7 +98,7 @@ func Sirius(p Params) (*rotor.Schedule, error) {
 		Meta: map[string]any{
 			"nodes": n, "uplinks": u, "self_slot": p.SelfSlot, "matchings": count,
 			"remainder_idle_slots": u*period - count,
-			"assignment":           "per-uplink band: uplink s reaches shift s*P+t+1 (s*P+t with self_slot) in slot t",
+			"assignment":           assignment,
 		},
 	}, nil
 }
