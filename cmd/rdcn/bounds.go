@@ -50,16 +50,9 @@ type boundsJSON struct {
 }
 
 func runBounds(c *cli.Context) error {
-	if c.Args().Present() {
-		return badInput("arguments", "unexpected %q", c.Args().First())
-	}
-	format := c.String("format")
-	if format != "text" && format != "json" {
-		return badInput("format", "%q: want text or json", format)
-	}
-	gap := c.Float64("gap")
-	if !(gap > 0 && gap < 1) {
-		return badInput("gap", "%v must be in (0, 1)", gap)
+	format, gap, err := analysisOptions(c)
+	if err != nil {
+		return err
 	}
 	g, err := loadGraph(c)
 	if err != nil {

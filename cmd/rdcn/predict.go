@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -80,14 +79,9 @@ func runPredict(c *cli.Context) error {
 	for _, a := range predictList(c.String("algorithms")) {
 		s.Algorithms = append(s.Algorithms, predict.Algorithm(a))
 	}
-	format := c.String("format")
-	if format != "text" && format != "json" && format != "csv" {
-		return badInput("format", "%q, want text, json or csv", format)
-	}
-	plotPath := c.String("plot")
-	plotFormat := strings.TrimPrefix(strings.ToLower(filepath.Ext(plotPath)), ".")
-	if plotPath != "" && plotFormat != "svg" && plotFormat != "png" {
-		return badInput("plot", "%q, want a .svg or .png file", plotPath)
+	format, plotPath, plotFormat, err := tableOptions(c)
+	if err != nil {
+		return err
 	}
 	if err := s.Validate(); err != nil {
 		return asInput("study", err)

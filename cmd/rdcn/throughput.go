@@ -143,16 +143,9 @@ type throughputJSON struct {
 }
 
 func runThroughput(c *cli.Context) error {
-	if c.Args().Present() {
-		return badInput("arguments", "unexpected %q", c.Args().First())
-	}
-	format := c.String("format")
-	if format != "text" && format != "json" {
-		return badInput("format", "%q: want text or json", format)
-	}
-	gap := c.Float64("gap")
-	if !(gap > 0 && gap < 1) {
-		return badInput("gap", "%v must be in (0, 1)", gap)
+	format, gap, err := analysisOptions(c)
+	if err != nil {
+		return err
 	}
 	routing, solver := c.String("routing"), c.String("solver")
 	if routing != "any" && routing != "direct" && routing != "vlb" {
@@ -206,4 +199,21 @@ func runThroughput(c *cli.Context) error {
 			out.Iterations, out.Seconds, out.PerNodeBps/1e9, g.NodeCapacity*float64(g.Rate)/1e9)
 		return err
 	})
+}
+
+// analysisOptions checks what throughput and bounds share: no positional
+// arguments, --format text|json and --gap in (0, 1).
+func analysisOptions(c *cli.Context) (format string, gap float64, err error) {
+	if c.Args().Present() {
+		return "", 0, badInput("arguments", "unexpected %q", c.Args().First())
+	}
+	format = c.String("format")
+	if format != "text" && format != "json" {
+		return "", 0, badInput("format", "%q: want text or json", format)
+	}
+	gap = c.Float64("gap")
+	if !(gap > 0 && gap < 1) {
+		return "", 0, badInput("gap", "%v must be in (0, 1)", gap)
+	}
+	return format, gap, nil
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -100,14 +99,9 @@ func runTradeoff(c *cli.Context) error {
 	if cfg.Gap <= 0 || cfg.Gap >= 1 {
 		return badInput("gap", "%v must be in (0, 1)", cfg.Gap)
 	}
-	format := c.String("format")
-	if format != "text" && format != "json" && format != "csv" {
-		return badInput("format", "%q, want text, json or csv", format)
-	}
-	plotPath := c.String("plot")
-	plotFormat := strings.TrimPrefix(strings.ToLower(filepath.Ext(plotPath)), ".")
-	if plotPath != "" && plotFormat != "svg" && plotFormat != "png" {
-		return badInput("plot", "%q, want a .svg or .png file", plotPath)
+	format, plotPath, plotFormat, err := tableOptions(c)
+	if err != nil {
+		return err
 	}
 	if err := cfg.Validate(); err != nil {
 		return asInput("tradeoff", err)
