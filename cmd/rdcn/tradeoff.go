@@ -22,7 +22,7 @@ func tradeoffCommand() *cli.Command {
 		Name:  "tradeoff",
 		Usage: "throughput, delay and buffer across emulated-graph degrees: static, complete graph, Mars (thesis Table 7.1, Fig. 7.1)",
 		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--slot Δ] [--reconf Δr] [--buffer B] [--delay L]\n" +
-			"   [--degrees 2,4,8,…] [--exact=false] [--gap 0.01] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
+			"   [--degrees 2,4,8,…] [--exact=false] [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
 			"example (Table 7.1): rdcn tradeoff --tors 16 --uplinks 2 --link 400Gbps --slot 100us --reconf 10us --buffer 20MB --delay 850us",
 		Description: "One row per design: static (d = U), complete graph (d = n), the complete graph within --buffer,\n" +
 			"Mars (d from --buffer and --delay, Theorems 18–19) and degree-d for each --degrees entry.\n" +
@@ -40,7 +40,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "delay", Usage: "Mars's delay requirement L (e.g. 850us)"},
 			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
 			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
-			&cli.Float64Flag{Name: "gap", Value: 0.01, Usage: "certified relative gap of the engine's θ"},
+			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the Mars matchings' shuffle"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
