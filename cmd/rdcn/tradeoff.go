@@ -153,7 +153,7 @@ func writeTradeoffText(w io.Writer, cfg emulated.TradeoffConfig, rows []emulated
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "design\td\tΓ\tθ (Thm 17)\tθ exact\tθ VLB\tθ buffer-limited\tdelay (ARD)\tbuffer/ToR\tbuffer total\t")
+	fmt.Fprintln(tw, "design\td\tΓ\tθ (Thm 17)\tθ any\tθ VLB\tθ buffer-limited\tdelay (ARD)\tbuffer/ToR\tbuffer total\t")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%.4f\t%s\t%s\t%.4f\t%s\t%s\t%s\t\n", r.Design, r.Degree, r.PeriodSlots, r.Theta,
 			optFloat(r.ThetaExact, "%.4f"), optFloat(r.ThetaVLB, "%.4f"), r.ThetaBufferLimited,
