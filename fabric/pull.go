@@ -265,7 +265,7 @@ func (s *sim) pulledArrive(t int, idx int32, p *tor.Packet) {
 		}
 		ps.inflight[t*s.n+int(v)]--
 		tr.EnqueueReserved(now, tr.VOQ(int(v), tor.Local), idx)
-		s.kick(t, v, false)
+		s.kick(t, v, s.relay != nil) // Local traffic: RotorLB may relay it on any circuit
 	case p.DstToR == int32(t):
 		tr.EnqueueReserved(now, tr.HostQueue(int(p.DstHost)-t*s.H), idx)
 		s.startHostPort(p.DstHost)

@@ -40,7 +40,10 @@ type hostState struct {
 	active  des.FIFO   // flows with data to send (ids)
 	acks    des.FIFO   // ACK packets waiting for the NIC
 	pulls   des.FIFO   // pull requests (packets to fill and send) waiting for the NIC
-	portBsy bool       // ToR→host port busy
+	portBsy bool       // ToR→host port: a "port free" event is pending
+	// The NIC and the ToR→host port are serialising until these times; an
+	// event that frees them is scheduled only when more is waiting.
+	nicFree, portFree rotor.Time
 }
 
 type flowState struct {
@@ -78,11 +81,12 @@ type sim struct {
 	ps   *tor.ToR
 
 	sw     []switchState
-	peer   []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
-	upBusy []bool  // [t*U+s]
-	psUp   []bool  // [t] ToR→packet switch port busy
-	psPort []bool  // [t] packet switch→ToR port busy
-	vlbRR  []int32 // [t]
+	peer   []int32      // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
+	upBusy []bool       // [t*U+s]: an "uplink free" event is pending
+	upFree []rotor.Time // [t*U+s]: the uplink serialises until then
+	psUp   []bool       // [t] ToR→packet switch port busy
+	psPort []bool       // [t] packet switch→ToR port busy
+	vlbRR  []int32      // [t]
 
 	hosts []hostState
 	flows []flowState
@@ -176,6 +180,7 @@ func newSim(cfg Config) (*sim, error) {
 		s.peer[i] = rotor.Idle
 	}
 	s.upBusy = make([]bool, s.n*s.U)
+	s.upFree = make([]rotor.Time, s.n*s.U)
 	s.vlbRR = make([]int32, s.n)
 	s.hosts = make([]hostState, s.n*s.H)
 	s.ackDelayLocal = 2 * cfg.HostDelay

@@ -291,6 +291,17 @@ func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
 	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
 }
 
+// AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
+// relay over any circuit).
+func (t *ToR) AnyLocal() bool {
+	for _, w := range t.local {
+		if w != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // TakeEvicted returns and clears the packets pushed out by the last
 // Enqueue calls.
 func (t *ToR) TakeEvicted() []int32 {

@@ -151,3 +151,28 @@ func BenchmarkPoolFIFO(b *testing.B) {
 		f.Push(p.Alloc())
 	}
 }
+
+// TestScheduleFirst: at equal times, ScheduleFirst events come before
+// Schedule events whatever the insertion order, ordered by (kind, target)
+// among themselves; times still dominate.
+func TestScheduleFirst(t *testing.T) {
+	var q Queue
+	q.Schedule(5, 1, 1, 0)
+	q.Schedule(5, 2, 2, 0)
+	q.ScheduleFirst(5, 3, 6, 0)
+	q.ScheduleFirst(4, 4, 4, 0)
+	q.Schedule(4, 5, 5, 0)
+	q.ScheduleFirst(5, 3, 3, 0)
+	var got []int32
+	for {
+		e, ok := q.Pop()
+		if !ok {
+			break
+		}
+		got = append(got, e.Target)
+	}
+	want := []int32{4, 5, 3, 6, 1, 2} // (5, kind 3) targets 3 then 6
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pop order (-want +got):\n%s", diff)
+	}
+}
