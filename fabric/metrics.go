@@ -102,7 +102,7 @@ func (s *sim) checkConservation(full bool) {
 	for i := range s.hosts {
 		waiting += int64(s.hosts[i].acks.Len())
 	}
-	live := int64(s.pool.Live()) - m.idealInFlight - waiting - s.pull.requests
+	live := int64(s.pool.Live()) - m.idealInFlight - waiting
 	if got := m.injectedPkts - m.deliveredPkts - m.droppedPkts; got != live {
 		s.fail("conservation: injected %d − delivered %d − dropped %d = %d packets, but %d are in the network",
 			m.injectedPkts, m.deliveredPkts, m.droppedPkts, got, live)

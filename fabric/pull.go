@@ -16,7 +16,10 @@ import (
 // destinations with such flows. When an uplink of ToR t is (about to be) in
 // its day with peer v, the ToR stages a few packets for it (fill): it
 // reserves buffer room and sends a pull request down to a host, which
-// answers with one packet. RotorLB's order: first relayed traffic that
+// answers with one packet. The request reaches the host after the host
+// delay and the packet is put on the host's NIC then or when the NIC is
+// free, whichever is later: pulls take NIC time first come, first served
+// with the host's own pushed packets (computed at once, no event). RotorLB's order: first relayed traffic that
 // hosts of this rack store for v, then this rack's own data for v
 // (round-robin over the flows), then, with spare capacity, data for
 // another destination x that v accepts to relay (v stores at most one
@@ -49,8 +52,7 @@ type pullState struct {
 	depth    int // packets staged per next hop
 	latency  rotor.Time
 	relay    bool
-	requests int64 // pull requests whose (new) packet has not yet left its host
-	stored   int64 // bytes relayed packets occupy at hosts or in re-pull requests
+	stored   int64 // bytes relayed packets stored at hosts
 }
 
 func (s *sim) initPull() {
@@ -131,7 +133,8 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 					return
 				}
 				st.Pop()
-				s.q.Schedule(now+s.cfg.HostDelay, evPullReq, p.Holder-1, idx)
+				ps.stored -= int64(p.Size)
+				s.hostPull(p.Holder-1, idx, false)
 				continue
 			}
 		}
@@ -149,13 +152,12 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		if via >= 0 {
 			ps.relayed[v*s.n+d] += int64(size) // v's relay room is promised now
 		}
-		ps.requests++
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
 		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.SrcToR, p.DstToR = int32(t), int32(d)
-		s.q.Schedule(now+s.cfg.HostDelay, evPullReq, p.SrcHost, idx)
+		s.hostPull(p.SrcHost, idx, true)
 	}
 }
 
@@ -226,26 +228,30 @@ func (s *sim) takePulled(t, d int, size int32) {
 	}
 }
 
-// hostPull puts the pulled packet idx on host h's NIC: a new packet gets
-// its flow's next segment; a stored relayed packet goes up again as is.
-func (s *sim) hostPull(h int32, idx int32) {
+// hostPull answers a pull request for packet idx sent to host h now: the
+// host gets it after the host delay and serialises the packet when its NIC
+// is free. A new packet (fresh) gets its flow's next segment; a stored
+// relayed packet goes up again as is.
+func (s *sim) hostPull(h int32, idx int32, fresh bool) {
 	now := s.q.Now()
+	hs := &s.hosts[h]
 	p := s.pool.At(idx)
-	if p.Holder > 0 {
-		s.pull.stored -= int64(p.Size)
-		s.send(h, idx, false)
-		return
+	start := max(now+s.cfg.HostDelay, hs.nicFree)
+	if fresh {
+		fs := &s.flows[p.Flow]
+		seq, size, _, ok := fs.sender.Next(now)
+		if !ok || size != p.Size {
+			s.fail("flow %d: pull request for %d B, sender offers %d B (ok=%v)", p.Flow, p.Size, size, ok)
+			return
+		}
+		p.Seq, p.Sent = seq, start
+		s.m.injectedPkts++
+		s.m.injectedBytes += int64(size)
+		s.m.injectedData += int64(size)
 	}
-	fs := &s.flows[p.Flow]
-	seq, size, _, ok := fs.sender.Next(now)
-	if !ok || size != p.Size {
-		s.fail("flow %d: pull request for %d B, sender offers %d B (ok=%v)", p.Flow, p.Size, size, ok)
-		return
-	}
-	p.Seq, p.Sent = seq, now
-	s.pull.requests--
-	s.m.injectedData += int64(size)
-	s.transmit(h, idx)
+	ser := s.ser(linkHost, p.Size)
+	hs.nicFree = start + ser
+	s.q.Schedule(start+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
 // pulledArrive puts a pulled packet that reached ToR t into the room

@@ -142,12 +142,6 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
 	case evMemory:
 		s.m.sampleMemory(int(arg), s.q.Now())
-	case evPullReq:
-		h := &s.hosts[target]
-		h.pulls.Push(arg)
-		if !h.busy {
-			s.hostSend(target)
-		}
 	case evPrefetch:
 		s.prefetch(int(target))
 	}
@@ -534,10 +528,6 @@ func (s *sim) hostSend(h int32) {
 		s.transmit(h, hs.acks.Pop())
 		return
 	}
-	if hs.pulls.Len() > 0 {
-		s.hostPull(h, hs.pulls.Pop())
-		return
-	}
 	var wake rotor.Time
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
@@ -575,21 +565,15 @@ func (s *sim) hostSend(h int32) {
 	}
 }
 
-func (s *sim) transmit(h int32, idx int32) { s.send(h, idx, true) }
-
-// send puts packet idx on host h's NIC; inject counts it as injected (not
-// so for a relayed packet leaving the host that stored it).
-func (s *sim) send(h int32, idx int32, inject bool) {
+func (s *sim) transmit(h int32, idx int32) {
 	now := s.q.Now()
 	p := s.pool.At(idx)
 	ser := s.ser(linkHost, p.Size)
 	hs := &s.hosts[h]
 	hs.nicFree = now + ser
-	if inject {
-		s.m.injectedPkts++
-		s.m.injectedBytes += int64(p.Size)
-	}
-	if eagerFree || hs.acks.Len()+hs.pulls.Len()+hs.active.Len() > 0 {
+	s.m.injectedPkts++
+	s.m.injectedBytes += int64(p.Size)
+	if eagerFree || hs.acks.Len()+hs.active.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
 	}

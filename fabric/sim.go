@@ -30,7 +30,6 @@ const (
 	evSample                    // metrics sampling
 	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                    // heap sample for the perf report (arg index)
-	evPullReq                   // a ToR's pull request reaches a host (target host, arg packet)
 	evPrefetch                  // pull for the circuits of switch's next day (target switch)
 )
 
@@ -39,7 +38,6 @@ type hostState struct {
 	wakeAt  rotor.Time // pending pacing wake-up, 0: none
 	active  des.FIFO   // flows with data to send (ids)
 	acks    des.FIFO   // ACK packets waiting for the NIC
-	pulls   des.FIFO   // pull requests (packets to fill and send) waiting for the NIC
 	portBsy bool       // ToR→host port: a "port free" event is pending
 	// The NIC and the ToR→host port are serialising until these times; an
 	// event that frees them is scheduled only when more is waiting.
@@ -191,7 +189,9 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	switch cfg.Routing {
 	case RotorLB, Paths:
-		s.relay = relay{s}
+		if cfg.Transport != Pull { // pulled traffic is relayed when it is pulled
+			s.relay = relay{s}
+		}
 	}
 	if cfg.Routing == Paths {
 		s.paths = newPathTable(sc)
