@@ -152,6 +152,64 @@ func BenchmarkPoolFIFO(b *testing.B) {
 	}
 }
 
+// TestQueueSpread schedules, while popping, events from a few ps to
+// seconds ahead (same bucket, the calendar ring, the far heap and back) and
+// compares the pop order with a sorted model.
+func TestQueueSpread(t *testing.T) {
+	for _, horizon := range []rotor.Time{100, rotor.Microsecond, rotor.Millisecond, 3 * rotor.Second} {
+		rng := rand.New(rand.NewPCG(uint64(horizon), 9))
+		var q Queue
+		var model []Event
+		var seq uint64
+		add := func(at rotor.Time, first bool, target int32) {
+			if first {
+				q.ScheduleFirst(at, 3, target, 0)
+				model = append(model, Event{At: at, Kind: 3, Target: target})
+				return
+			}
+			seq++
+			q.Schedule(at, 1, target, 0)
+			model = append(model, Event{At: at, Seq: seq, Kind: 1, Target: target})
+		}
+		for i := 0; i < 200; i++ {
+			add(rotor.Time(rng.Int64N(int64(horizon))), false, int32(i))
+		}
+		for k := 0; k < 20000; k++ {
+			sort.Slice(model, func(a, b int) bool {
+				x, y := model[a], model[b]
+				if x.At != y.At {
+					return x.At < y.At
+				}
+				if (x.Seq == 0) != (y.Seq == 0) {
+					return x.Seq == 0
+				}
+				if x.Seq == 0 {
+					return x.Target < y.Target
+				}
+				return x.Seq < y.Seq
+			})
+			if len(model) == 0 {
+				break
+			}
+			e, ok := q.Pop()
+			if !ok || e != model[0] {
+				t.Fatalf("horizon %v, pop %d: got %+v (ok=%v), want %+v", horizon, k, e, ok, model[0])
+			}
+			model = model[1:]
+			if q.Len() != len(model) {
+				t.Fatalf("Len = %d, want %d", q.Len(), len(model))
+			}
+			if k < 15000 {
+				now := q.Now()
+				add(now+rotor.Time(rng.Int64N(int64(horizon))), false, int32(k))
+				if rng.IntN(4) == 0 {
+					add(now+rotor.Time(rng.Int64N(int64(horizon))), true, int32(k))
+				}
+			}
+		}
+	}
+}
+
 // TestScheduleFirst: at equal times, ScheduleFirst events come before
 // Schedule events whatever the insertion order, ordered by (kind, target)
 // among themselves; times still dominate.

@@ -1,18 +1,22 @@
 package des
 
-import "github.com/rdcn/rdcn/rotor"
+import (
+	"math/bits"
+
+	"github.com/rdcn/rdcn/rotor"
+)
 
 // Event is one scheduled occurrence: at time At, do Kind to Target with Arg.
 // What Kind, Target and Arg mean is up to the simulator.
 type Event struct {
 	At     rotor.Time
-	Seq    uint64 // insertion order, breaks ties between equal times
+	Seq    uint64 // insertion order, breaks ties between equal times (0 for ScheduleFirst events)
 	Target int32
 	Arg    int32
 	Kind   uint8
 }
 
-// item is an Event as the heap stores it: 24 bytes. Ordinary events have
+// item is an Event as the queue stores it: 24 bytes. Ordinary events have
 // key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<32 | target, so
 // they sort before ordinary ones and among themselves by kind and target.
 type item struct {
@@ -33,11 +37,32 @@ func (e *item) event() Event {
 	return Event{At: e.at, Seq: e.key << 1 >> 9, Kind: uint8(e.key), Target: e.target, Arg: e.arg}
 }
 
-// Queue is a 4-ary min-heap of events ordered by (At, Seq), except that at
-// equal times events scheduled with ScheduleFirst come before the others,
-// ordered by (Kind, Target). The zero value is ready to use.
+// Calendar geometry: buckets of 2^bucketShift ps (131 ns), a ring of
+// ringSize buckets (537 µs ahead).
+const (
+	bucketShift = 17
+	ringSize    = 4096
+	ringMask    = ringSize - 1
+)
+
+// Queue is the event queue: events come out ordered by (At, Seq), except
+// that at equal times events scheduled with ScheduleFirst come before the
+// others, ordered by (Kind, Target). The zero value is ready to use.
+//
+// It is a calendar queue: time is cut into buckets of 131 ns. Events of
+// the current bucket (and any clamped into the past) sit in a small 4-ary
+// heap; those of the next 4095 buckets are appended, unsorted, to a ring of
+// buckets and heapified when their bucket becomes current; later ones wait
+// in a second heap and move to the ring as time advances. A simulation's
+// events are mostly a few packet times ahead, so scheduling is O(1) and
+// popping works on a heap of a few dozen events.
 type Queue struct {
-	h         []item
+	near      []item // 4-ary heap: buckets ≤ cur
+	ring      [][]item
+	full      [ringSize / 64]uint64 // non-empty ring buckets
+	far       []item                // 4-ary heap: buckets ≥ cur+ringSize
+	cur       int64                 // current bucket number (time >> bucketShift)
+	n         int
 	seq       uint64
 	now       rotor.Time
 	processed uint64
@@ -47,7 +72,7 @@ type Queue struct {
 func (q *Queue) Now() rotor.Time { return q.now }
 
 // Len is the number of pending events.
-func (q *Queue) Len() int { return len(q.h) }
+func (q *Queue) Len() int { return q.n }
 
 // Processed is the number of events popped so far.
 func (q *Queue) Processed() uint64 { return q.processed }
@@ -75,46 +100,153 @@ func (q *Queue) push(at rotor.Time, key uint64, target, arg int32) {
 	if at < q.now {
 		at = q.now
 	}
-	q.h = append(q.h, item{at: at, key: key, target: target, arg: arg})
-	q.up(len(q.h) - 1)
+	q.n++
+	q.place(item{at: at, key: key, target: target, arg: arg})
+}
+
+// place files e by its bucket.
+func (q *Queue) place(e item) {
+	b := int64(e.at >> bucketShift)
+	switch {
+	case b <= q.cur:
+		heapPush(&q.near, e)
+	case b < q.cur+ringSize:
+		if q.ring == nil {
+			q.ring = make([][]item, ringSize)
+			slab := make([]item, ringSize*8)
+			for k := range q.ring {
+				q.ring[k] = slab[k*8 : k*8 : k*8+8]
+			}
+		}
+		i := int(b & ringMask)
+		q.ring[i] = append(q.ring[i], e)
+		q.full[i>>6] |= 1 << (i & 63)
+	default:
+		heapPush(&q.far, e)
+	}
+}
+
+// advance makes the next non-empty bucket current. It reports false if
+// the queue is empty.
+func (q *Queue) advance() bool {
+	if q.n == 0 {
+		return false
+	}
+	next := int64(-1)
+	if b, ok := q.nextFull(); ok {
+		next = b
+	}
+	if len(q.far) > 0 {
+		if b := int64(q.far[0].at >> bucketShift); next < 0 || b < next {
+			next = b
+		}
+	}
+	q.cur = next
+	i := int(next & ringMask)
+	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
+		bk := q.ring[i]
+		q.near = append(q.near[:0], bk...)
+		q.ring[i] = bk[:0]
+		q.full[i>>6] &^= 1 << (i & 63)
+		heapify(q.near)
+	}
+	for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+ringSize {
+		q.place(heapPop(&q.far))
+	}
+	return true
+}
+
+// nextFull returns the first non-empty ring bucket after cur.
+func (q *Queue) nextFull() (int64, bool) {
+	start := int((q.cur + 1) & ringMask)
+	for k := 0; k <= ringSize/64; k++ {
+		w := (start>>6 + k) % (ringSize / 64)
+		word := q.full[w]
+		if k == 0 {
+			word &= ^uint64(0) << (start & 63)
+		}
+		if word != 0 {
+			i := w<<6 + bits.TrailingZeros64(word)
+			d := int64((i - start + ringSize) & ringMask)
+			return q.cur + 1 + d, true
+		}
+	}
+	return 0, false
 }
 
 // PeekTime returns the time of the earliest pending event.
 func (q *Queue) PeekTime() (rotor.Time, bool) {
-	if len(q.h) == 0 {
+	if len(q.near) == 0 && !q.advance() {
 		return 0, false
 	}
-	return q.h[0].at, true
+	return q.near[0].at, true
 }
 
 // Peek returns the earliest pending event without removing it.
 func (q *Queue) Peek() (Event, bool) {
-	if len(q.h) == 0 {
+	if len(q.near) == 0 && !q.advance() {
 		return Event{}, false
 	}
-	return q.h[0].event(), true
+	return q.near[0].event(), true
 }
 
 // Pop removes and returns the earliest event and advances Now to its time.
 func (q *Queue) Pop() (Event, bool) {
-	n := len(q.h)
-	if n == 0 {
+	if len(q.near) == 0 && !q.advance() {
 		return Event{}, false
 	}
-	top := q.h[0]
-	last := n - 1
-	q.h[0] = q.h[last]
-	q.h = q.h[:last]
-	if last > 0 {
-		q.down(0)
-	}
+	top := heapPop(&q.near)
+	q.n--
 	q.now = top.at
 	q.processed++
 	return top.event(), true
 }
 
-func (q *Queue) up(i int) {
-	h := q.h
+// Pending returns a copy of the pending events, unsorted. It allocates; it
+// is meant for invariant checks.
+func (q *Queue) Pending() []Event {
+	out := make([]Event, 0, q.n)
+	for i := range q.near {
+		out = append(out, q.near[i].event())
+	}
+	for _, bk := range q.ring {
+		for i := range bk {
+			out = append(out, bk[i].event())
+		}
+	}
+	for i := range q.far {
+		out = append(out, q.far[i].event())
+	}
+	return out
+}
+
+// 4-ary min-heap on a slice.
+
+func heapPush(h *[]item, e item) {
+	*h = append(*h, e)
+	up(*h, len(*h)-1)
+}
+
+func heapPop(h *[]item) item {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	if last > 0 {
+		down(s, 0)
+	}
+	*h = s
+	return top
+}
+
+func heapify(h []item) {
+	for i := (len(h) - 2) / 4; i >= 0; i-- {
+		down(h, i)
+	}
+}
+
+func up(h []item, i int) {
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) >> 2
@@ -127,8 +259,7 @@ func (q *Queue) up(i int) {
 	h[i] = e
 }
 
-func (q *Queue) down(i int) {
-	h := q.h
+func down(h []item, i int) {
 	n := len(h)
 	e := h[i]
 	for {
@@ -137,10 +268,7 @@ func (q *Queue) down(i int) {
 			break
 		}
 		m := c
-		end := c + 4
-		if end > n {
-			end = n
-		}
+		end := min(c+4, n)
 		for k := c + 1; k < end; k++ {
 			if h[k].before(&h[m]) {
 				m = k
@@ -153,14 +281,4 @@ func (q *Queue) down(i int) {
 		i = m
 	}
 	h[i] = e
-}
-
-// Pending returns a copy of the pending events in heap order (not sorted).
-// It allocates; it is meant for invariant checks.
-func (q *Queue) Pending() []Event {
-	out := make([]Event, len(q.h))
-	for i := range q.h {
-		out[i] = q.h[i].event()
-	}
-	return out
 }
