@@ -167,6 +167,7 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	s.m.dayPorts[sw] = active
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			s.notifyCircuit(t, v, true)
 			if s.gate != nil {
 				s.fill(t, int(v), now, night)
 			}
@@ -205,6 +206,9 @@ func (s *sim) nightStart(sw int) {
 	for t := 0; t < s.n; t++ {
 		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
+		if v != rotor.Idle {
+			s.notifyCircuit(t, v, false)
+		}
 		if s.paths != nil && v != rotor.Idle {
 			s.reroute(t, v)
 		}
@@ -506,6 +510,9 @@ func (s *sim) startFlow() {
 	if pulled {
 		s.addPulled(id)
 		return
+	}
+	if reliable {
+		s.watchCircuit(id)
 	}
 	h := &s.hosts[f.Src]
 	h.active.Push(id)

@@ -93,14 +93,16 @@ type sim struct {
 	next    workload.Flow
 	hasNext bool
 
-	rng    *rand.Rand
-	relay  tor.Relay
-	paths  *pathTable
-	pull   pullState
-	gate   tor.Gate
-	serMTU [3]rotor.Time // host, circuit, packet switch: MTU serialisation
-	serAck [3]rotor.Time
-	rates  [3]rotor.Rate
+	rng   *rand.Rand
+	relay tor.Relay
+	paths *pathTable
+	pull  pullState
+
+	circuitFlows []des.FIFO // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
+	gate         tor.Gate
+	serMTU       [3]rotor.Time // host, circuit, packet switch: MTU serialisation
+	serAck       [3]rotor.Time
+	rates        [3]rotor.Rate
 
 	ackDelayRemote, ackDelayLocal rotor.Time
 	relayLimit                    int64
