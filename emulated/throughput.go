@@ -120,13 +120,73 @@ func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := newSolver(g, dn)
-	if len(s.srcs) == 0 {
-		return nil, errors.New("demand: has no traffic between distinct nodes")
+	var res *Result
+	if usePaths {
+		if !hasTraffic(dn) {
+			return nil, errors.New("demand: has no traffic between distinct nodes")
+		}
+		if connected(g, dn) {
+			res = throughputPaths(g, dn, o.Gap, o.MaxPhases)
+		} else {
+			res = zeroResult(g.N)
+		}
+	} else {
+		s := newSolver(g, dn)
+		if len(s.srcs) == 0 {
+			return nil, errors.New("demand: has no traffic between distinct nodes")
+		}
+		res = s.solve(o.Gap, o.MaxPhases)
 	}
-	res := s.solve(o.Gap, o.MaxPhases)
 	res.Demand = dn
 	res.Routing = "any"
 	res.Solver = "fptas"
 	return res, nil
+}
+
+var usePaths = true
+
+func hasTraffic(d [][]float64) bool {
+	for s, row := range d {
+		for t, x := range row {
+			if s != t && x > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// connected reports whether every pair with demand is joined by a path.
+func connected(g *Graph, d [][]float64) bool {
+	seen := make([]bool, g.N)
+	queue := make([]int32, 0, g.N)
+	for s, row := range d {
+		clear(seen)
+		seen[s] = true
+		queue = append(queue[:0], int32(s))
+		for h := 0; h < len(queue); h++ {
+			for _, v := range g.Out[queue[h]] {
+				if !seen[v] {
+					seen[v] = true
+					queue = append(queue, v)
+				}
+			}
+		}
+		for t, x := range row {
+			if x > 0 && t != s && !seen[t] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// zeroResult certifies θ = 0 for a demand with a disconnected pair: the
+// zero flow, and l ≡ 0 (no path has positive length).
+func zeroResult(n int) *Result {
+	res := &Result{Lengths: make([]float64, n*n), Flow: make([][]float64, n)}
+	for i := range res.Flow {
+		res.Flow[i] = make([]float64, n*n)
+	}
+	return res
 }

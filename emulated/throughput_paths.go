@@ -1,0 +1,623 @@
+package emulated
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+)
+
+var debugPaths = os.Getenv("RDCN_DEBUG_PATHS") != ""
+
+// pathSolver minimises the smoothed maximum congestion
+//
+//	Φ_β(F) = Σ_e exp(β·F_e/c_e)
+//
+// over path flows that route the whole demand (commodity k = (s,t) with
+// demand d_k spread over a set of s→t paths), with path-based gradient
+// projection (Jayakrishnan et al.): each commodity shifts flow from its
+// costlier paths to its cheapest one by a Newton step on Φ, where an arc's
+// cost is l_e ∝ exp(β·F_e/c_e)/c_e (∂Φ/∂F_e up to a constant) and its
+// curvature β·l_e/c_e. New paths come from shortest-path trees under l
+// (column generation), one Dijkstra per source per outer iteration.
+//
+// The same Dijkstras certify the iterate: the flow routes D at congestion
+// λ = max_e F_e/c_e, so θ ≥ 1/λ; the lengths give θ ≤ Σ c_e·l_e / Σ d_k·
+// dist_l(k). At a Wardrop equilibrium of Φ_β every used path is shortest,
+// and the ratio of the bounds is the l-weighted mean congestion over the
+// maximum, which tends to 1 as β grows; β is raised (continuation) once the
+// equilibrium error is small next to that smoothing error.
+type pathSolver struct {
+	g     *Graph
+	n     int
+	cap   []float64
+	dense bool
+
+	// commodities, grouped by source (srcs order), destinations increasing
+	srcs   []int
+	first  []int32 // first[i]..first[i+1] are the commodities of srcs[i]
+	dst    []int32
+	dem    []float64
+	active [][]int32 // path ids in use per commodity
+
+	// path pool: ids are stable (snapshots refer to them)
+	arcs []int32 // arcs of path p: arcs[off[p]:off[p+1]]
+	off  []int32
+	hash []uint64
+	com  []int32   // commodity of path p
+	x    []float64 // path flow
+
+	load []float64 // F_e, flow on arc e (full demand routed)
+	l    []float64 // arc cost exp(β·F_e/c_e − shift)/c_e
+	beta float64   // per unit of congestion
+	lift float64   // shift of the exponent (keeps the busiest arc near 1)
+
+	// Dijkstra scratch
+	dist  []float64
+	par   []int32
+	done  []bool
+	order []int32
+	heap  heap
+	want  []bool
+	bp    []breakpoint // per-path scratch of one commodity
+	acc   []float64    // per-arc scratch, zero between uses
+}
+
+func newPathSolver(g *Graph, d [][]float64) *pathSolver {
+	n := g.N
+	s := &pathSolver{
+		g: g, n: n, cap: g.Cap,
+		load:  make([]float64, n*n),
+		acc:   make([]float64, n*n),
+		l:     make([]float64, n*n),
+		dist:  make([]float64, n),
+		par:   make([]int32, n),
+		done:  make([]bool, n),
+		order: make([]int32, 0, n),
+		want:  make([]bool, n),
+		off:   []int32{0},
+	}
+	s.dense = g.Arcs()*4 > n*n
+	s.heap.items = make([]heapItem, 0, g.Arcs()+n)
+	for u, row := range d {
+		start := int32(len(s.dst))
+		for v, x := range row {
+			if u != v && x > 0 {
+				s.dst = append(s.dst, int32(v))
+				s.dem = append(s.dem, x)
+			}
+		}
+		if int32(len(s.dst)) > start {
+			s.srcs = append(s.srcs, u)
+			s.first = append(s.first, start)
+		}
+	}
+	s.first = append(s.first, int32(len(s.dst)))
+	s.active = make([][]int32, len(s.dst))
+	return s
+}
+
+// setLengths recomputes every arc cost from the loads.
+func (s *pathSolver) setLengths() {
+	for a, c := range s.cap {
+		if c > 0 {
+			s.l[a] = s.arcCost(a)
+		}
+	}
+}
+
+func (s *pathSolver) arcCost(a int) float64 {
+	z := s.beta*s.load[a]/s.cap[a] - s.lift
+	// Clamp: exp(±700) stays finite and positive.
+	if z < -700 {
+		z = -700
+	} else if z > 700 {
+		z = 700
+	}
+	return math.Exp(z) / s.cap[a]
+}
+
+// congestion is max_e F_e/c_e.
+func (s *pathSolver) congestion() float64 {
+	worst := 0.0
+	for a, c := range s.cap {
+		if c > 0 {
+			if r := s.load[a] / c; r > worst {
+				worst = r
+			}
+		}
+	}
+	return worst
+}
+
+// shortestPaths grows the tree from src under s.l until every destination
+// of source index i is settled.
+func (s *pathSolver) shortestPaths(src, i int) {
+	n := s.n
+	for v := 0; v < n; v++ {
+		s.dist[v] = math.Inf(1)
+		s.done[v] = false
+	}
+	left := 0
+	for k := s.first[i]; k < s.first[i+1]; k++ {
+		s.want[s.dst[k]] = true
+		left++
+	}
+	defer func() {
+		for k := s.first[i]; k < s.first[i+1]; k++ {
+			s.want[s.dst[k]] = false
+		}
+	}()
+	s.dist[src] = 0
+	s.par[src] = -1
+	s.order = s.order[:0]
+	settle := func(u int) bool {
+		s.done[u] = true
+		s.order = append(s.order, int32(u))
+		if s.want[u] {
+			left--
+		}
+		return left == 0
+	}
+	if s.dense {
+		for {
+			u, best := -1, math.Inf(1)
+			for v, dv := range s.dist {
+				if dv < best && !s.done[v] {
+					u, best = v, dv
+				}
+			}
+			if u < 0 || settle(u) {
+				return
+			}
+			row := s.l[u*n : (u+1)*n]
+			for _, v := range s.g.Out[u] {
+				if nd := best + row[v]; nd < s.dist[v] {
+					s.dist[v] = nd
+					s.par[v] = int32(u)
+				}
+			}
+		}
+	}
+	h := &s.heap
+	h.items = h.items[:0]
+	h.push(heapItem{0, int32(src)})
+	for len(h.items) > 0 {
+		it := h.pop()
+		u := int(it.node)
+		if s.done[u] || it.dist > s.dist[u] {
+			continue
+		}
+		if settle(u) {
+			return
+		}
+		row := s.l[u*n : (u+1)*n]
+		for _, v := range s.g.Out[u] {
+			if nd := it.dist + row[v]; nd < s.dist[v] {
+				s.dist[v] = nd
+				s.par[v] = int32(u)
+				h.push(heapItem{nd, v})
+			}
+		}
+	}
+}
+
+// addTreePath makes the tree path to t a path of commodity k (reusing an
+// identical active path) and returns its id. With u ≥ 0 the path is the
+// tree path to u followed by the arc u→t instead.
+func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
+	n := int32(s.n)
+	start := len(s.arcs)
+	v := t
+	if u >= 0 {
+		s.arcs = append(s.arcs, u*n+t)
+		v = u
+	}
+	for ; s.par[v] >= 0; v = s.par[v] {
+		s.arcs = append(s.arcs, s.par[v]*n+v)
+	}
+	p := s.arcs[start:]
+	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
+		p[i], p[j] = p[j], p[i]
+	}
+	h := uint64(len(p))
+	for _, a := range p {
+		h = (h^uint64(a))*0x100000001b3 + 0x9e3779b97f4a7c15
+	}
+	for _, q := range s.active[k] {
+		if s.hash[q] != h {
+			continue
+		}
+		qa := s.arcs[s.off[q]:s.off[q+1]]
+		if len(qa) == len(p) && equalArcs(qa, p) {
+			s.arcs = s.arcs[:start]
+			return q
+		}
+	}
+	id := int32(len(s.x))
+	s.off = append(s.off, int32(len(s.arcs)))
+	s.hash = append(s.hash, h)
+	s.com = append(s.com, int32(k))
+	s.x = append(s.x, 0)
+	s.active[k] = append(s.active[k], id)
+	return id
+}
+
+// addDetours adds, for commodity k with destination t, the paths "tree
+// path to an in-neighbour u, then u→t" whose cost is below the midpoint
+// between the shortest distance and the costliest path carrying flow: every
+// such path is a descent direction, and on dense graphs this supplies the
+// many near-shortest paths of an optimal routing at once.
+func (s *pathSolver) addDetours(k int, t int32) {
+	worst := 0.0
+	for _, p := range s.active[k] {
+		if s.x[p] > 0 {
+			worst = max(worst, s.pathCost(p))
+		}
+	}
+	limit := s.dist[t] + (worst-s.dist[t])/2
+	if !(limit > s.dist[t]) {
+		return
+	}
+	n := int32(s.n)
+	for _, u := range s.g.In[t] {
+		if u == s.par[t] || !(s.dist[u]+s.l[u*n+t] < limit) {
+			continue
+		}
+		simple := true
+		for v := u; v >= 0; v = s.par[v] {
+			if v == t {
+				simple = false
+				break
+			}
+		}
+		if simple {
+			s.addTreePath(k, u, t)
+		}
+	}
+}
+
+func equalArcs(a, b []int32) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *pathSolver) pathCost(p int32) float64 {
+	c := 0.0
+	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+		c += s.l[a]
+	}
+	return c
+}
+
+// move shifts flow x from path p to path q and updates loads and costs.
+func (s *pathSolver) move(p, q int32, x float64) {
+	s.x[p] -= x
+	s.x[q] += x
+	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+		s.load[a] -= x
+		s.l[a] = s.arcCost(int(a))
+	}
+	for _, a := range s.arcs[s.off[q]:s.off[q+1]] {
+		s.load[a] += x
+		s.l[a] = s.arcCost(int(a))
+	}
+}
+
+// curvature is Σ over the arcs of p and q not shared by both of β·l_e/c_e,
+// the second derivative of Φ along the shift from p to q.
+func (s *pathSolver) curvature(p, q int32) float64 {
+	pa, qa := s.arcs[s.off[p]:s.off[p+1]], s.arcs[s.off[q]:s.off[q+1]]
+	h := 0.0
+	for _, a := range pa {
+		h += s.l[a] / s.cap[a]
+	}
+	for _, a := range qa {
+		h += s.l[a] / s.cap[a]
+	}
+	for _, a := range pa {
+		for _, b := range qa {
+			if a == b {
+				h -= 2 * s.l[a] / s.cap[a]
+				break
+			}
+		}
+	}
+	return s.beta * h
+}
+
+// equilibrate runs one step of diagonally scaled gradient projection
+// (Bertsekas–Gafni) on commodity k: with path costs c_p and curvatures
+// h_p = β·Σ_{e∈p} l_e/c_e, the new flows are x_p' = max(0, x_p − (c_p − μ)/h_p)
+// with μ chosen so that they sum to the demand (a projected Newton step on
+// Φ with the Hessian's diagonal). Paths left without flow, other than the
+// cheapest, leave the active set. It returns the work done (arcs visited).
+func (s *pathSolver) equilibrate(k int) int {
+	act := s.active[k]
+	if len(act) < 2 {
+		return 1
+	}
+	bp := s.bp[:0]
+	work, best := 0, 0
+	for i, p := range act {
+		c, h := 0.0, 0.0
+		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+			c += s.l[a]
+			h += s.l[a] / s.cap[a]
+		}
+		h *= s.beta
+		work += int(s.off[p+1] - s.off[p])
+		bp = append(bp, breakpoint{mu: c - s.x[p]*h, c: c, h: h, i: int32(i)})
+		if c < bp[best].c {
+			best = i
+		}
+	}
+	s.bp = bp
+	if bp[best].c >= 0 && spread(bp, s.x, act) <= 1e-12*bp[best].c {
+		return work
+	}
+	// Solve Σ max(0, x_p − (c_p − μ)/h_p) = d for μ: the sum is
+	// piecewise linear and increasing in μ, with breakpoints c_p − x_p·h_p.
+	slices.SortFunc(bp, func(a, b breakpoint) int { return cmp.Compare(a.mu, b.mu) })
+	d := s.dem[k]
+	sa, sb, mu := 0.0, 0.0, 0.0
+	for j, b := range bp {
+		sa += s.x[act[b.i]] - b.c/b.h
+		sb += 1 / b.h
+		mu = (d - sa) / sb
+		if j+1 == len(bp) || mu <= bp[j+1].mu {
+			break
+		}
+	}
+	// Direction δ_p = x_p' − x_p; its step length is a Newton step along δ
+	// with the exact curvature Σ_e (β·l_e/c_e)·(Σ_{p∋e} δ_p)², which counts
+	// arcs shared by several of the commodity's paths.
+	slope := 0.0
+	for j := range bp {
+		b := &bp[j]
+		p := act[b.i]
+		nx := s.x[p] - (b.c-mu)/b.h
+		if nx < 0 {
+			nx = 0
+		}
+		b.mu = nx - s.x[p] // reuse: the direction
+		slope += b.c * b.mu
+		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+			s.acc[a] += b.mu
+		}
+	}
+	curv := 0.0
+	for _, b := range bp {
+		p := act[b.i]
+		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+			if y := s.acc[a]; y != 0 {
+				curv += s.l[a] / s.cap[a] * y * y
+				s.acc[a] = 0
+			}
+		}
+	}
+	curv *= s.beta
+	if !(slope < 0) {
+		return work
+	}
+	alpha := 1.0
+	if curv > 0 {
+		alpha = min(1, -slope/curv)
+	}
+	for _, b := range bp {
+		p := act[b.i]
+		delta := alpha * b.mu
+		if delta == 0 {
+			continue
+		}
+		nx := s.x[p] + delta
+		if nx < 0 || (b.mu < 0 && alpha == 1) {
+			nx, delta = s.x[p]+b.mu, b.mu
+			if nx < 0 {
+				nx = 0
+			}
+		}
+		s.x[p] = nx
+		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+			s.load[a] += delta
+		}
+	}
+	for _, b := range bp {
+		p := act[b.i]
+		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+			s.l[a] = s.arcCost(int(a))
+		}
+	}
+	cheapest := act[best]
+	keep := act[:0]
+	for _, p := range act {
+		if p == cheapest || s.x[p] > 0 {
+			keep = append(keep, p)
+		}
+	}
+	s.active[k] = keep
+	return 3 * work
+}
+
+type breakpoint struct {
+	mu, c, h float64
+	i        int32
+}
+
+// spread is the cost difference between the costliest path with flow and
+// the cheapest path.
+func spread(bp []breakpoint, x []float64, act []int32) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, b := range bp {
+		lo = min(lo, b.c)
+		if x[act[b.i]] > 0 {
+			hi = max(hi, b.c)
+		}
+	}
+	return hi - lo
+}
+
+// snapshot lists (path, flow) for every path with flow.
+type pathFlow struct {
+	p int32
+	x float64
+}
+
+func (s *pathSolver) snapshot(dst []pathFlow) []pathFlow {
+	dst = dst[:0]
+	for _, act := range s.active {
+		for _, p := range act {
+			if s.x[p] > 0 {
+				dst = append(dst, pathFlow{p, s.x[p]})
+			}
+		}
+	}
+	return dst
+}
+
+// solve runs the continuation until the certified gap is at most gap or
+// maxIter outer iterations have passed. It returns the best flow snapshot
+// with its congestion, the best lengths with their bound, and the number
+// of outer iterations.
+func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int) {
+	n := s.n
+	lengths = make([]float64, n*n)
+	lam, upper = math.Inf(1), math.Inf(1)
+	// Start: unit lengths per capacity, every commodity on its shortest path.
+	for a, c := range s.cap {
+		if c > 0 {
+			s.l[a] = 1 / c
+		}
+	}
+	kappa := 4.0
+	initial := true
+	sweepWork, treeWork := 0, 0
+	const sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
+	for iters < maxIter {
+		iters++
+		// Column generation and the certificate under the current l.
+		alpha := 0.0
+		for i, src := range s.srcs {
+			s.shortestPaths(src, i)
+			for k := s.first[i]; k < s.first[i+1]; k++ {
+				t := s.dst[k]
+				alpha += s.dem[k] * s.dist[t]
+				p := s.addTreePath(int(k), -1, t)
+				if initial {
+					s.x[p] = s.dem[k]
+					for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+						s.load[a] += s.dem[k]
+					}
+				} else {
+					s.addDetours(int(k), t)
+				}
+			}
+		}
+		treeWork = len(s.srcs) * n * n
+		if !s.dense {
+			treeWork = len(s.srcs) * (s.g.Arcs() + n) * 4
+		}
+		vol, work := 0.0, 0.0
+		for a, c := range s.cap {
+			if c > 0 {
+				vol += c * s.l[a]
+				work += s.load[a] * s.l[a]
+			}
+		}
+		if ub := vol / alpha; ub < upper {
+			upper = ub
+			copy(lengths, s.l)
+		}
+		cong := s.congestion()
+		if cong < lam {
+			lam = cong
+			flows = s.snapshot(flows)
+		}
+		if initial {
+			initial = false
+			s.beta = kappa / cong
+			s.lift = kappa
+			s.setLengths()
+			iters--
+			continue
+		}
+		if relGap(1/lam, upper) <= gap {
+			break
+		}
+		// Raise β once the paths are near equilibrium for this β: the
+		// Wardrop error (1 − A/W) is small next to the smoothing error
+		// (1 − W/(λ·V)).
+		eq := 1 - alpha/work
+		sm := 1 - work/(cong*vol)
+		if debugPaths {
+			fmt.Fprintf(os.Stderr, "it %d kappa %g lam %.6f ub %.6f gap %.2e eq %.2e sm %.2e paths %d\n", iters, kappa, 1/lam, upper, relGap(1/lam, upper), eq, sm, len(s.x))
+		}
+		if eq < sm/4 && sm > gap/4 {
+			kappa *= 2
+		}
+		s.beta = kappa / cong
+		s.lift = kappa
+		s.setLengths()
+		// Gradient-projection sweeps over the path sets, about as much
+		// work as the trees.
+		sweeps := 0
+		for {
+			sweepWork = 0
+			for k := range s.active {
+				sweepWork += s.equilibrate(k)
+			}
+			sweeps++
+			if c := s.congestion(); c < lam {
+				lam = c
+				flows = s.snapshot(flows)
+			}
+			if sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork {
+				break
+			}
+		}
+	}
+	return flows, lam, lengths, upper, iters
+}
+
+// throughputPaths runs the path solver and packs its certificate.
+func throughputPaths(g *Graph, d [][]float64, gap float64, maxIter int) *Result {
+	n := g.N
+	s := newPathSolver(g, d)
+	flows, _, lengths, upper, iters := s.solve(gap, maxIter)
+	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters}
+	// Rebuild the arc flows of the best snapshot and scale them to fit.
+	clear(s.load)
+	for _, pf := range flows {
+		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
+			s.load[a] += pf.x
+		}
+	}
+	lam := s.congestion()
+	res.Flow = make([][]float64, n)
+	for i := range res.Flow {
+		res.Flow[i] = make([]float64, n*n)
+	}
+	srcOf := make([]int32, len(s.dst))
+	for i, src := range s.srcs {
+		for k := s.first[i]; k < s.first[i+1]; k++ {
+			srcOf[k] = int32(src)
+		}
+	}
+	if lam > 0 {
+		res.Lower = 1 / lam
+		for _, pf := range flows {
+			f := res.Flow[srcOf[s.com[pf.p]]]
+			for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
+				f[a] += pf.x / lam
+			}
+		}
+	}
+	res.Theta = res.Lower
+	res.Gap = relGap(res.Lower, res.Upper)
+	return res
+}
