@@ -74,3 +74,28 @@ func BenchmarkFabric(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEarliestTable builds the earliest-arrival next-hop tables of
+// the performance schedules.
+func BenchmarkEarliestTable(b *testing.B) {
+	for _, c := range []struct {
+		name                 string
+		tors, hosts, uplinks int
+		kind, slot           string
+	}{
+		{"a-rotornet", 64, 4, 4, "rotornet", "100us"},
+		{"a-opera", 64, 4, 4, "opera", "400us"},
+		{"b-opera", 108, 6, 6, "opera", "600us"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			setup := benchSpec(b, c.tors, c.hosts, c.uplinks, c.kind, c.slot, "direct", "window", "1ms")
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if newEarliestTable(setup.Schedule) == nil {
+					b.Fatal("table too large")
+				}
+			}
+		})
+	}
+}

@@ -12,15 +12,16 @@ import (
 
 // Routing modes.
 const (
-	Direct  = "direct"  // wait for a circuit to the destination ToR
-	VLB     = "vlb"     // first hop to a ToR a circuit reaches now, then direct
-	RotorLB = "rotorlb" // direct first; spare circuit capacity relays two-hop traffic
-	Paths   = "paths"   // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
-	Hybrid  = "hybrid"  // a circuit if one reaches the destination now, else the packet switch
+	Direct   = "direct"   // wait for a circuit to the destination ToR
+	VLB      = "vlb"      // first hop to a ToR a circuit reaches now, then direct
+	RotorLB  = "rotorlb"  // direct first; spare circuit capacity relays two-hop traffic
+	Paths    = "paths"    // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
+	Hybrid   = "hybrid"   // a circuit if one reaches the destination now, else the packet switch
+	Earliest = "earliest" // the temporal path that arrives first given the schedule (waiting allowed)
 )
 
 // RoutingModes lists the routing modes Run accepts.
-var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid}
+var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid, Earliest}
 
 // Transports.
 const (

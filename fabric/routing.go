@@ -36,6 +36,10 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 			return int32(nh), tor.Transit, false
 		}
 		return dst, tor.Transit, false
+	case Earliest:
+		if nh := s.early.next(s.q.Now(), t, int(dst)); nh >= 0 {
+			return int32(nh), class, false
+		}
 	case Hybrid:
 		if source && !s.circuitUp(t, dst) {
 			return 0, class, true

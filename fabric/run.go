@@ -209,7 +209,7 @@ func (s *sim) nightStart(sw int) {
 		if v != rotor.Idle {
 			s.notifyCircuit(t, v, false)
 		}
-		if s.paths != nil && v != rotor.Idle {
+		if (s.paths != nil || s.early != nil) && v != rotor.Idle {
 			s.reroute(t, v)
 		}
 	}
@@ -287,23 +287,33 @@ func (s *sim) startUplink(t, sw int) {
 	s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
 }
 
-// reroute moves the multi-hop (Paths) packets waiting at ToR t for the
-// circuit to v, which just went down, onto their next hop in the new
-// slice, as Opera does at every slice change. Packets for v itself stay.
+// reroute moves the multi-hop packets waiting at ToR t for the circuit to
+// v, which just went down, onto their next hop in the new epoch, as Opera
+// does at every slice change (Paths: the Transit class; Earliest: both
+// classes, since a packet waits where its earliest path leaves). Packets
+// for v itself stay.
 func (s *sim) reroute(t int, v int32) {
 	tr := s.tors[t]
-	q := tr.VOQ(int(v), tor.Transit)
-	n := tr.Len(q)
 	now := s.q.Now()
-	for k := 0; k < n; k++ {
-		idx := tr.Take(now, q)
-		p := s.pool.At(idx)
-		next, class, _ := s.route(t, p, false)
-		if p.DstToR == v {
-			next, class = v, tor.Transit
+	for class := tor.Transit; class <= tor.Local; class++ {
+		if class == tor.Local && s.early == nil {
+			break
 		}
-		if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
-			s.kick(t, next, false)
+		q := tr.VOQ(int(v), class)
+		n := tr.Len(q)
+		for k := 0; k < n; k++ {
+			idx := tr.Take(now, q)
+			p := s.pool.At(idx)
+			next, nclass := v, class
+			if p.DstToR != v {
+				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
+				if s.early != nil {
+					nclass = class
+				}
+			}
+			if s.enqueue(tr, tr.VOQ(int(next), nclass), idx) {
+				s.kick(t, next, false)
+			}
 		}
 	}
 }

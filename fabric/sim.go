@@ -96,6 +96,7 @@ type sim struct {
 	rng   *rand.Rand
 	relay tor.Relay
 	paths *pathTable
+	early *earliestTable
 	pull  pullState
 
 	circuitFlows []des.FIFO // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
@@ -199,6 +200,12 @@ func newSim(cfg Config) (*sim, error) {
 		s.paths = newPathTable(sc)
 		if s.paths == nil {
 			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
+		}
+	}
+	if cfg.Routing == Earliest {
+		s.early = newEarliestTable(sc)
+		if s.early == nil {
+			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}
 	}
 	if cfg.Transport == Pull {

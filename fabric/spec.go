@@ -49,7 +49,7 @@ var Keys = []Key{
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "direct", "direct, vlb, rotorlb, paths or hybrid"},
+	{"routing.mode", "direct", "direct, vlb, rotorlb, paths, hybrid or earliest"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb: an intermediate accepts relayed bytes while its queue to the destination is below this; empty: one circuit day"},
 	{"transport.kind", "window", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only)"},
