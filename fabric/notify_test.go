@@ -6,6 +6,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -87,5 +88,38 @@ func sortCalls(c []circuitCall) {
 		for j := i; j > 0 && c[j].At < c[j-1].At; j-- {
 			c[j], c[j-1] = c[j-1], c[j]
 		}
+	}
+}
+
+// intLog records the INT hops each ACK brings.
+type intLog struct {
+	cc.Fixed
+	hops *[][]tor.IntHop
+}
+
+func (c *intLog) OnAck(a *cc.Ack) { *c.hops = append(*c.hops, append([]tor.IntHop(nil), a.Int...)) }
+
+// TestINTReachesController: with INT on, every ACK of a one-hop flow 0→2
+// (TestSingleFlowDirect's rotor, ideal ACKs) carries two records: ToR 0's
+// uplink (port 0, dequeued at 10 and 11.2 µs, queue left 1500 and 0 B)
+// and ToR 2's port to host 2 (port U + 0 = 1, at 11.3 and 12.5 µs).
+func TestINTReachesController(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}})
+	cfg.Acks, cfg.RecordINT = AcksIdeal, true
+	var hops [][]tor.IntHop
+	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
+		return &intLog{Fixed: cc.Fixed{Bytes: p.Window}, hops: &hops}, nil
+	}
+	if _, err := Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	g := 10 * rotor.Gbps
+	want := [][]tor.IntHop{
+		{{Ts: 10 * us, Qlen: 1500, TxBytes: 1500, Rate: g, Port: 0}, {Ts: 11*us + 300*ns, Qlen: 0, TxBytes: 1500, Rate: g, Port: 1}},
+		{{Ts: 11*us + 200*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 0}, {Ts: 12*us + 500*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 1}},
+	}
+	if diff := cmp.Diff(want, hops); diff != "" {
+		t.Errorf("INT records per ACK (-want +got):\n%s", diff)
 	}
 }

@@ -687,7 +687,10 @@ func (s *sim) ackArrive(h int32, idx int32) {
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Int = p.ECE, p.Circuit, p.Int[:p.IntN]
+	a.ECE, a.Circuit, a.Int = p.ECE, p.Circuit, nil
+	if p.IntN > 0 {
+		a.Int = s.ints.Hops(idx)[:p.IntN]
+	}
 	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.SackSeq, p.Sent, p.Retx, a)
 	a.Int = nil
 	s.pool.Free(idx)

@@ -75,6 +75,7 @@ type sim struct {
 
 	q    des.Queue
 	pool tor.Pool
+	ints tor.IntStore // INT records of the packets in pool
 	tors []*tor.ToR
 	ps   *tor.ToR
 
@@ -159,7 +160,7 @@ func newSim(cfg Config) (*sim, error) {
 		}
 		tr, err := tor.New(t, tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
 			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
-			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT}, &s.pool)
+			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer", "%v", err)
 		}
@@ -167,7 +168,7 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	if cfg.PacketSwitchLink > 0 {
 		ps, err := tor.New(-1, tor.Config{ToRs: 1, Hosts: s.n, Buffer: cfg.PacketSwitchBuffer,
-			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT}, &s.pool)
+			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer.packet_switch", "%v", err)
 		}

@@ -46,8 +46,21 @@ type Packet struct {
 	Circuit bool  // ack: the data packet crossed a circuit
 	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 	Holder  int32 // pulled and relayed: 1 + the host of the relay rack that stores it; 0: none
-	IntN    uint8
-	Int     [MaxINT]IntHop
+	IntN    uint8 // INT records stamped so far (kept in an IntStore)
+}
+
+// IntStore keeps the INT hop records of packets beside them, indexed by
+// packet index, so that packets stay small when INT is off.
+type IntStore struct {
+	recs [][MaxINT]IntHop
+}
+
+// Hops returns the records of packet idx (valid up to its IntN).
+func (s *IntStore) Hops(idx int32) *[MaxINT]IntHop {
+	for int(idx) >= len(s.recs) {
+		s.recs = append(s.recs, [MaxINT]IntHop{})
+	}
+	return &s.recs[idx]
 }
 
 // Pool stores packets by index.

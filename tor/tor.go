@@ -23,7 +23,8 @@ type Config struct {
 	Buffer       rotor.Bytes
 	Policy       Policy
 	ECNThreshold rotor.Bytes // mark packets entering a queue longer than this; 0: off
-	RecordINT    bool        // stamp INT hop records on dequeue
+	RecordINT    bool        // stamp INT hop records on dequeue, into Ints
+	Ints         *IntStore   // where INT records live (shared by all ToRs of a fabric); needed with RecordINT
 }
 
 // Validate reports the first bad field.
@@ -41,6 +42,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("policy: is nil")
 	case c.ECNThreshold < 0:
 		return fmt.Errorf("ecn threshold %d: must not be negative", c.ECNThreshold)
+	case c.RecordINT && c.Ints == nil:
+		return fmt.Errorf("ints: RecordINT needs an IntStore")
 	}
 	return nil
 }
@@ -220,7 +223,7 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	t.remove(q, p.Size)
 	t.txBytes[port] += int64(p.Size)
 	if t.cfg.RecordINT && int(p.IntN) < MaxINT {
-		p.Int[p.IntN] = IntHop{Ts: now, Qlen: t.buf.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)}
+		t.cfg.Ints.Hops(idx)[p.IntN] = IntHop{Ts: now, Qlen: t.buf.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)}
 		p.IntN++
 	}
 	t.cfg.Policy.OnDequeue(now, p, q, &t.buf)

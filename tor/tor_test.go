@@ -122,7 +122,7 @@ func TestPushOut(t *testing.T) {
 
 func TestECNAndINT(t *testing.T) {
 	tr, pool := newTestToR(t, Config{ToRs: 2, Hosts: 2, Uplinks: 1, Buffer: 100000,
-		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true})
+		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true, Ints: &IntStore{}})
 	q := tr.HostQueue(1)
 	var idx []int32
 	for k := 0; k < 4; k++ {
@@ -141,8 +141,9 @@ func TestECNAndINT(t *testing.T) {
 	got := tr.Dequeue(10, q, tr.HostPort(1), 25*rotor.Gbps)
 	p := pool.At(got)
 	want := IntHop{Ts: 10, Qlen: 4500, TxBytes: 1500, Rate: 25 * rotor.Gbps, Port: int32(tr.HostPort(1))}
-	if got != idx[0] || p.IntN != 1 || p.Int[0] != want {
-		t.Errorf("dequeued %d with INT %+v (n=%d), want %d with %+v", got, p.Int[0], p.IntN, idx[0], want)
+	rec := tr.Config().Ints.Hops(got)[0]
+	if got != idx[0] || p.IntN != 1 || rec != want {
+		t.Errorf("dequeued %d with INT %+v (n=%d), want %d with %+v", got, rec, p.IntN, idx[0], want)
 	}
 }
 
