@@ -12,16 +12,17 @@ import (
 
 // Routing modes.
 const (
-	Direct   = "direct"   // wait for a circuit to the destination ToR
-	VLB      = "vlb"      // first hop to a ToR a circuit reaches now, then direct
-	RotorLB  = "rotorlb"  // direct first; spare circuit capacity relays two-hop traffic
-	Paths    = "paths"    // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
-	Hybrid   = "hybrid"   // a circuit if one reaches the destination now, else the packet switch
-	Earliest = "earliest" // the temporal path that arrives first given the schedule (waiting allowed)
+	Direct   = "direct"    // wait for a circuit to the destination ToR
+	VLB      = "vlb"       // first hop to a ToR a circuit reaches now, then direct
+	RotorLB  = "rotorlb"   // direct first; spare circuit capacity relays two-hop traffic
+	Paths    = "paths"     // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
+	Hybrid   = "hybrid"    // a circuit if one reaches the destination now, else the packet switch
+	Earliest = "earliest"  // the temporal path that arrives first given the schedule (waiting allowed)
+	VLBPaths = "vlb-paths" // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
 )
 
 // RoutingModes lists the routing modes Run accepts.
-var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid, Earliest}
+var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid, Earliest, VLBPaths}
 
 // Transports.
 const (
@@ -79,6 +80,7 @@ type Config struct {
 
 	Routing    string      // see RoutingModes; default direct
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
+	PathsK     int         // paths, vlb-paths: spread flows over up to this many equal-cost shortest-path next hops (ECMP, by flow); default 1
 	RelayLimit rotor.Bytes // rotorlb: an intermediate accepts while its queue toward the destination is below this; default one day of circuit bytes
 
 	Transport string     // Windowed (default) or LineRate
@@ -140,6 +142,9 @@ func (c *Config) defaults() {
 	}
 	if c.Acks == "" {
 		c.Acks = AcksFabric
+	}
+	if c.PathsK == 0 {
+		c.PathsK = 1
 	}
 	if c.BulkBytes == 0 {
 		c.BulkBytes = 15_000_000
@@ -203,6 +208,8 @@ func (c *Config) validate() error {
 		return cfgErr("run.series_interval", "must be positive, got %v", c.SeriesInterval)
 	case c.BulkBytes < 0:
 		return cfgErr("routing.bulk_bytes", "must not be negative, got %d", c.BulkBytes)
+	case c.PathsK < 0 || c.PathsK > maxECMP:
+		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", maxECMP, c.PathsK)
 	case c.RelayLimit < 0:
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
 	case c.Flows == nil:

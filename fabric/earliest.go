@@ -43,7 +43,7 @@ func (a label) less(b label) bool { return a.arr < b.arr || a.arr == b.arr && a.
 var unreachable = label{arr: 1<<62 - 1, hops: 1 << 30}
 
 func newEarliestTable(sc *rotor.Schedule) *earliestTable {
-	pt := newPathTable(sc) // epochs and their circuit graphs; its BFS entries are overwritten
+	pt := newPathTable(sc, 1) // epochs and their circuit graphs; its BFS entries are overwritten
 	if pt == nil {
 		return nil
 	}

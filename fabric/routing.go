@@ -15,10 +15,13 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 	if source {
 		class = tor.Local
 	}
-	if p.Via >= 0 {
-		return p.Via, class, false
-	}
 	dst := p.DstToR
+	if p.Via >= 0 {
+		if s.cfg.Routing != VLBPaths {
+			return p.Via, class, false
+		}
+		dst = p.Via // VLB first leg: shortest paths to the intermediate
+	}
 	switch s.cfg.Routing {
 	case VLB:
 		if source {
@@ -32,7 +35,22 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 			return dst, class, false // bulk: direct, RotorLB relays spare capacity
 		}
 		// Low-latency traffic rides the expander in the high-priority class.
-		if nh := s.paths.next(s.q.Now(), t, int(dst)); nh >= 0 {
+		if nh := s.paths.pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
+			return int32(nh), tor.Transit, false
+		}
+		return dst, tor.Transit, false
+	case VLBPaths:
+		if source && p.Via < 0 && s.n > 2 {
+			w := s.rng.IntN(s.n - 2) // uniformly among the other n−2 ToRs
+			if lo, hi := min(int32(t), dst), max(int32(t), dst); int32(w) >= lo {
+				w++
+				if int32(w) >= hi {
+					w++
+				}
+			}
+			p.Via, dst = int32(w), int32(w)
+		}
+		if nh := s.paths.pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
 			return int32(nh), tor.Transit, false
 		}
 		return dst, tor.Transit, false
@@ -81,18 +99,25 @@ func (s *sim) circuitUp(t int, dst int32) bool {
 
 // pathTable holds, for every epoch of the cycle (an interval in which no
 // switch changes state), the next hop on a shortest path from u to d over
-// the circuits up for the whole epoch: O(epochs · n²) int16 entries.
+// the circuits up for the whole epoch: O(epochs · n²) int16 entries; with
+// k > 1 also up to k−1 further next hops on equal-cost shortest paths
+// (ECMP), chosen per flow.
 type pathTable struct {
 	cycle  rotor.Time
 	bounds []rotor.Time // epoch starts within [0, cycle), ascending, bounds[0] = 0
 	n      int
 	hop    []int16 // [epoch][u][d]
+	k      int
+	alt    []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
 }
+
+// maxECMP bounds routing.paths_k.
+const maxECMP = 8
 
 // maxPathEntries bounds the table (about 256 ToRs × 1000 epochs).
 const maxPathEntries = 1 << 26
 
-func newPathTable(sc *rotor.Schedule) *pathTable {
+func newPathTable(sc *rotor.Schedule, k int) *pathTable {
 	cycle := sc.CycleDuration()
 	set := map[rotor.Time]bool{0: true}
 	for sw := 0; sw < sc.Switches; sw++ {
@@ -114,11 +139,17 @@ func newPathTable(sc *rotor.Schedule) *pathTable {
 	}
 	sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
 	n := sc.Nodes
-	pt := &pathTable{cycle: cycle, bounds: bounds, n: n}
-	if len(bounds)*n*n > maxPathEntries || n > 32767 {
+	pt := &pathTable{cycle: cycle, bounds: bounds, n: n, k: max(k, 1)}
+	if len(bounds)*n*n*pt.k > maxPathEntries || n > 32767 {
 		return nil
 	}
 	pt.hop = make([]int16, len(bounds)*n*n)
+	if pt.k > 1 {
+		pt.alt = make([]int16, len(bounds)*n*n*(pt.k-1))
+		for i := range pt.alt {
+			pt.alt[i] = -1
+		}
+	}
 	adj := make([][]int, n) // reverse adjacency: adj[v] = nodes u with u→v
 	dist := make([]int, n)
 	queue := make([]int, 0, n)
@@ -160,6 +191,17 @@ func newPathTable(sc *rotor.Schedule) *pathTable {
 						dist[u] = dist[v] + 1
 						tab[u*n+d] = int16(v)
 						queue = append(queue, u)
+					} else if pt.k > 1 && dist[u] == dist[v]+1 && tab[u*n+d] != int16(v) {
+						alt := pt.alt[((e*n+u)*n+d)*(pt.k-1):][:pt.k-1]
+						for i := range alt {
+							if alt[i] == int16(v) {
+								break
+							}
+							if alt[i] < 0 {
+								alt[i] = int16(v)
+								break
+							}
+						}
 					}
 				}
 			}
@@ -168,9 +210,42 @@ func newPathTable(sc *rotor.Schedule) *pathTable {
 	return pt
 }
 
+// pick is the next hop from u toward d at time t for a packet of flow f:
+// one of the equal-cost next hops, chosen by a hash of (f, u) so that a
+// flow keeps its path within an epoch. If the circuits up now do not
+// connect u to d (a night of every switch, say), it is the next hop in the
+// first later epoch that does, so the packet waits for that circuit; −1 if
+// no epoch connects them.
+func (pt *pathTable) pick(t rotor.Time, u, d int, f int32) int {
+	e := pt.epoch(t)
+	E := len(pt.bounds)
+	i := (e*pt.n+u)*pt.n + d
+	for k := 1; pt.hop[i] < 0 && k < E; k++ {
+		i = (((e+k)%E*pt.n)+u)*pt.n + d
+	}
+	first := int(pt.hop[i])
+	if pt.k == 1 || first < 0 {
+		return first
+	}
+	alt := pt.alt[i*(pt.k-1):][:pt.k-1]
+	cnt := 1
+	for cnt-1 < len(alt) && alt[cnt-1] >= 0 {
+		cnt++
+	}
+	h := uint32(f)*2654435761 ^ uint32(u)*40503
+	if j := int(h>>16) % cnt; j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
 // next is the next hop from u toward d at time t, or −1 if the circuits up
 // now do not connect them.
 func (pt *pathTable) next(t rotor.Time, u, d int) int {
+	return int(pt.hop[(pt.epoch(t)*pt.n+u)*pt.n+d])
+}
+
+func (pt *pathTable) epoch(t rotor.Time) int {
 	rel := t % pt.cycle
 	lo, hi := 0, len(pt.bounds) // first bound > rel
 	for lo < hi {
@@ -181,6 +256,5 @@ func (pt *pathTable) next(t rotor.Time, u, d int) int {
 			lo = mid + 1
 		}
 	}
-	e := lo - 1
-	return int(pt.hop[(e*pt.n+u)*pt.n+d])
+	return lo - 1
 }

@@ -197,8 +197,8 @@ func newSim(cfg Config) (*sim, error) {
 			s.relay = relay{s}
 		}
 	}
-	if cfg.Routing == Paths {
-		s.paths = newPathTable(sc)
+	if cfg.Routing == Paths || cfg.Routing == VLBPaths {
+		s.paths = newPathTable(sc, cfg.PathsK)
 		if s.paths == nil {
 			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}

@@ -46,7 +46,7 @@ func loadedConfig(t testing.TB, routing string, flows []workload.Flow) Config {
 // conservation invariant (checked throughout with Check) holds.
 func TestReliableDelivery(t *testing.T) {
 	flows := testFlows(t, "100KB", 0.5, 3*rotor.Millisecond, 1)
-	for _, mode := range []string{Direct, VLB, RotorLB, Paths, Earliest} {
+	for _, mode := range []string{Direct, VLB, RotorLB, Paths, Earliest, VLBPaths} {
 		for _, acks := range []string{AcksFabric, AcksIdeal} {
 			t.Run(mode+"/"+acks, func(t *testing.T) {
 				cfg := loadedConfig(t, mode, flows)
