@@ -125,11 +125,14 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		if staged >= ps.depth || max(now+ps.latency, day)+rotor.Time(staged+1)*s.serMTU[linkCircuit] > night {
 			return
 		}
+		// The staged packets ahead leave from ready on; a new one must
+		// reach the ToR and finish crossing before the night.
+		ready := max(now, day) + rotor.Time(staged)*s.serMTU[linkCircuit]
 		if ps.relay {
 			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
 				idx := st.Head()
 				p := s.pool.At(idx)
-				if !s.stage(t, v, p.Size) {
+				if !s.inTime(p.Holder-1, ready, night) || !s.stage(t, v, p.Size) {
 					return
 				}
 				st.Pop()
@@ -138,7 +141,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 				continue
 			}
 		}
-		id, via := s.pickPulled(t, v)
+		id, via := s.pickPulled(t, v, ready, night)
 		if id < 0 {
 			return
 		}
@@ -176,11 +179,18 @@ func (s *sim) stage(t, v int, size int32) bool {
 }
 
 // pickPulled returns the flow ToR t pulls from next for the circuit to v,
-// and the relay ToR (v, or −1 for direct), or −1 if none.
-func (s *sim) pickPulled(t, v int) (id int32, via int32) {
+// and the relay ToR (v, or −1 for direct), or −1 if none. It skips flows
+// whose host could not get a packet to the ToR in time (inTime): a host's
+// NIC may be busy with pulls for other circuits.
+func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32) {
 	ps := &s.pull
 	if f := &ps.pend[t*s.n+v]; f.Len() > 0 {
-		return f.Head(), -1
+		for k := f.Len(); k > 0; k-- {
+			if id := f.Head(); s.inTime(int32(s.flows[id].f.Src), ready, night) {
+				return id, -1
+			}
+			f.Push(f.Pop()) // round-robin: try the next flow
+		}
 	}
 	if !ps.relay {
 		return -1, -1
@@ -202,14 +212,22 @@ func (s *sim) pickPulled(t, v int) (id int32, via int32) {
 			if x == v || x >= n {
 				continue
 			}
-			size := int32(min(s.flows[ps.pend[t*n+x].Head()].unpulled, int64(s.cfg.MTU)))
-			if ps.relayed[v*n+x]+int64(size) <= s.relayLimit {
+			fs := &s.flows[ps.pend[t*n+x].Head()]
+			size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
+			if ps.relayed[v*n+x]+int64(size) <= s.relayLimit && s.inTime(int32(fs.f.Src), ready, night) {
 				ps.rr[t] = int32((x + 1) % n)
 				return ps.pend[t*n+x].Head(), int32(v)
 			}
 		}
 	}
 	return -1, -1
+}
+
+// inTime reports whether a packet host h is asked for now reaches its ToR
+// and crosses a circuit (free from ready on) before night.
+func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
+	arrive := max(s.q.Now()+s.cfg.HostDelay, s.hosts[h].nicFree) + s.serMTU[linkHost] + s.cfg.HostDelay
+	return max(arrive, ready)+s.serMTU[linkCircuit] <= night
 }
 
 // takePulled consumes size bytes of the head flow of pend[t·n+d] and moves
