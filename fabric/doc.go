@@ -15,9 +15,20 @@
 // to a ToR a circuit reaches now; RotorLB sends direct traffic first and
 // relays other traffic over spare circuit capacity when the intermediate has
 // room; Paths follows shortest paths over the circuits up now (Opera's
-// expander slices), bulk flows using RotorLB; Hybrid uses the packet switch
-// when no circuit reaches the destination. A packet is put on a circuit only
-// if its serialisation ends before the night.
+// expander slices), bulk flows using RotorLB, optionally spread over
+// equal-cost next hops (ECMP); VLBPaths sends it over shortest paths to a
+// random intermediate first (static graphs, Mars); Earliest follows the
+// temporal path that arrives first given the schedule, waiting at ToRs for
+// later circuits; Hybrid uses the packet switch when no circuit reaches the
+// destination. A packet is put on a circuit only if its serialisation ends
+// before the night.
+//
+// With the Pull transport, circuit traffic waits at the hosts (RotorNet's
+// host buffering): when a circuit is, or is about to be, up, its ToR pulls
+// packets from its hosts for it — direct first, then RotorLB two-hop via
+// the intermediate's hosts — reserving room hop by hop, so nothing pulled
+// is ever dropped. Windowed flows hear circuit changes through
+// cc.Controller.OnCircuit.
 //
 // Run returns per-flow completion times, utilisation, buffer occupancy,
 // drops, reordering and hop counts; with Config.Check it verifies packet
