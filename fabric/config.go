@@ -33,6 +33,10 @@ const (
 
 // ACK paths.
 const (
+	// RotorLB offers (Config.RelayOffer): what a ToR offers to relay.
+	OfferExcess = "excess" // only its backlog to a destination beyond what its own next circuit day there carries
+	OfferAll    = "all"    // all its backlog (relays whenever an intermediate has room)
+
 	AcksFabric = "fabric" // ACKs are packets routed through the fabric like data
 	AcksIdeal  = "ideal"  // ACKs reach the sender after the base one-way delay, out of band
 )
@@ -81,7 +85,8 @@ type Config struct {
 	Routing    string      // see RoutingModes; default direct
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many equal-cost shortest-path next hops (ECMP, by flow); default 1
-	RelayLimit rotor.Bytes // rotorlb: an intermediate accepts while its queue toward the destination is below this; default one day of circuit bytes
+	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
+	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
 	Transport string     // Windowed (default) or LineRate
 	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
@@ -139,6 +144,9 @@ func (c *Config) defaults() {
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = rotor.Millisecond
+	}
+	if c.RelayOffer == "" {
+		c.RelayOffer = OfferAll
 	}
 	if c.Acks == "" {
 		c.Acks = AcksFabric
@@ -239,6 +247,9 @@ func (c *Config) validate() error {
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
+	}
+	if c.RelayOffer != OfferExcess && c.RelayOffer != OfferAll {
+		return cfgErr("routing.offer", "unknown offer %q (want excess or all)", c.RelayOffer)
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)

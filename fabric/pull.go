@@ -22,8 +22,9 @@ import (
 // with the host's own pushed packets (computed at once, no event). RotorLB's order: first relayed traffic that
 // hosts of this rack store for v, then this rack's own data for v
 // (round-robin over the flows), then, with spare capacity, data for
-// another destination x that v accepts to relay (v stores at most one
-// circuit day of bytes for x). A relayed packet reaching v goes down to
+// another destination x that v accepts to relay: v's spare capacity toward
+// x is what its next circuit day to x carries minus its own backlog for x
+// and minus what it already relays to x (spare). A relayed packet reaching v goes down to
 // one of v's hosts (round-robin), which stores it until v pulls it for its
 // circuit to x: every pulled packet crosses at most two circuits.
 //
@@ -45,6 +46,7 @@ type pullState struct {
 	rr       []int32    // [t]: round-robin start over relay destinations
 	store    []des.FIFO // [v·n+x]: relayed packets v's hosts store for x
 	relayed  []int64    // [v·n+x]: bytes v stores or was promised for x
+	own      []int64    // [t·n+d]: unrequested bytes of t's own pulled flows for d
 	hostRR   []int32    // [v]: next of v's hosts to store a relayed packet
 	inflight []int32    // [t·n+v]: pull requests out for packets that will wait in VOQ(v, Local)
 	staged   []int64    // [t]: bytes t has requested or holds for its circuits
@@ -52,6 +54,7 @@ type pullState struct {
 	depth    int // packets staged per next hop
 	latency  rotor.Time
 	relay    bool
+	offerAll bool  // RotorLB offers all of a ToR's backlog, not only its excess
 	stored   int64 // bytes relayed packets stored at hosts
 }
 
@@ -64,8 +67,10 @@ func (s *sim) initPull() {
 	ps.rr = make([]int32, n)
 	ps.inflight = make([]int32, n*n)
 	ps.staged = make([]int64, n)
+	ps.own = make([]int64, n*n)
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
+	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
 		ps.store = make([]des.FIFO, n*n)
 		ps.relayed = make([]int64, n*n)
@@ -97,6 +102,7 @@ func (s *sim) addPulled(id int32) {
 	fs.unpulled = fs.f.Bytes
 	ps := &s.pull
 	ps.pend[t*s.n+d].Push(id)
+	ps.own[t*s.n+d] += fs.f.Bytes
 	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
 	s.fillUp(t, d)
 }
@@ -209,12 +215,12 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 		for b != 0 {
 			x := w<<6 + bits.TrailingZeros64(b)
 			b &= b - 1
-			if x == v || x >= n {
-				continue
+			if x == v || x >= n || ps.offerAll == false && ps.own[t*n+x] <= s.relayLimit {
+				continue // excess offers: t's next day to x carries its backlog
 			}
 			fs := &s.flows[ps.pend[t*n+x].Head()]
 			size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
-			if ps.relayed[v*n+x]+int64(size) <= s.relayLimit && s.inTime(int32(fs.f.Src), ready, night) {
+			if s.spare(v, x) >= int64(size) && s.inTime(int32(fs.f.Src), ready, night) {
 				ps.rr[t] = int32((x + 1) % n)
 				return ps.pend[t*n+x].Head(), int32(v)
 			}
@@ -239,6 +245,7 @@ func (s *sim) takePulled(t, d int, size int32) {
 	id := f.Pop()
 	fs := &s.flows[id]
 	fs.unpulled -= int64(size)
+	ps.own[t*s.n+d] -= int64(size)
 	if fs.unpulled > 0 {
 		f.Push(id)
 	} else if f.Len() == 0 {
@@ -333,7 +340,20 @@ func (g pullGate) Pass(v int, p *tor.Packet) bool {
 	case p.Via >= 0 || p.Hops > 0:
 		return false // promised to another relay, or already relayed once
 	}
-	return s.pull.relayed[v*s.n+int(p.DstToR)]+int64(p.Size) <= s.relayLimit
+	return s.spare(v, int(p.DstToR)) >= int64(p.Size)
+}
+
+// spare is RotorLB's acceptance rule: the bytes intermediate v can still
+// take to relay to x, i.e. what its next circuit day to x carries
+// (routing.relay_limit, default one day) minus what it needs there for its
+// own direct traffic to x (the bytes its hosts hold for x, not yet
+// requested) and minus what it already stores or was promised for x.
+// Direct traffic keeps priority at the intermediate, and what it accepts
+// can leave on its next circuit to x. (The few packets staged at v for x
+// are left out: relayed ones are already in relayed[v·n+x].)
+func (s *sim) spare(v, x int) int64 {
+	ps := &s.pull
+	return s.relayLimit - ps.own[v*s.n+x] - ps.relayed[v*s.n+x]
 }
 
 // pullSent does the bookkeeping of a pulled packet leaving ToR t for v;

@@ -174,3 +174,61 @@ func TestPullSaturatedThroughput(t *testing.T) {
 		})
 	}
 }
+
+// TestPullRotorLBSpare checks RotorLB's acceptance rule on the rotor of
+// TestPullSingleFlow (4 ToRs, shifts 1, 2, 3, Δ = 10 µs, Δr = 1 µs, one day
+// carries 11 250 B). A 1-packet flow 0→2 starts at t = 0, when ToR 0's
+// circuit reaches ToR 1.
+//
+//   - ToR 1 idle: it has a whole day of spare capacity toward 2, accepts,
+//     and the packet arrives relayed at 8.0 µs (TestPullSingleFlow).
+//   - ToR 1's host holds 30 000 B for ToR 2 (flow started first): its own
+//     backlog fills its next day to 2 (it requests at most 10 packets
+//     during slot 0, so ≥ 15 000 B stay), spare = 11 250 − backlog < 0,
+//     and ToR 1 refuses. The packet waits for the direct circuit 0→2 of
+//     slot 1 [10, 19): prefetched at 9 µs, host link [9.1, 10.3), ToR 0 at
+//     10.4, circuit [10.4, 11.6), ToR 2 at 11.7, host port [11.7, 12.9),
+//     host at 13.0 µs. (ToR 1's packets to 2 left the host port by 10.3.)
+//   - routing.offer = excess: ToR 0's backlog for 2 (1500 B) fits its own
+//     next day, so it is not offered even to an idle ToR 1: 13.0 µs.
+func TestPullRotorLBSpare(t *testing.T) {
+	us := rotor.Microsecond
+	probe := workload.Flow{ID: 1, Src: 0, Dst: 2, Bytes: 1500}
+	busy := workload.Flow{ID: 0, Src: 1, Dst: 2, Bytes: 30000}
+	cases := []struct {
+		name    string
+		flows   []workload.Flow
+		offer   string
+		want    rotor.Time
+		maxHops int
+	}{
+		{"idle intermediate", []workload.Flow{probe}, OfferAll, 8 * us, 2},
+		{"busy intermediate", []workload.Flow{busy, probe}, OfferAll, 13 * us, 1},
+		{"excess offer", []workload.Flow{probe}, OfferExcess, 13 * us, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), c.flows)
+			cfg.Transport, cfg.Routing, cfg.RelayOffer = Pull, RotorLB, c.offer
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got *FlowResult
+			for i := range r.Flows {
+				if r.Flows[i].Src == probe.Src {
+					got = &r.Flows[i]
+				}
+			}
+			if got == nil || !got.Done {
+				t.Fatalf("probe flow did not complete: %+v", r.Flows)
+			}
+			if got.FCT != c.want || got.MaxHops != c.maxHops {
+				t.Errorf("FCT %v over %d hops, want %v over %d", got.FCT, got.MaxHops, c.want, c.maxHops)
+			}
+			if r.FlowsComplete != len(c.flows) || r.DroppedPackets != 0 {
+				t.Errorf("%d of %d flows complete, %d dropped", r.FlowsComplete, len(c.flows), r.DroppedPackets)
+			}
+		})
+	}
+}
