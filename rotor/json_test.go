@@ -217,6 +217,10 @@ func TestReadJSONErrors(t *testing.T) {
 		{"not a matching", strings.Replace(good, "[1,0]", "[1,1]", 1), "matchings[0][0]", "destination 1 is used twice"},
 		{"out of range", strings.Replace(good, "[1,0]", "[1,2]", 1), "matchings[0][0][1]", "out of range"},
 		{"short matching", strings.Replace(good, "[1,0]", "[1]", 1), "matchings[0][0]", "has 1 entries, want 2"},
+		// A huge declared node count must fail on the short matching, not
+		// allocate per declared node first (it did: 800 GB for 1e11 nodes).
+		{"huge nodes", strings.Replace(good, `"nodes": 2`, `"nodes": 100000000000`, 1), "matchings[0][0]", "has 2 entries, want 100000000000"},
+		{"max nodes", strings.Replace(good, `"nodes": 2`, `"nodes": 9223372036854775807`, 1), "matchings[0][0]", "has 2 entries"},
 		{"unknown field", strings.Replace(good, `"kind"`, `"knid"`, 1), "knid", "unknown field"},
 		{"duplicate field", strings.Replace(good, `"kind": "x"`, `"kind": "x", "kind": "y"`, 1), "kind", "appears twice"},
 		{"meta type", strings.Replace(good, `"meta": null`, `"meta": [1]`, 1), "meta", "want an object or null"},

@@ -87,7 +87,7 @@ func (s *Schedule) Validate() error {
 	if len(s.Matchings) != s.Switches {
 		return invalid("matchings", "has %d switches, want %d", len(s.Matchings), s.Switches)
 	}
-	seen := make([]int, s.Nodes)
+	var seen []int // allocated once a matching has shown Nodes entries
 	stamp := 0
 	for sw, slots := range s.Matchings {
 		if len(slots) != s.Period {
@@ -99,6 +99,9 @@ func (s *Schedule) Validate() error {
 			field := func() string { return fmt.Sprintf("matchings[%d][%d]", sw, t) }
 			if len(m) != s.Nodes {
 				return invalid(field(), "has %d entries, want %d nodes", len(m), s.Nodes)
+			}
+			if seen == nil {
+				seen = make([]int, s.Nodes)
 			}
 			stamp++
 			for u, v := range m {
