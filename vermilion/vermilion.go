@@ -60,6 +60,11 @@ func (c Config) Validate() error {
 	if d := float64(c.K) * float64(c.Nodes); d*float64(c.Nodes) > maxCells {
 		return bad("k", c.K, "with %d nodes needs %g matching entries, more than %d", c.Nodes, d*float64(c.Nodes), maxCells)
 	}
+	// The degree is k·n rounded up to a multiple of U: many more uplinks
+	// than k·n still need U matchings of n entries.
+	if u := float64(c.Uplinks); u*float64(c.Nodes) > maxCells {
+		return bad("uplinks", c.Uplinks, "with %d nodes needs %g matching entries, more than %d", c.Nodes, u*float64(c.Nodes), maxCells)
+	}
 	return nil
 }
 

@@ -309,6 +309,8 @@ func TestConfigErrors(t *testing.T) {
 		{"slot", func(c *vermilion.Config) { c.Slot = 0 }, d},
 		{"reconf", func(c *vermilion.Config) { c.Reconf = c.Slot }, d},
 		{"huge", func(c *vermilion.Config) { c.Nodes = 1 << 16; c.K = 1 << 10 }, d},
+		{"huge uplinks", func(c *vermilion.Config) { c.Uplinks = 1 << 27 }, d}, // degree rounds up to U: 2^30 entries
+		{"max uplinks", func(c *vermilion.Config) { c.Uplinks = math.MaxInt }, d},
 		{"size", func(*vermilion.Config) {}, demand.Uniform(7)},
 		{"nan", func(*vermilion.Config) {}, func() demand.Matrix { m := demand.Uniform(8); m[1][2] = math.NaN(); return m }()},
 		{"negative", func(*vermilion.Config) {}, func() demand.Matrix { m := demand.Uniform(8); m[1][2] = -1; return m }()},
