@@ -152,6 +152,19 @@ func (s *Study) Validate() error {
 	if needGamma && len(s.Gammas) == 0 {
 		return fmt.Errorf("gamma: none given")
 	}
+	// Run holds every sample's predicted matrix at once, so the number of
+	// evaluations bounds its memory as well as its time.
+	perFactor := 0.0
+	for _, a := range s.Algorithms {
+		if a == BvN {
+			perFactor++
+		} else {
+			perFactor += float64(len(s.Gammas))
+		}
+	}
+	if e := float64(len(s.Matrices)) * float64(len(s.Noises)) * float64(len(s.Factors)) * perFactor * float64(s.Samples); e > maxEvaluations {
+		return fmt.Errorf("samples: %d gives %g evaluations, more than %d", s.Samples, e, maxEvaluations)
+	}
 	for _, g := range s.Gammas {
 		if _, _, err := vermilion.TrustRatio(g, maxL); err != nil {
 			return err
@@ -162,6 +175,9 @@ func (s *Study) Validate() error {
 
 // maxL bounds ℓ when γ is written as k/ℓ.
 const maxL = 100
+
+// maxEvaluations bounds the schedules a study designs and judges.
+const maxEvaluations = 1 << 20
 
 // point is one (matrix, noise, factor, algorithm, γ) row under construction.
 type point struct {

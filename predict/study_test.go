@@ -120,6 +120,8 @@ func TestValidate(t *testing.T) {
 	}{
 		{"nodes", func(s *predict.Study) { s.Nodes = 1 }, "nodes"},
 		{"samples", func(s *predict.Study) { s.Samples = 0 }, "samples"},
+		{"too many samples", func(s *predict.Study) { s.Samples = 1 << 40 }, "evaluations"},
+		{"too many points", func(s *predict.Study) { s.Samples = 1 << 20; s.Factors = []float64{0, 1} }, "evaluations"},
 		{"gamma", func(s *predict.Study) { s.Gammas = []float64{0.5} }, "gamma"},
 		{"randomized gamma", func(s *predict.Study) { s.Gammas = []float64{2.5} }, "integer"},
 		{"factor", func(s *predict.Study) { s.Factors = []float64{-1} }, "factors"},
