@@ -56,8 +56,8 @@ func runDemand(c *cli.Context) error {
 		pattern = "random:" + strconv.FormatUint(c.Uint64("seed"), 10)
 	}
 	n := c.Int("tors")
-	if n < 0 {
-		return badInput("tors", "%d must not be negative", n)
+	if err := checkTors(n, true); err != nil {
+		return err
 	}
 	out := c.String("output")
 	format := c.String("format")
@@ -93,6 +93,9 @@ func runDemand(c *cli.Context) error {
 	m, err := demand.Parse(pattern, n)
 	if errors.Is(err, demand.ErrNeedsSchedule) {
 		return badInput("pattern", "%q depends on a topology; use rdcn throughput --demand worst with a schedule", pattern)
+	}
+	if err != nil && n == 0 && !isFile(pattern) {
+		return badInput("tors", "missing: pattern %q needs --tors N", pattern)
 	}
 	if err != nil {
 		return asInput("pattern", err)

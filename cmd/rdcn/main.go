@@ -94,6 +94,9 @@ func versionCommand() *cli.Command {
 		Usage:     "print the rdcn version",
 		UsageText: "rdcn version",
 		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return badInput("arguments", "unexpected %q", c.Args().First())
+			}
 			_, err := fmt.Fprintln(c.App.Writer, "rdcn "+version)
 			return err
 		},

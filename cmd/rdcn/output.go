@@ -14,6 +14,9 @@ func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) err
 	if path == "" || path == "-" {
 		return write(stdout)
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return badInput("output", "%q is a directory, want a file name", path)
+	}
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {

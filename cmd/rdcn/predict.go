@@ -57,6 +57,15 @@ func runPredict(c *cli.Context) error {
 	s := predict.Defaults()
 	s.Nodes, s.Uplinks, s.Samples, s.Seed = c.Int("tors"), c.Int("uplinks"), c.Int("samples"), c.Uint64("seed")
 	s.Gap, s.Workers = c.Float64("gap"), c.Int("workers")
+	if err := checkTors(s.Nodes, false); err != nil {
+		return err
+	}
+	if err := checkUplinks(s.Uplinks); err != nil {
+		return err
+	}
+	if s.Workers < 0 {
+		return badInput("workers", "%d must not be negative (0: all cores)", s.Workers)
+	}
 	var err error
 	if s.Link, err = rotor.ParseRate(c.String("link")); err != nil {
 		return asInput("link", err)

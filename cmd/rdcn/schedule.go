@@ -85,6 +85,12 @@ func runSchedule(c *cli.Context) error {
 		Gamma:      c.Float64("gamma"),
 		Randomized: c.Bool("randomized"),
 	}
+	if err := checkTors(p.Nodes, false); err != nil {
+		return err
+	}
+	if err := checkUplinks(p.Uplinks); err != nil {
+		return err
+	}
 	var err error
 	if spec := c.String("demand"); spec != "" {
 		if p.Demand, err = demand.Parse(spec, p.Nodes); err != nil {
@@ -109,15 +115,24 @@ func runSchedule(c *cli.Context) error {
 		if p.Buffer, err = rotor.ParseSize(s, rotor.DefaultMTU); err != nil {
 			return asInput("buffer", err)
 		}
+		if p.Buffer <= 0 {
+			return badInput("buffer", "%q must be positive", s)
+		}
 	}
 	if s := c.String("link"); s != "" {
 		if p.Link, err = rotor.ParseRate(s); err != nil {
 			return asInput("link", err)
 		}
+		if p.Link <= 0 {
+			return badInput("link", "%q must be positive", s)
+		}
 	}
 	if s := c.String("delay"); s != "" {
 		if p.Delay, err = rotor.ParseTime(s); err != nil {
 			return asInput("delay", err)
+		}
+		if p.Delay <= 0 {
+			return badInput("delay", "%q must be positive", s)
 		}
 	}
 	sched, err := schedules.Build(kind, p)

@@ -61,6 +61,12 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 	case kind != "":
 		p := schedules.Params{Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
 			SelfSlot: c.Bool("self-slot"), Seed: c.Uint64("seed")}
+		if err := checkTors(p.Nodes, false); err != nil {
+			return nil, err
+		}
+		if err := checkUplinks(p.Uplinks); err != nil {
+			return nil, err
+		}
 		if v := c.String("slot"); v != "" {
 			if p.Slot, err = rotor.ParseTime(v); err != nil {
 				return nil, asInput("slot", err)

@@ -60,6 +60,12 @@ func runTradeoff(c *cli.Context) error {
 		Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
 		Exact: c.Bool("exact"), Gap: c.Float64("gap"), Seed: c.Uint64("seed"),
 	}
+	if err := checkTors(cfg.Nodes, false); err != nil {
+		return err
+	}
+	if err := checkUplinks(cfg.Uplinks); err != nil {
+		return err
+	}
 	var err error
 	if cfg.Link, err = rotor.ParseRate(c.String("link")); err != nil {
 		return asInput("link", err)
