@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -139,6 +141,9 @@ func (sc *scanner) fail(field, format string, args ...any) error {
 		} else {
 			col++
 		}
+	}
+	if strings.ContainsFunc(field, unicode.IsControl) {
+		field = strconv.Quote(field) // a key read from the input: keep the error on one line
 	}
 	return invalid(field, "%s (line %d, column %d)", fmt.Sprintf(format, args...), line, col)
 }
