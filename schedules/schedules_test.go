@@ -184,17 +184,28 @@ func bfsConnected(n int, maps [][]int) bool {
 }
 
 func TestOperaSlicesConnectedAndComplete(t *testing.T) {
-	for _, sz := range []struct{ n, u int }{{4, 2}, {8, 4}, {9, 3}, {12, 4}, {15, 5}, {16, 4}, {20, 5}, {33, 3}, {64, 4}, {64, 8}, {96, 6}, {128, 4}} {
+	for _, sz := range []struct{ n, u int }{{4, 2}, {8, 4}, {9, 3}, {12, 4}, {15, 5}, {16, 4}, {20, 5}, {35, 5}, {64, 4}, {64, 8}, {96, 6}, {128, 4}} {
+		built := 0
 		for seed := uint64(0); seed < 4; seed++ {
 			t.Run(fmt.Sprintf("n=%d/U=%d/seed=%d", sz.n, sz.u, seed), func(t *testing.T) {
 				s, err := Build("opera", Params{Nodes: sz.n, Uplinks: sz.u, Seed: seed})
-				if err != nil {
-					var pe *ParamError
-					if sz.u <= 3 && errors.As(err, &pe) && pe.Field == "uplinks" {
-						t.Skipf("no connected draw with U−1 = %d matchings per slice: %v", sz.u-1, err)
+				var pe *ParamError
+				switch {
+				case sz.u == 2:
+					// One symmetric matching per slice pairs nodes up: no
+					// slice of n ≥ 3 nodes can be connected, so Build must fail.
+					if err == nil || !errors.As(err, &pe) || pe.Field != "uplinks" {
+						t.Fatalf("U = 2: got %v, want an uplinks ParamError", err)
 					}
+					return
+				case err != nil && sz.u == 3 && errors.As(err, &pe) && pe.Field == "uplinks":
+					// Two matchings per slice connect only as a Hamiltonian
+					// path or cycle: a draw may miss; some seed must not.
+					return
+				case err != nil:
 					t.Fatal(err)
 				}
+				built++
 				checkCompleteOnce(t, s)
 				idle := make([]int, sz.n)
 				for _, slots := range s.Matchings {
@@ -229,6 +240,9 @@ func TestOperaSlicesConnectedAndComplete(t *testing.T) {
 					t.Errorf("spectral_gap_min = %v, want in (0, 2]", s.Meta["spectral_gap_min"])
 				}
 			})
+		}
+		if sz.u > 2 && built == 0 {
+			t.Errorf("n=%d U=%d: no seed built a connected Opera schedule", sz.n, sz.u)
 		}
 	}
 }
