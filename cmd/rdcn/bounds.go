@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 
@@ -78,9 +77,7 @@ func runBounds(c *cli.Context) error {
 	}
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		if format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return writeJSON(w, out)
 		}
 		_, err := fmt.Fprintf(w, "demand %s, %d nodes, emulated degree %d\n"+
 			"theta        %.6f  [%.6f, %.6f]\n"+

@@ -1,6 +1,12 @@
 package main
 
-import "os"
+import (
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdcn/rdcn/rotor"
+)
 
 // maxTors caps --tors. The commands build dense n×n demand matrices,
 // capacity matrices and schedules of about n² entries (8 bytes each: 512 MiB
@@ -36,3 +42,23 @@ func isFile(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// optionalPositive parses the flag name with parse: zero when the flag is
+// empty, else a positive value or a bad-input error naming the flag.
+func optionalPositive[T ~int64](c *cli.Context, name string, parse func(string) (T, error)) (T, error) {
+	s := c.String(name)
+	if s == "" {
+		return 0, nil
+	}
+	v, err := parse(s)
+	if err != nil {
+		return 0, asInput(name, err)
+	}
+	if v <= 0 {
+		return 0, badInput(name, "%q must be positive", s)
+	}
+	return v, nil
+}
+
+// parseSize reads a buffer size; "pkt" counts DefaultMTU-byte packets.
+func parseSize(s string) (rotor.Bytes, error) { return rotor.ParseSize(s, rotor.DefaultMTU) }

@@ -111,29 +111,14 @@ func runSchedule(c *cli.Context) error {
 		}
 	}
 	p.Degree = c.Int("degree")
-	if s := c.String("buffer"); s != "" {
-		if p.Buffer, err = rotor.ParseSize(s, rotor.DefaultMTU); err != nil {
-			return asInput("buffer", err)
-		}
-		if p.Buffer <= 0 {
-			return badInput("buffer", "%q must be positive", s)
-		}
+	if p.Buffer, err = optionalPositive(c, "buffer", parseSize); err != nil {
+		return err
 	}
-	if s := c.String("link"); s != "" {
-		if p.Link, err = rotor.ParseRate(s); err != nil {
-			return asInput("link", err)
-		}
-		if p.Link <= 0 {
-			return badInput("link", "%q must be positive", s)
-		}
+	if p.Link, err = optionalPositive(c, "link", rotor.ParseRate); err != nil {
+		return err
 	}
-	if s := c.String("delay"); s != "" {
-		if p.Delay, err = rotor.ParseTime(s); err != nil {
-			return asInput("delay", err)
-		}
-		if p.Delay <= 0 {
-			return badInput("delay", "%q must be positive", s)
-		}
+	if p.Delay, err = optionalPositive(c, "delay", rotor.ParseTime); err != nil {
+		return err
 	}
 	sched, err := schedules.Build(kind, p)
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -195,9 +194,7 @@ func runThroughput(c *cli.Context) error {
 		PerNodeBps: r.Theta * g.NodeCapacity * float64(g.Rate), ARL: r.ARL()}
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		if format == "json" {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
+			return writeJSON(w, out)
 		}
 		_, err := fmt.Fprintf(w, "theta %.6f  [%.6f, %.6f]  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations, %.3f s\n"+
 			"per-node throughput %.2f Gbps of %.2f Gbps (U·c)\n",

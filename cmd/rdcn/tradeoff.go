@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -76,21 +75,11 @@ func runTradeoff(c *cli.Context) error {
 	if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
 		return asInput("reconf", err)
 	}
-	if s := c.String("buffer"); s != "" {
-		if cfg.Buffer, err = rotor.ParseSize(s, rotor.DefaultMTU); err != nil {
-			return asInput("buffer", err)
-		}
-		if cfg.Buffer <= 0 {
-			return badInput("buffer", "%q must be positive", s)
-		}
+	if cfg.Buffer, err = optionalPositive(c, "buffer", parseSize); err != nil {
+		return err
 	}
-	if s := c.String("delay"); s != "" {
-		if cfg.Delay, err = rotor.ParseTime(s); err != nil {
-			return asInput("delay", err)
-		}
-		if cfg.Delay <= 0 {
-			return badInput("delay", "%q must be positive", s)
-		}
+	if cfg.Delay, err = optionalPositive(c, "delay", rotor.ParseTime); err != nil {
+		return err
 	}
 	for _, f := range strings.Split(c.String("degrees"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -131,9 +120,7 @@ func runTradeoff(c *cli.Context) error {
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rows)
+			return writeJSON(w, rows)
 		case "csv":
 			return writeTradeoffCSV(w, rows)
 		}
