@@ -411,7 +411,16 @@ func (s *sim) startHostPort(host int32) {
 		hs.portBsy = true
 		s.q.ScheduleFirst(now+ser, evHostPortFree, host, 0)
 	}
-	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
+	at := now + ser + s.cfg.HostDelay
+	if p := s.pool.At(idx); p.Pulled && p.Holder == 0 && at <= s.cfg.SimTime {
+		// A pulled data packet for this host: nothing can happen to it on
+		// the host link and its receiver answers nothing (no ACKs), so it
+		// is delivered now, timestamped with its arrival (one event less
+		// per packet). Stored relayed packets still arrive by event.
+		s.hostReceive(host, idx, at)
+		return
+	}
+	s.q.Schedule(at, evHostArrive, host, idx)
 }
 
 // ---- packet switch ----
@@ -622,14 +631,20 @@ func (s *sim) rto(id int32) {
 }
 
 func (s *sim) hostArrive(h int32, idx int32) {
-	p := s.pool.At(idx)
-	if p.Holder > 0 {
+	if s.pool.At(idx).Holder > 0 {
 		s.storeRelayed(h, idx)
 		return
 	}
+	s.hostReceive(h, idx, s.q.Now())
+}
+
+// hostReceive delivers packet idx to host h at time at (now, or for a
+// pulled data packet the time it will arrive).
+func (s *sim) hostReceive(h int32, idx int32, at rotor.Time) {
+	p := s.pool.At(idx)
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
-	s.m.hostSeries.Add(s.q.Now(), float64(p.Size))
+	s.m.hostSeries.Add(at, float64(p.Size))
 	if p.Kind == tor.Ack {
 		s.ackArrive(h, idx)
 		return
@@ -648,7 +663,7 @@ func (s *sim) hostArrive(h int32, idx int32) {
 	}
 	cum, complete := fs.recv.OnData(p.Seq, p.Size)
 	if complete {
-		fs.done, fs.finish = true, s.q.Now()
+		fs.done, fs.finish = true, at
 		s.m.completed++
 	}
 	if s.cfg.Transport == LineRate || p.Pulled {

@@ -2,6 +2,7 @@ package des
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -50,14 +51,17 @@ const (
 // others, ordered by (Kind, Target). The zero value is ready to use.
 //
 // It is a calendar queue: time is cut into buckets of 131 ns. Events of
-// the current bucket (and any clamped into the past) sit in a small 4-ary
-// heap; those of the next 4095 buckets are appended, unsorted, to a ring of
-// buckets and heapified when their bucket becomes current; later ones wait
-// in a second heap and move to the ring as time advances. A simulation's
-// events are mostly a few packet times ahead, so scheduling is O(1) and
-// popping works on a heap of a few dozen events.
+// the next 4095 buckets are appended, unsorted, to a ring of buckets; a
+// bucket is sorted when it becomes current and popped in order. Events
+// scheduled into the current bucket after that (and any clamped into the
+// past) go to a small 4-ary heap merged on pop; events beyond the ring wait
+// in another heap and move to the ring as time advances. A simulation's
+// events are mostly a few packet times ahead, so scheduling is O(1) and a
+// pop is O(1) plus the share of one sort of a few dozen events.
 type Queue struct {
-	near      []item // 4-ary heap: buckets ≤ cur
+	near      []item // the current bucket's events, sorted; near[head:] pending
+	head      int
+	late      []item // 4-ary heap: events filed into buckets ≤ cur after it was sorted
 	ring      [][]item
 	full      [ringSize / 64]uint64 // non-empty ring buckets
 	far       []item                // 4-ary heap: buckets ≥ cur+ringSize
@@ -109,7 +113,7 @@ func (q *Queue) place(e item) {
 	b := int64(e.at >> bucketShift)
 	switch {
 	case b <= q.cur:
-		heapPush(&q.near, e)
+		heapPush(&q.late, e)
 	case b < q.cur+ringSize:
 		if q.ring == nil {
 			q.ring = make([][]item, ringSize)
@@ -145,10 +149,12 @@ func (q *Queue) advance() bool {
 	i := int(next & ringMask)
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
-		q.near = append(q.near[:0], bk...)
+		q.near, q.head = append(q.near[:0], bk...), 0
 		q.ring[i] = bk[:0]
 		q.full[i>>6] &^= 1 << (i & 63)
-		heapify(q.near)
+		if len(q.near) > 1 {
+			slices.SortFunc(q.near, compareItems)
+		}
 	}
 	for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+ringSize {
 		q.place(heapPop(&q.far))
@@ -174,28 +180,62 @@ func (q *Queue) nextFull() (int64, bool) {
 	return 0, false
 }
 
+func compareItems(a, b item) int {
+	switch {
+	case a.before(&b):
+		return -1
+	case b.before(&a):
+		return 1
+	}
+	return 0
+}
+
+// first returns the earliest pending event, making the next bucket
+// current when the current one is used up, or nil if the queue is empty.
+func (q *Queue) first() *item {
+	if q.head == len(q.near) && len(q.late) == 0 && !q.advance() {
+		return nil
+	}
+	switch {
+	case len(q.late) == 0:
+		return &q.near[q.head]
+	case q.head == len(q.near) || q.late[0].before(&q.near[q.head]):
+		return &q.late[0]
+	}
+	return &q.near[q.head]
+}
+
 // PeekTime returns the time of the earliest pending event.
 func (q *Queue) PeekTime() (rotor.Time, bool) {
-	if len(q.near) == 0 && !q.advance() {
+	e := q.first()
+	if e == nil {
 		return 0, false
 	}
-	return q.near[0].at, true
+	return e.at, true
 }
 
 // Peek returns the earliest pending event without removing it.
 func (q *Queue) Peek() (Event, bool) {
-	if len(q.near) == 0 && !q.advance() {
+	e := q.first()
+	if e == nil {
 		return Event{}, false
 	}
-	return q.near[0].event(), true
+	return e.event(), true
 }
 
 // Pop removes and returns the earliest event and advances Now to its time.
 func (q *Queue) Pop() (Event, bool) {
-	if len(q.near) == 0 && !q.advance() {
+	e := q.first()
+	if e == nil {
 		return Event{}, false
 	}
-	top := heapPop(&q.near)
+	var top item
+	if len(q.late) > 0 && e == &q.late[0] {
+		top = heapPop(&q.late)
+	} else {
+		top = *e
+		q.head++
+	}
 	q.n--
 	q.now = top.at
 	q.processed++
@@ -206,8 +246,11 @@ func (q *Queue) Pop() (Event, bool) {
 // is meant for invariant checks.
 func (q *Queue) Pending() []Event {
 	out := make([]Event, 0, q.n)
-	for i := range q.near {
+	for i := q.head; i < len(q.near); i++ {
 		out = append(out, q.near[i].event())
+	}
+	for i := range q.late {
+		out = append(out, q.late[i].event())
 	}
 	for _, bk := range q.ring {
 		for i := range bk {
@@ -238,12 +281,6 @@ func heapPop(h *[]item) item {
 	}
 	*h = s
 	return top
-}
-
-func heapify(h []item) {
-	for i := (len(h) - 2) / 4; i >= 0; i-- {
-		down(h, i)
-	}
 }
 
 func up(h []item, i int) {
