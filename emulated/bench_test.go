@@ -2,7 +2,9 @@ package emulated
 
 import (
 	"fmt"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rdcn/rdcn/demand"
 )
@@ -34,43 +36,62 @@ func BenchmarkThroughput(b *testing.B) {
 				b.ReportAllocs()
 				dm := d.d(g.g.N)
 				var r *Result
+				cpu0 := cpuTime()
 				for i := 0; i < b.N; i++ {
 					var err error
 					if r, err = Throughput(g.g, dm, &Options{Gap: g.gap}); err != nil {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 				b.ReportMetric(r.Gap, "gap")
-				b.ReportMetric(float64(r.Iterations), "phases")
+				b.ReportMetric(float64(r.Iterations), "iterations")
 				b.ReportMetric(r.Lower, "theta")
 			})
 		}
 	}
 }
 
-// One phase of the multiplicative-weights solver: must not allocate.
-func BenchmarkPhase(b *testing.B) {
+// One pass of shortest-path trees (one per source, all 64 sources), the
+// dominant cost of a solver iteration: must not allocate.
+func BenchmarkTrees(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		g    *Graph
-	}{{"K64", completeGraph(64, 1)}, {"deBruijn64d8", deBruijnGraph(64, 8)}} {
+		d    func(int) demand.Matrix
+	}{
+		{"K64/permutation", completeGraph(64, 1), demand.Permutation},
+		{"K64/uniform", completeGraph(64, 1), demand.Uniform},
+		{"deBruijn64d8/uniform", deBruijnGraph(64, 8), demand.Uniform},
+	} {
 		b.Run(c.name, func(b *testing.B) {
-			dn, err := demand.HoseNormalize(demand.Permutation(64), c.g.NodeCapacity)
+			dn, err := demand.HoseNormalize(c.d(64), c.g.NodeCapacity)
 			if err != nil {
 				b.Fatal(err)
 			}
-			s := newSolver(c.g, dn)
-			for i := range s.l {
-				if s.cap[i] > 0 {
-					s.l[i] = 1 / s.cap[i]
+			s := newPathSolver(c.g, dn)
+			for a, x := range s.cap {
+				if x > 0 {
+					s.l[a] = 1 / x
 				}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				s.phase(0.05, 0.025, 1)
-				s.scaleLengths(1 / s.lengthVolume())
+				for j, src := range s.srcs {
+					s.shortestPaths(src, j)
+				}
 			}
 		})
 	}
+}
+
+// cpuTime is the process's user+system CPU time (the machine is shared,
+// so wall time alone says little).
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

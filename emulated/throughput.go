@@ -120,30 +120,20 @@ func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !hasTraffic(dn) {
+		return nil, errors.New("demand: has no traffic between distinct nodes")
+	}
 	var res *Result
-	if usePaths {
-		if !hasTraffic(dn) {
-			return nil, errors.New("demand: has no traffic between distinct nodes")
-		}
-		if connected(g, dn) {
-			res = throughputPaths(g, dn, o.Gap, o.MaxPhases)
-		} else {
-			res = zeroResult(g.N)
-		}
+	if connected(g, dn) {
+		res = throughputPaths(g, dn, o.Gap, o.MaxPhases)
 	} else {
-		s := newSolver(g, dn)
-		if len(s.srcs) == 0 {
-			return nil, errors.New("demand: has no traffic between distinct nodes")
-		}
-		res = s.solve(o.Gap, o.MaxPhases)
+		res = zeroResult(g.N)
 	}
 	res.Demand = dn
 	res.Routing = "any"
 	res.Solver = "fptas"
 	return res, nil
 }
-
-var usePaths = true
 
 func hasTraffic(d [][]float64) bool {
 	for s, row := range d {

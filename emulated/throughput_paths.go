@@ -2,13 +2,9 @@ package emulated
 
 import (
 	"cmp"
-	"fmt"
 	"math"
-	"os"
 	"slices"
 )
-
-var debugPaths = os.Getenv("RDCN_DEBUG_PATHS") != ""
 
 // pathSolver minimises the smoothed maximum congestion
 //
@@ -62,6 +58,9 @@ type pathSolver struct {
 	want  []bool
 	bp    []breakpoint // per-path scratch of one commodity
 	acc   []float64    // per-arc scratch, zero between uses
+	cand  []detour     // detour candidates of one commodity
+
+	maxDetours int // new detours per commodity and iteration
 }
 
 func newPathSolver(g *Graph, d [][]float64) *pathSolver {
@@ -95,6 +94,9 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	}
 	s.first = append(s.first, int32(len(s.dst)))
 	s.active = make([][]int32, len(s.dst))
+	// Enough detours for a dense graph's many near-shortest paths when
+	// commodities are few, a handful when there are n² of them.
+	s.maxDetours = max(4, 4*n*n/max(1, len(s.dst)))
 	return s
 }
 
@@ -261,8 +263,11 @@ func (s *pathSolver) addDetours(k int, t int32) {
 		return
 	}
 	n := int32(s.n)
+	cand := s.cand[:0]
+	keepAll := s.maxDetours >= len(s.g.In[t])
 	for _, u := range s.g.In[t] {
-		if u == s.par[t] || !(s.dist[u]+s.l[u*n+t] < limit) {
+		c := s.dist[u] + s.l[u*n+t]
+		if u == s.par[t] || !(c < limit) {
 			continue
 		}
 		simple := true
@@ -272,9 +277,90 @@ func (s *pathSolver) addDetours(k int, t int32) {
 				break
 			}
 		}
-		if simple {
-			s.addTreePath(k, u, t)
+		if !simple {
+			continue
 		}
+		d := detour{c, u}
+		if keepAll {
+			cand = append(cand, d)
+			continue
+		}
+		// Keep the maxDetours cheapest, sorted by (cost, via).
+		if len(cand) == s.maxDetours {
+			if !d.less(cand[len(cand)-1]) {
+				continue
+			}
+			cand = cand[:len(cand)-1]
+		}
+		i := len(cand)
+		cand = append(cand, d)
+		for ; i > 0 && d.less(cand[i-1]); i-- {
+			cand[i] = cand[i-1]
+		}
+		cand[i] = d
+	}
+	for _, d := range cand {
+		s.addTreePath(k, d.via, t)
+	}
+	s.cand = cand
+}
+
+type detour struct {
+	cost float64
+	via  int32
+}
+
+func (d detour) less(e detour) bool {
+	return d.cost < e.cost || (d.cost == e.cost && d.via < e.via)
+}
+
+// compact drops the pool's paths that are neither active nor in the
+// snapshot flows (ids are renumbered in order, so the run stays
+// deterministic). It runs when dead paths outnumber live ones.
+func (s *pathSolver) compact(flows []pathFlow) {
+	live := 0
+	for _, act := range s.active {
+		live += len(act)
+	}
+	if len(s.x) < 2*(live+len(flows))+1024 {
+		return
+	}
+	remap := make([]int32, len(s.x))
+	for i := range remap {
+		remap[i] = -1
+	}
+	for _, act := range s.active {
+		for _, p := range act {
+			remap[p] = 0
+		}
+	}
+	for _, f := range flows {
+		remap[f.p] = 0
+	}
+	arcs := make([]int32, 0, len(s.arcs)/2)
+	off := make([]int32, 1, len(s.x)/2)
+	var hash []uint64
+	var com []int32
+	var x []float64
+	for p := range remap {
+		if remap[p] < 0 {
+			continue
+		}
+		remap[p] = int32(len(x))
+		arcs = append(arcs, s.arcs[s.off[p]:s.off[p+1]]...)
+		off = append(off, int32(len(arcs)))
+		hash = append(hash, s.hash[p])
+		com = append(com, s.com[p])
+		x = append(x, s.x[p])
+	}
+	s.arcs, s.off, s.hash, s.com, s.x = arcs, off, hash, com, x
+	for _, act := range s.active {
+		for i, p := range act {
+			act[i] = remap[p]
+		}
+	}
+	for i := range flows {
+		flows[i].p = remap[flows[i].p]
 	}
 }
 
@@ -344,22 +430,36 @@ func (s *pathSolver) equilibrate(k int) int {
 	}
 	bp := s.bp[:0]
 	work, best := 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for i, p := range act {
-		c, h := 0.0, 0.0
+		c, h, cmin := 0.0, 0.0, math.Inf(1)
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 			c += s.l[a]
 			h += s.l[a] / s.cap[a]
+			cmin = min(cmin, s.cap[a])
 		}
-		h *= s.beta
 		work += int(s.off[p+1] - s.off[p])
-		bp = append(bp, breakpoint{mu: c - s.x[p]*h, c: c, h: h, i: int32(i)})
+		bp = append(bp, breakpoint{c: c, h: h, i: int32(i), cmin: cmin})
 		if c < bp[best].c {
 			best = i
 		}
+		lo = min(lo, c)
+		if s.x[p] > 0 {
+			hi = max(hi, c)
+		}
 	}
 	s.bp = bp
-	if bp[best].c >= 0 && spread(bp, s.x, act) <= 1e-12*bp[best].c {
+	if !(hi-lo > 1e-12*lo) {
 		return work
+	}
+	// Curvature h_p = β·Σ_{e∈p} l_e/c_e, but at least β·(spread)/min_e c_e:
+	// a path on nearly idle arcs looks flat to the quadratic model, yet
+	// its cost grows e-fold once an arc's congestion rises by 1/β, so no
+	// path moves more than min_e c_e/β per step (a trust region).
+	for j := range bp {
+		b := &bp[j]
+		b.h = s.beta * max(b.h, (hi-lo)/b.cmin)
+		b.mu = b.c - s.x[act[b.i]]*b.h
 	}
 	// Solve Σ max(0, x_p − (c_p − μ)/h_p) = d for μ: the sum is
 	// piecewise linear and increasing in μ, with breakpoints c_p − x_p·h_p.
@@ -445,21 +545,8 @@ func (s *pathSolver) equilibrate(k int) int {
 }
 
 type breakpoint struct {
-	mu, c, h float64
-	i        int32
-}
-
-// spread is the cost difference between the costliest path with flow and
-// the cheapest path.
-func spread(bp []breakpoint, x []float64, act []int32) float64 {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, b := range bp {
-		lo = min(lo, b.c)
-		if x[act[b.i]] > 0 {
-			hi = max(hi, b.c)
-		}
-	}
-	return hi - lo
+	mu, c, h, cmin float64
+	i              int32
 }
 
 // snapshot lists (path, flow) for every path with flow.
@@ -500,6 +587,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	const sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
 	for iters < maxIter {
 		iters++
+		s.compact(flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
 		for i, src := range s.srcs {
@@ -554,9 +642,6 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// (1 − W/(λ·V)).
 		eq := 1 - alpha/work
 		sm := 1 - work/(cong*vol)
-		if debugPaths {
-			fmt.Fprintf(os.Stderr, "it %d kappa %g lam %.6f ub %.6f gap %.2e eq %.2e sm %.2e paths %d\n", iters, kappa, 1/lam, upper, relGap(1/lam, upper), eq, sm, len(s.x))
-		}
 		if eq < sm/4 && sm > gap/4 {
 			kappa *= 2
 		}
@@ -620,4 +705,60 @@ func throughputPaths(g *Graph, d [][]float64, gap float64, maxIter int) *Result 
 	res.Theta = res.Lower
 	res.Gap = relGap(res.Lower, res.Upper)
 	return res
+}
+
+func relGap(lo, hi float64) float64 {
+	if hi <= 0 {
+		return 0
+	}
+	return math.Max(0, (hi-lo)/hi)
+}
+
+type heapItem struct {
+	dist float64
+	node int32
+}
+
+// heap is a binary min-heap on distances, reused across trees.
+type heap struct{ items []heapItem }
+
+func (h *heap) push(it heapItem) {
+	h.items = append(h.items, it)
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h.items[p].dist <= it.dist {
+			break
+		}
+		h.items[i] = h.items[p]
+		i = p
+	}
+	h.items[i] = it
+}
+
+func (h *heap) pop() heapItem {
+	top := h.items[0]
+	last := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
+	m := len(h.items)
+	if m == 0 {
+		return top
+	}
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= m {
+			break
+		}
+		if c+1 < m && h.items[c+1].dist < h.items[c].dist {
+			c++
+		}
+		if h.items[c].dist >= last.dist {
+			break
+		}
+		h.items[i] = h.items[c]
+		i = c
+	}
+	h.items[i] = last
+	return top
 }
