@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"runtime"
 	rtmetrics "runtime/metrics"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -30,8 +31,9 @@ type metrics struct {
 // MemorySample is the Go heap at a simulated time.
 type MemorySample struct {
 	SimTime    rotor.Time
-	HeapBytes  uint64 // live heap objects (runtime/metrics /memory/classes/heap/objects:bytes)
+	HeapBytes  uint64 // heap objects, garbage not yet collected included (runtime/metrics /memory/classes/heap/objects:bytes)
 	TotalBytes uint64 // all memory mapped by the Go runtime (/memory/classes/total:bytes)
+	LiveBytes  uint64 // heap objects right after a forced garbage collection: what the run really holds
 }
 
 func (m *metrics) init(s *sim) error {
@@ -70,6 +72,9 @@ func (m *metrics) circuitCapacity(s *sim, sw int, from, to rotor.Time) {
 func (m *metrics) sampleMemory(i int, now rotor.Time) {
 	rtmetrics.Read(m.memReads)
 	m.memory[i] = MemorySample{SimTime: now, HeapBytes: m.memReads[0].Value.Uint64(), TotalBytes: m.memReads[1].Value.Uint64()}
+	runtime.GC()
+	rtmetrics.Read(m.memReads[:1])
+	m.memory[i].LiveBytes = m.memReads[0].Value.Uint64()
 }
 
 // sample records buffer and VOQ occupancy and, with Check, verifies packet

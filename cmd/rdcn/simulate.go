@@ -134,7 +134,7 @@ func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOut
 	}
 	cfg := setup.Config
 	cfg.Context = ctx
-	for _, ms := range []rotor.Time{10, 50, 100} {
+	for _, ms := range []rotor.Time{10, 50, 100, 200} {
 		if at := ms * rotor.Millisecond; at <= cfg.SimTime {
 			cfg.MemoryAt = append(cfg.MemoryAt, at)
 		}

@@ -234,3 +234,40 @@ func TestScheduleFirst(t *testing.T) {
 		t.Errorf("pop order (-want +got):\n%s", diff)
 	}
 }
+
+// TestQueueMemoryBounded schedules a burst of 400 events at one instant
+// every 100 µs (a day start: every uplink starts at once) for 20 ring
+// revolutions, over a steady trickle. The bursts land in ever different
+// ring buckets; the memory the buckets hold must stay within a few bursts'
+// worth instead of every bucket keeping its own peak.
+func TestQueueMemoryBounded(t *testing.T) {
+	var q Queue
+	const burst = 400
+	step := 100 * rotor.Microsecond
+	for k := 0; k < 20*ringSize*int(1<<bucketShift)/int(step); k++ {
+		at := q.Now() + step + rotor.Time(k%7)*rotor.Nanosecond
+		for j := 0; j < burst; j++ {
+			q.Schedule(at, 0, int32(j), 0)
+		}
+		for j := 0; j < 50; j++ {
+			q.Schedule(q.Now()+rotor.Time(j+1)*rotor.Microsecond, 1, 0, 0)
+		}
+		for q.Len() > 0 {
+			if _, ok := q.Pop(); !ok {
+				t.Fatal("queue ran dry")
+			}
+		}
+	}
+	held := 0
+	for i := range q.ring {
+		if cap(q.ring[i]) > slabPiece {
+			held += cap(q.ring[i])
+		}
+	}
+	for _, s := range q.spare {
+		held += cap(s)
+	}
+	if limit := 8 * burst; held > limit {
+		t.Errorf("ring buckets and spares hold %d events of capacity, want ≤ %d", held, limit)
+	}
+}

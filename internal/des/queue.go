@@ -63,6 +63,8 @@ type Queue struct {
 	head      int
 	late      []item // 4-ary heap: events filed into buckets ≤ cur after it was sorted
 	ring      [][]item
+	base      [][]item              // each ring bucket's own small slab piece
+	spare     [][]item              // grown bucket arrays not in use (capacity > slabPiece)
 	full      [ringSize / 64]uint64 // non-empty ring buckets
 	far       []item                // 4-ary heap: buckets ≥ cur+ringSize
 	cur       int64                 // current bucket number (time >> bucketShift)
@@ -117,13 +119,19 @@ func (q *Queue) place(e item) {
 	case b < q.cur+ringSize:
 		if q.ring == nil {
 			q.ring = make([][]item, ringSize)
-			slab := make([]item, ringSize*8)
+			q.base = make([][]item, ringSize)
+			slab := make([]item, ringSize*slabPiece)
 			for k := range q.ring {
-				q.ring[k] = slab[k*8 : k*8 : k*8+8]
+				q.base[k] = slab[k*slabPiece : k*slabPiece : (k+1)*slabPiece]
+				q.ring[k] = q.base[k]
 			}
 		}
 		i := int(b & ringMask)
-		q.ring[i] = append(q.ring[i], e)
+		bk := q.ring[i]
+		if len(bk) == cap(bk) {
+			bk = q.grow(bk)
+		}
+		q.ring[i] = append(bk, e)
 		q.full[i>>6] |= 1 << (i & 63)
 	default:
 		heapPush(&q.far, e)
@@ -150,7 +158,10 @@ func (q *Queue) advance() bool {
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
 		q.near, q.head = append(q.near[:0], bk...), 0
-		q.ring[i] = bk[:0]
+		q.ring[i] = q.base[i]
+		if cap(bk) > slabPiece {
+			q.spare = append(q.spare, bk[:0])
+		}
 		q.full[i>>6] &^= 1 << (i & 63)
 		if len(q.near) > 1 {
 			slices.SortFunc(q.near, compareItems)
@@ -160,6 +171,30 @@ func (q *Queue) advance() bool {
 		q.place(heapPop(&q.far))
 	}
 	return true
+}
+
+// slabPiece is the capacity every ring bucket starts with.
+const slabPiece = 8
+
+// grow returns a bucket array with bk's events and room for more: a spare
+// one if the most recently returned is large enough, else a new one of
+// twice the size. Full buckets hand their grown arrays back to the spares
+// when they are drained, so memory stays bounded by the busiest stretch of
+// the ring instead of growing with every bucket's own peak.
+func (q *Queue) grow(bk []item) []item {
+	var next []item
+	if k := len(q.spare) - 1; k >= 0 && cap(q.spare[k]) > len(bk) {
+		next = append(q.spare[k], bk...)
+		q.spare[k] = nil
+		q.spare = q.spare[:k]
+	} else {
+		next = make([]item, len(bk), 2*cap(bk))
+		copy(next, bk)
+	}
+	if cap(bk) > slabPiece {
+		q.spare = append(q.spare, bk[:0])
+	}
+	return next
 }
 
 // nextFull returns the first non-empty ring bucket after cur.
