@@ -584,7 +584,10 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	kappa := 4.0
 	initial := true
 	sweepWork, treeWork := 0, 0
-	const sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
+	const (
+		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
+		minSweeps = 5
+	)
 	for iters < maxIter {
 		iters++
 		s.compact(flows)
@@ -648,8 +651,9 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		s.beta = kappa / cong
 		s.lift = kappa
 		s.setLengths()
-		// Gradient-projection sweeps over the path sets, about as much
-		// work as the trees.
+		// Gradient-projection sweeps over the path sets: at least
+		// minSweeps (sweeps are cheap next to trees on sparse graphs), then
+		// until they cost about as much as the trees.
 		sweeps := 0
 		for {
 			sweepWork = 0
@@ -661,7 +665,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 				lam = c
 				flows = s.snapshot(flows)
 			}
-			if sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork {
+			if sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
 				break
 			}
 		}
