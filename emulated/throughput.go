@@ -13,8 +13,10 @@ import (
 type Options struct {
 	// Gap is the target relative gap (Upper−Lower)/Upper; 0 means 1e-3.
 	Gap float64
-	// MaxPhases bounds the number of multiplicative-weights phases; 0 means
-	// 1e6. The solver stops earlier once Gap is reached.
+	// MaxPhases bounds the number of solver iterations (each one
+	// shortest-path tree per source plus gradient-projection sweeps); 0
+	// means 1e6. The solver stops earlier once Gap is reached; at the limit
+	// it returns the (valid, wider) certificate it has.
 	MaxPhases int
 	// Raw skips hose normalisation: the demand is taken as given.
 	Raw bool
@@ -29,9 +31,9 @@ type Result struct {
 	Lower      float64 // θ of the feasible flow Flow
 	Upper      float64 // dual bound Σ c_e·l_e / Σ D_st·dist_l(s,t) of Lengths
 	Gap        float64 // (Upper − Lower) / Upper; 0 when both are 0
-	Iterations int     // solver phases (or LP iterations for GLPK)
+	Iterations int     // solver iterations (or LP iterations for GLPK)
 	Routing    string  // "any", "direct" or "vlb"
-	Solver     string  // "fptas", "glpk", "closed-form"
+	Solver     string  // "fptas" (Throughput's certified solver), "glpk", "closed-form"
 
 	// Demand is the (hose-normalised) demand that θ scales.
 	Demand demand.Matrix

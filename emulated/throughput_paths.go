@@ -6,17 +6,22 @@ import (
 	"slices"
 )
 
-// pathSolver minimises the smoothed maximum congestion
+// pathSolver computes the maximum concurrent flow in its equivalent form
+// "route all of D with the least maximum congestion λ" (θ = 1/λ). It
+// minimises the smoothed maximum congestion
 //
 //	Φ_β(F) = Σ_e exp(β·F_e/c_e)
 //
 // over path flows that route the whole demand (commodity k = (s,t) with
 // demand d_k spread over a set of s→t paths), with path-based gradient
-// projection (Jayakrishnan et al.): each commodity shifts flow from its
-// costlier paths to its cheapest one by a Newton step on Φ, where an arc's
-// cost is l_e ∝ exp(β·F_e/c_e)/c_e (∂Φ/∂F_e up to a constant) and its
-// curvature β·l_e/c_e. New paths come from shortest-path trees under l
-// (column generation), one Dijkstra per source per outer iteration.
+// projection: each commodity in turn (Gauss–Seidel) moves flow from its
+// costlier paths to its cheaper ones by a diagonally scaled projected
+// Newton step on Φ (Bertsekas–Gafni), where an arc's cost is
+// l_e ∝ exp(β·F_e/c_e)/c_e (∂Φ/∂F_e up to a constant) and its curvature
+// β·l_e/c_e. New paths come from shortest-path trees under l (column
+// generation: the tree path and, on dense graphs, the cheap one-arc
+// detours "tree path to an in-neighbour u, then u→t"), one Dijkstra per
+// source per outer iteration.
 //
 // The same Dijkstras certify the iterate: the flow routes D at congestion
 // λ = max_e F_e/c_e, so θ ≥ 1/λ; the lengths give θ ≤ Σ c_e·l_e / Σ d_k·

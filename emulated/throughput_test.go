@@ -258,3 +258,52 @@ func TestVerifyRejectsTamperedCertificates(t *testing.T) {
 		t.Errorf("untampered: %v", err)
 	}
 }
+
+// Tighter than the default gap, against closed forms: the certified
+// interval must shrink around the exact value.
+func TestThroughputTightGap(t *testing.T) {
+	cases := []struct {
+		name string
+		g    *Graph
+		gap  float64
+		want float64
+	}{
+		{"rotornet self-slot n=32", mustGraph(t, rotorSchedule(32, 4, true)), 1e-5, 0.5},
+		{"true rotor n=16 U=5", mustGraph(t, rotorSchedule(16, 5, false)), 1e-5, 16.0 / 30},
+		// K_n, capacity 1, hose-normalised permutation: direct arc plus
+		// two-hop detours fill every arc, θ = n/(2(n−1)).
+		{"K64", completeGraph(64, 1), 1e-4, 64.0 / 126},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, err := Throughput(c.g, permutationDemand(c.g.N), &Options{Gap: c.gap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Gap > c.gap {
+				t.Errorf("gap %v > %v after %d iterations", r.Gap, c.gap, r.Iterations)
+			}
+			if !within(r, c.want) {
+				t.Errorf("θ = %v not in [%v, %v]", c.want, r.Lower, r.Upper)
+			}
+			if err := Verify(c.g, r.Demand, r); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// An iteration limit stops the solver early with a valid, wider certificate.
+func TestThroughputMaxPhases(t *testing.T) {
+	g := deBruijnGraph(32, 2)
+	r, err := Throughput(g, uniformDemand(32), &Options{Gap: 1e-6, MaxPhases: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Iterations != 3 || !(r.Gap > 1e-6) || !(r.Lower > 0) {
+		t.Errorf("iterations %d, certificate [%v, %v]", r.Iterations, r.Lower, r.Upper)
+	}
+	if err := Verify(g, r.Demand, r); err != nil {
+		t.Error(err)
+	}
+}
