@@ -3,6 +3,8 @@ package fabric
 import (
 	"strconv"
 	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
 )
 
 // benchSpec is the performance setting of docs/simulate.md: websearch at
@@ -50,6 +52,7 @@ func BenchmarkFabric(b *testing.B) {
 		{"a-rotornet-rotorlb-window-10ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "window", "10ms"},
 		{"a-opera-paths-window-10ms", 64, 4, 4, "opera", "400us", "paths", "window", "10ms"},
 		{"a-rotornet-rotorlb-pull-100ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "pull", "100ms"},
+		{"a-rotornet-rotorlb-pull-200ms", 64, 4, 4, "rotornet", "100us", "rotorlb", "pull", "200ms"},
 		{"a-opera-paths-pull-100ms", 64, 4, 4, "opera", "400us", "paths", "pull", "100ms"},
 		{"b-rotornet-rotorlb-pull-100ms", 108, 6, 6, "rotornet", "100us", "rotorlb", "pull", "100ms"},
 		{"b-opera-paths-pull-100ms", 108, 6, 6, "opera", "600us", "paths", "pull", "100ms"},
@@ -60,6 +63,7 @@ func BenchmarkFabric(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			var events uint64
+			simMS := float64(setup.Config.SimTime) / float64(rotor.Millisecond)
 			for i := 0; i < b.N; i++ {
 				cfg := setup.Config
 				cfg.Flows = &SliceSource{Flows: setup.Flows}
@@ -71,6 +75,7 @@ func BenchmarkFabric(b *testing.B) {
 			}
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+			b.ReportMetric(simMS*float64(b.N)/b.Elapsed().Seconds(), "sim-ms/s")
 		})
 	}
 }

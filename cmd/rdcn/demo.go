@@ -63,6 +63,8 @@ func demoCommand() *cli.Command {
 				"transport.window=40pkt",
 			}
 			w := c.App.Writer
+			fmt.Fprintf(w, "n = 32 ToRs × 4 hosts, 4 uplinks, 10 Gbps links, websearch at %g %% load, %s simulated per fabric, seed %d\n",
+				100*c.Float64("load"), c.String("sim-time"), c.Uint64("seed"))
 			fmt.Fprintf(w, "%-9s %-8s %-9s %10s %10s %10s %10s %7s %7s %8s\n", "fabric", "routing", "transport",
 				"short_p50", "short_p99", "long_p50", "long_p99", "host_u", "circ_u", "drops")
 			for _, run := range demoRuns() {
