@@ -93,10 +93,12 @@ func NewSpec() *Spec {
 // Get returns the value of key.
 func (s *Spec) Get(key string) string { return s.values[key] }
 
-// Set overrides one key; an unknown key is an error naming it.
+// Set overrides one key; an unknown key is an error naming it, quoted
+// (an empty key or one holding control characters stays visible and the
+// error on one line).
 func (s *Spec) Set(key, value string) error {
 	if _, ok := s.values[key]; !ok {
-		return &ConfigError{Field: key, Problem: "unknown key" + suggest(key)}
+		return &ConfigError{Field: strconv.Quote(key), Problem: "unknown key" + suggest(key)}
 	}
 	s.values[key] = value
 	return nil
