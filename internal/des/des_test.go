@@ -3,6 +3,7 @@ package des
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -269,5 +270,36 @@ func TestQueueMemoryBounded(t *testing.T) {
 	}
 	if limit := 8 * burst; held > limit {
 		t.Errorf("ring buckets and spares hold %d events of capacity, want ≤ %d", held, limit)
+	}
+}
+
+// TestQueueScrambledBucket: a bucket of thousands of events filed in
+// reverse time order (insertion sort gives up and pdqsort finishes) and
+// one nearly in order (insertion sort does it) both pop sorted.
+func TestQueueScrambledBucket(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		at   func(i int) rotor.Time
+	}{
+		{"reverse", func(i int) rotor.Time { return rotor.Time(1<<bucketShift + 5000 - i) }},
+		{"nearly", func(i int) rotor.Time { return rotor.Time(1<<bucketShift + i + 7*(i%3)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var q Queue
+			var want []rotor.Time
+			for i := 0; i < 5000; i++ {
+				q.Schedule(c.at(i), 0, int32(i), 0)
+				want = append(want, c.at(i))
+			}
+			slices.Sort(want)
+			var got []rotor.Time
+			for q.Len() > 0 {
+				e, _ := q.Pop()
+				got = append(got, e.At)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("pop order (-want +got):\n%s", diff)
+			}
+		})
 	}
 }

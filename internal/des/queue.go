@@ -163,9 +163,7 @@ func (q *Queue) advance() bool {
 			q.spare = append(q.spare, bk[:0])
 		}
 		q.full[i>>6] &^= 1 << (i & 63)
-		if len(q.near) > 1 {
-			slices.SortFunc(q.near, compareItems)
-		}
+		sortItems(q.near)
 	}
 	for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+ringSize {
 		q.place(heapPop(&q.far))
@@ -213,6 +211,32 @@ func (q *Queue) nextFull() (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// sortItems sorts a bucket. Buckets are mostly appended nearly in order
+// (packets scheduled a fixed delay after the event that sends them), so
+// insertion sort with the comparison inlined does it in little more than
+// one pass; past 32 moves per event (plus 256) it hands the rest
+// to pdqsort, so a scrambled bucket costs O(n log n), not O(n²). Keys are
+// unique, so the order is the same either way.
+func sortItems(a []item) {
+	if len(a) < 2 {
+		return
+	}
+	budget := 32*len(a) + 256
+	for i := 1; i < len(a); i++ {
+		e := a[i]
+		j := i
+		for j > 0 && e.before(&a[j-1]) {
+			a[j] = a[j-1]
+			j--
+		}
+		a[j] = e
+		if budget -= i - j; budget < 0 {
+			slices.SortFunc(a, compareItems)
+			return
+		}
+	}
 }
 
 func compareItems(a, b item) int {
