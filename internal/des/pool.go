@@ -4,7 +4,7 @@ package des
 // Items live in fixed-size chunks, so a pointer returned by At stays valid
 // while the pool grows. Alloc returns a zeroed item.
 type Pool[T any] struct {
-	chunks [][]T
+	chunks []*[chunkSize]T // fixed-size arrays: At needs one bounds check, not two
 	free   []int32
 	n      int32 // indices handed out so far (high-water mark)
 	live   int
@@ -28,7 +28,7 @@ func (p *Pool[T]) Alloc() int32 {
 	}
 	i := p.n
 	if int(i>>chunkBits) == len(p.chunks) {
-		p.chunks = append(p.chunks, make([]T, chunkSize))
+		p.chunks = append(p.chunks, new([chunkSize]T))
 	}
 	p.n++
 	return i
