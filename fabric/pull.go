@@ -218,9 +218,13 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if x == v || x >= n || ps.offerAll == false && ps.own[t*n+x] <= s.relayLimit {
 				continue // excess offers: t's next day to x carries its backlog
 			}
+			sp := s.spare(v, x)
+			if sp <= 0 {
+				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
+			}
 			fs := &s.flows[ps.pend[t*n+x].Head()]
 			size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
-			if s.spare(v, x) >= int64(size) && s.inTime(int32(fs.f.Src), ready, night) {
+			if sp >= int64(size) && s.inTime(int32(fs.f.Src), ready, night) {
 				ps.rr[t] = int32((x + 1) % n)
 				return ps.pend[t*n+x].Head(), int32(v)
 			}

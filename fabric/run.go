@@ -58,16 +58,18 @@ func (s *sim) run() (*Result, error) {
 	done := s.cfg.Context.Done()
 	complete := true
 	every := s.cfg.ProgressEvery
+	check := every // next multiple of every (a countdown, not a division per event)
 	for {
-		if at, ok := s.q.PeekTime(); !ok || at > end {
+		e, ok := s.q.PopUntil(end)
+		if !ok {
 			break
 		}
-		e, _ := s.q.Pop()
 		s.dispatch(e.Kind, e.Target, e.Arg)
 		if s.err != nil {
 			return nil, s.err
 		}
-		if s.q.Processed()%every == 0 {
+		if s.q.Processed() == check {
+			check += every
 			if s.cfg.Progress != nil {
 				s.cfg.Progress(s.q.Now(), s.q.Processed())
 			}
@@ -262,9 +264,6 @@ func (s *sim) startUplink(t, sw int) {
 	if p.Pulled {
 		s.pullSent(t, int(v), p, nh != v)
 	}
-	if s.gate != nil {
-		defer s.fill(t, int(v), st.dayAt, st.nightAt)
-	}
 	ser := s.ser(linkCircuit, p.Size)
 	if s.cfg.Check {
 		if now+ser > st.nightAt {
@@ -285,6 +284,9 @@ func (s *sim) startUplink(t, sw int) {
 		s.q.ScheduleFirst(now+ser, evUplinkFree, int32(i), 0)
 	}
 	s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+	if s.gate != nil {
+		s.fill(t, int(v), st.dayAt, st.nightAt)
+	}
 }
 
 // reroute moves the multi-hop packets waiting at ToR t for the circuit to

@@ -303,3 +303,38 @@ func TestQueueScrambledBucket(t *testing.T) {
 		})
 	}
 }
+
+// TestPopUntil checks PopUntil against PeekTime + Pop on two identical
+// queues: same events in the same order, none past end, the rest left.
+func TestPopUntil(t *testing.T) {
+	for _, end := range []rotor.Time{-1, 0, 3 * rotor.Microsecond, rotor.Millisecond, 10 * rotor.Second} {
+		rng := rand.New(rand.NewPCG(uint64(end+2), 7))
+		var a, b Queue
+		for i := 0; i < 2000; i++ {
+			at := rotor.Time(rng.Int64N(int64(2 * rotor.Millisecond)))
+			a.Schedule(at, uint8(i%5), int32(i), 0)
+			b.Schedule(at, uint8(i%5), int32(i), 0)
+		}
+		var got, want []Event
+		for {
+			e, ok := a.PopUntil(end)
+			if !ok {
+				break
+			}
+			got = append(got, e)
+		}
+		for {
+			if at, ok := b.PeekTime(); !ok || at > end {
+				break
+			}
+			e, _ := b.Pop()
+			want = append(want, e)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("end %v: PopUntil differs from PeekTime+Pop (-want +got):\n%s", end, diff)
+		}
+		if a.Len() != b.Len() || a.Len()+len(got) != 2000 {
+			t.Fatalf("end %v: %d left after PopUntil, %d after Pop, %d popped", end, a.Len(), b.Len(), len(got))
+		}
+	}
+}

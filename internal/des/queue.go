@@ -301,6 +301,27 @@ func (q *Queue) Pop() (Event, bool) {
 	return top.event(), true
 }
 
+// PopUntil removes and returns the earliest event if its time is at most
+// end, advancing Now; otherwise it leaves the queue as it is and reports
+// false. It is PeekTime followed by Pop with one lookup.
+func (q *Queue) PopUntil(end rotor.Time) (Event, bool) {
+	e := q.first()
+	if e == nil || e.at > end {
+		return Event{}, false
+	}
+	var top item
+	if len(q.late) > 0 && e == &q.late[0] {
+		top = heapPop(&q.late)
+	} else {
+		top = *e
+		q.head++
+	}
+	q.n--
+	q.now = top.at
+	q.processed++
+	return top.event(), true
+}
+
 // Pending returns a copy of the pending events, unsorted. It allocates; it
 // is meant for invariant checks.
 func (q *Queue) Pending() []Event {
