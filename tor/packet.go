@@ -25,19 +25,22 @@ const (
 )
 
 // Packet is a data packet or an acknowledgement. Packets live in a Pool and
-// are passed around by index.
+// are passed around by index. It is 64 bytes, one cache line (the fields
+// are ordered by size so that nothing is padded; TestPacketSize): the
+// simulator touches a packet or two per event, and at 80 bytes most
+// packets straddled two lines.
 type Packet struct {
-	Flow    int32 // flow id
-	Size    int32 // bytes on the wire
 	Seq     int64 // data: byte offset of the first payload byte; ack: cumulative ack
 	SackSeq int64 // ack: offset of the data packet this ack answers
 	Sent    rotor.Time
-	Enq     rotor.Time // when it entered its current queue
+	Flow    int32 // flow id
+	Size    int32 // bytes on the wire
 	SrcHost int32
 	DstHost int32
 	SrcToR  int32
 	DstToR  int32
 	Via     int32 // next intermediate ToR on a two-hop route, or -1
+	Holder  int32 // pulled and relayed: 1 + the host of the relay rack that stores it; 0: none
 	Kind    uint8
 	Hops    uint8 // circuit (or packet-switch) hops taken so far
 	ECN     bool  // congestion experienced (set by a ToR queue)
@@ -45,7 +48,6 @@ type Packet struct {
 	Retx    bool  // a retransmission
 	Circuit bool  // ack: the data packet crossed a circuit
 	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
-	Holder  int32 // pulled and relayed: 1 + the host of the relay rack that stores it; 0: none
 	IntN    uint8 // INT records stamped so far (kept in an IntStore)
 }
 

@@ -200,7 +200,6 @@ func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
 		v := int(q) >> 1
 		t.local[v>>6] |= 1 << (v & 63)
 	}
-	p.Enq = now
 	t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
 }
 

@@ -2,6 +2,7 @@ package tor
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/rotor"
@@ -236,5 +237,12 @@ func TestReserve(t *testing.T) {
 	}
 	if q, ok := tr.PickCircuit(2, 1<<20, nil, holdSize{64}); !ok || q != tr.VOQ(2, Local) {
 		t.Errorf("PickCircuit = %d, %v; want VOQ(2, Local)", q, ok)
+	}
+}
+
+// TestPacketSize keeps a packet within one 64-byte cache line.
+func TestPacketSize(t *testing.T) {
+	if got := unsafe.Sizeof(Packet{}); got != 64 {
+		t.Errorf("tor.Packet is %d bytes, want 64 (one cache line)", got)
 	}
 }
