@@ -63,7 +63,9 @@ type pathSolver struct {
 	want  []bool
 	bp    []breakpoint // per-path scratch of one commodity
 	acc   []float64    // per-arc scratch, zero between uses
+	mark  []bool       // per-arc scratch, false between uses
 	cand  []detour     // detour candidates of one commodity
+	nt    newtonScratch
 
 	maxDetours int // new detours per commodity and iteration
 }
@@ -74,6 +76,7 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 		g: g, n: n, cap: g.Cap,
 		load:  make([]float64, n*n),
 		acc:   make([]float64, n*n),
+		mark:  make([]bool, n*n),
 		l:     make([]float64, n*n),
 		dist:  make([]float64, n),
 		par:   make([]int32, n),
@@ -510,10 +513,20 @@ func (s *pathSolver) equilibrate(k int) int {
 	if !(slope < 0) {
 		return work
 	}
-	alpha := 1.0
-	if curv > 0 {
-		alpha = min(1, -slope/curv)
+	// The step stops at the projection (α ≤ 1) or where a flow hits zero.
+	amax, blocking := 1.0, int32(-1)
+	for _, b := range bp {
+		if b.mu < 0 {
+			if r := s.x[act[b.i]] / -b.mu; r < amax {
+				amax, blocking = r, b.i
+			}
+		}
 	}
+	alpha := amax
+	if curv > 0 {
+		alpha = min(amax, -slope/curv)
+	}
+	sum, big := 0.0, int32(-1)
 	for _, b := range bp {
 		p := act[b.i]
 		delta := alpha * b.mu
@@ -521,15 +534,27 @@ func (s *pathSolver) equilibrate(k int) int {
 			continue
 		}
 		nx := s.x[p] + delta
-		if nx < 0 || (b.mu < 0 && alpha == 1) {
-			nx, delta = s.x[p]+b.mu, b.mu
-			if nx < 0 {
-				nx = 0
-			}
+		if nx < 0 || (alpha == amax && b.i == blocking) {
+			nx, delta = 0, -s.x[p]
 		}
 		s.x[p] = nx
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 			s.load[a] += delta
+		}
+	}
+	// Keep Σ_p x_p = d_k exact up to rounding: the largest path absorbs
+	// the drift.
+	for _, b := range bp {
+		p := act[b.i]
+		sum += s.x[p]
+		if big < 0 || s.x[p] > s.x[big] {
+			big = p
+		}
+	}
+	if drift := d - sum; drift != 0 && s.x[big]+drift >= 0 {
+		s.x[big] += drift
+		for _, a := range s.arcs[s.off[big]:s.off[big+1]] {
+			s.load[a] += drift
 		}
 	}
 	for _, b := range bp {
@@ -587,6 +612,8 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 	}
 	kappa := 4.0
+	prevEq, stalled := math.Inf(1), false
+	stallGap, stallIter := math.Inf(1), 0
 	initial := true
 	sweepWork, treeWork := 0, 0
 	const (
@@ -642,7 +669,15 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			iters--
 			continue
 		}
-		if relGap(1/lam, upper) <= gap {
+		g := relGap(1/lam, upper)
+		if g <= gap {
+			break
+		}
+		// Floating point ends the progress somewhere below 1e-7: stop when
+		// the certified gap has not improved by 1% in 1000 iterations.
+		if g < 0.99*stallGap {
+			stallGap, stallIter = g, iters
+		} else if iters-stallIter >= 1000 {
 			break
 		}
 		// Raise β once the paths are near equilibrium for this β: the
@@ -650,7 +685,13 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// (1 − W/(λ·V)).
 		eq := 1 - alpha/work
 		sm := 1 - work/(cong*vol)
+		// Sweeps stall on strongly coupled instances: when the Wardrop
+		// error fell by less than a fifth since the last iteration at this
+		// β, a coupled Newton step follows the sweeps.
+		stalled = eq > 0.8*prevEq
+		prevEq = eq
 		if eq < sm/4 && sm > gap/4 {
+			prevEq = math.Inf(1)
 			kappa *= 2
 		}
 		s.beta = kappa / cong
@@ -672,6 +713,13 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			}
 			if sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
 				break
+			}
+		}
+		if stalled {
+			s.coupledStep(2 * (treeWork + sweeps*sweepWork*sweepCost))
+			if c := s.congestion(); c < lam {
+				lam = c
+				flows = s.snapshot(flows)
 			}
 		}
 	}

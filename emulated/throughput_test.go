@@ -268,8 +268,8 @@ func TestThroughputTightGap(t *testing.T) {
 		gap  float64
 		want float64
 	}{
-		{"rotornet self-slot n=32", mustGraph(t, rotorSchedule(32, 4, true)), 1e-5, 0.5},
-		{"true rotor n=16 U=5", mustGraph(t, rotorSchedule(16, 5, false)), 1e-5, 16.0 / 30},
+		{"rotornet self-slot n=32", mustGraph(t, rotorSchedule(32, 4, true)), 1e-7, 0.5},
+		{"true rotor n=16 U=5", mustGraph(t, rotorSchedule(16, 5, false)), 1e-7, 16.0 / 30},
 		// K_n, capacity 1, hose-normalised permutation: direct arc plus
 		// two-hop detours fill every arc, θ = n/(2(n−1)).
 		{"K64", completeGraph(64, 1), 1e-4, 64.0 / 126},
@@ -301,6 +301,22 @@ func TestThroughputMaxPhases(t *testing.T) {
 		t.Fatal(err)
 	}
 	if r.Iterations != 3 || !(r.Gap > 1e-6) || !(r.Lower > 0) {
+		t.Errorf("iterations %d, certificate [%v, %v]", r.Iterations, r.Lower, r.Upper)
+	}
+	if err := Verify(g, r.Demand, r); err != nil {
+		t.Error(err)
+	}
+}
+
+// A gap below what floating point allows ends by the stall rule, not by
+// the iteration limit, with a valid certificate close to the exact value.
+func TestThroughputUnreachableGap(t *testing.T) {
+	g := mustGraph(t, rotorSchedule(16, 5, false))
+	r, err := Throughput(g, permutationDemand(16), &Options{Gap: 1e-13})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Iterations >= 1_000_000 || r.Gap > 1e-6 || !within(r, 16.0/30) {
 		t.Errorf("iterations %d, certificate [%v, %v]", r.Iterations, r.Lower, r.Upper)
 	}
 	if err := Verify(g, r.Demand, r); err != nil {
