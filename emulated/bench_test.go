@@ -2,6 +2,7 @@ package emulated
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"syscall"
 	"testing"
 	"time"
@@ -21,6 +22,10 @@ func BenchmarkThroughput(b *testing.B) {
 		{"K64", completeGraph(64, 1), 1e-3},
 		{"deBruijn64d8", deBruijnGraph(64, 8), 1e-3},
 		{"K256", completeGraph(256, 1), 1e-2},
+		// A sparse random schedule (n = 64, U = 2, Γ = 4) on which nearly
+		// every arc is saturated at the optimum: the hard case for the
+		// sweeps (docs/throughput.md).
+		{"random64U2", mustGraph(b, randomSchedule(64, 2, 4, rand.New(rand.NewPCG(7, 0)))), 1e-3},
 	}
 	demands := []struct {
 		name string
