@@ -109,6 +109,8 @@ type sim struct {
 	ackDelayRemote, ackDelayLocal rotor.Time
 	relayLimit                    int64
 
+	touch int32 // sink of early packet loads (run)
+
 	m   metrics
 	err error
 }

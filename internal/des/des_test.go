@@ -338,3 +338,27 @@ func TestPopUntil(t *testing.T) {
 		}
 	}
 }
+
+// TestHint checks that Hint(k) names the k-th next event while no event
+// was filed into the current bucket after it was sorted, and reports
+// nothing past the bucket.
+func TestHint(t *testing.T) {
+	var q Queue
+	for i := 0; i < 50; i++ {
+		q.Schedule(rotor.Time(i%7)*rotor.Nanosecond, uint8(i%3), int32(i), int32(100+i))
+	}
+	q.ScheduleFirst(3*rotor.Nanosecond, 9, 1, 0)
+	for q.Len() > 0 {
+		kind, arg, ok := q.Hint(0)
+		e, _ := q.Pop()
+		if ok && (kind != e.Kind || arg != e.Arg) {
+			t.Fatalf("Hint(0) = kind %d arg %d, Pop = %+v", kind, arg, e)
+		}
+		if ok && e.Seq == 0 {
+			t.Fatalf("Hint(0) ok for a ScheduleFirst event %+v", e)
+		}
+	}
+	if _, _, ok := q.Hint(0); ok {
+		t.Fatal("Hint(0) ok on an empty queue")
+	}
+}
