@@ -614,6 +614,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	kappa := 4.0
 	prevEq, stalled := math.Inf(1), false
 	stallGap, stallIter := math.Inf(1), 0
+	bestEq, bestEqIter := math.Inf(1), 0
 	initial := true
 	sweepWork, treeWork := 0, 0
 	const (
@@ -690,7 +691,14 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// β, a coupled Newton step follows the sweeps.
 		stalled = eq > 0.8*prevEq
 		prevEq = eq
-		if eq < sm/4 && sm > gap/4 {
+		// The sweeps may level off at eq ≈ sm/4 (both scale like 1/κ):
+		// raise β also when eq < sm/2 has not improved by 5% in 100
+		// iterations.
+		if eq < 0.95*bestEq {
+			bestEq, bestEqIter = eq, iters
+		}
+		if sm > gap/4 && (eq < sm/4 || (eq < sm/2 && iters-bestEqIter >= 100)) {
+			bestEq, bestEqIter = math.Inf(1), iters
 			prevEq = math.Inf(1)
 			kappa *= 2
 		}
