@@ -1,7 +1,9 @@
 package emulated
 
 import (
+	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -321,5 +323,70 @@ func TestThroughputUnreachableGap(t *testing.T) {
 	}
 	if err := Verify(g, r.Demand, r); err != nil {
 		t.Error(err)
+	}
+}
+
+// Random graphs of three kinds (schedules, capacity matrices, deBruijn)
+// with random sparse demands: every certificate passes Verify, contains
+// glpsol's exact optimum and meets its gap.
+func TestThroughputRandomAgainstGLPK(t *testing.T) {
+	if !GLPKAvailable() {
+		t.Skip("glpsol not installed: apt-get install glpk-utils")
+	}
+	rng := rand.New(rand.NewPCG(99, 0))
+	for i := 0; i < 40; i++ {
+		n := 2 + rng.IntN(15)
+		var g *Graph
+		switch i % 3 {
+		case 0:
+			g = mustGraph(t, randomSchedule(n, 1+rng.IntN(3), 1+rng.IntN(3), rng))
+		case 1:
+			m := make([][]float64, n)
+			for u := range m {
+				m[u] = make([]float64, n)
+				for v := range m[u] {
+					if u != v && rng.Float64() < 0.4 {
+						m[u][v] = 3 * rng.Float64()
+					}
+				}
+			}
+			var err error
+			if g, err = FromCapacity(m); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			g = deBruijnGraph(n, 2+rng.IntN(3))
+		}
+		d := demand.New(n)
+		for u := range d {
+			for v := range d[u] {
+				if u != v && rng.Float64() < 0.3 {
+					d[u][v] = rng.Float64()
+				}
+			}
+		}
+		d[0][n-1] += 1
+		if g.NodeCapacity == 0 {
+			continue // nothing to normalise against
+		}
+		exact, err := ThroughputGLPK(context.Background(), g, d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, gap := range []float64{1e-3, 1e-4} {
+			r, err := Throughput(g, d, &Options{Gap: gap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := Verify(g, r.Demand, r); err != nil {
+				t.Errorf("instance %d (n=%d), gap %g: %v", i, n, gap, err)
+			}
+			if !within(r, exact.Lower) && !(exact.Lower == 0 && r.Upper == 0) {
+				t.Errorf("instance %d (n=%d), gap %g: GLPK θ = %v outside [%v, %v]", i, n, gap, exact.Lower, r.Lower, r.Upper)
+			}
+			if r.Gap > gap {
+				t.Errorf("instance %d (n=%d): gap %v > %v after %d iterations", i, n, r.Gap, gap, r.Iterations)
+			}
+		}
 	}
 }
