@@ -66,8 +66,8 @@ func (s *sim) run() (*Result, error) {
 		}
 		// Start loading the next event's packet while this one is handled
 		// (a cache miss otherwise; 1 and more events ahead measured slower).
-		if k, a, ok := s.q.Hint(0); ok && (k == evToRArrive || k == evHostArrive) {
-			s.touch += s.pool.At(a).Size
+		if k, tg, a, ok := s.q.Hint(0); ok {
+			s.prefetch1(k, tg, a)
 		}
 		s.dispatch(e.Kind, e.Target, e.Arg)
 		if s.err != nil {
@@ -93,6 +93,27 @@ func (s *sim) run() (*Result, error) {
 		stop = s.q.Now()
 	}
 	return s.finish(stop, complete)
+}
+
+// prefetch1 touches the packet the next event will look at first.
+func (s *sim) prefetch1(kind uint8, target, arg int32) {
+	switch kind {
+	case evToRArrive, evHostArrive:
+		s.touch += s.pool.At(arg).Size
+	case evUplinkFree:
+		if v := s.peer[target]; v != rotor.Idle {
+			tr := s.tors[int(target)/s.U]
+			if q := tr.VOQ(int(v), tor.Local); tr.Len(q) > 0 {
+				s.touch += s.pool.At(tr.Head(q)).Size
+			}
+		}
+	case evHostPortFree:
+		t := int(target) / s.H
+		tr := s.tors[t]
+		if q := tr.HostQueue(int(target) - t*s.H); tr.Len(q) > 0 {
+			s.touch += s.pool.At(tr.Head(q)).Size
+		}
+	}
 }
 
 func (s *sim) dispatch(kind uint8, target, arg int32) {

@@ -349,16 +349,13 @@ func TestHint(t *testing.T) {
 	}
 	q.ScheduleFirst(3*rotor.Nanosecond, 9, 1, 0)
 	for q.Len() > 0 {
-		kind, arg, ok := q.Hint(0)
+		kind, target, arg, ok := q.Hint(0)
 		e, _ := q.Pop()
-		if ok && (kind != e.Kind || arg != e.Arg) {
-			t.Fatalf("Hint(0) = kind %d arg %d, Pop = %+v", kind, arg, e)
-		}
-		if ok && e.Seq == 0 {
-			t.Fatalf("Hint(0) ok for a ScheduleFirst event %+v", e)
+		if ok && (kind != e.Kind || target != e.Target || arg != e.Arg) {
+			t.Fatalf("Hint(0) = kind %d target %d arg %d, Pop = %+v", kind, target, arg, e)
 		}
 	}
-	if _, _, ok := q.Hint(0); ok {
+	if _, _, _, ok := q.Hint(0); ok {
 		t.Fatal("Hint(0) ok on an empty queue")
 	}
 }

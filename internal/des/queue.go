@@ -322,17 +322,20 @@ func (q *Queue) PopUntil(end rotor.Time) (Event, bool) {
 	return top.event(), true
 }
 
-// Hint returns the kind and arg of the ordinary event likely popped k-th
-// from now (k = 0: next) — the current bucket's, ignoring events filed
-// since it was sorted — without moving anything; ok is false if there is
-// no such event. Simulators use it to start loading an event's data
-// before it is handled.
-func (q *Queue) Hint(k int) (kind uint8, arg int32, ok bool) {
+// Hint returns the event likely popped k-th from now (k = 0: next) — the
+// current bucket's, ignoring events filed since it was sorted — without
+// moving anything; ok is false if there is no such event. Simulators use
+// it to start loading an event's data before it is handled.
+func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 	if q.head+k >= len(q.near) {
-		return 0, 0, false
+		return 0, 0, 0, false
 	}
 	e := &q.near[q.head+k]
-	return uint8(e.key), e.arg, e.key>>63 == 1
+	kind = uint8(e.key)
+	if e.key>>63 == 0 {
+		kind = uint8(e.key >> 32)
+	}
+	return kind, e.target, e.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
