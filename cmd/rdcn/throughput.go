@@ -114,7 +114,7 @@ func throughputCommand() *cli.Command {
 		&cli.StringFlag{Name: "demand", Aliases: []string{"d"}, Value: "worst", Usage: "demand `SPEC`: uniform, permutation, ring, chessboard, skew:A, random:SEED, worst, or a matrix file"},
 		&cli.StringFlag{Name: "routing", Value: "any", Usage: "any (max concurrent flow), direct (single hop) or vlb (Valiant)"},
 		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any)"},
-		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (certified multiplicative weights) or glpk (exact LP via glpsol)"},
+		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (rdcn's certified combinatorial solver: a feasible flow and a dual bound, see docs/throughput.md) or glpk (exact LP via glpsol)"},
 	)
 	return &cli.Command{
 		Name:  "throughput",
