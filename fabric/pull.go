@@ -205,7 +205,10 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 	row := ps.bits[t*words : (t+1)*words]
 	start := int(ps.rr[t])
 	for k := 0; k <= words; k++ {
-		w := (start>>6 + k) % words
+		w := start>>6 + k // < 2·words: wrap by one subtraction, not a division
+		if w >= words {
+			w -= words
+		}
 		b := row[w]
 		if k == 0 {
 			b &= ^uint64(0) << (start & 63)

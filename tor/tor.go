@@ -260,7 +260,10 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 	words := len(t.local)
 	start := t.rr
 	for k := 0; k <= words; k++ {
-		w := (start>>6 + k) % words
+		w := start>>6 + k // < 2·words: wrap by one subtraction, not a division
+		if w >= words {
+			w -= words
+		}
 		bitsW := t.local[w]
 		if k == 0 {
 			bitsW &= ^uint64(0) << (start & 63)
