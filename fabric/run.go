@@ -60,7 +60,7 @@ func (s *sim) run() (*Result, error) {
 	every := s.cfg.ProgressEvery
 	check := every // next multiple of every (a countdown, not a division per event)
 	for {
-		e, ok := s.q.PopUntil(end)
+		kind, target, arg, ok := s.q.PopUntil(end)
 		if !ok {
 			break
 		}
@@ -68,7 +68,7 @@ func (s *sim) run() (*Result, error) {
 		if k, tg, a, ok := s.q.Hint(0); ok {
 			s.touchNext(k, tg, a)
 		}
-		s.dispatch(e.Kind, e.Target, e.Arg)
+		s.dispatch(kind, target, arg)
 		if s.err != nil {
 			return nil, s.err
 		}
