@@ -79,6 +79,8 @@ type ToR struct {
 	// Enqueue; the caller owns them and should clear the slice.
 	Evicted []int32
 
+	hooks bool // the policy's OnEnqueue/OnDequeue do something (not NoHooks'): call them
+
 	Drops     int64 // packets dropped on arrival or pushed out
 	DropBytes int64
 	PeakUsed  int64 // highest buffer occupancy seen
@@ -98,6 +100,11 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		txBytes: make([]int64, cfg.Uplinks+cfg.Hosts+1),
 		local:   make([]uint64, (cfg.ToRs+63)/64),
 		buf:     BufferState{Size: int64(cfg.Buffer), Queues: make([]QueueState, nq)},
+	}
+	switch cfg.Policy.(type) {
+	case CompleteSharing, DynamicThresholds: // their enqueue/dequeue hooks are NoHooks'
+	default:
+		t.hooks = true
 	}
 	for v := 0; v < cfg.ToRs; v++ {
 		t.buf.Queues[2*v] = QueueState{Port: int32(v), Prio: Transit}
@@ -200,7 +207,9 @@ func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
 		v := int(q) >> 1
 		t.local[v>>6] |= 1 << (v & 63)
 	}
-	t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
+	if t.hooks {
+		t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
+	}
 }
 
 func (t *ToR) remove(q QueueID, size int32) {
@@ -225,7 +234,9 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 		t.cfg.Ints.Hops(idx)[p.IntN] = IntHop{Ts: now, Qlen: t.buf.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)}
 		p.IntN++
 	}
-	t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	if t.hooks {
+		t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	}
 	return idx
 }
 
@@ -235,7 +246,9 @@ func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
 	idx := t.queues[q].Pop()
 	p := t.pool.At(idx)
 	t.remove(q, p.Size)
-	t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	if t.hooks {
+		t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+	}
 	return idx
 }
 
