@@ -369,3 +369,32 @@ func TestHint(t *testing.T) {
 		t.Fatal("Hint(0) ok on an empty queue")
 	}
 }
+
+// TestIntroSort checks the bucket sort's fallback against sort.Slice on
+// random, sorted, reversed and equal-time inputs, with depth limits that
+// force the heapsort path too.
+func TestIntroSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gen := map[string]func(i, n int) rotor.Time{
+		"random":   func(i, n int) rotor.Time { return rotor.Time(rng.Int64N(1000)) },
+		"sorted":   func(i, n int) rotor.Time { return rotor.Time(i) },
+		"reversed": func(i, n int) rotor.Time { return rotor.Time(n - i) },
+		"equal":    func(i, n int) rotor.Time { return 7 },
+	}
+	for _, name := range []string{"random", "sorted", "reversed", "equal"} {
+		for _, n := range []int{0, 1, 2, 17, 100, 1000} {
+			for _, depth := range []int{0, 3, 64} {
+				a := make([]item, n)
+				for i := range a {
+					a[i] = item{at: gen[name](i, n), key: 1<<63 | uint64(rng.Uint32())<<8 | uint64(i&0xff), target: int32(i)}
+				}
+				want := slices.Clone(a)
+				sort.Slice(want, func(i, j int) bool { return want[i].before(&want[j]) })
+				introSort(a, depth)
+				if !slices.Equal(a, want) {
+					t.Fatalf("%s n=%d depth=%d: introSort order differs from sort.Slice", name, n, depth)
+				}
+			}
+		}
+	}
+}
