@@ -212,26 +212,15 @@ func (q *Queue) nextFull() (int64, bool) {
 	return 0, false
 }
 
-// sortItems sorts a bucket. Buckets are mostly appended nearly in order
-// (packets scheduled a fixed delay after the event that sends them), so
-// insertion sort with the comparison inlined does it in little more than
-// one pass; past 32 moves per event (plus 256) it hands the rest
-// to pdqsort, so a scrambled bucket costs O(n log n), not O(n²). Keys are
-// unique, so the order is the same either way.
+// sortItems sorts a bucket: a bucket already in order (common: events
+// scheduled a fixed delay after the one that sends them) costs one pass;
+// any other goes to introSort. (Insertion sort up to 32 moves per event
+// before handing over measured 10 % slower on (b) RotorNet than handing
+// over at the first item out of order.) Keys are unique, so the order is
+// the same either way.
 func sortItems(a []item) {
-	if len(a) < 2 {
-		return
-	}
-	budget := 32*len(a) + 256
 	for i := 1; i < len(a); i++ {
-		e := a[i]
-		j := i
-		for j > 0 && e.before(&a[j-1]) {
-			a[j] = a[j-1]
-			j--
-		}
-		a[j] = e
-		if budget -= i - j; budget < 0 {
+		if a[i].before(&a[i-1]) {
 			introSort(a, 2*bits.Len(uint(len(a))))
 			return
 		}
