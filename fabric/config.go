@@ -112,6 +112,10 @@ type Config struct {
 	// the perf report); the values land in Result.Memory.
 	MemoryAt []rotor.Time
 	Context  context.Context // cancellation stops the run early (Result.Complete = false)
+
+	// eagerFree schedules every "link free" event, even when nothing waits
+	// for the link; tests use it to check that skipping them changes nothing.
+	eagerFree bool
 }
 
 // ConfigError names a bad field.

@@ -20,9 +20,8 @@ func TestSkippedFreeEventsChangeNothing(t *testing.T) {
 	} {
 		t.Run(c.routing+"/"+c.transport, func(t *testing.T) {
 			run := func(eager bool) *Result {
-				eagerFree = eager
-				defer func() { eagerFree = false }()
 				cfg := loadedConfig(t, c.routing, flows)
+				cfg.eagerFree = eager
 				cfg.Transport = c.transport
 				cfg.SimTime = 5 * rotor.Millisecond
 				r, err := Run(cfg)

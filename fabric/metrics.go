@@ -30,10 +30,10 @@ type metrics struct {
 
 // MemorySample is the Go heap at a simulated time.
 type MemorySample struct {
-	SimTime    rotor.Time
-	HeapBytes  uint64 // heap objects, garbage not yet collected included (runtime/metrics /memory/classes/heap/objects:bytes)
-	TotalBytes uint64 // all memory mapped by the Go runtime (/memory/classes/total:bytes)
-	LiveBytes  uint64 // heap objects right after a forced garbage collection: what the run really holds
+	SimTime    rotor.Time `json:"sim_time_ps"`
+	HeapBytes  uint64     `json:"heap_bytes"`  // heap objects, garbage not yet collected included (runtime/metrics /memory/classes/heap/objects:bytes)
+	TotalBytes uint64     `json:"total_bytes"` // all memory mapped by the Go runtime (/memory/classes/total:bytes)
+	LiveBytes  uint64     `json:"live_bytes"`  // heap objects right after a forced garbage collection: what the run really holds
 }
 
 func (m *metrics) init(s *sim) error {

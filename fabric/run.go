@@ -307,7 +307,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds upFree and schedules it then.
-	if eagerFree || tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal() {
+	if s.cfg.eagerFree || tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal() {
 		s.upBusy[i] = true
 		s.q.ScheduleFirst(now+ser, evUplinkFree, int32(i), 0)
 	}
@@ -437,7 +437,7 @@ func (s *sim) startHostPort(host int32) {
 	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
 	hs.portFree = now + ser
-	if eagerFree || tr.Len(q) > 0 {
+	if s.cfg.eagerFree || tr.Len(q) > 0 {
 		hs.portBsy = true
 		s.q.ScheduleFirst(now+ser, evHostPortFree, host, 0)
 	}
@@ -629,7 +629,7 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if eagerFree || hs.acks.Len()+hs.active.Len() > 0 {
+	if s.cfg.eagerFree || hs.acks.Len()+hs.active.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
 	}
@@ -759,8 +759,3 @@ func (s *sim) retire(id int32) {
 	fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
 	fs.sender, fs.recv = nil, nil
 }
-
-// eagerFree makes the run schedule every "link free" event, even when
-// nothing waits for the link; tests use it to check that skipping them
-// does not change results.
-var eagerFree bool
