@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -248,15 +247,6 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 		}
 	}
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }
 
 func (o *simOutput) writeSeries(w io.Writer) error {
