@@ -7,7 +7,10 @@ import (
 	"os/signal"
 	"strconv"
 
+	"github.com/rdcn/rdcn/demand"
+	"github.com/rdcn/rdcn/emulated"
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 	"github.com/urfave/cli/v2"
 )
@@ -26,8 +29,8 @@ func demoRuns() []demoRun {
 		{"static", []string{"schedule.kind=static", "routing.mode=paths", "schedule.tries=4"}},
 	}
 	for _, k := range schedules.Kinds() {
-		if k == "mars" { // Mars: multi-hop over the emulated graph, waiting for circuits
-			runs = append(runs, demoRun{"mars", []string{"schedule.kind=mars", "routing.mode=earliest"}})
+		if k == "mars" { // Mars d = 8 (deBruijn): multi-hop earliest-arrival paths
+			runs = append(runs, demoRun{"mars", []string{"schedule.kind=mars", "schedule.degree=8", "routing.mode=earliest"}})
 		}
 	}
 	return runs
@@ -40,8 +43,11 @@ func demoCommand() *cli.Command {
 		UsageText: "rdcn demo [--sim-time 50ms] [--load 0.3] [--seed 1]\n\nexample: rdcn demo --load 0.4",
 		Description: "Runs rdcn simulate on 32 ToRs × 4 hosts with 4 uplinks at 10 Gbps, the same\n" +
 			"websearch flows for every fabric, and prints FCT percentiles for short (<100 KB)\n" +
-			"and long (≥1 MB) flows, utilisation and drops. RotorNet uses RotorLB, Opera and the\n" +
-			"static expander shortest paths over the circuits up now, Mars earliest-arrival\n" +
+			"and long (≥1 MB) flows, utilisation and drops. Next to them stand the schedule's period\n" +
+			"and the certified throughput θ of its emulated graph (rdcn throughput, gap 1e-3) for\n" +
+			"uniform all-to-all demand (the largest load the fabric can carry with ideal routing)\n" +
+			"and for its worst-case permutation. RotorNet uses RotorLB, Opera and the\n" +
+			"static expander shortest paths over the circuits up now, Mars (deBruijn d = 8) earliest-arrival\n" +
 			"temporal paths. RotorNet's bulk data waits at the hosts (transport pull).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sim-time", Value: "50ms", Usage: "simulated time per fabric"},
@@ -65,14 +71,19 @@ func demoCommand() *cli.Command {
 			w := c.App.Writer
 			fmt.Fprintf(w, "n = 32 ToRs × 4 hosts, 4 uplinks, 10 Gbps links, websearch at %g %% load, %s simulated per fabric, seed %d\n",
 				100*c.Float64("load"), c.String("sim-time"), c.Uint64("seed"))
-			fmt.Fprintf(w, "%-9s %-8s %-9s %10s %10s %10s %10s %7s %7s %8s\n", "fabric", "routing", "transport",
-				"short_p50", "short_p99", "long_p50", "long_p99", "host_u", "circ_u", "drops")
+			fmt.Fprintf(w, "%-9s %6s %7s %7s %-8s %-9s %10s %10s %10s %10s %7s %7s %8s\n", "fabric", "period", "θ_unif", "θ_worst",
+				"routing", "transport", "short_p50", "short_p99", "long_p50", "long_p99", "host_u", "circ_u", "drops")
 			for _, run := range demoRuns() {
 				spec, err := loadSpec("", append(append([]string{}, common...), run.sets...))
 				if err != nil {
 					return err
 				}
 				out, err := simulate(ctx, spec, io.Discard)
+				if err != nil {
+					return fmt.Errorf("%s: %w", run.name, err)
+				}
+				sched := out.setup.Config.Schedule
+				unif, worst, err := demoTheta(sched)
 				if err != nil {
 					return fmt.Errorf("%s: %w", run.name, err)
 				}
@@ -86,7 +97,8 @@ func demoCommand() *cli.Command {
 						long = b
 					}
 				}
-				fmt.Fprintf(w, "%-9s %-8s %-9s %10s %10s %10s %10s %7s %7s %8d\n", run.name, spec.Get("routing.mode"), spec.Get("transport.kind"),
+				fmt.Fprintf(w, "%-9s %6d %7.4f %7.4f %-8s %-9s %10s %10s %10s %10s %7s %7s %8d\n", run.name, sched.Period, unif, worst,
+					spec.Get("routing.mode"), spec.Get("transport.kind"),
 					fmtNum(short.FCTus.P50), fmtNum(short.FCTus.P99), fmtNum(long.FCTus.P50), fmtNum(long.FCTus.P99),
 					fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped)
 				if !s.Complete {
@@ -94,8 +106,31 @@ func demoCommand() *cli.Command {
 					return nil
 				}
 			}
+			fmt.Fprintln(w, "period in slots; θ certified lower bounds (uniform, worst-case permutation; hose model, duty cycle included)")
 			fmt.Fprintln(w, "FCT percentiles in µs; short < 100 KB ≤ medium < 1 MB ≤ long; utilisation as fractions")
 			return nil
 		},
 	}
+}
+
+// demoTheta is the certified throughput of the schedule's emulated graph
+// for uniform demand and for its worst-case permutation.
+func demoTheta(s *rotor.Schedule) (uniform, worst float64, err error) {
+	g, err := emulated.FromSchedule(s, rotor.Gbps)
+	if err != nil {
+		return 0, 0, err
+	}
+	u, err := emulated.Throughput(g, demand.Uniform(s.Nodes), nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	wd, err := emulated.WorstCaseDemand(g)
+	if err != nil {
+		return 0, 0, err
+	}
+	w, err := emulated.Throughput(g, wd, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	return u.Theta, w.Theta, nil
 }
