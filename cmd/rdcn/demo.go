@@ -39,7 +39,7 @@ func demoRuns() []demoRun {
 func demoCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "demo",
-		Usage:     "compare RotorNet, Opera and a static expander (and Mars) under the same websearch workload",
+		Usage:     "design, analyse and emulate RotorNet, Opera, a static expander and Mars on one websearch workload",
 		UsageText: "rdcn demo [--sim-time 50ms] [--load 0.3] [--seed 1]\n\nexample: rdcn demo --load 0.4",
 		Description: "Runs rdcn simulate on 32 ToRs × 4 hosts with 4 uplinks at 10 Gbps, the same\n" +
 			"websearch flows for every fabric, and prints FCT percentiles for short (<100 KB)\n" +

@@ -73,18 +73,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return app
 }
 
-// commands lists every subcommand; each lives in its own file.
+// commands lists every subcommand in the order a user walks them (design,
+// analyse, emulate); each lives in its own file.
 func commands() []*cli.Command {
 	return []*cli.Command{
-		versionCommand(),
-		demandCommand(),
-		simulateCommand(),
 		demoCommand(),
-		scheduleCommand(),
-		throughputCommand(),
+		scheduleCommand(), // design
+		demandCommand(),
+		throughputCommand(), // analyse
 		boundsCommand(),
-		predictCommand(),
 		tradeoffCommand(),
+		predictCommand(),
+		simulateCommand(), // emulate
+		versionCommand(),
 	}
 }
 
