@@ -111,6 +111,9 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		}
 		return sched, nil
 	}
+	if idle := u*period - n; idle > 0 {
+		return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v): %d ToRs leave %d idle slot(s) in the last round, which thins the slices around them; choose U dividing n", operaAttempts, lastErr, n, idle)
+	}
 	return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v); each slice holds only U−1 = %d matchings, try more uplinks", operaAttempts, lastErr, u-1)
 }
 
