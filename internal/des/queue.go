@@ -30,11 +30,19 @@ func (e *item) before(f *item) bool {
 	return e.at < f.at || (e.at == f.at && e.key < f.key)
 }
 
-func (e *item) event() Event {
+func (e *item) kind() uint8 {
 	if e.key>>63 == 0 {
-		return Event{At: e.at, Kind: uint8(e.key >> 32), Target: e.target, Arg: e.arg}
+		return uint8(e.key >> 32)
 	}
-	return Event{At: e.at, Seq: e.key << 1 >> 9, Kind: uint8(e.key), Target: e.target, Arg: e.arg}
+	return uint8(e.key)
+}
+
+func (e *item) event() Event {
+	var seq uint64
+	if e.key>>63 != 0 {
+		seq = e.key << 1 >> 9
+	}
+	return Event{At: e.at, Seq: seq, Kind: e.kind(), Target: e.target, Arg: e.arg}
 }
 
 // Calendar geometry: buckets of 2^bucketShift ps (131 ns), a ring of
@@ -356,17 +364,9 @@ func (q *Queue) Pop() (Event, bool) {
 	if e == nil {
 		return Event{}, false
 	}
-	var top item
-	if len(q.late) > 0 && e == &q.late[0] {
-		top = heapPop(&q.late)
-	} else {
-		top = *e
-		q.head++
-	}
-	q.n--
-	q.now = top.at
-	q.processed++
-	return top.event(), true
+	ev := e.event()
+	q.PopUntil(ev.At)
+	return ev, true
 }
 
 // PopUntil removes the earliest event if its time is at most end,
@@ -389,11 +389,7 @@ func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool
 	q.n--
 	q.now = top.at
 	q.processed++
-	kind = uint8(top.key)
-	if top.key>>63 == 0 {
-		kind = uint8(top.key >> 32)
-	}
-	return kind, top.target, top.arg, true
+	return top.kind(), top.target, top.arg, true
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
@@ -405,11 +401,7 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 		return 0, 0, 0, false
 	}
 	e := &q.near[q.head+k]
-	kind = uint8(e.key)
-	if e.key>>63 == 0 {
-		kind = uint8(e.key >> 32)
-	}
-	return kind, e.target, e.arg, true
+	return e.kind(), e.target, e.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
