@@ -23,6 +23,8 @@ type metrics struct {
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
 	bufferHist, voqHist                     *stats.Histogram
 	samplesPerBin                           float64
+	sampledPeak                             int64   // buffer peak at samples, pulled packets included
+	voqPulled                               []int64 // scratch: pulled bytes per VOQ of one ToR
 
 	memory   []MemorySample
 	memReads []rtmetrics.Sample
@@ -58,6 +60,7 @@ func (m *metrics) init(s *sim) error {
 	}
 	m.samplesPerBin = float64(s.cfg.SeriesInterval) / float64(s.cfg.SampleInterval)
 	m.dayPorts = make([]int, s.U)
+	m.voqPulled = make([]int64, s.n)
 	m.memory = make([]MemorySample, len(s.cfg.MemoryAt))
 	m.memReads = []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}
 	return nil
@@ -83,13 +86,20 @@ func (s *sim) sample() {
 	m := &s.m
 	now := s.q.Now()
 	w := 1 / (m.samplesPerBin * float64(s.n))
+	pulled := m.voqPulled
 	for _, tr := range s.tors {
-		used := float64(tr.Used())
-		m.bufferHist.Add(used, 1)
-		m.bufferSeries.Add(now, used*w)
+		clear(pulled)
+		used := tr.Used()
+		if s.gate != nil { // pulled packets are tracked by the fabric, not in the ToR's queues
+			s.settle(tr.ID)
+			used += s.pulledPresent(tr.ID, pulled)
+		}
+		m.sampledPeak = max(m.sampledPeak, used)
+		m.bufferHist.Add(float64(used), 1)
+		m.bufferSeries.Add(now, float64(used)*w)
 		for v := 0; v < s.n; v++ {
 			if v != tr.ID {
-				m.voqHist.Add(float64(tr.Bytes(tr.VOQ(v, tor.Transit))+tr.Bytes(tr.VOQ(v, tor.Local))), 1)
+				m.voqHist.Add(float64(tr.Bytes(tr.VOQ(v, tor.Transit))+tr.Bytes(tr.VOQ(v, tor.Local))+pulled[v]), 1)
 			}
 		}
 	}
@@ -123,7 +133,12 @@ func (s *sim) checkConservation(full bool) {
 	if s.ps != nil {
 		inNet += s.ps.Used()
 	}
-	inNet += s.pull.stored
+	inNet += s.pull.stored + s.pull.late
+	for _, w := range s.pull.waiting {
+		for i := 0; i < w.Len(); i++ {
+			inNet += int64(s.pool.At(w.At(i)).Size)
+		}
+	}
 	for _, e := range s.q.Pending() {
 		switch e.Kind {
 		case evToRArrive, evHostArrive, evPSArrive:

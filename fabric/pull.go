@@ -40,22 +40,25 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pend     []des.FIFO // [t·n+d]: flows at ToR t with unrequested bytes for ToR d
-	bits     []uint64   // [t·words+…]: d's with a non-empty pend list
-	words    int
-	rr       []int32    // [t]: round-robin start over relay destinations
-	store    []des.FIFO // [v·n+x]: relayed packets v's hosts store for x
-	relayed  []int64    // [v·n+x]: bytes v stores or was promised for x
-	own      []int64    // [t·n+d]: unrequested bytes of t's own pulled flows for d
-	hostRR   []int32    // [v]: next of v's hosts to store a relayed packet
-	inflight []int32    // [t·n+v]: pull requests out for packets that will wait in VOQ(v, Local)
-	staged   []int64    // [t]: bytes t has requested or holds for its circuits
-	stageCap int64
-	depth    int // packets staged per next hop
-	latency  rotor.Time
-	relay    bool
-	offerAll bool  // RotorLB offers all of a ToR's backlog, not only its excess
-	stored   int64 // bytes relayed packets stored at hosts
+	pend      []des.FIFO // [t·n+d]: flows at ToR t with unrequested bytes for ToR d
+	bits      []uint64   // [t·words+…]: d's with a non-empty pend list
+	words     int
+	rr        []int32      // [t]: round-robin start over relay destinations
+	store     []des.FIFO   // [v·n+x]: relayed packets v's hosts store for x
+	relayed   []int64      // [v·n+x]: bytes v stores or was promised for x
+	own       []int64      // [t·n+d]: unrequested bytes of t's own pulled flows for d
+	hostRR    []int32      // [v]: next of v's hosts to store a relayed packet
+	waiting   []des.FIFO   // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
+	booked    []bookings   // [host]: the ToR→host port's bookings by pulled packets, in order
+	late      int64        // bytes of pulled packets that reach their host after the end of the run
+	nextLeave []rotor.Time // [t]: earliest leave of t's bookings (settle has nothing to do before)
+	staged    []int64      // [t]: bytes t has requested or holds for its circuits
+	stageCap  int64
+	depth     int // packets staged per next hop
+	latency   rotor.Time
+	relay     bool
+	offerAll  bool  // RotorLB offers all of a ToR's backlog, not only its excess
+	stored    int64 // bytes relayed packets stored at hosts
 }
 
 func (s *sim) initPull() {
@@ -65,7 +68,9 @@ func (s *sim) initPull() {
 	ps.pend = make([]des.FIFO, n*n)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
-	ps.inflight = make([]int32, n*n)
+	ps.waiting = make([]des.FIFO, n*n)
+	ps.booked = make([]bookings, n*s.H)
+	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
 	ps.own = make([]int64, n*n)
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
@@ -127,7 +132,8 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 	now := s.q.Now()
 	q := tr.VOQ(v, tor.Local)
 	for {
-		staged := tr.Len(q) + int(ps.inflight[t*s.n+v])
+		w := &ps.waiting[t*s.n+v]
+		staged := tr.Len(q) + w.Len()
 		if staged >= ps.depth || max(now+ps.latency, day)+rotor.Time(staged+1)*s.serMTU[linkCircuit] > night {
 			return
 		}
@@ -138,12 +144,13 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
 				idx := st.Head()
 				p := s.pool.At(idx)
-				if !s.inTime(p.Holder-1, ready, night) || !s.stage(t, v, p.Size) {
+				if p.Ready() > now || !s.inTime(p.Holder-1, ready, night) || !s.stage(t, v, p.Size) {
 					return
 				}
 				st.Pop()
 				ps.stored -= int64(p.Size)
-				s.hostPull(p.Holder-1, idx, false)
+				s.wait(t, v, idx, s.hostPull(p.Holder-1, idx, false))
+				p.Holder = 0
 				continue
 			}
 		}
@@ -166,7 +173,26 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.SrcToR, p.DstToR = int32(t), int32(d)
-		s.hostPull(p.SrcHost, idx, true)
+		s.wait(t, v, idx, s.hostPull(p.SrcHost, idx, true))
+	}
+}
+
+// wait files packet idx, which reaches ToR t at time at, among the packets
+// waiting for t's circuit to v (ordered by arrival; equal times in request
+// order) and makes sure an idle uplink to v looks at it when it is there.
+func (s *sim) wait(t, v int, idx int32, at rotor.Time) {
+	w := &s.pull.waiting[t*s.n+v]
+	s.pool.At(idx).SetReady(at)
+	w.Push(idx)
+	i := w.Len() - 1
+	for ; i > 0 && s.pool.At(w.At(i-1)).Ready() > at; i-- {
+		w.Set(i, w.At(i-1))
+	}
+	w.Set(i, idx)
+	for sw := 0; sw < s.U; sw++ {
+		if u := t*s.U + sw; s.peer[u] == int32(v) {
+			s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
+		}
 	}
 }
 
@@ -175,12 +201,12 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 func (s *sim) stage(t, v int, size int32) bool {
 	ps := &s.pull
 	tr := s.tors[t]
+	s.settle(t)
 	if !tr.Room(size) || ps.staged[t]+int64(size) > ps.stageCap {
 		return false
 	}
 	tr.Reserve(size)
 	ps.staged[t] += int64(size)
-	ps.inflight[t*s.n+v]++
 	return true
 }
 
@@ -263,8 +289,9 @@ func (s *sim) takePulled(t, d int, size int32) {
 // hostPull answers a pull request for packet idx sent to host h now: the
 // host gets it after the host delay and serialises the packet when its NIC
 // is free. A new packet (fresh) gets its flow's next segment; a stored
-// relayed packet goes up again as is.
-func (s *sim) hostPull(h int32, idx int32, fresh bool) {
+// relayed packet goes up again as is. It returns when the packet reaches
+// h's ToR.
+func (s *sim) hostPull(h int32, idx int32, fresh bool) rotor.Time {
 	now := s.q.Now()
 	hs := &s.hosts[h]
 	p := s.pool.At(idx)
@@ -274,7 +301,7 @@ func (s *sim) hostPull(h int32, idx int32, fresh bool) {
 		seq, size, _, ok := fs.sender.Next(now)
 		if !ok || size != p.Size {
 			s.fail("flow %d: pull request for %d B, sender offers %d B (ok=%v)", p.Flow, p.Size, size, ok)
-			return
+			return start
 		}
 		p.Seq, p.Sent = seq, start
 		s.m.injectedPkts++
@@ -283,49 +310,165 @@ func (s *sim) hostPull(h int32, idx int32, fresh bool) {
 	}
 	ser := s.ser(linkHost, p.Size)
 	hs.nicFree = start + ser
-	s.q.Schedule(start+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+	return start + ser + s.cfg.HostDelay
 }
 
-// pulledArrive puts a pulled packet that reached ToR t into the room
-// reserved for it: the staging VOQ of a packet pulled from one of t's
-// hosts, the destination host's queue, or (a relayed packet) the queue of
-// the t host that will store it.
-func (s *sim) pulledArrive(t int, idx int32, p *tor.Packet) {
+// pulledCross handles pulled packet idx, which left a circuit toward ToR v
+// and reaches v at time at: v's room for it was reserved when it left. It
+// goes down to its destination host or, relayed, to one of v's hosts
+// (round-robin) that stores it. Its turn on the ToR→host port is booked
+// now, when it leaves the previous ToR (ports serve in booking order; a
+// circuit crossing takes the same time for every full-size packet, so that
+// is arrival order but for shorter last packets and intra-rack traffic), and
+// its reserved room is given back when the port takes it (settle). A
+// packet for v's host is delivered now, stamped with its arrival time:
+// nothing can happen to it on the way and its receiver answers nothing.
+func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
-	tr := s.tors[t]
-	now := s.q.Now()
-	switch {
-	case p.Hops == 0 || p.Holder > 0: // up from a host of t
-		p.Holder = 0
-		v := p.DstToR
-		if p.Via >= 0 {
-			v = p.Via
-		}
-		ps.inflight[t*s.n+int(v)]--
-		tr.EnqueueReserved(now, tr.VOQ(int(v), tor.Local), idx)
-		s.kick(t, v, s.relay != nil) // Local traffic: RotorLB may relay it on any circuit
-	case p.DstToR == int32(t):
-		tr.EnqueueReserved(now, tr.HostQueue(int(p.DstHost)-t*s.H), idx)
-		s.startHostPort(p.DstHost)
-	default: // relayed: store it at one of t's hosts
+	host := p.DstHost
+	if p.DstToR != int32(v) { // relayed: store it at one of v's hosts
 		p.Via = -1
-		h := int(ps.hostRR[t])
-		ps.hostRR[t] = int32((h + 1) % s.H)
-		host := int32(t*s.H + h)
+		h := int(ps.hostRR[v])
+		ps.hostRR[v] = int32((h + 1) % s.H)
+		host = int32(v*s.H + h)
 		p.Holder = host + 1
-		tr.EnqueueReserved(now, tr.HostQueue(h), idx)
-		s.startHostPort(host)
+	}
+	hs := &s.hosts[host]
+	ser := s.ser(linkHost, p.Size)
+	leave := max(at, hs.portFree)
+	hs.portFree = leave + ser
+	ps.booked[host].push(booking{arrive: at, leave: leave, size: p.Size})
+	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
+	done := leave + ser + s.cfg.HostDelay
+	switch {
+	case p.Holder > 0:
+		s.storeRelayed(v, idx, p, done)
+	case done <= s.cfg.SimTime:
+		s.hostReceive(host, idx, done)
+	default:
+		ps.late += int64(p.Size) // in flight at the end of the run
 	}
 }
 
-// storeRelayed keeps relayed packet idx, which reached host h, until h's
-// ToR pulls it for a circuit to its destination.
-func (s *sim) storeRelayed(h int32, idx int32) {
-	p := s.pool.At(idx)
-	t := int(s.torOf(h))
-	s.pull.stored += int64(p.Size)
-	s.pull.store[t*s.n+int(p.DstToR)].Push(idx)
-	s.fillUp(t, int(p.DstToR))
+// settle gives back the room ToR t reserved for pulled packets that its
+// host ports have taken by now. Every reader of t's buffer state calls it
+// first, so what it sees is exact.
+func (s *sim) settle(t int) {
+	if s.pull.booked == nil {
+		return
+	}
+	now := s.q.Now()
+	ps := &s.pull
+	if now < ps.nextLeave[t] {
+		return
+	}
+	tr := s.tors[t]
+	next := rotor.Time(1<<63 - 1)
+	for h := t * s.H; h < (t+1)*s.H; h++ {
+		b := &ps.booked[h]
+		for b.n > 0 && b.buf[b.head].leave <= now {
+			tr.Release(b.pop().size)
+		}
+		if b.n > 0 {
+			next = min(next, b.buf[b.head].leave)
+		}
+	}
+	ps.nextLeave[t] = next
+}
+
+// pulledPresent returns the bytes of pulled packets physically in ToR t's
+// buffer now (arrived, not yet gone), in total and toward v.
+func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
+	ps := &s.pull
+	now := s.q.Now()
+	for h := t * s.H; h < (t+1)*s.H; h++ {
+		b := &ps.booked[h]
+		for i := 0; i < b.n; i++ {
+			if e := b.at(i); e.arrive <= now {
+				total += int64(e.size)
+			}
+		}
+	}
+	for v := 0; v < s.n; v++ {
+		w := &ps.waiting[t*s.n+v]
+		for i := 0; i < w.Len(); i++ {
+			if p := s.pool.At(w.At(i)); p.Ready() <= now {
+				total += int64(p.Size)
+				voq[v] += int64(p.Size)
+			}
+		}
+	}
+	return total
+}
+
+// booking is a pulled packet's stay at a ToR→host port's queue.
+type booking struct {
+	arrive, leave rotor.Time
+	size          int32
+}
+
+// bookings is a ring buffer of bookings.
+type bookings struct {
+	buf     []booking
+	head, n int
+}
+
+func (b *bookings) push(e booking) {
+	if b.n == len(b.buf) {
+		nb := make([]booking, max(8, 2*len(b.buf)))
+		for i := 0; i < b.n; i++ {
+			nb[i] = b.at(i)
+		}
+		b.buf, b.head = nb, 0
+	}
+	b.buf[(b.head+b.n)%len(b.buf)] = e
+	b.n++
+}
+
+func (b *bookings) pop() booking {
+	e := b.buf[b.head]
+	b.head = (b.head + 1) % len(b.buf)
+	b.n--
+	return e
+}
+
+func (b *bookings) at(i int) booking { return b.buf[(b.head+i)%len(b.buf)] }
+
+// storeRelayed keeps relayed packet idx, which reaches its host (of ToR
+// v) at time at, until v pulls it for a circuit to its destination x. It
+// joins v's store for x now, ordered by arrival, and cannot be pulled
+// before at. If a circuit v→x may be up then (v→x in the current or next
+// slot of a switch), an event at that time offers it to those circuits.
+func (s *sim) storeRelayed(v int, idx int32, p *tor.Packet, at rotor.Time) {
+	ps := &s.pull
+	x := int(p.DstToR)
+	p.SetReady(at)
+	st := &ps.store[v*s.n+x]
+	st.Push(idx)
+	i := st.Len() - 1
+	for ; i > 0 && s.pool.At(st.At(i-1)).Ready() > at; i-- {
+		st.Set(i, st.At(i-1))
+	}
+	st.Set(i, idx)
+	ps.stored += int64(p.Size)
+	for sw := 0; sw < s.U; sw++ {
+		m := s.sched.Matchings[sw]
+		k := s.sw[sw].slot
+		if m[k][v] == x || m[(k+1)%len(m)][v] == x {
+			s.q.Schedule(at, evStored, int32(v), int32(x))
+			return
+		}
+	}
+}
+
+// offerStored stages stored relayed packets at ToR v for its circuits up
+// now to x.
+func (s *sim) offerStored(v, x int) {
+	for sw := 0; sw < s.U; sw++ {
+		if s.peer[v*s.U+sw] == int32(x) {
+			s.fill(v, x, s.sw[sw].dayAt, s.sw[sw].nightAt)
+		}
+	}
 }
 
 // pullGate is the flow control of pulled packets: one leaves toward v only
@@ -338,6 +481,7 @@ func (g pullGate) Pass(v int, p *tor.Packet) bool {
 		return true
 	}
 	s := g.s
+	s.settle(v)
 	if !s.tors[v].Room(p.Size) {
 		return false
 	}

@@ -126,6 +126,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.BufferSeries = append([]float64(nil), m.bufferSeries.Bins()...)
 	r.BufferCDF, r.VOQCDF = m.bufferHist.CDF(), m.voqHist.CDF()
 	r.BufferMean, r.VOQMean = m.bufferHist.Mean(), m.voqHist.Mean()
+	r.BufferPeak = m.sampledPeak
 	for _, tr := range s.tors {
 		r.BufferPeak = max(r.BufferPeak, tr.PeakUsed)
 	}

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -123,11 +124,13 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evToRArrive:
 		s.torArrive(int(target), arg)
 	case evUplinkFree:
-		s.upBusy[target] = false
+		if s.upWake[target] != s.q.Now() {
+			return // superseded by an earlier wake
+		}
+		s.upWake[target] = noWake
 		s.startUplink(int(target)/s.U, int(target)%s.U)
 	case evHostPortFree:
-		s.hosts[target].portBsy = false
-		s.startHostPort(target)
+		s.sendHostPort(target)
 	case evHostArrive:
 		s.hostArrive(target, arg)
 	case evHostTxDone:
@@ -167,6 +170,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		tr := s.ps
 		if target >= 0 {
 			tr = s.tors[target]
+			s.settle(int(target))
 		}
 		tr.Policy().Tick(s.q.Now(), tr.State())
 		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
@@ -174,6 +178,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.m.sampleMemory(int(arg), s.q.Now())
 	case evPrefetch:
 		s.prefetch(int(target))
+	case evStored:
+		s.offerStored(int(target), int(arg))
 	}
 }
 
@@ -255,7 +261,7 @@ func (s *sim) nightStart(sw int) {
 // serialisation before the night.
 func (s *sim) startUplink(t, sw int) {
 	i := t*s.U + sw
-	if s.upBusy[i] {
+	if s.upWake[i] != noWake {
 		return
 	}
 	st := &s.sw[sw]
@@ -265,8 +271,7 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	now := s.q.Now()
 	if now < s.upFree[i] { // still serialising a packet: come back then
-		s.upBusy[i] = true
-		s.q.ScheduleFirst(s.upFree[i], evUplinkFree, int32(i), 0)
+		s.wakeUplink(i, s.upFree[i])
 		return
 	}
 	budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
@@ -274,16 +279,38 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	tr := s.tors[t]
+	var w *des.FIFO // pulled packets waiting for this circuit
+	if s.gate != nil {
+		w = &s.pull.waiting[t*s.n+int(v)]
+	}
+	var idx int32
 	q, ok := tr.PickCircuit(int(v), budget, s.relay, s.gate)
-	if !ok {
+	switch {
+	case ok:
+		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
+	case w != nil && w.Len() > 0:
+		idx = w.Head()
+		p := s.pool.At(idx)
+		if p.Ready() > now { // not at the ToR yet: come back when it is
+			s.wakeUplink(i, p.Ready())
+			return
+		}
+		if int64(p.Size) > budget {
+			return
+		}
+		if !s.gate.Pass(int(v), p) {
+			s.retryUplink(i, now)
+			return
+		}
+		w.Pop()
+		tr.Release(p.Size)
+		q = tr.VOQ(int(v), tor.Local)
+	default:
 		if s.gate != nil && tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 {
-			// Held back by flow control: look again one packet time later.
-			s.upBusy[i] = true
-			s.q.ScheduleFirst(now+s.serMTU[linkCircuit], evUplinkFree, int32(i), 0)
+			s.retryUplink(i, now)
 		}
 		return
 	}
-	idx := tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 	p := s.pool.At(idx)
 	nh := int32(q) >> 1
 	if nh != v { // relayed by RotorLB: first of two hops
@@ -308,13 +335,38 @@ func (s *sim) startUplink(t, sw int) {
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds upFree and schedules it then.
 	if s.cfg.eagerFree || tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal() {
-		s.upBusy[i] = true
-		s.q.ScheduleFirst(now+ser, evUplinkFree, int32(i), 0)
+		s.wakeUplink(i, now+ser)
+	} else if w != nil && w.Len() > 0 {
+		s.wakeUplink(i, max(now+ser, s.pool.At(w.Head()).Ready()))
 	}
-	s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+	if p.Pulled {
+		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)
+	} else {
+		s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+	}
 	if s.gate != nil {
 		s.fill(t, int(v), st.dayAt, st.nightAt)
 	}
+}
+
+// retryUplink looks at uplink i again one packet time after now: flow
+// control holds its next packet back.
+func (s *sim) retryUplink(i int, now rotor.Time) {
+	s.wakeUplink(i, now+s.serMTU[linkCircuit])
+}
+
+// noWake marks an uplink with no wake-up pending.
+const noWake rotor.Time = -1
+
+// wakeUplink makes uplink i look for a packet to send at time at, unless
+// it will already look by then. A later wake-up it replaces is ignored
+// when it comes (upWake holds the one that counts).
+func (s *sim) wakeUplink(i int, at rotor.Time) {
+	if w := s.upWake[i]; w != noWake && w <= at {
+		return
+	}
+	s.upWake[i] = at
+	s.q.ScheduleFirst(at, evUplinkFree, int32(i), 0)
 }
 
 // reroute moves the multi-hop packets waiting at ToR t for the circuit to
@@ -354,7 +406,7 @@ func (s *sim) reroute(t int, v int32) {
 func (s *sim) kick(t int, v int32, any bool) {
 	base := t * s.U
 	for sw := 0; sw < s.U; sw++ {
-		if !s.upBusy[base+sw] && (any || s.peer[base+sw] == v) {
+		if s.upWake[base+sw] == noWake && (any || s.peer[base+sw] == v) {
 			s.startUplink(t, sw)
 		}
 	}
@@ -364,6 +416,9 @@ func (s *sim) kick(t int, v int32, any bool) {
 
 func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 	now := s.q.Now()
+	if tr.ID >= 0 {
+		s.settle(tr.ID)
+	}
 	if !tr.Enqueue(now, q, idx) {
 		s.drop(idx)
 		return false
@@ -390,14 +445,10 @@ func (s *sim) drop(idx int32) {
 func (s *sim) torArrive(t int, idx int32) {
 	p := s.pool.At(idx)
 	tr := s.tors[t]
-	if p.Pulled {
-		s.pulledArrive(t, idx, p)
-		return
-	}
 	if p.DstToR == int32(t) {
 		h := p.DstHost - int32(t*s.H)
 		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
-			s.startHostPort(p.DstHost)
+			s.bookHostPort(p.DstHost, p.Size)
 		}
 		return
 	}
@@ -416,41 +467,36 @@ func (s *sim) torArrive(t int, idx int32) {
 	}
 }
 
-func (s *sim) startHostPort(host int32) {
+// bookHostPort books the ToR→host port for the packet of size bytes just
+// queued for host: the port serves its queue in order, so the packet's
+// turn is when the port has finished everything booked before it. It is
+// sent now or by an event then.
+func (s *sim) bookHostPort(host int32, size int32) {
 	hs := &s.hosts[host]
-	if hs.portBsy {
+	now := s.q.Now()
+	at := max(now, hs.portFree)
+	hs.portFree = at + s.ser(linkHost, size)
+	if at == now {
+		s.sendHostPort(host)
 		return
 	}
+	s.q.ScheduleFirst(at, evHostPortFree, host, 0)
+}
+
+// sendHostPort sends the head of host's queue at its ToR down the host
+// link; its turn on the port was booked.
+func (s *sim) sendHostPort(host int32) {
 	t := int(s.torOf(host))
 	tr := s.tors[t]
 	h := int(host) - t*s.H
 	q := tr.HostQueue(h)
 	if tr.Len(q) == 0 {
-		return
+		return // pushed out by the buffer policy
 	}
 	now := s.q.Now()
-	if now < hs.portFree {
-		hs.portBsy = true
-		s.q.ScheduleFirst(hs.portFree, evHostPortFree, host, 0)
-		return
-	}
 	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
-	hs.portFree = now + ser
-	if s.cfg.eagerFree || tr.Len(q) > 0 {
-		hs.portBsy = true
-		s.q.ScheduleFirst(now+ser, evHostPortFree, host, 0)
-	}
-	at := now + ser + s.cfg.HostDelay
-	if p := s.pool.At(idx); p.Pulled && p.Holder == 0 && at <= s.cfg.SimTime {
-		// A pulled data packet for this host: nothing can happen to it on
-		// the host link and its receiver answers nothing (no ACKs), so it
-		// is delivered now, timestamped with its arrival (one event less
-		// per packet). Stored relayed packets still arrive by event.
-		s.hostReceive(host, idx, at)
-		return
-	}
-	s.q.Schedule(at, evHostArrive, host, idx)
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
 }
 
 // ---- packet switch ----
@@ -661,10 +707,6 @@ func (s *sim) rto(id int32) {
 }
 
 func (s *sim) hostArrive(h int32, idx int32) {
-	if s.pool.At(idx).Holder > 0 {
-		s.storeRelayed(h, idx)
-		return
-	}
 	s.hostReceive(h, idx, s.q.Now())
 }
 

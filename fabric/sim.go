@@ -31,16 +31,17 @@ const (
 	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                    // heap sample for the perf report (arg index)
 	evPrefetch                  // pull for the circuits of switch's next day (target switch)
+	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
 )
 
 type hostState struct {
-	busy    bool
-	wakeAt  rotor.Time // pending pacing wake-up, 0: none
-	active  des.FIFO   // flows with data to send (ids)
-	acks    des.FIFO   // ACK packets waiting for the NIC
-	portBsy bool       // ToR→host port: a "port free" event is pending
-	// The NIC and the ToR→host port are serialising until these times; an
-	// event that frees them is scheduled only when more is waiting.
+	busy   bool
+	wakeAt rotor.Time // pending pacing wake-up, 0: none
+	active des.FIFO   // flows with data to send (ids)
+	acks   des.FIFO   // ACK packets waiting for the NIC
+	// The NIC is serialising until nicFree; an event that frees it is
+	// scheduled only when more is waiting. The ToR→host port has been
+	// booked until portFree.
 	nicFree, portFree rotor.Time
 }
 
@@ -81,7 +82,7 @@ type sim struct {
 
 	sw     []switchState
 	peer   []int32      // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
-	upBusy []bool       // [t*U+s]: an "uplink free" event is pending
+	upWake []rotor.Time // [t*U+s]: when the pending "uplink free" event comes, noWake: none
 	upFree []rotor.Time // [t*U+s]: the uplink serialises until then
 	psUp   []bool       // [t] ToR→packet switch port busy
 	psPort []bool       // [t] packet switch→ToR port busy
@@ -183,7 +184,10 @@ func newSim(cfg Config) (*sim, error) {
 	for i := range s.peer {
 		s.peer[i] = rotor.Idle
 	}
-	s.upBusy = make([]bool, s.n*s.U)
+	s.upWake = make([]rotor.Time, s.n*s.U)
+	for i := range s.upWake {
+		s.upWake[i] = noWake
+	}
 	s.upFree = make([]rotor.Time, s.n*s.U)
 	s.vlbRR = make([]int32, s.n)
 	s.hosts = make([]hostState, s.n*s.H)

@@ -31,7 +31,7 @@ const (
 // packets straddled two lines.
 type Packet struct {
 	Seq     int64 // data: byte offset of the first payload byte; ack: cumulative ack
-	SackSeq int64 // ack: offset of the data packet this ack answers
+	SackSeq int64 // ack: offset of the data packet this ack answers; pulled data: see Ready
 	Sent    rotor.Time
 	Flow    int32 // flow id
 	Size    int32 // bytes on the wire
@@ -50,6 +50,13 @@ type Packet struct {
 	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 	IntN    uint8 // INT records stamped so far (kept in an IntStore)
 }
+
+// Ready is when a pulled data packet reaches the ToR that sends it on
+// (host buffering). Data packets have no use for SackSeq, so it holds it.
+func (p *Packet) Ready() rotor.Time { return rotor.Time(p.SackSeq) }
+
+// SetReady sets Ready.
+func (p *Packet) SetReady(t rotor.Time) { p.SackSeq = int64(t) }
 
 // IntStore keeps the INT hop records of packets beside them, indexed by
 // packet index, so that packets stay small when INT is off.

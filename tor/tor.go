@@ -151,6 +151,13 @@ func (t *ToR) Reserve(size int32) {
 	t.buf.Used += int64(size)
 }
 
+// Release gives back size bytes promised by Reserve to a packet that
+// leaves without entering a queue (one whose stay the caller tracks).
+func (t *ToR) Release(size int32) {
+	t.reserved -= int64(size)
+	t.buf.Used -= int64(size)
+}
+
 // EnqueueReserved puts packet idx, for which Reserve was called, into
 // queue q without asking the policy: the room was promised.
 func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {

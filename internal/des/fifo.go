@@ -42,6 +42,10 @@ func (f *FIFO) PopTail() int32 {
 // At returns the i-th item from the head (0 ≤ i < Len).
 func (f *FIFO) At(i int) int32 { return f.buf[(f.head+i)&(len(f.buf)-1)] }
 
+// Set replaces the i-th item from the head (0 ≤ i < Len), e.g. to keep
+// the FIFO sorted by inserting from the tail.
+func (f *FIFO) Set(i int, x int32) { f.buf[(f.head+i)&(len(f.buf)-1)] = x }
+
 func (f *FIFO) grow() {
 	size := 2 * len(f.buf)
 	if size == 0 {
