@@ -136,7 +136,7 @@ func (s *sim) checkConservation(full bool) {
 	inNet += s.pull.stored + s.pull.late
 	for _, w := range s.pull.waiting {
 		for i := 0; i < w.Len(); i++ {
-			inNet += int64(s.pool.At(w.At(i)).Size)
+			inNet += int64(w.At(i).size)
 		}
 	}
 	for _, e := range s.q.Pending() {

@@ -43,16 +43,16 @@ type pullState struct {
 	pend      []des.FIFO // [t·n+d]: flows at ToR t with unrequested bytes for ToR d
 	bits      []uint64   // [t·words+…]: d's with a non-empty pend list
 	words     int
-	rr        []int32      // [t]: round-robin start over relay destinations
-	store     []des.FIFO   // [v·n+x]: relayed packets v's hosts store for x
-	relayed   []int64      // [v·n+x]: bytes v stores or was promised for x
-	own       []int64      // [t·n+d]: unrequested bytes of t's own pulled flows for d
-	hostRR    []int32      // [v]: next of v's hosts to store a relayed packet
-	waiting   []des.FIFO   // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
-	booked    []bookings   // [host]: the ToR→host port's bookings by pulled packets, in order
-	late      int64        // bytes of pulled packets that reach their host after the end of the run
-	nextLeave []rotor.Time // [t]: earliest leave of t's bookings (settle has nothing to do before)
-	staged    []int64      // [t]: bytes t has requested or holds for its circuits
+	rr        []int32               // [t]: round-robin start over relay destinations
+	store     []des.Ring[pulledPkt] // [v·n+x]: relayed packets v's hosts store for x
+	relayed   []int64               // [v·n+x]: bytes v stores or was promised for x
+	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
+	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
+	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
+	booked    []bookings            // [host]: the ToR→host port's bookings by pulled packets, in order
+	late      int64                 // bytes of pulled packets that reach their host after the end of the run
+	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
+	staged    []int64               // [t]: bytes t has requested or holds for its circuits
 	stageCap  int64
 	depth     int // packets staged per next hop
 	latency   rotor.Time
@@ -68,7 +68,7 @@ func (s *sim) initPull() {
 	ps.pend = make([]des.FIFO, n*n)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
-	ps.waiting = make([]des.FIFO, n*n)
+	ps.waiting = make([]des.Ring[pulledPkt], n*n)
 	ps.booked = make([]bookings, n*s.H)
 	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
@@ -77,7 +77,7 @@ func (s *sim) initPull() {
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
-		ps.store = make([]des.FIFO, n*n)
+		ps.store = make([]des.Ring[pulledPkt], n*n)
 		ps.relayed = make([]int64, n*n)
 		ps.hostRR = make([]int32, n)
 	}
@@ -142,15 +142,13 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		ready := max(now, day) + rotor.Time(staged)*s.serMTU[linkCircuit]
 		if ps.relay {
 			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
-				idx := st.Head()
-				p := s.pool.At(idx)
-				if p.Ready() > now || !s.inTime(p.Holder-1, ready, night) || !s.stage(t, v, p.Size) {
+				e := st.Head()
+				if e.ready > now || !s.inTime(e.host, ready, night) || !s.stage(t, v, e.size) {
 					return
 				}
 				st.Pop()
-				ps.stored -= int64(p.Size)
-				s.wait(t, v, idx, s.hostPull(p.Holder-1, idx, false))
-				p.Holder = 0
+				ps.stored -= int64(e.size)
+				s.wait(t, v, e.idx, e.size, s.hostPull(e.host, e.idx, e.size, false))
 				continue
 			}
 		}
@@ -173,22 +171,15 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.SrcToR, p.DstToR = int32(t), int32(d)
-		s.wait(t, v, idx, s.hostPull(p.SrcHost, idx, true))
+		s.wait(t, v, idx, size, s.hostPull(p.SrcHost, idx, size, true))
 	}
 }
 
 // wait files packet idx, which reaches ToR t at time at, among the packets
 // waiting for t's circuit to v (ordered by arrival; equal times in request
 // order) and makes sure an idle uplink to v looks at it when it is there.
-func (s *sim) wait(t, v int, idx int32, at rotor.Time) {
-	w := &s.pull.waiting[t*s.n+v]
-	s.pool.At(idx).SetReady(at)
-	w.Push(idx)
-	i := w.Len() - 1
-	for ; i > 0 && s.pool.At(w.At(i-1)).Ready() > at; i-- {
-		w.Set(i, w.At(i-1))
-	}
-	w.Set(i, idx)
+func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
+	s.pull.waiting[t*s.n+v].InsertSorted(pulledPkt{idx: idx, size: size, ready: at}, readyFirst)
 	for sw := 0; sw < s.U; sw++ {
 		if u := t*s.U + sw; s.peer[u] == int32(v) {
 			s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
@@ -286,17 +277,17 @@ func (s *sim) takePulled(t, d int, size int32) {
 	}
 }
 
-// hostPull answers a pull request for packet idx sent to host h now: the
+// hostPull answers a pull request for packet idx (size bytes) sent to host h now: the
 // host gets it after the host delay and serialises the packet when its NIC
 // is free. A new packet (fresh) gets its flow's next segment; a stored
 // relayed packet goes up again as is. It returns when the packet reaches
 // h's ToR.
-func (s *sim) hostPull(h int32, idx int32, fresh bool) rotor.Time {
+func (s *sim) hostPull(h int32, idx, size int32, fresh bool) rotor.Time {
 	now := s.q.Now()
 	hs := &s.hosts[h]
-	p := s.pool.At(idx)
 	start := max(now+s.cfg.HostDelay, hs.nicFree)
 	if fresh {
+		p := s.pool.At(idx)
 		fs := &s.flows[p.Flow]
 		seq, size, _, ok := fs.sender.Next(now)
 		if !ok || size != p.Size {
@@ -308,7 +299,7 @@ func (s *sim) hostPull(h int32, idx int32, fresh bool) rotor.Time {
 		s.m.injectedBytes += int64(size)
 		s.m.injectedData += int64(size)
 	}
-	ser := s.ser(linkHost, p.Size)
+	ser := s.ser(linkHost, size)
 	hs.nicFree = start + ser
 	return start + ser + s.cfg.HostDelay
 }
@@ -326,12 +317,12 @@ func (s *sim) hostPull(h int32, idx int32, fresh bool) rotor.Time {
 func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
 	host := p.DstHost
-	if p.DstToR != int32(v) { // relayed: store it at one of v's hosts
+	relayed := p.DstToR != int32(v)
+	if relayed { // store it at one of v's hosts
 		p.Via = -1
 		h := int(ps.hostRR[v])
 		ps.hostRR[v] = int32((h + 1) % s.H)
 		host = int32(v*s.H + h)
-		p.Holder = host + 1
 	}
 	hs := &s.hosts[host]
 	ser := s.ser(linkHost, p.Size)
@@ -341,8 +332,8 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {
-	case p.Holder > 0:
-		s.storeRelayed(v, idx, p, done)
+	case relayed:
+		s.storeRelayed(v, host, idx, p, done)
 	case done <= s.cfg.SimTime:
 		s.hostReceive(host, idx, done)
 	default:
@@ -392,14 +383,24 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	for v := 0; v < s.n; v++ {
 		w := &ps.waiting[t*s.n+v]
 		for i := 0; i < w.Len(); i++ {
-			if p := s.pool.At(w.At(i)); p.Ready() <= now {
-				total += int64(p.Size)
-				voq[v] += int64(p.Size)
+			if e := w.At(i); e.ready <= now {
+				total += int64(e.size)
+				voq[v] += int64(e.size)
 			}
 		}
 	}
 	return total
 }
+
+// pulledPkt is a pulled packet in a waiting list or a store, with what
+// the ToR decides on without touching the packet itself.
+type pulledPkt struct {
+	idx, size int32
+	host      int32      // store: the host that keeps it
+	ready     rotor.Time // when it reaches the ToR (waiting) or its host (store)
+}
+
+func readyFirst(a, b pulledPkt) bool { return a.ready < b.ready }
 
 // booking is a pulled packet's stay at a ToR→host port's queue.
 type booking struct {
@@ -439,17 +440,10 @@ func (b *bookings) at(i int) booking { return b.buf[(b.head+i)%len(b.buf)] }
 // joins v's store for x now, ordered by arrival, and cannot be pulled
 // before at. If a circuit v→x may be up then (v→x in the current or next
 // slot of a switch), an event at that time offers it to those circuits.
-func (s *sim) storeRelayed(v int, idx int32, p *tor.Packet, at rotor.Time) {
+func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	p.SetReady(at)
-	st := &ps.store[v*s.n+x]
-	st.Push(idx)
-	i := st.Len() - 1
-	for ; i > 0 && s.pool.At(st.At(i-1)).Ready() > at; i-- {
-		st.Set(i, st.At(i-1))
-	}
-	st.Set(i, idx)
+	ps.store[v*s.n+x].InsertSorted(pulledPkt{idx: idx, size: p.Size, host: host, ready: at}, readyFirst)
 	ps.stored += int64(p.Size)
 	for sw := 0; sw < s.U; sw++ {
 		m := s.sched.Matchings[sw]

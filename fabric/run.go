@@ -105,9 +105,14 @@ func (s *sim) touchNext(kind uint8, target, arg int32) {
 		s.touch += s.pool.At(arg).Size
 	case evUplinkFree:
 		if v := s.peer[target]; v != rotor.Idle {
-			tr := s.tors[int(target)/s.U]
+			t := int(target) / s.U
+			tr := s.tors[t]
 			if q := tr.VOQ(int(v), tor.Local); tr.Len(q) > 0 {
 				s.touch += s.pool.At(tr.Head(q)).Size
+			} else if s.gate != nil {
+				if w := &s.pull.waiting[t*s.n+int(v)]; w.Len() > 0 {
+					s.touch += s.pool.At(w.Head().idx).Size
+				}
 			}
 		}
 	case evHostPortFree:
@@ -279,7 +284,7 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	tr := s.tors[t]
-	var w *des.FIFO // pulled packets waiting for this circuit
+	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if s.gate != nil {
 		w = &s.pull.waiting[t*s.n+int(v)]
 	}
@@ -289,15 +294,16 @@ func (s *sim) startUplink(t, sw int) {
 	case ok:
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 	case w != nil && w.Len() > 0:
-		idx = w.Head()
+		e := w.Head()
+		if e.ready > now { // not at the ToR yet: come back when it is
+			s.wakeUplink(i, e.ready)
+			return
+		}
+		if int64(e.size) > budget {
+			return
+		}
+		idx = e.idx
 		p := s.pool.At(idx)
-		if p.Ready() > now { // not at the ToR yet: come back when it is
-			s.wakeUplink(i, p.Ready())
-			return
-		}
-		if int64(p.Size) > budget {
-			return
-		}
 		if !s.gate.Pass(int(v), p) {
 			s.retryUplink(i, now)
 			return
@@ -337,7 +343,7 @@ func (s *sim) startUplink(t, sw int) {
 	if s.cfg.eagerFree || tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal() {
 		s.wakeUplink(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
-		s.wakeUplink(i, max(now+ser, s.pool.At(w.Head()).Ready()))
+		s.wakeUplink(i, max(now+ser, w.Head().ready))
 	}
 	if p.Pulled {
 		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)

@@ -26,12 +26,12 @@ const (
 
 // Packet is a data packet or an acknowledgement. Packets live in a Pool and
 // are passed around by index. It is 64 bytes, one cache line (the fields
-// are ordered by size so that nothing is padded; TestPacketSize): the
+// are ordered by size so that nothing but the tail is padded; TestPacketSize): the
 // simulator touches a packet or two per event, and at 80 bytes most
 // packets straddled two lines.
 type Packet struct {
 	Seq     int64 // data: byte offset of the first payload byte; ack: cumulative ack
-	SackSeq int64 // ack: offset of the data packet this ack answers; pulled data: see Ready
+	SackSeq int64 // ack: offset of the data packet this ack answers
 	Sent    rotor.Time
 	Flow    int32 // flow id
 	Size    int32 // bytes on the wire
@@ -40,7 +40,6 @@ type Packet struct {
 	SrcToR  int32
 	DstToR  int32
 	Via     int32 // next intermediate ToR on a two-hop route, or -1
-	Holder  int32 // pulled and relayed: 1 + the host of the relay rack that stores it; 0: none
 	Kind    uint8
 	Hops    uint8 // circuit (or packet-switch) hops taken so far
 	ECN     bool  // congestion experienced (set by a ToR queue)
@@ -50,13 +49,6 @@ type Packet struct {
 	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 	IntN    uint8 // INT records stamped so far (kept in an IntStore)
 }
-
-// Ready is when a pulled data packet reaches the ToR that sends it on
-// (host buffering). Data packets have no use for SackSeq, so it holds it.
-func (p *Packet) Ready() rotor.Time { return rotor.Time(p.SackSeq) }
-
-// SetReady sets Ready.
-func (p *Packet) SetReady(t rotor.Time) { p.SackSeq = int64(t) }
 
 // IntStore keeps the INT hop records of packets beside them, indexed by
 // packet index, so that packets stay small when INT is off.

@@ -1,0 +1,53 @@
+package des
+
+// Ring is a growable ring buffer of T, used as a FIFO whose items carry
+// more than an index (a packet with the time it is ready, say), so that a
+// simulator can decide about the head without touching the item itself.
+// It grows by doubling; the zero value is empty.
+type Ring[T any] struct {
+	buf  []T
+	head int
+	n    int
+}
+
+// Len is the number of items.
+func (r *Ring[T]) Len() int { return r.n }
+
+// Push appends x at the tail.
+func (r *Ring[T]) Push(x T) {
+	if r.n == len(r.buf) {
+		nb := make([]T, max(8, 2*len(r.buf)))
+		for i := 0; i < r.n; i++ {
+			nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
+		}
+		r.buf, r.head = nb, 0
+	}
+	r.buf[(r.head+r.n)&(len(r.buf)-1)] = x
+	r.n++
+}
+
+// Head returns a pointer to the first item; the ring must not be empty.
+func (r *Ring[T]) Head() *T { return &r.buf[r.head] }
+
+// Pop removes and returns the first item; the ring must not be empty.
+func (r *Ring[T]) Pop() T {
+	x := r.buf[r.head]
+	r.head = (r.head + 1) & (len(r.buf) - 1)
+	r.n--
+	return x
+}
+
+// At returns a pointer to the i-th item from the head (0 ≤ i < Len).
+func (r *Ring[T]) At(i int) *T { return &r.buf[(r.head+i)&(len(r.buf)-1)] }
+
+// InsertSorted inserts x keeping the ring sorted by less: it goes after
+// every item that is not greater (so equal keys keep insertion order). It
+// walks from the tail, so inserting near the tail is cheap.
+func (r *Ring[T]) InsertSorted(x T, less func(a, b T) bool) {
+	r.Push(x)
+	i := r.n - 1
+	for ; i > 0 && less(x, *r.At(i - 1)); i-- {
+		*r.At(i) = *r.At(i - 1)
+	}
+	*r.At(i) = x
+}
