@@ -49,7 +49,7 @@ type pullState struct {
 	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
 	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
 	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
-	booked    []bookings            // [host]: the ToR→host port's bookings by pulled packets, in order
+	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
 	late      int64                 // bytes of pulled packets that reach their host after the end of the run
 	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
@@ -69,7 +69,7 @@ func (s *sim) initPull() {
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
 	ps.waiting = make([]des.Ring[pulledPkt], n*n)
-	ps.booked = make([]bookings, n*s.H)
+	ps.booked = make([]des.Ring[booking], n*s.H)
 	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
 	ps.own = make([]int64, n*n)
@@ -328,7 +328,7 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ser := s.ser(linkHost, p.Size)
 	leave := max(at, hs.portFree)
 	hs.portFree = leave + ser
-	ps.booked[host].push(booking{arrive: at, leave: leave, size: p.Size})
+	ps.booked[host].Push(booking{arrive: at, leave: leave, size: p.Size})
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {
@@ -357,11 +357,11 @@ func (s *sim) settle(t int) {
 	next := rotor.Time(1<<63 - 1)
 	for h := t * s.H; h < (t+1)*s.H; h++ {
 		b := &ps.booked[h]
-		for b.n > 0 && b.buf[b.head].leave <= now {
-			tr.Release(b.pop().size)
+		for b.Len() > 0 && b.Head().leave <= now {
+			tr.Release(b.Pop().size)
 		}
-		if b.n > 0 {
-			next = min(next, b.buf[b.head].leave)
+		if b.Len() > 0 {
+			next = min(next, b.Head().leave)
 		}
 	}
 	ps.nextLeave[t] = next
@@ -374,8 +374,8 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	now := s.q.Now()
 	for h := t * s.H; h < (t+1)*s.H; h++ {
 		b := &ps.booked[h]
-		for i := 0; i < b.n; i++ {
-			if e := b.at(i); e.arrive <= now {
+		for i := 0; i < b.Len(); i++ {
+			if e := b.At(i); e.arrive <= now {
 				total += int64(e.size)
 			}
 		}
@@ -408,47 +408,18 @@ type booking struct {
 	size          int32
 }
 
-// bookings is a ring buffer of bookings.
-type bookings struct {
-	buf     []booking
-	head, n int
-}
-
-func (b *bookings) push(e booking) {
-	if b.n == len(b.buf) {
-		nb := make([]booking, max(8, 2*len(b.buf)))
-		for i := 0; i < b.n; i++ {
-			nb[i] = b.at(i)
-		}
-		b.buf, b.head = nb, 0
-	}
-	b.buf[(b.head+b.n)%len(b.buf)] = e
-	b.n++
-}
-
-func (b *bookings) pop() booking {
-	e := b.buf[b.head]
-	b.head = (b.head + 1) % len(b.buf)
-	b.n--
-	return e
-}
-
-func (b *bookings) at(i int) booking { return b.buf[(b.head+i)%len(b.buf)] }
-
 // storeRelayed keeps relayed packet idx, which reaches its host (of ToR
 // v) at time at, until v pulls it for a circuit to its destination x. It
 // joins v's store for x now, ordered by arrival, and cannot be pulled
-// before at. If a circuit v→x may be up then (v→x in the current or next
-// slot of a switch), an event at that time offers it to those circuits.
+// before at. If a circuit v→x may be up then (up now, or in the next slot
+// of a switch), an event at that time offers it to those circuits.
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
 	ps.store[v*s.n+x].InsertSorted(pulledPkt{idx: idx, size: p.Size, host: host, ready: at}, readyFirst)
 	ps.stored += int64(p.Size)
-	for sw := 0; sw < s.U; sw++ {
-		m := s.sched.Matchings[sw]
-		k := s.sw[sw].slot
-		if m[k][v] == x || m[(k+1)%len(m)][v] == x {
+	for u := v * s.U; u < (v+1)*s.U; u++ {
+		if s.peer[u] == int32(x) || s.peerNext[u] == int32(x) {
 			s.q.Schedule(at, evStored, int32(v), int32(x))
 			return
 		}

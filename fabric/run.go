@@ -206,6 +206,10 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		}
 	}
 	s.m.dayPorts[sw] = active
+	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
+	for t := 0; t < s.n; t++ {
+		s.peerNext[t*s.U+sw] = int32(next[t])
+	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
 			s.notifyCircuit(t, v, true)

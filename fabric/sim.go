@@ -80,13 +80,16 @@ type sim struct {
 	tors []*tor.ToR
 	ps   *tor.ToR
 
-	sw     []switchState
-	peer   []int32      // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
-	upWake []rotor.Time // [t*U+s]: when the pending "uplink free" event comes, noWake: none
-	upFree []rotor.Time // [t*U+s]: the uplink serialises until then
-	psUp   []bool       // [t] ToR→packet switch port busy
-	psPort []bool       // [t] packet switch→ToR port busy
-	vlbRR  []int32      // [t]
+	sw   []switchState
+	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
+	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
+	// its last day start), −1 idle
+	peerNext []int32
+	upWake   []rotor.Time // [t*U+s]: when the pending "uplink free" event comes, noWake: none
+	upFree   []rotor.Time // [t*U+s]: the uplink serialises until then
+	psUp     []bool       // [t] ToR→packet switch port busy
+	psPort   []bool       // [t] packet switch→ToR port busy
+	vlbRR    []int32      // [t]
 
 	hosts []hostState
 	flows []flowState
@@ -181,8 +184,9 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
+	s.peerNext = make([]int32, s.n*s.U)
 	for i := range s.peer {
-		s.peer[i] = rotor.Idle
+		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
 	s.upWake = make([]rotor.Time, s.n*s.U)
 	for i := range s.upWake {
