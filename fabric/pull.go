@@ -179,7 +179,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 // waiting for t's circuit to v (ordered by arrival; equal times in request
 // order) and makes sure an idle uplink to v looks at it when it is there.
 func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
-	s.pull.waiting[t*s.n+v].InsertSorted(pulledPkt{idx: idx, size: size, ready: at}, readyFirst)
+	insertByReady(&s.pull.waiting[t*s.n+v], pulledPkt{idx: idx, size: size, ready: at})
 	for sw := 0; sw < s.U; sw++ {
 		if u := t*s.U + sw; s.peer[u] == int32(v) {
 			s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
@@ -400,7 +400,21 @@ type pulledPkt struct {
 	ready     rotor.Time // when it reaches the ToR (waiting) or its host (store)
 }
 
-func readyFirst(a, b pulledPkt) bool { return a.ready < b.ready }
+// insertByReady inserts e into r, which is ordered by ready time, after
+// every entry not later than e (equal times keep their order). It walks
+// from the tail, where e nearly always goes.
+func insertByReady(r *des.Ring[pulledPkt], e pulledPkt) {
+	r.Push(e)
+	i := r.Len() - 1
+	for ; i > 0; i-- {
+		prev := r.At(i - 1)
+		if prev.ready <= e.ready {
+			break
+		}
+		*r.At(i) = *prev
+	}
+	*r.At(i) = e
+}
 
 // booking is a pulled packet's stay at a ToR→host port's queue.
 type booking struct {
@@ -416,7 +430,7 @@ type booking struct {
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	ps.store[v*s.n+x].InsertSorted(pulledPkt{idx: idx, size: p.Size, host: host, ready: at}, readyFirst)
+	insertByReady(&ps.store[v*s.n+x], pulledPkt{idx: idx, size: p.Size, host: host, ready: at})
 	ps.stored += int64(p.Size)
 	for u := v * s.U; u < (v+1)*s.U; u++ {
 		if s.peer[u] == int32(x) || s.peerNext[u] == int32(x) {

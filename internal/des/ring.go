@@ -39,15 +39,3 @@ func (r *Ring[T]) Pop() T {
 
 // At returns a pointer to the i-th item from the head (0 ≤ i < Len).
 func (r *Ring[T]) At(i int) *T { return &r.buf[(r.head+i)&(len(r.buf)-1)] }
-
-// InsertSorted inserts x keeping the ring sorted by less: it goes after
-// every item that is not greater (so equal keys keep insertion order). It
-// walks from the tail, so inserting near the tail is cheap.
-func (r *Ring[T]) InsertSorted(x T, less func(a, b T) bool) {
-	r.Push(x)
-	i := r.n - 1
-	for ; i > 0 && less(x, *r.At(i - 1)); i-- {
-		*r.At(i) = *r.At(i - 1)
-	}
-	*r.At(i) = x
-}

@@ -2,38 +2,41 @@ package des
 
 import (
 	"math/rand/v2"
-	"sort"
 	"testing"
 )
 
-// TestRingInsertSorted checks InsertSorted against a stable sort of the
-// same items, through growth and wrap-around.
-func TestRingInsertSorted(t *testing.T) {
-	type item struct{ key, order int }
+// TestRing checks Ring against a slice model through growth and
+// wrap-around, including writes through At and Head.
+func TestRing(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 0))
-	var r Ring[item]
-	var model []item
-	less := func(a, b item) bool { return a.key < b.key }
+	var r Ring[int]
+	var model []int
 	for step := 0; step < 5000; step++ {
-		if r.Len() > 0 && rng.IntN(3) == 0 {
+		switch {
+		case r.Len() > 0 && rng.IntN(3) == 0:
 			got, want := r.Pop(), model[0]
 			model = model[1:]
 			if got != want {
-				t.Fatalf("step %d: Pop = %v, want %v", step, got, want)
+				t.Fatalf("step %d: Pop = %d, want %d", step, got, want)
 			}
-			continue
+		case r.Len() > 0 && rng.IntN(4) == 0:
+			i := rng.IntN(r.Len())
+			*r.At(i) = -step
+			model[i] = -step
+		default:
+			r.Push(step)
+			model = append(model, step)
 		}
-		x := item{key: rng.IntN(20), order: step}
-		r.InsertSorted(x, less)
-		model = append(model, x)
-		sort.SliceStable(model, func(i, j int) bool { return model[i].key < model[j].key })
 		if r.Len() != len(model) {
 			t.Fatalf("step %d: Len = %d, want %d", step, r.Len(), len(model))
 		}
 		for i := range model {
 			if *r.At(i) != model[i] {
-				t.Fatalf("step %d: At(%d) = %v, want %v", step, i, *r.At(i), model[i])
+				t.Fatalf("step %d: At(%d) = %d, want %d", step, i, *r.At(i), model[i])
 			}
+		}
+		if r.Len() > 0 && *r.Head() != model[0] {
+			t.Fatalf("step %d: Head = %d, want %d", step, *r.Head(), model[0])
 		}
 	}
 }
