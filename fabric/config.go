@@ -103,7 +103,7 @@ type Config struct {
 	Check   bool       // verify invariants as the run goes; a violation fails the run
 	Seed    uint64     // routing randomness
 
-	SampleInterval rotor.Time // buffer sampling period; default 100 µs
+	SampleInterval rotor.Time // mean time between buffer samples (Poisson); default 100 µs
 	SeriesInterval rotor.Time // time-series bin; default 1 ms
 	// Progress, if set, is called about every ProgressEvery events.
 	Progress      func(now rotor.Time, events uint64)

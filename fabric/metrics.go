@@ -21,8 +21,8 @@ type metrics struct {
 	completed                                    int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
+	sampleCount                             *stats.TimeSeries // samples per bin of bufferSeries
 	bufferHist, voqHist                     *stats.Histogram
-	samplesPerBin                           float64
 	sampledPeak                             int64   // buffer peak at samples, pulled packets included
 	voqPulled                               []int64 // scratch: pulled bytes per VOQ of one ToR
 
@@ -48,7 +48,7 @@ func (m *metrics) init(s *sim) error {
 		}
 		return ts
 	}
-	m.hostSeries, m.circuitSeries, m.bufferSeries = mk(), mk(), mk()
+	m.hostSeries, m.circuitSeries, m.bufferSeries, m.sampleCount = mk(), mk(), mk(), mk()
 	if err != nil {
 		return cfgErr("run.series_interval", "%v", err)
 	}
@@ -58,7 +58,6 @@ func (m *metrics) init(s *sim) error {
 	if m.voqHist, err = stats.NewHistogram(0, float64(s.cfg.Buffer), 100); err != nil {
 		return cfgErr("buffer.size", "%v", err)
 	}
-	m.samplesPerBin = float64(s.cfg.SeriesInterval) / float64(s.cfg.SampleInterval)
 	m.dayPorts = make([]int, s.U)
 	m.voqPulled = make([]int64, s.n)
 	m.memory = make([]MemorySample, len(s.cfg.MemoryAt))
@@ -85,7 +84,8 @@ func (m *metrics) sampleMemory(i int, now rotor.Time) {
 func (s *sim) sample() {
 	m := &s.m
 	now := s.q.Now()
-	w := 1 / (m.samplesPerBin * float64(s.n))
+	w := 1 / float64(s.n)
+	m.sampleCount.Add(now, 1)
 	pulled := m.voqPulled
 	for _, tr := range s.tors {
 		clear(pulled)

@@ -123,7 +123,13 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	}
 	r.HostSeries = scale(m.hostSeries.Utilization(s.rates[linkHost]), 1/float64(hosts))
 	r.CircuitSeries = scale(m.circuitSeries.Utilization(s.rates[linkCircuit]), 1/float64(s.n*s.U))
+	m.sampleCount.Extend(bins)
 	r.BufferSeries = append([]float64(nil), m.bufferSeries.Bins()...)
+	for i, c := range m.sampleCount.Bins() { // the mean over the bin's samples
+		if c > 0 && i < len(r.BufferSeries) {
+			r.BufferSeries[i] /= c
+		}
+	}
 	r.BufferCDF, r.VOQCDF = m.bufferHist.CDF(), m.voqHist.CDF()
 	r.BufferMean, r.VOQMean = m.bufferHist.Mean(), m.voqHist.Mean()
 	r.BufferPeak = m.sampledPeak

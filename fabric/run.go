@@ -35,7 +35,7 @@ func (s *sim) start() {
 		}
 	}
 	s.pullFlow()
-	s.q.Schedule(0, evSample, 0, 0)
+	s.q.Schedule(s.sampleGap(), evSample, 0, 0)
 	for t, tr := range s.tors {
 		if d := tr.Policy().TickInterval(); d > 0 {
 			s.q.Schedule(d, evTick, int32(t), 0)
@@ -93,6 +93,14 @@ func (s *sim) run() (*Result, error) {
 		stop = s.q.Now()
 	}
 	return s.finish(stop, complete)
+}
+
+// sampleGap is the time to the next occupancy sample: samples form a
+// Poisson process (mean run.sample_interval), so by PASTA they see time
+// averages, not the phase of the schedule (samples every 100 µs fell on
+// every day start of 100 µs slots). They have their own random stream.
+func (s *sim) sampleGap() rotor.Time {
+	return max(1, rotor.Time(s.sampleRng.ExpFloat64()*float64(s.cfg.SampleInterval)))
 }
 
 // touchNext loads the packet the next event will look at first (the
@@ -170,7 +178,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.startPSPort(int(target))
 	case evSample:
 		s.sample()
-		s.q.Schedule(s.q.Now()+s.cfg.SampleInterval, evSample, 0, 0)
+		s.q.Schedule(s.q.Now()+s.sampleGap(), evSample, 0, 0)
 	case evTick:
 		tr := s.ps
 		if target >= 0 {

@@ -98,11 +98,12 @@ type sim struct {
 	next    workload.Flow
 	hasNext bool
 
-	rng   *rand.Rand
-	relay tor.Relay
-	paths *pathTable
-	early *earliestTable
-	pull  pullState
+	rng       *rand.Rand
+	sampleRng *rand.Rand // occupancy sampling times (sampleGap)
+	relay     tor.Relay
+	paths     *pathTable
+	early     *earliestTable
+	pull      pullState
 
 	circuitFlows []des.FIFO // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	gate         tor.Gate
@@ -147,6 +148,7 @@ func newSim(cfg Config) (*sim, error) {
 	sc := cfg.Schedule
 	s := &sim{cfg: cfg, sched: sc, n: sc.Nodes, H: cfg.HostsPerToR, U: sc.Switches}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
+	s.sampleRng = rand.New(rand.NewPCG(cfg.Seed, 0x5a3b1e))
 	s.rates = [3]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
 	for l, r := range s.rates {
 		if r > 0 {

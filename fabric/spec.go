@@ -71,7 +71,7 @@ var Keys = []Key{
 	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
 	{"run.sim_time", "10ms", "simulated time"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
-	{"run.sample_interval", "100us", "buffer occupancy sampling period"},
+	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
 }
