@@ -131,3 +131,22 @@ func TestIdealFCT(t *testing.T) {
 		t.Errorf("ideal FCTs (-want +got):\n%s", diff)
 	}
 }
+
+// TestSeriesAligned checks that the time series of a run have one row per
+// bin each, including a bin opened by something happening at the very end
+// of the run: a flow whose last packet arrives exactly at SimTime.
+func TestSeriesAligned(t *testing.T) {
+	sc := cyclicSchedule(t, 4, 1, 1, 10*rotor.Microsecond, rotor.Microsecond)
+	cfg := baseConfig(sc, []workload.Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1500}})
+	cfg.SeriesInterval = 10 * rotor.Microsecond
+	for _, end := range []rotor.Time{20 * rotor.Microsecond, 2700 * rotor.Nanosecond, 25 * rotor.Microsecond} {
+		cfg.SimTime = end
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.HostSeries) != len(r.CircuitSeries) || len(r.HostSeries) != len(r.BufferSeries) {
+			t.Errorf("sim_time %v: %d host, %d circuit, %d buffer bins", end, len(r.HostSeries), len(r.CircuitSeries), len(r.BufferSeries))
+		}
+	}
+}

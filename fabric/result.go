@@ -117,13 +117,18 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		r.CircuitUtilization = float64(m.circuitBytes) / float64(m.capBytes)
 	}
 	r.CircuitBytes, r.PacketSwitchBytes = m.circuitBytes, m.psBytes
+	// All series get the same bins: the run's, and one more if something
+	// happened at its very end.
 	bins := int((stop + s.cfg.SeriesInterval - 1) / s.cfg.SeriesInterval)
-	for _, ts := range []*stats.TimeSeries{m.hostSeries, m.circuitSeries, m.bufferSeries} {
+	series := []*stats.TimeSeries{m.hostSeries, m.circuitSeries, m.bufferSeries, m.sampleCount}
+	for _, ts := range series {
+		bins = max(bins, len(ts.Bins()))
+	}
+	for _, ts := range series {
 		ts.Extend(bins)
 	}
 	r.HostSeries = scale(m.hostSeries.Utilization(s.rates[linkHost]), 1/float64(hosts))
 	r.CircuitSeries = scale(m.circuitSeries.Utilization(s.rates[linkCircuit]), 1/float64(s.n*s.U))
-	m.sampleCount.Extend(bins)
 	r.BufferSeries = append([]float64(nil), m.bufferSeries.Bins()...)
 	for i, c := range m.sampleCount.Bins() { // the mean over the bin's samples
 		if c > 0 && i < len(r.BufferSeries) {
