@@ -97,6 +97,7 @@ type sim struct {
 	rng   *rand.Rand
 	relay tor.Relay
 	paths *pathTable
+	ksp   *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
 	early *earliestTable
 	pull  pullState
 
@@ -199,7 +200,12 @@ func newSim(cfg Config) (*sim, error) {
 			s.relay = relay{s}
 		}
 	}
-	if cfg.Routing == Paths || cfg.Routing == VLBPaths {
+	if (cfg.Routing == Paths || cfg.Routing == VLBPaths) && cfg.PathsK > 1 && cfg.Multipath == MultipathKSP {
+		s.ksp = newKSPTable(sc, cfg.PathsK)
+		if s.ksp == nil {
+			return nil, cfgErr("routing.mode", "paths: %d ToRs × %d epochs is too large for path references (limit %d)", s.n, len(epochBounds(sc)), maxPathEntries)
+		}
+	} else if cfg.Routing == Paths || cfg.Routing == VLBPaths {
 		s.paths = newPathTable(sc, cfg.PathsK)
 		if s.paths == nil {
 			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
