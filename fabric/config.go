@@ -121,6 +121,8 @@ type Config struct {
 	// eagerFree schedules every "link free" event, even when nothing waits
 	// for the link; tests use it to check that skipping them changes nothing.
 	eagerFree bool
+	// hopLimit overrides kspHopLimit (tests).
+	hopLimit int
 }
 
 // ConfigError names a bad field.

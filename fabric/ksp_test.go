@@ -315,6 +315,18 @@ func TestKSPOperaEpochs(t *testing.T) {
 	if hops[Paths+"4"] <= hops[Paths+"1"] {
 		t.Errorf("mean hops k=4 %.3f not above k=1 %.3f", hops[Paths+"4"], hops[Paths+"1"])
 	}
+	// The guard: with the hop limit at 3, packets that would take a 4th
+	// hop are dropped and counted (and conservation still holds: Check).
+	cfg := baseConfig(sc, flows)
+	cfg.Routing, cfg.PathsK, cfg.Transport, cfg.hopLimit = Paths, 4, LineRate, 3
+	cfg.SimTime = 5 * rotor.Millisecond
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.HopLimitDropped == 0 || r.HopLimitDropped > r.DroppedPackets || len(r.Hops) > 4 {
+		t.Errorf("hop limit 3: %d packets dropped at it, %d dropped in all, hops histogram %v", r.HopLimitDropped, r.DroppedPackets, r.Hops)
+	}
 }
 
 // TestKSPTableCache: a cache far smaller than the key space serves the

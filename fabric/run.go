@@ -404,7 +404,7 @@ func (s *sim) torArrive(t int, idx int32) {
 	if p.Via == int32(t) {
 		p.Via = -1
 	}
-	if s.ksp != nil && p.Hops >= kspHopLimit {
+	if s.ksp != nil && p.Hops >= s.hopLimit {
 		s.m.hopLimitDrops++
 		s.drop(idx)
 		return

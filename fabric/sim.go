@@ -94,12 +94,13 @@ type sim struct {
 	next    workload.Flow
 	hasNext bool
 
-	rng   *rand.Rand
-	relay tor.Relay
-	paths *pathTable
-	ksp   *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
-	early *earliestTable
-	pull  pullState
+	rng      *rand.Rand
+	relay    tor.Relay
+	paths    *pathTable
+	ksp      *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
+	hopLimit uint8     // ksp: drop a packet that has taken this many hops
+	early    *earliestTable
+	pull     pullState
 
 	circuitFlows []des.FIFO // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	gate         tor.Gate
@@ -202,6 +203,10 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	if (cfg.Routing == Paths || cfg.Routing == VLBPaths) && cfg.PathsK > 1 && cfg.Multipath == MultipathKSP {
 		s.ksp = newKSPTable(sc, cfg.PathsK)
+		s.hopLimit = kspHopLimit
+		if cfg.hopLimit > 0 {
+			s.hopLimit = uint8(min(cfg.hopLimit, kspHopLimit))
+		}
 		if s.ksp == nil {
 			return nil, cfgErr("routing.mode", "paths: %d ToRs × %d epochs is too large for path references (limit %d)", s.n, len(epochBounds(sc)), maxPathEntries)
 		}
