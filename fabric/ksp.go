@@ -491,24 +491,27 @@ func (kt *kspTable) choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
 	return -1, -1
 }
 
-// follow is the hop after ToR at on path ref, if ref is a path of the
-// epoch holding t; ok is false when the epoch has changed (the packet is
-// to be routed again from at), when at ends the path, or when at is not
-// on it (lost: a bug, which Check reports).
+// follow is the hop after ToR at on path ref if the circuit to it is up
+// at time t (in the epoch holding t: a path is followed, as in Opera, as
+// long as its next circuit lasts, even into later epochs); ok is false when
+// that circuit is down (the packet is to be routed again from at), when at
+// ends the path, or when at is not on it (lost: a bug, which Check
+// reports).
 func (kt *kspTable) follow(t rotor.Time, ref int32, at int) (next int32, ok, lost bool) {
 	j := int(ref) % kt.k
 	key := int(ref) / kt.k
 	d, u, e := key%kt.n, key/kt.n%kt.n, key/kt.n/kt.n
-	if e != kt.epoch(t) {
-		return -1, false, false
-	}
 	p := kt.entry(e, u, d).path(j)
 	for i, v := range p {
 		if int(v) == at {
 			if i+1 == len(p) {
 				return -1, false, false
 			}
-			return int32(p[i+1]), true, false
+			next = int32(p[i+1])
+			if now := kt.epoch(t); now != e && !slices.Contains(kt.graphs[now].succ(int32(at)), next) {
+				return -1, false, false
+			}
+			return next, true, false
 		}
 	}
 	return -1, false, true

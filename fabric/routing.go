@@ -73,12 +73,12 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 }
 
 // sourceRoute is the next hop of low-latency packet p at ToR t toward
-// target on k-shortest-path source routes (routing.multipath = ksp). While
-// the epoch in which its path was chosen lasts, p follows the path (it
-// carries the reference in Via, encoded as −2 − ref, so Via < 0 still
-// means "no intermediate" everywhere else); in a new epoch — or when the
-// circuit it waits for goes down, which starts one — it takes one of the
-// new epoch's paths from t, chosen by the same flow hash.
+// target on k-shortest-path source routes (routing.multipath = ksp). p
+// follows its path (it carries the reference in Via, encoded as −2 − ref,
+// so Via < 0 still means "no intermediate" everywhere else) while the
+// path's next circuit is up; when it is down — at a ToR, or while p waits
+// for it — p takes one of the current epoch's paths from t, chosen by the
+// same flow hash.
 func (s *sim) sourceRoute(t int, p *tor.Packet, target int32) int32 {
 	now := s.q.Now()
 	if p.Via <= -2 {
