@@ -446,3 +446,52 @@ func BenchmarkKSPTable(b *testing.B) {
 		}
 	})
 }
+
+// TestKSPFollowAcrossEpochs: a source route is followed into a later epoch
+// while its next circuit is still up there, and given up (the packet is
+// routed again) where it is down. Switch A keeps its matching; switch B's
+// circuits (0→3, 4→2, …) are up in slot 0 only.
+func TestKSPFollowAcrossEpochs(t *testing.T) {
+	us := rotor.Microsecond
+	idle := rotor.Idle
+	sc := &rotor.Schedule{Kind: "static", Nodes: 5, Switches: 2, Period: 2, Slot: 100 * us, Reconf: us,
+		Matchings: [][][]int{
+			{{1, 2, 0, 4, 3}, {1, 2, 0, 4, 3}},
+			{{3, idle, 4, 0, 2}, {idle, idle, idle, idle, idle}},
+		}}
+	kt := newKSPTable(sc, 2)
+	slot0, slot1 := 50*us, 150*us
+	var ref [2]int32
+	var paths [2][]int16
+	for f := int32(0); paths[0] == nil || paths[1] == nil; f++ {
+		r, _ := kt.choose(slot0, 0, 2, f)
+		ref[r%2], paths[r%2] = r, slices.Clone(kt.entry(kt.epoch(slot0), 0, 2).path(int(r%2)))
+	}
+	if diff := cmp.Diff([2][]int16{{0, 1, 2}, {0, 3, 4, 2}}, paths); diff != "" {
+		t.Fatalf("paths 0→2 (-want +got):\n%s", diff)
+	}
+	short, long := ref[0], ref[1]
+	for _, tc := range []struct {
+		at   rotor.Time
+		ref  int32
+		tor  int
+		next int32
+		ok   bool
+	}{
+		{slot0, long, 0, 3, true},
+		{slot0, long, 4, 2, true},
+		{slot1, short, 1, 2, true},  // A's 1→2 is still up
+		{slot1, long, 3, 4, true},   // A's 3→4 is still up
+		{slot1, long, 0, -1, false}, // B's 0→3 is down
+		{slot1, long, 4, -1, false}, // B's 4→2 is down
+		{slot0, long, 2, -1, false}, // the end of the path
+	} {
+		next, ok, lost := kt.follow(tc.at, tc.ref, tc.tor)
+		if next != tc.next || ok != tc.ok || lost {
+			t.Errorf("follow(%v, path %d, ToR %d) = %d, %v, lost %v; want %d, %v", tc.at, tc.ref, tc.tor, next, ok, lost, tc.next, tc.ok)
+		}
+	}
+	if _, ok, lost := kt.follow(slot0, long, 1); ok || !lost {
+		t.Errorf("ToR 1 is not on path 0→3→4→2: ok %v, lost %v", ok, lost)
+	}
+}
