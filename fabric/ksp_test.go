@@ -367,16 +367,18 @@ func TestKSPTableCache(t *testing.T) {
 // schedule: Opera, 108 ToRs, U = 6, 600 µs slots.
 func benchKSP(b *testing.B, k int) *kspTable {
 	b.Helper()
-	kt := newKSPTable(benchOpera(b), k)
+	kt := newKSPTable(benchOpera(b, 108, 6, 600), k)
 	if kt == nil {
 		b.Fatal("no table")
 	}
 	return kt
 }
 
-func benchOpera(b *testing.B) *rotor.Schedule {
+// benchOpera is the Opera schedule of a performance setting: n ToRs, u
+// uplinks, slot µs per switch.
+func benchOpera(b *testing.B, n, u int, slot rotor.Time) *rotor.Schedule {
 	b.Helper()
-	sc, err := schedules.Build("opera", schedules.Params{Nodes: 108, Uplinks: 6, Slot: 600 * rotor.Microsecond, Reconf: 10 * rotor.Microsecond, Seed: 1})
+	sc, err := schedules.Build("opera", schedules.Params{Nodes: n, Uplinks: u, Slot: slot * rotor.Microsecond, Reconf: 10 * rotor.Microsecond, Seed: 1})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -423,16 +425,22 @@ func BenchmarkYen(b *testing.B) {
 }
 
 // BenchmarkKSPTable: "build" makes the slice graphs of every epoch (what
-// the run does up front); "hop" is one cached look-up of the next hop
+// the run does up front; the (a) and (b) performance schedules); "hop" is one cached look-up of the next hop
 // (what a packet does at every ToR in an unchanged epoch).
 func BenchmarkKSPTable(b *testing.B) {
-	b.Run("build", func(b *testing.B) {
-		sc := benchOpera(b)
-		b.ReportAllocs()
-		for b.Loop() {
-			newKSPTable(sc, 4)
-		}
-	})
+	for _, tc := range []struct {
+		name string
+		n, u int
+		slot rotor.Time
+	}{{"build-a", 64, 4, 400}, {"build-b", 108, 6, 600}} {
+		b.Run(tc.name, func(b *testing.B) {
+			sc := benchOpera(b, tc.n, tc.u, tc.slot)
+			b.ReportAllocs()
+			for b.Loop() {
+				newKSPTable(sc, 4)
+			}
+		})
+	}
 	b.Run("hop", func(b *testing.B) {
 		kt := benchKSP(b, 4)
 		at := kt.bounds[5] + 1
