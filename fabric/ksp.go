@@ -56,7 +56,9 @@ func (g *digraph) pred(u int32) []int32 { return g.in[g.inOff[u]:g.inOff[u+1]] }
 // yen computes k shortest loopless paths (Yen, Management Science 1971)
 // with hop count as the cost and ties broken lexicographically on the node
 // sequence: the result is exactly the first k simple paths in (hops,
-// node sequence) order. Its work space is reused across calls, so a call
+// node sequence) order (Yen's argument needs only that paths sharing a
+// root compare as their spurs do, which this order satisfies, and that
+// each spur is the smallest one; TestYenAgainstBruteForce). Its work space is reused across calls, so a call
 // allocates nothing once the buffers have grown.
 type yen struct {
 	stamp   uint32
