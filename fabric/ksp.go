@@ -395,8 +395,13 @@ type kspEntry struct {
 	nodes []int16
 }
 
-// kspCacheSlots bounds the cache (about 6 MB at k = 4 on expander slices).
+// kspCacheSlots bounds the cache: 2¹⁶ entries of 48 bytes plus their
+// paths (6 MB at k = 4).
 const kspCacheSlots = 1 << 16
+
+// kspSlotNodes is the path length each cache entry has room for up front
+// (per path); longer paths grow the entry's own storage.
+const kspSlotNodes = 6
 
 // kspHopLimit drops a source-routed packet that has taken this many hops
 // (Packet.Hops is a uint8): a guard, never reached in our runs, since
@@ -429,8 +434,10 @@ func newKSPTable(sc *rotor.Schedule, k int) *kspTable {
 	kt.dist = make([]int16, len(bounds)*n*n)
 	kt.distOK = make([]bool, len(bounds)*n)
 	kt.slots = make([]kspEntry, slots)
+	arena := make([]int16, slots*kspSlotNodes*k) // room for k paths of kspSlotNodes nodes per entry, grown where needed
 	for i := range kt.slots {
-		kt.slots[i].key = -1
+		c := kspSlotNodes * k
+		kt.slots[i].key, kt.slots[i].nodes = -1, arena[i*c:i*c:(i+1)*c]
 	}
 	kt.shift = 32 - uint32(bits.Len(uint(slots-1)))
 	return kt
