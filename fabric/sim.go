@@ -208,7 +208,7 @@ func newSim(cfg Config) (*sim, error) {
 			s.hopLimit = uint8(min(cfg.hopLimit, kspHopLimit))
 		}
 		if s.ksp == nil {
-			return nil, cfgErr("routing.mode", "paths_k: %d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", len(epochBounds(sc)), s.n, maxPathEntries)
+			return nil, cfgErr("routing.paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", len(epochBounds(sc)), s.n, maxPathEntries)
 		}
 	} else if cfg.Routing == Paths || cfg.Routing == VLBPaths {
 		s.paths = newPathTable(sc, cfg.PathsK)
