@@ -1,9 +1,12 @@
 package fabric
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
+	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -501,5 +505,41 @@ func TestKSPFollowAcrossEpochs(t *testing.T) {
 	}
 	if _, ok, lost := kt.follow(slot0, long, 1); ok || !lost {
 		t.Errorf("ToR 1 is not on path 0→3→4→2: ok %v, lost %v", ok, lost)
+	}
+}
+
+// TestPathsK1Unchanged: with paths_k = 1 (the default) the paths mode
+// still routes hop by hop on the shortest-path table: the flows.csv of a
+// small Opera run is byte-identical to the one rdcn simulate wrote for the
+// same configuration before k-shortest paths existed.
+func TestPathsK1Unchanged(t *testing.T) {
+	f, err := os.Open("testdata/ksp/k1-opera.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	spec := NewSpec()
+	if err := spec.LoadTOML(f); err != nil {
+		t.Fatal(err)
+	}
+	setup, err := spec.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(setup.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	h, rows := r.FlowsCSV()
+	if err := stats.WriteCSV(&got, h, rows); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("testdata/ksp/k1-opera.flows.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")); diff != "" {
+		t.Errorf("flows.csv (-before +now):\n%s", diff)
 	}
 }
