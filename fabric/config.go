@@ -37,6 +37,10 @@ const (
 	OfferExcess = "excess" // only its backlog to a destination beyond what its own next circuit day there carries
 	OfferAll    = "all"    // all its backlog (relays whenever an intermediate has room)
 
+	// Multipath routing with Config.PathsK > 1 (paths, vlb-paths).
+	MultipathKSP  = "ksp"  // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
+	MultipathECMP = "ecmp" // up to k next hops on equal-cost shortest paths, hop by hop
+
 	AcksFabric = "fabric" // ACKs are packets routed through the fabric like data
 	AcksIdeal  = "ideal"  // ACKs reach the sender after the base one-way delay, out of band
 )
@@ -84,7 +88,8 @@ type Config struct {
 
 	Routing    string      // see RoutingModes; default direct
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
-	PathsK     int         // paths, vlb-paths: spread flows over up to this many equal-cost shortest-path next hops (ECMP, by flow); default 1
+	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
+	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
@@ -116,6 +121,8 @@ type Config struct {
 	// eagerFree schedules every "link free" event, even when nothing waits
 	// for the link; tests use it to check that skipping them changes nothing.
 	eagerFree bool
+	// hopLimit overrides kspHopLimit (tests).
+	hopLimit int
 }
 
 // ConfigError names a bad field.
@@ -157,6 +164,9 @@ func (c *Config) defaults() {
 	}
 	if c.PathsK == 0 {
 		c.PathsK = 1
+	}
+	if c.Multipath == "" {
+		c.Multipath = MultipathKSP
 	}
 	if c.BulkBytes == 0 {
 		c.BulkBytes = 15_000_000
@@ -254,6 +264,9 @@ func (c *Config) validate() error {
 	}
 	if c.RelayOffer != OfferExcess && c.RelayOffer != OfferAll {
 		return cfgErr("routing.offer", "unknown offer %q (want excess or all)", c.RelayOffer)
+	}
+	if c.Multipath != MultipathKSP && c.Multipath != MultipathECMP {
+		return cfgErr("routing.multipath", "unknown multipath routing %q (want ksp or ecmp)", c.Multipath)
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)

@@ -62,7 +62,7 @@ func FuzzSet(f *testing.F) {
 		"topology.tors=16", "run.sim_time=100us", " routing.mode = vlb ", "routing.mode=hybrid",
 		"topology.tors=", "=", "", "novalue", "topology=1", "topology.torz=8", "a.b.c=d",
 		"buffer.alpha=NaN", "buffer.alpha=-1", "workload.load=1e400", "topology.mtu=63",
-		"transport.ack_size=1501", "routing.paths_k=9", "schedule.slot=1ps", "schedule.reconf=1s",
+		"transport.ack_size=1501", "routing.paths_k=9", "routing.multipath=yen", "routing.multipath=ecmp", "schedule.slot=1ps", "schedule.reconf=1s",
 		"topology.uplinks=65", "buffer.size=18446744073709551616", "transport.window=-1pkt",
 		"topology.packet_switch_link=0bps", "run.sample_interval=0s", "schedule.kind=vermilion",
 		"transport.kind=pull", "workload.pattern=ring", "workload.sizes=1MB", "buffer.policy=abm",

@@ -15,8 +15,10 @@
 // to a ToR a circuit reaches now; RotorLB sends direct traffic first and
 // relays other traffic over spare circuit capacity when the intermediate has
 // room; Paths follows shortest paths over the circuits up now (Opera's
-// expander slices), bulk flows using RotorLB, optionally spread over
-// equal-cost next hops (ECMP); VLBPaths sends it over shortest paths to a
+// expander slices), bulk flows using RotorLB, optionally spread over the
+// k shortest loopless paths of each slice (Yen; unequal cost, the packet
+// source-routed along its flow's path) or over equal-cost next hops
+// (ECMP); VLBPaths sends it over shortest paths to a
 // random intermediate first (static graphs, Mars); Earliest follows the
 // temporal path that arrives first given the schedule, waiting at ToRs for
 // later circuits; Hybrid uses the packet switch when no circuit reaches the

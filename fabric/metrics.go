@@ -13,6 +13,7 @@ type metrics struct {
 	injectedPkts, injectedBytes, injectedData    int64
 	deliveredPkts, deliveredBytes, deliveredData int64
 	droppedPkts, droppedBytes, droppedData       int64
+	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	idealInFlight                                int64
 	circuitBytes, psBytes                        int64
 	capBytes                                     int64 // circuit capacity during days so far

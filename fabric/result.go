@@ -29,6 +29,9 @@ type Counters struct {
 	InjectedPackets, DeliveredPackets, DroppedPackets, InFlightPackets int64
 	InjectedBytes, DeliveredBytes, DroppedBytes, InFlightBytes         int64
 	InjectedData, DeliveredData, DroppedData                           int64
+	// HopLimitDropped counts the source-routed packets (routing.multipath
+	// = ksp) dropped at kspHopLimit hops; they are in DroppedPackets too.
+	HopLimitDropped int64
 }
 
 // Result is what a run measured.
@@ -67,6 +70,9 @@ type Result struct {
 	FlowsComplete int
 
 	Memory []MemorySample
+	// PathCache describes the k-shortest-path cache (routing.multipath =
+	// ksp with paths_k > 1); nil otherwise.
+	PathCache *PathCacheStats
 }
 
 // idealFCT is the completion time of f alone in the network on its
@@ -107,6 +113,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
+	r.HopLimitDropped = m.hopLimitDrops
 
 	hosts := s.n * s.H
 	if stop > 0 {
@@ -168,6 +175,9 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	}
 	r.FlowsStarted = len(s.flows)
 	r.Memory = m.memory
+	if s.ksp != nil {
+		r.PathCache = s.ksp.stats()
+	}
 	return r, nil
 }
 

@@ -35,11 +35,17 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 			return dst, class, false // bulk: direct, RotorLB relays spare capacity
 		}
 		// Low-latency traffic rides the expander in the high-priority class.
+		if s.ksp != nil {
+			return s.sourceRoute(t, p, dst), tor.Transit, false
+		}
 		if nh := s.paths.pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
 			return int32(nh), tor.Transit, false
 		}
 		return dst, tor.Transit, false
 	case VLBPaths:
+		if s.ksp != nil {
+			return s.vlbSourceRoute(t, p, source), tor.Transit, false
+		}
 		if source && p.Via < 0 && s.n > 2 {
 			w := s.rng.IntN(s.n - 2) // uniformly among the other n−2 ToRs
 			if lo, hi := min(int32(t), dst), max(int32(t), dst); int32(w) >= lo {
@@ -64,6 +70,56 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 		}
 	}
 	return dst, class, false
+}
+
+// sourceRoute is the next hop of low-latency packet p at ToR t toward
+// target on k-shortest-path source routes (routing.multipath = ksp). p
+// follows its path (it carries the reference in Via, encoded as −2 − ref,
+// so Via < 0 still means "no intermediate" everywhere else) while the
+// path's next circuit is up; when it is down — at a ToR, or while p waits
+// for it — p takes one of the current epoch's paths from t, chosen by the
+// same flow hash.
+func (s *sim) sourceRoute(t int, p *tor.Packet, target int32) int32 {
+	now := s.q.Now()
+	if p.Via <= -2 {
+		next, ok, lost := s.ksp.follow(now, -2-p.Via, t)
+		if ok {
+			return next
+		}
+		if lost && s.cfg.Check {
+			s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, -2-p.Via)
+		}
+	}
+	ref, next := s.ksp.choose(now, t, int(target), p.Flow)
+	if ref < 0 { // never connected: wait for a direct circuit
+		p.Via = -1
+		return target
+	}
+	p.Via = -2 - ref
+	return next
+}
+
+// vlbSourceRoute is sourceRoute for vlb-paths: the source picks a
+// uniformly random intermediate ToR w (neither source nor destination); the
+// first leg's paths end at w, the second leg's at the destination.
+func (s *sim) vlbSourceRoute(t int, p *tor.Packet, source bool) int32 {
+	target := p.DstToR
+	switch {
+	case p.Via <= -2:
+		if w := s.ksp.target(-2 - p.Via); int(w) != t {
+			target = w // first leg under way
+		}
+	case source && s.n > 2:
+		w := s.rng.IntN(s.n - 2) // uniformly among the other n−2 ToRs
+		if lo, hi := min(int32(t), target), max(int32(t), target); int32(w) >= lo {
+			w++
+			if int32(w) >= hi {
+				w++
+			}
+		}
+		target = int32(w)
+	}
+	return s.sourceRoute(t, p, target)
 }
 
 // vlbVia is the intermediate for a VLB packet entering at ToR t: the ToR
@@ -103,12 +159,11 @@ func (s *sim) circuitUp(t int, dst int32) bool {
 // k > 1 also up to k−1 further next hops on equal-cost shortest paths
 // (ECMP), chosen per flow.
 type pathTable struct {
-	cycle  rotor.Time
-	bounds []rotor.Time // epoch starts within [0, cycle), ascending, bounds[0] = 0
-	n      int
-	hop    []int16 // [epoch][u][d]
-	k      int
-	alt    []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
+	epochs
+	n   int
+	hop []int16 // [epoch][u][d]
+	k   int
+	alt []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
 }
 
 // maxECMP bounds routing.paths_k.
@@ -117,7 +172,9 @@ const maxECMP = 8
 // maxPathEntries bounds the table (about 256 ToRs × 1000 epochs).
 const maxPathEntries = 1 << 26
 
-func newPathTable(sc *rotor.Schedule, k int) *pathTable {
+// epochBounds returns the starts of the epochs of sc's cycle (intervals in
+// which no switch changes state) within [0, cycle), ascending, from 0.
+func epochBounds(sc *rotor.Schedule) []rotor.Time {
 	cycle := sc.CycleDuration()
 	set := map[rotor.Time]bool{0: true}
 	for sw := 0; sw < sc.Switches; sw++ {
@@ -138,8 +195,30 @@ func newPathTable(sc *rotor.Schedule, k int) *pathTable {
 		bounds = append(bounds, b)
 	}
 	sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
+	return bounds
+}
+
+// forCircuits calls fn(u, v) for every circuit u→v (u ≠ v) up at time at
+// (not in a night), switch by switch.
+func forCircuits(sc *rotor.Schedule, at rotor.Time, fn func(u, v int)) {
+	for sw := 0; sw < sc.Switches; sw++ {
+		k, start := slotAt(sc, sw, at)
+		if at >= start+sc.SlotDuration(k)-sc.Reconf {
+			continue // night
+		}
+		for u, v := range sc.Matchings[sw][k] {
+			if v != rotor.Idle && v != u {
+				fn(u, v)
+			}
+		}
+	}
+}
+
+func newPathTable(sc *rotor.Schedule, k int) *pathTable {
+	cycle := sc.CycleDuration()
+	bounds := epochBounds(sc)
 	n := sc.Nodes
-	pt := &pathTable{cycle: cycle, bounds: bounds, n: n, k: max(k, 1)}
+	pt := &pathTable{epochs: epochs{cycle: cycle, bounds: bounds}, n: n, k: max(k, 1)}
 	if len(bounds)*n*n*pt.k > maxPathEntries || n > 32767 {
 		return nil
 	}
@@ -162,17 +241,7 @@ func newPathTable(sc *rotor.Schedule, k int) *pathTable {
 		for v := range adj {
 			adj[v] = adj[v][:0]
 		}
-		for sw := 0; sw < sc.Switches; sw++ {
-			k, start := slotAt(sc, sw, mid)
-			if mid >= start+sc.SlotDuration(k)-sc.Reconf {
-				continue // night
-			}
-			for u, v := range sc.Matchings[sw][k] {
-				if v != rotor.Idle && v != u {
-					adj[v] = append(adj[v], u)
-				}
-			}
-		}
+		forCircuits(sc, mid, func(u, v int) { adj[v] = append(adj[v], u) })
 		tab := pt.hop[e*n*n : (e+1)*n*n]
 		for i := range tab {
 			tab[i] = -1
@@ -232,8 +301,7 @@ func (pt *pathTable) pick(t rotor.Time, u, d int, f int32) int {
 	for cnt-1 < len(alt) && alt[cnt-1] >= 0 {
 		cnt++
 	}
-	h := uint32(f)*2654435761 ^ uint32(u)*40503
-	if j := int(h>>16) % cnt; j > 0 {
+	if j := flowHash(f, u) % cnt; j > 0 {
 		return int(alt[j-1])
 	}
 	return first
@@ -245,12 +313,25 @@ func (pt *pathTable) next(t rotor.Time, u, d int) int {
 	return int(pt.hop[(pt.epoch(t)*pt.n+u)*pt.n+d])
 }
 
-func (pt *pathTable) epoch(t rotor.Time) int {
-	rel := t % pt.cycle
-	lo, hi := 0, len(pt.bounds) // first bound > rel
+// flowHash spreads the flows at ToR u over multipath choices.
+func flowHash(f int32, u int) int {
+	h := uint32(f)*2654435761 ^ uint32(u)*40503
+	return int(h >> 16)
+}
+
+// epochs are the intervals of a cycle in which no switch changes state.
+type epochs struct {
+	cycle  rotor.Time
+	bounds []rotor.Time // epoch starts within [0, cycle), ascending, bounds[0] = 0
+}
+
+// epoch is the index of the epoch holding time t.
+func (ep *epochs) epoch(t rotor.Time) int {
+	rel := t % ep.cycle
+	lo, hi := 0, len(ep.bounds) // first bound > rel
 	for lo < hi {
 		mid := int(uint(lo+hi) >> 1)
-		if pt.bounds[mid] > rel {
+		if ep.bounds[mid] > rel {
 			hi = mid
 		} else {
 			lo = mid + 1

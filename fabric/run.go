@@ -262,7 +262,7 @@ func (s *sim) nightStart(sw int) {
 		if v != rotor.Idle {
 			s.notifyCircuit(t, v, false)
 		}
-		if (s.paths != nil || s.early != nil) && v != rotor.Idle {
+		if (s.paths != nil || s.ksp != nil || s.early != nil) && v != rotor.Idle {
 			s.reroute(t, v)
 		}
 	}
@@ -472,6 +472,11 @@ func (s *sim) torArrive(t int, idx int32) {
 	}
 	if p.Via == int32(t) {
 		p.Via = -1
+	}
+	if s.ksp != nil && p.Hops >= s.hopLimit {
+		s.m.hopLimitDrops++
+		s.drop(idx)
+		return
 	}
 	next, class, usePS := s.route(t, p, p.Hops == 0)
 	if usePS {

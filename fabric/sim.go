@@ -102,6 +102,8 @@ type sim struct {
 	sampleRng *rand.Rand // occupancy sampling times (sampleGap)
 	relay     tor.Relay
 	paths     *pathTable
+	ksp       *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
+	hopLimit  uint8     // ksp: drop a packet that has taken this many hops
 	early     *earliestTable
 	pull      pullState
 
@@ -209,7 +211,16 @@ func newSim(cfg Config) (*sim, error) {
 			s.relay = relay{s}
 		}
 	}
-	if cfg.Routing == Paths || cfg.Routing == VLBPaths {
+	if (cfg.Routing == Paths || cfg.Routing == VLBPaths) && cfg.PathsK > 1 && cfg.Multipath == MultipathKSP {
+		s.ksp = newKSPTable(sc, cfg.PathsK)
+		s.hopLimit = kspHopLimit
+		if cfg.hopLimit > 0 {
+			s.hopLimit = uint8(min(cfg.hopLimit, kspHopLimit))
+		}
+		if s.ksp == nil {
+			return nil, cfgErr("routing.paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", len(epochBounds(sc)), s.n, maxPathEntries)
+		}
+	} else if cfg.Routing == Paths || cfg.Routing == VLBPaths {
 		s.paths = newPathTable(sc, cfg.PathsK)
 		if s.paths == nil {
 			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)

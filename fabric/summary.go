@@ -65,6 +65,8 @@ type Summary struct {
 		Delivered int64 `json:"delivered"`
 		Dropped   int64 `json:"dropped"`
 		InFlight  int64 `json:"in_flight"`
+		// HopLimit: source-routed packets dropped at the hop limit (ksp).
+		HopLimit int64 `json:"hop_limit_dropped,omitempty"`
 	} `json:"packets"`
 	Bytes struct {
 		Injected      int64 `json:"injected"`
@@ -107,6 +109,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.CircuitBytes, s.PacketSwitchBytes = r.CircuitBytes, r.PacketSwitchBytes
 	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
+	s.Packets.HopLimit = r.HopLimitDropped
 	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
 		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes
 	s.Bytes.DataInjected, s.Bytes.DataDelivered, s.Bytes.DataDropped = r.InjectedData, r.DeliveredData, r.DroppedData

@@ -100,14 +100,15 @@ func loadSpec(config string, sets []string) (*fabric.Spec, error) {
 
 // perfReport is perf.json: how long the run took on this machine.
 type perfReport struct {
-	WallSeconds     float64               `json:"wall_seconds"`
-	CPUSeconds      float64               `json:"cpu_seconds"`
-	Events          uint64                `json:"events"`
-	EventsPerSecond float64               `json:"events_per_second"`
-	PeakRSSBytes    int64                 `json:"peak_rss_bytes"`
-	Memory          []fabric.MemorySample `json:"memory"`
-	SimulatedMs     float64               `json:"simulated_ms"`
-	CPUSecondsPerMs float64               `json:"cpu_seconds_per_simulated_ms"`
+	WallSeconds     float64                `json:"wall_seconds"`
+	CPUSeconds      float64                `json:"cpu_seconds"`
+	Events          uint64                 `json:"events"`
+	EventsPerSecond float64                `json:"events_per_second"`
+	PeakRSSBytes    int64                  `json:"peak_rss_bytes"`
+	Memory          []fabric.MemorySample  `json:"memory"`
+	SimulatedMs     float64                `json:"simulated_ms"`
+	CPUSecondsPerMs float64                `json:"cpu_seconds_per_simulated_ms"`
+	PathCache       *fabric.PathCacheStats `json:"path_cache,omitempty"`
 }
 
 type simOutput struct {
@@ -171,7 +172,7 @@ func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOut
 		return nil, err
 	}
 	p := perfReport{WallSeconds: wall, CPUSeconds: cpu1 - cpu0, Events: res.Events, PeakRSSBytes: rss,
-		Memory: res.Memory, SimulatedMs: float64(res.SimTime) / float64(rotor.Millisecond)}
+		Memory: res.Memory, SimulatedMs: float64(res.SimTime) / float64(rotor.Millisecond), PathCache: res.PathCache}
 	if wall > 0 {
 		p.EventsPerSecond = float64(res.Events) / wall
 	}
