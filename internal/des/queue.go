@@ -17,8 +17,9 @@ type Event struct {
 }
 
 // item is an Event as the queue stores it: 24 bytes. Ordinary events have
-// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<32 | target, so
-// they sort before ordinary ones and among themselves by kind and target.
+// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<40 | target<<8 |
+// kind, so they sort before ordinary ones and among themselves by kind
+// and target, and the kind is the low byte of every key.
 type item struct {
 	at     rotor.Time
 	key    uint64
@@ -30,15 +31,7 @@ func (e *item) before(f *item) bool {
 	return e.at < f.at || (e.at == f.at && e.key < f.key)
 }
 
-func (e *item) kind() uint8 { return kindOf(e.key) }
-
-// kindOf decodes the kind from an item's key.
-func kindOf(key uint64) uint8 {
-	if key>>63 == 0 {
-		return uint8(key >> 32)
-	}
-	return uint8(key)
-}
+func (e *item) kind() uint8 { return uint8(e.key) }
 
 func (e item) event() Event {
 	var seq uint64
@@ -62,7 +55,7 @@ const (
 //
 //	offset in the bucket (bucketShift bits) | ordinary (1 bit) | 46 bits
 //
-// where the last field is kind<<32|target for ScheduleFirst events and,
+// where the last field is kind<<32|target (key>>8) for ScheduleFirst events and,
 // for ordinary events, the index at which the event was filed into the
 // bucket. Events are filed into a bucket in Seq order (directly when
 // scheduled, or from the far heap in (At, Seq) order before anything is
@@ -136,15 +129,32 @@ func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
 // was scheduled at the departure or later, when it turned out to be
 // needed.
 func (q *Queue) ScheduleFirst(at rotor.Time, kind uint8, target, arg int32) {
-	q.push(at, uint64(kind)<<32|uint64(uint32(target)), target, arg)
+	q.push(at, uint64(kind)<<40|uint64(uint32(target))<<8|uint64(kind), target, arg)
 }
 
 func (q *Queue) push(at rotor.Time, key uint64, target, arg int32) {
-	if at < q.now {
-		at = q.now
-	}
+	at = max(at, q.now)
 	q.n++
+	// Fast path: a ring bucket with room.
+	if d := int64(at>>bucketShift) - q.cur; d > 0 && d < ringSize && q.ring != nil {
+		i := int(at>>bucketShift) & ringMask
+		if bk := q.ring[i]; len(bk) < cap(bk) {
+			q.ring[i] = append(bk, slot{sk: sortKey(at, key, len(bk)), key: key, target: target, arg: arg})
+			q.full[i>>6] |= 1 << (i & 63)
+			return
+		}
+	}
 	q.place(item{at: at, key: key, target: target, arg: arg})
+}
+
+// sortKey is the slot key of an event at time at with item key key, filed
+// into its bucket at index index.
+func sortKey(at rotor.Time, key uint64, index int) uint64 {
+	low := key >> 8 // ScheduleFirst: kind<<32 | target
+	if key>>63 != 0 {
+		low = ordinaryBit | uint64(index)
+	}
+	return uint64(at&bucketMask)<<offsetShift | low
 }
 
 // place files e by its bucket.
@@ -168,13 +178,7 @@ func (q *Queue) place(e item) {
 		if len(bk) == cap(bk) {
 			bk = q.grow(bk)
 		}
-		sk := uint64(e.at&bucketMask) << offsetShift
-		if e.key>>63 != 0 {
-			sk |= ordinaryBit | uint64(len(bk))
-		} else {
-			sk |= e.key
-		}
-		q.ring[i] = append(bk, slot{sk: sk, key: e.key, target: e.target, arg: e.arg})
+		q.ring[i] = append(bk, slot{sk: sortKey(e.at, e.key, len(bk)), key: e.key, target: e.target, arg: e.arg})
 		q.full[i>>6] |= 1 << (i & 63)
 	default:
 		heapPush(&q.far, e)
@@ -202,16 +206,17 @@ func (q *Queue) advance() bool {
 	i := int(next & ringMask)
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
-		q.near = append(q.near, bk...)
+		if cap(q.near) < len(bk) {
+			q.near = make([]slot, 0, 2*len(bk))
+			q.tmp = make([]slot, 0, sortDepth*2*len(bk))
+		}
+		q.near = q.near[:len(bk)]
+		sortInto(q.near, bk, q.tmp, sortDepth-1)
 		q.ring[i] = q.slab[i]
 		if cap(bk) > slabPiece {
 			q.spare = append(q.spare, bk[:0])
 		}
 		q.full[i>>6] &^= 1 << (i & 63)
-		if cap(q.tmp) < sortDepth*len(q.near) {
-			q.tmp = make([]slot, 0, sortDepth*len(q.near))
-		}
-		sortSlots(q.near, q.tmp, sortDepth-1)
 	}
 	for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+ringSize {
 		q.place(heapPop(&q.far))
@@ -273,15 +278,24 @@ func (q *Queue) nextFull() (int64, bool) {
 // the same way (up to depth levels, then by introSort) and merged back
 // from the end. Keys are unique, so the order is the same whatever the
 // algorithm.
-func sortSlots(a, tmp []slot, depth int) {
-	w := 0
+func sortSlots(a, tmp []slot, depth int) { sortInto(a, a, tmp, depth) }
+
+// sortInto is sortSlots reading from src (len(src) == len(a); src may be a).
+func sortInto(a, src, tmp []slot, depth int) {
+	if len(src) == 0 {
+		return
+	}
+	a[0] = src[0]
+	w := 1
+	last := src[0].sk
 	side := tmp[:0]
-	for i := range a {
-		if w == 0 || a[i].sk > a[w-1].sk {
-			a[w] = a[i]
+	for i := 1; i < len(src); i++ {
+		if src[i].sk > last {
+			last = src[i].sk
+			a[w] = src[i]
 			w++
 		} else {
-			side = append(side, a[i])
+			side = append(side, src[i])
 		}
 	}
 	if len(side) == 0 {
@@ -456,6 +470,24 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
+	if q.head < len(q.near) && len(q.late) == 0 { // fast path, inlined
+		s := &q.near[q.head]
+		at := q.base + rotor.Time(s.sk>>offsetShift)
+		if at > end {
+			return 0, 0, 0, false
+		}
+		q.head++
+		q.n--
+		q.now = at
+		q.processed++
+		return uint8(s.key), s.target, s.arg, true
+	}
+	return q.popSlow(end)
+}
+
+// popSlow is PopUntil when the current bucket is used up or late events
+// are pending.
+func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
 	fromLate, ok := q.top()
 	if !ok {
 		return 0, 0, 0, false
@@ -479,7 +511,7 @@ func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool
 	q.n--
 	q.now = at
 	q.processed++
-	return kindOf(s.key), s.target, s.arg, true
+	return uint8(s.key), s.target, s.arg, true
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
@@ -491,7 +523,7 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 		return 0, 0, 0, false
 	}
 	s := &q.near[q.head+k]
-	return kindOf(s.key), s.target, s.arg, true
+	return uint8(s.key), s.target, s.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
