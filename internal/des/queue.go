@@ -306,7 +306,14 @@ func sortInto(a, src, tmp []slot, depth int) {
 	} else {
 		sortSlots(side, tmp[len(side):cap(tmp)], depth-1)
 	}
-	// Merge a[:w] and side into a, from the end.
+	// Merge a[:w] and side into a, from the end. Common case: everything
+	// moved aside sorts before the run (ScheduleFirst events filed after
+	// ordinary ones at the same instant), and two block copies do.
+	if side[len(side)-1].sk < a[0].sk {
+		copy(a[len(side):], a[:w])
+		copy(a, side)
+		return
+	}
 	i, j := w-1, len(side)-1
 	for k := len(a) - 1; j >= 0; k-- {
 		if i >= 0 && a[i].sk > side[j].sk {
@@ -470,7 +477,7 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	if q.head < len(q.near) && len(q.late) == 0 { // fast path, inlined
+	if q.head < len(q.near) && len(q.late) == 0 { // fast path
 		s := &q.near[q.head]
 		at := q.base + rotor.Time(s.sk>>offsetShift)
 		if at > end {
