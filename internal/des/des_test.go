@@ -384,12 +384,12 @@ func TestIntroSort(t *testing.T) {
 	for _, name := range []string{"random", "sorted", "reversed", "equal"} {
 		for _, n := range []int{0, 1, 2, 17, 100, 1000} {
 			for _, depth := range []int{0, 3, 64} {
-				a := make([]item, n)
+				a := make([]slot, n)
 				for i := range a {
-					a[i] = item{at: gen[name](i, n), key: 1<<63 | uint64(rng.Uint32())<<8 | uint64(i&0xff), target: int32(i)}
+					a[i] = slot{sk: uint64(gen[name](i, n))<<offsetShift | uint64(rng.Uint32())<<12 | uint64(i), target: int32(i)}
 				}
 				want := slices.Clone(a)
-				sort.Slice(want, func(i, j int) bool { return want[i].before(&want[j]) })
+				sort.Slice(want, func(i, j int) bool { return want[i].sk < want[j].sk })
 				introSort(a, depth)
 				if !slices.Equal(a, want) {
 					t.Fatalf("%s n=%d depth=%d: introSort order differs from sort.Slice", name, n, depth)
@@ -397,4 +397,193 @@ func TestIntroSort(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSortSlots checks the bucket sort against sort.Slice on inputs shaped
+// like real buckets (sorted runs, a run then a scrambled tail, outliers in
+// front) and on random and reversed ones, at every depth, so both the
+// run-peeling and the introSort fallback are exercised.
+func TestSortSlots(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	gen := map[string]func(i, n int) uint64{
+		"random":   func(i, n int) uint64 { return rng.Uint64N(1000) },
+		"sorted":   func(i, n int) uint64 { return uint64(i) },
+		"reversed": func(i, n int) uint64 { return uint64(n - i) },
+		"two-runs": func(i, n int) uint64 { return uint64(i % (n/2 + 1)) },
+		"tail": func(i, n int) uint64 { // a sorted run, then a scrambled quarter
+			if i < n*3/4 {
+				return uint64(i)
+			}
+			return rng.Uint64N(uint64(n))
+		},
+		"outlier": func(i, n int) uint64 { // a late event filed first
+			if i == 0 {
+				return uint64(n)
+			}
+			return uint64(i % 3)
+		},
+		"three-way": func(i, n int) uint64 { return uint64(i%3) * 7 },
+	}
+	for _, name := range []string{"random", "sorted", "reversed", "two-runs", "tail", "outlier", "three-way"} {
+		for _, n := range []int{0, 1, 2, 3, 17, 100, 1000} {
+			for depth := 0; depth < 4; depth++ {
+				a := make([]slot, n)
+				for i := range a {
+					// Unique keys, as in a bucket: the low bits are the index.
+					a[i] = slot{sk: gen[name](i, n)<<20 | uint64(rng.IntN(1<<8))<<12 | uint64(i), target: int32(i)}
+				}
+				want := slices.Clone(a)
+				sort.Slice(want, func(i, j int) bool { return want[i].sk < want[j].sk })
+				sortSlots(a, make([]slot, 0, (depth+1)*n), depth)
+				if !slices.Equal(a, want) {
+					t.Fatalf("%s n=%d depth=%d: sortSlots order differs from sort.Slice", name, n, depth)
+				}
+			}
+		}
+	}
+}
+
+// TestQueueModel drives the queue with a random mix like a simulation's —
+// bursts of events at one instant, ScheduleFirst ties, events a few ps,
+// a bucket, the ring or seconds ahead, scheduling after a Peek has moved
+// to the next bucket, PopUntil with ends before, at and after the next
+// event — and checks every pop, Len and Hint, and at the end Pending and
+// Pop, against a sorted model.
+func TestQueueModel(t *testing.T) {
+	type key struct {
+		at     rotor.Time
+		kind   uint8
+		target int32
+	}
+	order := func(x, y Event) int {
+		switch {
+		case x.At != y.At:
+			return cmpInt(x.At, y.At)
+		case (x.Seq == 0) != (y.Seq == 0):
+			if x.Seq == 0 {
+				return -1
+			}
+			return 1
+		case x.Seq == 0 && x.Kind != y.Kind:
+			return cmpInt(x.Kind, y.Kind)
+		case x.Seq == 0:
+			return cmpInt(x.Target, y.Target)
+		}
+		return cmpInt(x.Seq, y.Seq)
+	}
+	bucket := rotor.Time(1) << bucketShift
+	deltas := []func(rng *rand.Rand) rotor.Time{
+		func(rng *rand.Rand) rotor.Time { return 0 },
+		func(rng *rand.Rand) rotor.Time { return rotor.Time(rng.IntN(3)) },
+		func(rng *rand.Rand) rotor.Time { return rotor.Time(rng.Int64N(int64(bucket))) },
+		func(rng *rand.Rand) rotor.Time {
+			return 1200*rotor.Nanosecond + rotor.Time(rng.IntN(4))*500*rotor.Nanosecond
+		},
+		func(rng *rand.Rand) rotor.Time { return rotor.Time(rng.Int64N(int64(ringSize) * int64(bucket))) },
+		func(rng *rand.Rand) rotor.Time { return rotor.Time(rng.Int64N(3 * int64(ringSize) * int64(bucket))) },
+		func(rng *rand.Rand) rotor.Time { return rotor.Time(rng.Int64N(int64(rotor.Second))) },
+	}
+	for seed := uint64(0); seed < 6; seed++ {
+		rng := rand.New(rand.NewPCG(seed, 11))
+		var q Queue
+		var model []Event // sorted
+		var seq uint64
+		firsts := map[key]bool{}
+		insert := func(e Event) {
+			i, _ := slices.BinarySearchFunc(model, e, order)
+			model = slices.Insert(model, i, e)
+		}
+		add := func(at rotor.Time) {
+			at = max(at, q.Now())
+			kind, target, arg := uint8(rng.IntN(3)), int32(rng.IntN(40)), int32(rng.IntN(100))
+			if rng.IntN(3) == 0 && !firsts[key{at, kind, target}] {
+				firsts[key{at, kind, target}] = true
+				q.ScheduleFirst(at, kind, target, arg)
+				insert(Event{At: at, Kind: kind, Target: target, Arg: arg})
+				return
+			}
+			seq++
+			q.Schedule(at, kind, target, arg)
+			insert(Event{At: at, Seq: seq, Kind: kind, Target: target, Arg: arg})
+		}
+		pops := 0
+		for step := 0; step < 20000; step++ {
+			switch r := rng.IntN(10); {
+			case r < 2: // a burst at one instant, or a single event
+				at := q.Now() + deltas[rng.IntN(len(deltas))](rng)
+				for k := rng.IntN(3) * rng.IntN(20); k >= 0; k-- {
+					add(at)
+				}
+			case r < 3: // Peek moves to the next bucket; then schedule before it
+				if _, ok := q.Peek(); ok {
+					add(q.Now() + rotor.Time(rng.IntN(5)))
+				}
+			default:
+				if len(q.late) == 0 {
+					for k := 0; k < 3; k++ {
+						kind, target, arg, ok := q.Hint(k)
+						if ok && (k >= len(model) || kind != model[k].Kind || target != model[k].Target || arg != model[k].Arg) {
+							t.Fatalf("seed %d step %d: Hint(%d) = %d %d %d, want %+v", seed, step, k, kind, target, arg, model[k])
+						}
+					}
+				}
+				var end rotor.Time
+				switch {
+				case len(model) == 0:
+					end = q.Now() + rotor.Time(rng.IntN(10))
+				case rng.IntN(4) == 0:
+					end = model[0].At - 1 // nothing due
+				case rng.IntN(2) == 0:
+					end = model[0].At
+				default:
+					end = model[0].At + rotor.Time(rng.Int64N(int64(bucket)))
+				}
+				for k := rng.IntN(8); k >= 0; k-- {
+					kind, target, arg, ok := q.PopUntil(end)
+					if due := len(model) > 0 && model[0].At <= end; ok != due {
+						t.Fatalf("seed %d step %d: PopUntil(%d) ok = %v, want %v", seed, step, end, ok, due)
+					}
+					if !ok {
+						break
+					}
+					e := model[0]
+					if kind != e.Kind || target != e.Target || arg != e.Arg || q.Now() != e.At {
+						t.Fatalf("seed %d step %d: PopUntil = %d %d %d at %d, want %+v", seed, step, kind, target, arg, q.Now(), e)
+					}
+					if e.Seq == 0 {
+						delete(firsts, key{e.At, e.Kind, e.Target})
+					}
+					model = model[1:]
+					pops++
+				}
+			}
+			if q.Len() != len(model) {
+				t.Fatalf("seed %d step %d: Len = %d, want %d", seed, step, q.Len(), len(model))
+			}
+		}
+		pending := q.Pending()
+		slices.SortFunc(pending, order)
+		if diff := cmp.Diff(model, pending); diff != "" {
+			t.Fatalf("seed %d: Pending differs from the model (-want +got):\n%s", seed, diff)
+		}
+		for i, want := range model { // Pop reports Seq too
+			got, ok := q.Pop()
+			if !ok || got != want {
+				t.Fatalf("seed %d: drain pop %d = %+v (ok %v), want %+v", seed, i, got, ok, want)
+			}
+		}
+		if pops < 10000 || len(model) < 100 {
+			t.Fatalf("seed %d: %d pops, %d left at the end; the test mix is off", seed, pops, len(model))
+		}
+	}
+}
+
+func cmpInt[T int32 | int64 | uint8 | uint64 | rotor.Time](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

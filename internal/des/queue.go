@@ -17,8 +17,9 @@ type Event struct {
 }
 
 // item is an Event as the queue stores it: 24 bytes. Ordinary events have
-// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<32 | target, so
-// they sort before ordinary ones and among themselves by kind and target.
+// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<40 | target<<8 |
+// kind, so they sort before ordinary ones and among themselves by kind
+// and target, and the kind is the low byte of every key.
 type item struct {
 	at     rotor.Time
 	key    uint64
@@ -30,14 +31,9 @@ func (e *item) before(f *item) bool {
 	return e.at < f.at || (e.at == f.at && e.key < f.key)
 }
 
-func (e *item) kind() uint8 {
-	if e.key>>63 == 0 {
-		return uint8(e.key >> 32)
-	}
-	return uint8(e.key)
-}
+func (e *item) kind() uint8 { return uint8(e.key) }
 
-func (e *item) event() Event {
+func (e item) event() Event {
 	var seq uint64
 	if e.key>>63 != 0 {
 		seq = e.key << 1 >> 9
@@ -49,8 +45,31 @@ func (e *item) event() Event {
 // ringSize buckets (537 µs ahead).
 const (
 	bucketShift = 17
+	bucketMask  = 1<<bucketShift - 1
 	ringSize    = 4096
 	ringMask    = ringSize - 1
+)
+
+// slot is an event in a ring bucket: the item without its time, plus a
+// sort key that decides the order within the bucket in one comparison:
+//
+//	offset in the bucket (bucketShift bits) | ordinary (1 bit) | 46 bits
+//
+// where the last field is kind<<32|target (key>>8) for ScheduleFirst events and,
+// for ordinary events, the index at which the event was filed into the
+// bucket. Events are filed into a bucket in Seq order (directly when
+// scheduled, or from the far heap in (At, Seq) order before anything is
+// filed directly), so the index orders equal times as Seq does.
+type slot struct {
+	sk     uint64
+	key    uint64 // the item's key: Seq or (kind, target), and the kind
+	target int32
+	arg    int32
+}
+
+const (
+	offsetShift = 64 - bucketShift
+	ordinaryBit = 1 << (offsetShift - 1)
 )
 
 // Queue is the event queue: events come out ordered by (At, Seq), except
@@ -58,20 +77,24 @@ const (
 // others, ordered by (Kind, Target). The zero value is ready to use.
 //
 // It is a calendar queue: time is cut into buckets of 131 ns. Events of
-// the next 4095 buckets are appended, unsorted, to a ring of buckets; a
-// bucket is sorted when it becomes current and popped in order. Events
+// the next 4095 buckets are appended, unsorted, to a ring of buckets with
+// a 64-bit key that orders them within their bucket; a bucket is sorted
+// on that key when it becomes current and popped in order. Events
 // scheduled into the current bucket after that (and any clamped into the
-// past) go to a small 4-ary heap merged on pop; events beyond the ring wait
-// in another heap and move to the ring as time advances. A simulation's
-// events are mostly a few packet times ahead, so scheduling is O(1) and a
-// pop is O(1) plus the share of one sort of a few dozen events.
+// past) go to a small 4-ary heap merged on pop; events beyond the ring
+// wait in another heap and move to the ring as time advances. A
+// simulation's events are mostly a few packet times ahead, so scheduling
+// is O(1) and a pop is O(1) plus the share of one sort of a few dozen
+// events.
 type Queue struct {
-	near      []item // the current bucket's events, sorted; near[head:] pending
+	near      []slot // the current bucket's events, sorted; near[head:] pending
 	head      int
-	late      []item // 4-ary heap: events filed into buckets ≤ cur after it was sorted
-	ring      [][]item
-	base      [][]item              // each ring bucket's own small slab piece
-	spare     [][]item              // grown bucket arrays not in use (capacity > slabPiece)
+	tmp       []slot     // sortSlots' scratch
+	base      rotor.Time // start of the current bucket: cur << bucketShift
+	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
+	ring      [][]slot
+	slab      [][]slot              // each ring bucket's own small slab piece
+	spare     [][]slot              // grown bucket arrays not in use (capacity > slabPiece)
 	full      [ringSize / 64]uint64 // non-empty ring buckets
 	far       []item                // 4-ary heap: buckets ≥ cur+ringSize
 	cur       int64                 // current bucket number (time >> bucketShift)
@@ -106,15 +129,32 @@ func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
 // was scheduled at the departure or later, when it turned out to be
 // needed.
 func (q *Queue) ScheduleFirst(at rotor.Time, kind uint8, target, arg int32) {
-	q.push(at, uint64(kind)<<32|uint64(uint32(target)), target, arg)
+	q.push(at, uint64(kind)<<40|uint64(uint32(target))<<8|uint64(kind), target, arg)
 }
 
 func (q *Queue) push(at rotor.Time, key uint64, target, arg int32) {
-	if at < q.now {
-		at = q.now
-	}
+	at = max(at, q.now)
 	q.n++
+	// Fast path: a ring bucket with room.
+	if d := int64(at>>bucketShift) - q.cur; d > 0 && d < ringSize && q.ring != nil {
+		i := int(at>>bucketShift) & ringMask
+		if bk := q.ring[i]; len(bk) < cap(bk) {
+			q.ring[i] = append(bk, slot{sk: sortKey(at, key, len(bk)), key: key, target: target, arg: arg})
+			q.full[i>>6] |= 1 << (i & 63)
+			return
+		}
+	}
 	q.place(item{at: at, key: key, target: target, arg: arg})
+}
+
+// sortKey is the slot key of an event at time at with item key key, filed
+// into its bucket at index index.
+func sortKey(at rotor.Time, key uint64, index int) uint64 {
+	low := key >> 8 // ScheduleFirst: kind<<32 | target
+	if key>>63 != 0 {
+		low = ordinaryBit | uint64(index)
+	}
+	return uint64(at&bucketMask)<<offsetShift | low
 }
 
 // place files e by its bucket.
@@ -125,12 +165,12 @@ func (q *Queue) place(e item) {
 		heapPush(&q.late, e)
 	case b < q.cur+ringSize:
 		if q.ring == nil {
-			q.ring = make([][]item, ringSize)
-			q.base = make([][]item, ringSize)
-			slab := make([]item, ringSize*slabPiece)
+			q.ring = make([][]slot, ringSize)
+			q.slab = make([][]slot, ringSize)
+			slab := make([]slot, ringSize*slabPiece)
 			for k := range q.ring {
-				q.base[k] = slab[k*slabPiece : k*slabPiece : (k+1)*slabPiece]
-				q.ring[k] = q.base[k]
+				q.slab[k] = slab[k*slabPiece : k*slabPiece : (k+1)*slabPiece]
+				q.ring[k] = q.slab[k]
 			}
 		}
 		i := int(b & ringMask)
@@ -138,7 +178,7 @@ func (q *Queue) place(e item) {
 		if len(bk) == cap(bk) {
 			bk = q.grow(bk)
 		}
-		q.ring[i] = append(bk, e)
+		q.ring[i] = append(bk, slot{sk: sortKey(e.at, e.key, len(bk)), key: e.key, target: e.target, arg: e.arg})
 		q.full[i>>6] |= 1 << (i & 63)
 	default:
 		heapPush(&q.far, e)
@@ -161,22 +201,32 @@ func (q *Queue) advance() bool {
 		}
 	}
 	q.cur = next
+	q.base = rotor.Time(next) << bucketShift
+	q.near, q.head = q.near[:0], 0
 	i := int(next & ringMask)
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
-		q.near, q.head = append(q.near[:0], bk...), 0
-		q.ring[i] = q.base[i]
+		if cap(q.near) < len(bk) {
+			q.near = make([]slot, 0, 2*len(bk))
+			q.tmp = make([]slot, 0, sortDepth*2*len(bk))
+		}
+		q.near = q.near[:len(bk)]
+		sortInto(q.near, bk, q.tmp, sortDepth-1)
+		q.ring[i] = q.slab[i]
 		if cap(bk) > slabPiece {
 			q.spare = append(q.spare, bk[:0])
 		}
 		q.full[i>>6] &^= 1 << (i & 63)
-		sortItems(q.near)
 	}
 	for len(q.far) > 0 && int64(q.far[0].at>>bucketShift) < q.cur+ringSize {
 		q.place(heapPop(&q.far))
 	}
 	return true
 }
+
+// sortDepth is how many levels of runs sortSlots peels off before it
+// hands the rest to introSort.
+const sortDepth = 3
 
 // slabPiece is the capacity every ring bucket starts with.
 const slabPiece = 8
@@ -186,14 +236,14 @@ const slabPiece = 8
 // twice the size. Full buckets hand their grown arrays back to the spares
 // when they are drained, so memory stays bounded by the busiest stretch of
 // the ring instead of growing with every bucket's own peak.
-func (q *Queue) grow(bk []item) []item {
-	var next []item
+func (q *Queue) grow(bk []slot) []slot {
+	var next []slot
 	if k := len(q.spare) - 1; k >= 0 && cap(q.spare[k]) > len(bk) {
 		next = append(q.spare[k], bk...)
 		q.spare[k] = nil
 		q.spare = q.spare[:k]
 	} else {
-		next = make([]item, len(bk), 2*cap(bk))
+		next = make([]slot, len(bk), 2*cap(bk))
 		copy(next, bk)
 	}
 	if cap(bk) > slabPiece {
@@ -220,54 +270,91 @@ func (q *Queue) nextFull() (int64, bool) {
 	return 0, false
 }
 
-// sortItems sorts a bucket: a bucket already in order (common: events
-// scheduled a fixed delay after the one that sends them) costs one pass;
-// any other goes to introSort. (Insertion sort up to 32 moves per event
-// before handing over measured 10 % slower on (b) RotorNet than handing
-// over at the first item out of order.) Keys are unique, so the order is
-// the same either way.
-func sortItems(a []item) {
-	for i := 1; i < len(a); i++ {
-		if a[i].before(&a[i-1]) {
-			introSort(a, 2*bits.Len(uint(len(a))))
-			return
+// sortSlots sorts a bucket by sort key, using tmp as scratch space. A
+// bucket is mostly a few sorted runs: at one instant, ordinary events in
+// the order they were filed, then ScheduleFirst events mostly by target
+// with a few filed later, and a few events at other times. One pass keeps
+// the ascending run in place and moves the rest aside; the rest is sorted
+// the same way (up to depth levels, then by introSort) and merged back
+// from the end. Keys are unique, so the order is the same whatever the
+// algorithm.
+func sortSlots(a, tmp []slot, depth int) { sortInto(a, a, tmp, depth) }
+
+// sortInto is sortSlots reading from src (len(src) == len(a); src may be a).
+func sortInto(a, src, tmp []slot, depth int) {
+	if len(src) == 0 {
+		return
+	}
+	a[0] = src[0]
+	w := 1
+	last := src[0].sk
+	side := tmp[:0]
+	for i := 1; i < len(src); i++ {
+		if src[i].sk > last {
+			last = src[i].sk
+			a[w] = src[i]
+			w++
+		} else {
+			side = append(side, src[i])
+		}
+	}
+	if len(side) == 0 {
+		return
+	}
+	if depth == 0 {
+		introSort(side, 2*bits.Len(uint(len(side))))
+	} else {
+		sortSlots(side, tmp[len(side):cap(tmp)], depth-1)
+	}
+	// Merge a[:w] and side into a, from the end. Common case: everything
+	// moved aside sorts before the run (ScheduleFirst events filed after
+	// ordinary ones at the same instant), and two block copies do.
+	if side[len(side)-1].sk < a[0].sk {
+		copy(a[len(side):], a[:w])
+		copy(a, side)
+		return
+	}
+	i, j := w-1, len(side)-1
+	for k := len(a) - 1; j >= 0; k-- {
+		if i >= 0 && a[i].sk > side[j].sk {
+			a[k] = a[i]
+			i--
+		} else {
+			a[k] = side[j]
+			j--
 		}
 	}
 }
 
-// introSort sorts a scrambled bucket: quicksort (median of three) with
-// the comparison inlined, insertion sort up to 32 items (16, 48 and 64
-// measured slower), heapsort past depth levels (O(n log n) whatever the
-// input). It replaced
-// slices.SortFunc, whose comparison through a function value made large
-// day-start buckets cost ~10 % of a (b)-scale run. Keys are unique, so
-// any correct sort gives the same order.
-func introSort(a []item, depth int) {
+// introSort sorts a scrambled bucket: quicksort (median of three),
+// insertion sort up to 32 items, heapsort past depth levels (O(n log n)
+// whatever the input).
+func introSort(a []slot, depth int) {
 	for len(a) > 32 {
 		if depth == 0 {
-			heapSortItems(a)
+			heapSortSlots(a)
 			return
 		}
 		depth--
 		m := len(a) / 2
 		// Median of three to a[0], then partition around it.
-		if a[m].before(&a[0]) {
+		if a[m].sk < a[0].sk {
 			a[0], a[m] = a[m], a[0]
 		}
-		if a[len(a)-1].before(&a[0]) {
+		if a[len(a)-1].sk < a[0].sk {
 			a[0], a[len(a)-1] = a[len(a)-1], a[0]
 		}
-		if a[len(a)-1].before(&a[m]) {
+		if a[len(a)-1].sk < a[m].sk {
 			a[m], a[len(a)-1] = a[len(a)-1], a[m]
 		}
 		a[0], a[m] = a[m], a[0] // pivot (the median) at a[0]
-		p := a[0]
+		p := a[0].sk
 		i, j := 1, len(a)-1
 		for {
-			for i <= j && a[i].before(&p) {
+			for i <= j && a[i].sk < p {
 				i++
 			}
-			for i <= j && p.before(&a[j]) {
+			for i <= j && p < a[j].sk {
 				j--
 			}
 			if i >= j {
@@ -290,7 +377,7 @@ func introSort(a []item, depth int) {
 	for i := 1; i < len(a); i++ {
 		e := a[i]
 		j := i
-		for j > 0 && e.before(&a[j-1]) {
+		for j > 0 && e.sk < a[j-1].sk {
 			a[j] = a[j-1]
 			j--
 		}
@@ -298,7 +385,7 @@ func introSort(a []item, depth int) {
 	}
 }
 
-func heapSortItems(a []item) {
+func heapSortSlots(a []slot) {
 	n := len(a)
 	sift := func(i, n int) {
 		for {
@@ -306,10 +393,10 @@ func heapSortItems(a []item) {
 			if c >= n {
 				return
 			}
-			if c+1 < n && a[c].before(&a[c+1]) {
+			if c+1 < n && a[c].sk < a[c+1].sk {
 				c++
 			}
-			if !a[i].before(&a[c]) {
+			if a[i].sk >= a[c].sk {
 				return
 			}
 			a[i], a[c] = a[c], a[i]
@@ -325,34 +412,50 @@ func heapSortItems(a []item) {
 	}
 }
 
-// first returns the earliest pending event, making the next bucket
-// current when the current one is used up, or nil if the queue is empty.
-func (q *Queue) first() *item {
+// at is the time of the current bucket's slot s.
+func (q *Queue) at(s *slot) rotor.Time { return q.base + rotor.Time(s.sk>>offsetShift) }
+
+// top reports where the earliest pending event is — late[0] (fromLate)
+// or near[head] — making the next bucket current when the current one is
+// used up; ok is false if the queue is empty.
+func (q *Queue) top() (fromLate, ok bool) {
 	if q.head == len(q.near) && len(q.late) == 0 && !q.advance() {
-		return nil
+		return false, false
 	}
+	if len(q.late) == 0 {
+		return false, true
+	}
+	if q.head == len(q.near) {
+		return true, true
+	}
+	l, s := &q.late[0], &q.near[q.head]
+	at := q.at(s)
+	return l.at < at || (l.at == at && l.key < s.key), true
+}
+
+// first returns a copy of the earliest pending event.
+func (q *Queue) first() (item, bool) {
+	fromLate, ok := q.top()
 	switch {
-	case len(q.late) == 0:
-		return &q.near[q.head]
-	case q.head == len(q.near) || q.late[0].before(&q.near[q.head]):
-		return &q.late[0]
+	case !ok:
+		return item{}, false
+	case fromLate:
+		return q.late[0], true
 	}
-	return &q.near[q.head]
+	s := &q.near[q.head]
+	return item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}, true
 }
 
 // PeekTime returns the time of the earliest pending event.
 func (q *Queue) PeekTime() (rotor.Time, bool) {
-	e := q.first()
-	if e == nil {
-		return 0, false
-	}
-	return e.at, true
+	e, ok := q.first()
+	return e.at, ok
 }
 
 // Peek returns the earliest pending event without removing it.
 func (q *Queue) Peek() (Event, bool) {
-	e := q.first()
-	if e == nil {
+	e, ok := q.first()
+	if !ok {
 		return Event{}, false
 	}
 	return e.event(), true
@@ -360,13 +463,12 @@ func (q *Queue) Peek() (Event, bool) {
 
 // Pop removes and returns the earliest event and advances Now to its time.
 func (q *Queue) Pop() (Event, bool) {
-	e := q.first()
-	if e == nil {
+	e, ok := q.first()
+	if !ok {
 		return Event{}, false
 	}
-	ev := e.event()
-	q.PopUntil(ev.At)
-	return ev, true
+	q.PopUntil(e.at)
+	return e.event(), true
 }
 
 // PopUntil removes the earliest event if its time is at most end,
@@ -375,21 +477,48 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	e := q.first()
-	if e == nil || e.at > end {
+	if q.head < len(q.near) && len(q.late) == 0 { // fast path
+		s := &q.near[q.head]
+		at := q.base + rotor.Time(s.sk>>offsetShift)
+		if at > end {
+			return 0, 0, 0, false
+		}
+		q.head++
+		q.n--
+		q.now = at
+		q.processed++
+		return uint8(s.key), s.target, s.arg, true
+	}
+	return q.popSlow(end)
+}
+
+// popSlow is PopUntil when the current bucket is used up or late events
+// are pending.
+func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
+	fromLate, ok := q.top()
+	if !ok {
 		return 0, 0, 0, false
 	}
-	var top item
-	if len(q.late) > 0 && e == &q.late[0] {
-		top = heapPop(&q.late)
-	} else {
-		top = *e
-		q.head++
+	if fromLate {
+		if q.late[0].at > end {
+			return 0, 0, 0, false
+		}
+		e := heapPop(&q.late)
+		q.n--
+		q.now = e.at
+		q.processed++
+		return e.kind(), e.target, e.arg, true
 	}
+	s := &q.near[q.head]
+	at := q.at(s)
+	if at > end {
+		return 0, 0, 0, false
+	}
+	q.head++
 	q.n--
-	q.now = top.at
+	q.now = at
 	q.processed++
-	return top.kind(), top.target, top.arg, true
+	return uint8(s.key), s.target, s.arg, true
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
@@ -400,8 +529,8 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 	if q.head+k >= len(q.near) {
 		return 0, 0, 0, false
 	}
-	e := &q.near[q.head+k]
-	return e.kind(), e.target, e.arg, true
+	s := &q.near[q.head+k]
+	return uint8(s.key), s.target, s.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
@@ -409,14 +538,19 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 func (q *Queue) Pending() []Event {
 	out := make([]Event, 0, q.n)
 	for i := q.head; i < len(q.near); i++ {
-		out = append(out, q.near[i].event())
+		s := &q.near[i]
+		out = append(out, item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}.event())
 	}
 	for i := range q.late {
 		out = append(out, q.late[i].event())
 	}
-	for _, bk := range q.ring {
-		for i := range bk {
-			out = append(out, bk[i].event())
+	for i, bk := range q.ring {
+		// The ring holds buckets cur+1 … cur+ringSize-1; bucket i is the one ≡ i.
+		b := q.cur + 1 + int64((i-int(q.cur+1))&ringMask)
+		for j := range bk {
+			s := &bk[j]
+			at := rotor.Time(b)<<bucketShift + rotor.Time(s.sk>>offsetShift)
+			out = append(out, item{at: at, key: s.key, target: s.target, arg: s.arg}.event())
 		}
 	}
 	for i := range q.far {
