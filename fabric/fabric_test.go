@@ -145,8 +145,8 @@ func TestSeriesAligned(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(r.HostSeries) != len(r.CircuitSeries) || len(r.HostSeries) != len(r.BufferSeries) {
-			t.Errorf("sim_time %v: %d host, %d circuit, %d buffer bins", end, len(r.HostSeries), len(r.CircuitSeries), len(r.BufferSeries))
+		if n := len(r.HostSeries); len(r.CircuitSeries) != n || len(r.BufferSeries) != n || len(r.VOQSeries) != n {
+			t.Errorf("sim_time %v: %d host, %d circuit, %d buffer, %d VOQ bins", end, n, len(r.CircuitSeries), len(r.BufferSeries), len(r.VOQSeries))
 		}
 	}
 }

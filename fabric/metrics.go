@@ -22,6 +22,7 @@ type metrics struct {
 	completed                                    int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
+	voqSeries                               *stats.TimeSeries // summed per sample like bufferSeries
 	sampleCount                             *stats.TimeSeries // samples per bin of bufferSeries
 	bufferHist, voqHist                     *stats.Histogram
 	sampledPeak                             int64   // buffer peak at samples, pulled packets included
@@ -49,7 +50,7 @@ func (m *metrics) init(s *sim) error {
 		}
 		return ts
 	}
-	m.hostSeries, m.circuitSeries, m.bufferSeries, m.sampleCount = mk(), mk(), mk(), mk()
+	m.hostSeries, m.circuitSeries, m.bufferSeries, m.voqSeries, m.sampleCount = mk(), mk(), mk(), mk(), mk()
 	if err != nil {
 		return cfgErr("run.series_interval", "%v", err)
 	}
@@ -88,6 +89,7 @@ func (s *sim) sample() {
 	w := 1 / float64(s.n)
 	m.sampleCount.Add(now, 1)
 	pulled := m.voqPulled
+	var voqs float64 // bytes in all VOQs
 	for _, tr := range s.tors {
 		clear(pulled)
 		used := tr.Used()
@@ -100,9 +102,14 @@ func (s *sim) sample() {
 		m.bufferSeries.Add(now, float64(used)*w)
 		for v := 0; v < s.n; v++ {
 			if v != tr.ID {
-				m.voqHist.Add(float64(tr.Bytes(tr.VOQ(v, tor.Transit))+tr.Bytes(tr.VOQ(v, tor.Local))+pulled[v]), 1)
+				b := float64(tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local)) + pulled[v])
+				m.voqHist.Add(b, 1)
+				voqs += b
 			}
 		}
+	}
+	if s.n > 1 {
+		m.voqSeries.Add(now, voqs/float64(s.n*(s.n-1)))
 	}
 	if s.cfg.Check {
 		s.checkConservation(false)

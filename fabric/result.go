@@ -55,6 +55,7 @@ type Result struct {
 	HostSeries     []float64 // host downlink utilisation per bin
 	CircuitSeries  []float64 // circuit uplink utilisation per bin (nights included)
 	BufferSeries   []float64 // mean ToR buffer occupancy per bin, bytes
+	VOQSeries      []float64 // mean VOQ occupancy per bin (over all n(n−1) VOQs), bytes
 
 	BufferCDF  []stats.CDFPoint // ToR buffer occupancy, bytes, sampled
 	VOQCDF     []stats.CDFPoint // VOQ occupancy (both classes), bytes, sampled
@@ -127,7 +128,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	// All series get the same bins: the run's, and one more if something
 	// happened at its very end.
 	bins := int((stop + s.cfg.SeriesInterval - 1) / s.cfg.SeriesInterval)
-	series := []*stats.TimeSeries{m.hostSeries, m.circuitSeries, m.bufferSeries, m.sampleCount}
+	series := []*stats.TimeSeries{m.hostSeries, m.circuitSeries, m.bufferSeries, m.voqSeries, m.sampleCount}
 	for _, ts := range series {
 		bins = max(bins, len(ts.Bins()))
 	}
@@ -137,9 +138,11 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.HostSeries = scale(m.hostSeries.Utilization(s.rates[linkHost]), 1/float64(hosts))
 	r.CircuitSeries = scale(m.circuitSeries.Utilization(s.rates[linkCircuit]), 1/float64(s.n*s.U))
 	r.BufferSeries = append([]float64(nil), m.bufferSeries.Bins()...)
+	r.VOQSeries = append([]float64(nil), m.voqSeries.Bins()...)
 	for i, c := range m.sampleCount.Bins() { // the mean over the bin's samples
-		if c > 0 && i < len(r.BufferSeries) {
+		if c > 0 {
 			r.BufferSeries[i] /= c
+			r.VOQSeries[i] /= c
 		}
 	}
 	r.BufferCDF, r.VOQCDF = m.bufferHist.CDF(), m.voqHist.CDF()

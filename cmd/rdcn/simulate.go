@@ -252,11 +252,11 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 
 func (o *simOutput) writeSeries(w io.Writer) error {
 	r := o.result
-	header := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes"}
+	header := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes"}
 	rows := make([][]string, len(r.HostSeries))
 	for i := range rows {
 		rows[i] = []string{stats.FormatFloat(float64(rotor.Time(i)*r.SeriesInterval) / float64(rotor.Microsecond)),
-			stats.FormatFloat(r.HostSeries[i]), stats.FormatFloat(r.CircuitSeries[i]), stats.FormatFloat(r.BufferSeries[i])}
+			stats.FormatFloat(r.HostSeries[i]), stats.FormatFloat(r.CircuitSeries[i]), stats.FormatFloat(r.BufferSeries[i]), stats.FormatFloat(r.VOQSeries[i])}
 	}
 	return stats.WriteCSV(w, header, rows)
 }
