@@ -18,7 +18,7 @@ type metrics struct {
 	circuitBytes, psBytes                        int64
 	capBytes                                     int64 // circuit capacity during days so far
 	dayPorts                                     []int
-	hops                                         [8]int64
+	hops                                         [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
 	completed                                    int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
