@@ -116,8 +116,6 @@ type sim struct {
 	ackDelayRemote, ackDelayLocal rotor.Time
 	relayLimit                    int64
 
-	touch int32 // sink of early packet loads (run)
-
 	m   metrics
 	err error
 }

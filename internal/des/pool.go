@@ -1,5 +1,7 @@
 package des
 
+import "unsafe"
+
 // Pool hands out items of type T by int32 index and recycles freed indices.
 // Items live in fixed-size chunks, so a pointer returned by At stays valid
 // while the pool grows. Alloc returns a zeroed item.
@@ -36,6 +38,10 @@ func (p *Pool[T]) Alloc() int32 {
 
 // At returns the item with index i. The pointer stays valid until Free(i).
 func (p *Pool[T]) At(i int32) *T { return &p.chunks[i>>chunkBits][i&chunkMask] }
+
+// Prefetch starts loading item i into the CPU cache without waiting for
+// it, so that a later At(i) does not stall (a no-op off amd64).
+func (p *Pool[T]) Prefetch(i int32) { prefetch(unsafe.Pointer(p.At(i))) }
 
 // Free returns index i to the pool.
 func (p *Pool[T]) Free(i int32) {
