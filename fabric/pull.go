@@ -44,12 +44,13 @@ type pullState struct {
 	bits      []uint64   // [t·words+…]: d's with a non-empty pend list
 	words     int
 	rr        []int32               // [t]: round-robin start over relay destinations
-	store     []des.Ring[pulledPkt] // [v·n+x]: relayed packets v's hosts store for x
+	store     []des.FIFO            // [v·n+x]: relayed packets v's hosts store for x
 	relayed   []int64               // [v·n+x]: bytes v stores or was promised for x
 	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
 	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
 	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
 	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
+	storeLast []rotor.Time          // [v·n+x]: Ready of the last packet in store[v·n+x]
 	late      int64                 // bytes of pulled packets that reach their host after the end of the run
 	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
@@ -77,7 +78,8 @@ func (s *sim) initPull() {
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
-		ps.store = make([]des.Ring[pulledPkt], n*n)
+		ps.store = make([]des.FIFO, n*n)
+		ps.storeLast = make([]rotor.Time, n*n)
 		ps.relayed = make([]int64, n*n)
 		ps.hostRR = make([]int32, n)
 	}
@@ -142,13 +144,17 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		ready := max(now, day) + rotor.Time(staged)*s.serMTU[linkCircuit]
 		if ps.relay {
 			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
-				e := st.Head()
-				if e.ready > now || !s.inTime(e.host, ready, night) || !s.stage(t, v, e.size) {
+				idx := st.Head()
+				p := s.pool.At(idx)
+				if p.Ready() > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
 					return
 				}
 				st.Pop()
-				ps.stored -= int64(e.size)
-				s.wait(t, v, e.idx, e.size, s.hostPull(e.host, e.idx, e.size, false))
+				if st.Len() > 0 {
+					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next
+				}
+				ps.stored -= int64(p.Size)
+				s.wait(t, v, idx, p.Size, s.hostPull(p.Keeper, idx, p.Size, false))
 				continue
 			}
 		}
@@ -392,12 +398,11 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	return total
 }
 
-// pulledPkt is a pulled packet in a waiting list or a store, with what
-// the ToR decides on without touching the packet itself.
+// pulledPkt is a pulled packet in a waiting list, with what the uplink
+// decides on without touching the packet itself.
 type pulledPkt struct {
 	idx, size int32
-	host      int32      // store: the host that keeps it
-	ready     rotor.Time // when it reaches the ToR (waiting) or its host (store)
+	ready     rotor.Time // when it reaches the ToR
 }
 
 // insertByReady inserts e into r, which is ordered by ready time, after
@@ -422,15 +427,29 @@ type booking struct {
 	size          int32
 }
 
-// storeRelayed keeps relayed packet idx, which reaches its host (of ToR
-// v) at time at, until v pulls it for a circuit to its destination x. It
-// joins v's store for x now, ordered by arrival, and cannot be pulled
-// before at. If a circuit v→x may be up then (up now, or in the next slot
+// storeRelayed keeps relayed packet idx, which reaches host (of ToR v) at
+// time at, until v pulls it for a circuit to its destination x. It joins
+// v's store for x now, ordered by arrival (equal times in arrival order of
+// the calls), and cannot be pulled before at: the packet keeps at and
+// host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
 // of a switch), an event at that time offers it to those circuits.
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	insertByReady(&ps.store[v*s.n+x], pulledPkt{idx: idx, size: p.Size, host: host, ready: at})
+	p.SetReady(at)
+	p.Keeper = host
+	i := v*s.n + x
+	st := &ps.store[i]
+	st.Push(idx)
+	if st.Len() > 1 && at < ps.storeLast[i] { // rare: it arrives before the last one stored
+		k := st.Len() - 1
+		for ; k > 0 && s.pool.At(st.At(k-1)).Ready() > at; k-- {
+			st.Set(k, st.At(k-1))
+		}
+		st.Set(k, idx)
+	} else {
+		ps.storeLast[i] = at
+	}
 	ps.stored += int64(p.Size)
 	for u := v * s.U; u < (v+1)*s.U; u++ {
 		if s.peer[u] == int32(x) || s.peerNext[u] == int32(x) {

@@ -31,7 +31,7 @@ const (
 // packets straddled two lines.
 type Packet struct {
 	Seq     int64 // data: byte offset of the first payload byte; ack: cumulative ack
-	SackSeq int64 // ack: offset of the data packet this ack answers
+	SackSeq int64 // ack: offset of the data packet this ack answers; relayed pulled data: see Ready
 	Sent    rotor.Time
 	Flow    int32 // flow id
 	Size    int32 // bytes on the wire
@@ -40,6 +40,7 @@ type Packet struct {
 	SrcToR  int32
 	DstToR  int32
 	Via     int32 // next intermediate ToR on a two-hop route, or -1
+	Keeper  int32 // pulled and relayed: the host of the relay rack that stores it
 	Kind    uint8
 	Hops    uint8 // circuit (or packet-switch) hops taken so far
 	ECN     bool  // congestion experienced (set by a ToR queue)
@@ -49,6 +50,13 @@ type Packet struct {
 	Pulled  bool  // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 	IntN    uint8 // INT records stamped so far (kept in an IntStore)
 }
+
+// Ready is when a relayed pulled packet reaches the host that stores it.
+// Data packets have no use for SackSeq, so it holds it.
+func (p *Packet) Ready() rotor.Time { return rotor.Time(p.SackSeq) }
+
+// SetReady sets Ready.
+func (p *Packet) SetReady(t rotor.Time) { p.SackSeq = int64(t) }
 
 // IntStore keeps the INT hop records of packets beside them, indexed by
 // packet index, so that packets stay small when INT is off.
