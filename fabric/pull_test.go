@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -230,5 +231,35 @@ func TestPullRotorLBSpare(t *testing.T) {
 				t.Errorf("%d of %d flows complete, %d dropped", r.FlowsComplete, len(c.flows), r.DroppedPackets)
 			}
 		})
+	}
+}
+
+// TestPullHostPortContention checks the booking of a ToR→host port by
+// pulled packets. Five ToRs, one host each, two switches (cyclicSchedule:
+// switch 0 plays shifts 1, 3 and switch 1 shifts 2, 4), so in slot 0 ToR 1
+// reaches ToR 2 through switch 0 and ToR 0 reaches it through switch 1.
+// Hosts 0 and 1 each send one MTU to host 2 at t = 0 (direct): request
+// [0, 0.1), host link [0.1, 1.3), ToR at 1.4, circuit [1.4, 2.6), ToR 2 at
+// 2.7 µs, both. The port serves them one after the other: [2.7, 3.9) and
+// [3.9, 5.1), so one flow completes at 4.0 µs and the other at 5.2 µs.
+func TestPullHostPortContention(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	flows := []workload.Flow{{ID: 0, Src: 0, Dst: 2, Bytes: 1500}, {ID: 1, Src: 1, Dst: 2, Bytes: 1500}}
+	cfg := baseConfig(cyclicSchedule(t, 5, 2, 1, 10*us, 1*us), flows)
+	cfg.Transport, cfg.Routing = Pull, Direct
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fct []rotor.Time
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		fct = append(fct, f.FCT)
+	}
+	slices.Sort(fct)
+	if want := []rotor.Time{4 * us, 5*us + 200*ns}; !slices.Equal(fct, want) {
+		t.Errorf("FCTs %v, want %v", fct, want)
 	}
 }
