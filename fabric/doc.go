@@ -29,7 +29,10 @@
 // host buffering): when a circuit is, or is about to be, up, its ToR pulls
 // packets from its hosts for it — direct first, then RotorLB two-hop via
 // the intermediate's hosts — reserving room hop by hop, so nothing pulled
-// is ever dropped. Windowed flows hear circuit changes through
+// is ever dropped. Pulled packets take one event per circuit crossing:
+// they wait in per-circuit lists, and when one leaves it books the next
+// ToR's host port, whose reserved room is settled lazily before anyone
+// reads that ToR's buffer. Windowed flows hear circuit changes through
 // cc.Controller.OnCircuit.
 //
 // Run returns per-flow completion times, utilisation, buffer occupancy,
