@@ -489,9 +489,11 @@ func TestSortSlots(t *testing.T) {
 // bursts of events at one instant, ScheduleFirst ties, events a few ps,
 // a bucket, the ring or seconds ahead, scheduling after a Peek has moved
 // to the next bucket, PopUntil with ends before, at and after the next
-// event — and checks every pop, Len and Hint, and at the end Pending and
-// Pop, against a sorted model.
+// event, Seq running past its limit (seeds ≥ 3: renumbering) — and checks
+// every pop, Len and Hint, and at the end Pending and Pop, against a
+// sorted model.
 func TestQueueModel(t *testing.T) {
+	defer func(m uint64) { maxSeq = m }(maxSeq)
 	type key struct {
 		at     rotor.Time
 		kind   uint8
@@ -527,6 +529,11 @@ func TestQueueModel(t *testing.T) {
 	}
 	for seed := uint64(0); seed < 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 11))
+		maxSeq = 1<<seqBits - 1
+		if seed >= 3 {
+			maxSeq = 10000
+		}
+		renumbered := 0
 		var q Queue
 		var model []Event // sorted
 		var seq uint64
@@ -543,6 +550,16 @@ func TestQueueModel(t *testing.T) {
 				q.ScheduleFirst(at, kind, target, arg)
 				insert(Event{At: at, Kind: kind, Target: target, Arg: arg})
 				return
+			}
+			if seq >= maxSeq { // the queue renumbers: 1, 2, … in order
+				seq = 0
+				for i := range model {
+					if model[i].Seq != 0 {
+						seq++
+						model[i].Seq = seq
+					}
+				}
+				renumbered++
 			}
 			seq++
 			q.Schedule(at, kind, target, arg)
@@ -614,8 +631,11 @@ func TestQueueModel(t *testing.T) {
 				t.Fatalf("seed %d: drain pop %d = %+v (ok %v), want %+v", seed, i, got, ok, want)
 			}
 		}
-		if pops < 10000 || len(model) < 100 {
-			t.Fatalf("seed %d: %d pops, %d left at the end; the test mix is off", seed, pops, len(model))
+		if pops < 10000 || len(model) < 100 || (seed >= 3) != (renumbered >= 3) {
+			t.Fatalf("seed %d: %d pops, %d left at the end, renumbered %d times; the test mix is off", seed, pops, len(model), renumbered)
+		}
+		if testing.Verbose() {
+			t.Logf("seed %d: %d pops, %d left, renumbered %d", seed, pops, len(model), renumbered)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package des
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -10,16 +11,17 @@ import (
 // What Kind, Target and Arg mean is up to the simulator.
 type Event struct {
 	At     rotor.Time
-	Seq    uint64 // insertion order, breaks ties between equal times (0 for ScheduleFirst events)
+	Seq    uint64 // insertion order, breaks ties between equal times (0 for ScheduleFirst events; see Schedule)
 	Target int32
 	Arg    int32
 	Kind   uint8
 }
 
-// item is an Event as the queue stores it: 24 bytes. Ordinary events have
-// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<40 | target<<8 |
-// kind, so they sort before ordinary ones and among themselves by kind
-// and target, and the kind is the low byte of every key.
+// item is an Event as the queue's heaps store it: 24 bytes. The key is
+// 48 bits: ordinary events have 1<<48 | seq<<8 | kind (seq < 2^40);
+// ScheduleFirst events kind<<40 | target<<8 | kind, so they sort before
+// ordinary ones and among themselves by kind and target, and the kind is
+// the low byte of every key.
 type item struct {
 	at     rotor.Time
 	key    uint64
@@ -35,13 +37,14 @@ func (e *item) kind() uint8 { return uint8(e.key) }
 
 func (e item) event() Event {
 	var seq uint64
-	if e.key>>63 != 0 {
-		seq = e.key << 1 >> 9
+	if e.key&ordinaryBit != 0 {
+		seq = e.key &^ ordinaryBit >> 8
 	}
 	return Event{At: e.at, Seq: seq, Kind: e.kind(), Target: e.target, Arg: e.arg}
 }
 
-// Calendar geometry: buckets of 2^bucketShift ps (33 ns), a ring of
+// Calendar geometry: buckets of 2^bucketShift ps (33 ns; the offset in a
+// bucket and the 49-bit key fill a slot's 64-bit sort key), a ring of
 // ringSize buckets (134 µs ahead, past a circuit day). On a recorded
 // simulation trace, 16–131 ns buckets measured the same; on random times
 // (BenchmarkQueue) 131 ns was 10–15 % slower (longer sorts) and 16 ns a
@@ -53,27 +56,25 @@ const (
 	ringMask    = ringSize - 1
 )
 
-// slot is an event in a ring bucket: the item without its time, plus a
-// sort key that decides the order within the bucket in one comparison:
-//
-//	offset in the bucket (bucketShift bits) | ordinary (1 bit) | 46 bits
-//
-// where the last field is kind<<32|target (key>>8) for ScheduleFirst events and,
-// for ordinary events, the index at which the event was filed into the
-// bucket. Events are filed into a bucket in Seq order (directly when
-// scheduled, or from the far heap in (At, Seq) order before anything is
-// filed directly), so the index orders equal times as Seq does.
+// slot is an event in a ring bucket, 16 bytes: its time's offset in the
+// bucket and its item key in one word, offset<<49 | key, so that one
+// comparison orders a bucket.
 type slot struct {
 	sk     uint64
-	key    uint64 // the item's key: Seq or (kind, target), and the kind
 	target int32
 	arg    int32
 }
 
 const (
 	offsetShift = 64 - bucketShift
-	ordinaryBit = 1 << (offsetShift - 1)
+	ordinaryBit = 1 << (offsetShift - 1) // in an item key: ordinary event
+	keyMask     = 1<<offsetShift - 1
+	seqBits     = offsetShift - 1 - 8
 )
+
+// maxSeq is the largest Seq a key holds (2^40 − 1); a variable so that
+// tests can make renumbering happen.
+var maxSeq uint64 = 1<<seqBits - 1
 
 // Queue is the event queue: events come out ordered by (At, Seq), except
 // that at equal times events scheduled with ScheduleFirst come before the
@@ -118,9 +119,11 @@ func (q *Queue) Processed() uint64 { return q.processed }
 
 // Schedule adds an event. Scheduling in the past (before Now) is a bug in
 // the caller; the event is clamped to Now so time never runs backwards.
+// Seq counts Schedule calls; after 2^40 − 1 of them the pending events
+// are renumbered 1, 2, … in their order (same order, smaller numbers).
 func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
-	q.seq++
-	q.push(at, 1<<63|q.seq<<8|uint64(kind), target, arg)
+	q.seq++ // past maxSeq: push renumbers
+	q.push(at, ordinaryBit|q.seq<<8|uint64(kind), target, arg)
 }
 
 // ScheduleFirst adds an event that, at its time, comes before every event
@@ -136,28 +139,23 @@ func (q *Queue) ScheduleFirst(at rotor.Time, kind uint8, target, arg int32) {
 }
 
 func (q *Queue) push(at rotor.Time, key uint64, target, arg int32) {
+	if q.seq > maxSeq && key&ordinaryBit != 0 { // Seq ran out of bits
+		q.renumber()
+		q.seq++
+		key = ordinaryBit | q.seq<<8 | uint64(uint8(key))
+	}
 	at = max(at, q.now)
 	q.pushed++
 	// Fast path: a ring bucket with room.
 	if d := int64(at>>bucketShift) - q.cur; d > 0 && d < ringSize && q.ring != nil {
 		i := int(at>>bucketShift) & ringMask
 		if bk := q.ring[i]; len(bk) < cap(bk) {
-			q.ring[i] = append(bk, slot{sk: sortKey(at, key, len(bk)), key: key, target: target, arg: arg})
+			q.ring[i] = append(bk, slot{sk: uint64(at&bucketMask)<<offsetShift | key, target: target, arg: arg})
 			q.full[i>>6] |= 1 << (i & 63)
 			return
 		}
 	}
 	q.place(item{at: at, key: key, target: target, arg: arg})
-}
-
-// sortKey is the slot key of an event at time at with item key key, filed
-// into its bucket at index index.
-func sortKey(at rotor.Time, key uint64, index int) uint64 {
-	low := key >> 8 // ScheduleFirst: kind<<32 | target
-	if key>>63 != 0 {
-		low = ordinaryBit | uint64(index)
-	}
-	return uint64(at&bucketMask)<<offsetShift | low
 }
 
 // place files e by its bucket.
@@ -181,7 +179,7 @@ func (q *Queue) place(e item) {
 		if len(bk) == cap(bk) {
 			bk = q.grow(bk)
 		}
-		q.ring[i] = append(bk, slot{sk: sortKey(e.at, e.key, len(bk)), key: e.key, target: e.target, arg: e.arg})
+		q.ring[i] = append(bk, slot{sk: uint64(e.at&bucketMask)<<offsetShift | e.key, target: e.target, arg: e.arg})
 		q.full[i>>6] |= 1 << (i & 63)
 	default:
 		heapPush(&q.far, e)
@@ -447,7 +445,7 @@ func (q *Queue) top() (fromLate, ok bool) {
 	}
 	l, s := &q.late[0], &q.near[q.head]
 	at := q.at(s)
-	return l.at < at || (l.at == at && l.key < s.key), true
+	return l.at < at || (l.at == at && l.key < s.sk&keyMask), true
 }
 
 // first returns a copy of the earliest pending event.
@@ -460,7 +458,7 @@ func (q *Queue) first() (item, bool) {
 		return q.late[0], true
 	}
 	s := &q.near[q.head]
-	return item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}, true
+	return item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg}, true
 }
 
 // PeekTime returns the time of the earliest pending event.
@@ -503,7 +501,7 @@ func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool
 		q.head++
 		q.now = at
 		q.processed++
-		return uint8(s.key), s.target, s.arg, true
+		return uint8(s.sk), s.target, s.arg, true
 	}
 	return q.popSlow(end)
 }
@@ -532,7 +530,7 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 	q.head++
 	q.now = at
 	q.processed++
-	return uint8(s.key), s.target, s.arg, true
+	return uint8(s.sk), s.target, s.arg, true
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
@@ -544,33 +542,63 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 		return 0, 0, 0, false
 	}
 	s := &q.near[q.head+k]
-	return uint8(s.key), s.target, s.arg, true
+	return uint8(s.sk), s.target, s.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
 // is meant for invariant checks.
 func (q *Queue) Pending() []Event {
-	out := make([]Event, 0, q.Len())
+	items := q.items()
+	out := make([]Event, len(items))
+	for i := range items {
+		out[i] = items[i].event()
+	}
+	return out
+}
+
+// items returns the pending events, unsorted.
+func (q *Queue) items() []item {
+	out := make([]item, 0, q.Len())
 	for i := q.head; i < len(q.near); i++ {
 		s := &q.near[i]
-		out = append(out, item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}.event())
+		out = append(out, item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg})
 	}
-	for i := range q.late {
-		out = append(out, q.late[i].event())
-	}
+	out = append(out, q.late...)
 	for i, bk := range q.ring {
 		// The ring holds buckets cur+1 … cur+ringSize-1; bucket i is the one ≡ i.
 		b := q.cur + 1 + int64((i-int(q.cur+1))&ringMask)
 		for j := range bk {
 			s := &bk[j]
 			at := rotor.Time(b)<<bucketShift + rotor.Time(s.sk>>offsetShift)
-			out = append(out, item{at: at, key: s.key, target: s.target, arg: s.arg}.event())
+			out = append(out, item{at: at, key: s.sk & keyMask, target: s.target, arg: s.arg})
 		}
 	}
-	for i := range q.far {
-		out = append(out, q.far[i].event())
+	return append(out, q.far...)
+}
+
+// renumber gives the pending ordinary events Seq 1, 2, … in their order
+// and refiles everything, so that Seq fits its bits again. It runs once
+// per 2^40 − 1 Schedule calls.
+func (q *Queue) renumber() {
+	items := q.items()
+	slices.SortFunc(items, func(a, b item) int {
+		if a.before(&b) {
+			return -1
+		}
+		return 1
+	})
+	now, processed := q.now, q.processed
+	*q = Queue{now: now, processed: processed, pushed: processed}
+	q.cur = int64(now>>bucketShift) - 1 // nothing is current: every event is filed in the ring or beyond
+	q.base = rotor.Time(q.cur) << bucketShift
+	for _, e := range items {
+		if e.key&ordinaryBit != 0 {
+			q.seq++
+			e.key = ordinaryBit | q.seq<<8 | uint64(e.kind())
+		}
+		q.pushed++
+		q.place(e)
 	}
-	return out
 }
 
 // 4-ary min-heap on a slice.
