@@ -81,9 +81,10 @@ var maxSeq uint64 = 1<<seqBits - 1
 // others, ordered by (Kind, Target). The zero value is ready to use.
 //
 // It is a calendar queue: time is cut into buckets of 33 ns. Events of
-// the next 4095 buckets are appended, unsorted, to a ring of buckets with
-// a 64-bit key that orders them within their bucket; a bucket is sorted
-// on that key when it becomes current and popped in order. Events
+// the next 4095 buckets are appended, unsorted, to a ring of buckets as
+// 16-byte slots whose first word (offset in the bucket, then the key)
+// orders them; a bucket is sorted on that word when it becomes current
+// and popped in order. Events
 // scheduled into the current bucket after that (and any clamped into the
 // past) go to a small 4-ary heap merged on pop; events beyond the ring
 // wait in another heap and move to the ring as time advances. A
