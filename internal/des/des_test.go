@@ -441,9 +441,10 @@ func TestIntroSort(t *testing.T) {
 	}
 }
 
-// TestSortSlots checks the bucket sort against sort.Slice on inputs shaped
-// like real buckets (sorted runs, a run then a scrambled tail, outliers in
-// front) and on random and reversed ones, at every depth, so both the
+// TestSortSlots checks the bucket sort (sortSlots, and sortBucket, which
+// may leave two pieces) against sort.Slice on inputs shaped like real
+// buckets (sorted runs, a run then a scrambled tail, outliers in front)
+// and on random and reversed ones, at every depth, so both the
 // run-peeling and the introSort fallback are exercised.
 func TestSortSlots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -474,11 +475,17 @@ func TestSortSlots(t *testing.T) {
 					// Unique keys, as in a bucket: the low bits are the index.
 					a[i] = slot{sk: gen[name](i, n)<<20 | uint64(rng.IntN(1<<8))<<12 | uint64(i), target: int32(i)}
 				}
+				src := slices.Clone(a)
 				want := slices.Clone(a)
 				sort.Slice(want, func(i, j int) bool { return want[i].sk < want[j].sk })
 				sortSlots(a, make([]slot, 0, (depth+1)*n), depth)
 				if !slices.Equal(a, want) {
 					t.Fatalf("%s n=%d depth=%d: sortSlots order differs from sort.Slice", name, n, depth)
+				}
+				// sortBucket: the two pieces, one after the other.
+				first, then := sortBucket(make([]slot, n), src, make([]slot, 0, sortDepth*n))
+				if got := append(slices.Clone(first), then...); !slices.Equal(got, want) {
+					t.Fatalf("%s n=%d: sortBucket order differs from sort.Slice", name, n)
 				}
 			}
 		}

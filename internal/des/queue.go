@@ -93,6 +93,8 @@ var maxSeq uint64 = 1<<seqBits - 1
 type Queue struct {
 	near      []slot // the current bucket's events, sorted; near[head:] pending
 	head      int
+	then      []slot     // the current bucket's events after near's (a view of buf), or nil
+	buf       []slot     // the sorted bucket's array
 	tmp       []slot     // sortSlots' scratch
 	base      rotor.Time // start of the current bucket: cur << bucketShift
 	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
@@ -203,16 +205,15 @@ func (q *Queue) advance() bool {
 	}
 	q.cur = next
 	q.base = rotor.Time(next) << bucketShift
-	q.near, q.head = q.near[:0], 0
+	q.near, q.head, q.then = nil, 0, nil
 	i := int(next & ringMask)
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
-		if cap(q.near) < len(bk) {
-			q.near = make([]slot, 0, 2*len(bk))
+		if cap(q.buf) < len(bk) {
+			q.buf = make([]slot, 0, 2*len(bk))
 			q.tmp = make([]slot, 0, sortDepth*2*len(bk))
 		}
-		q.near = q.near[:len(bk)]
-		sortInto(q.near, bk, q.tmp, sortDepth-1)
+		q.near, q.then = sortBucket(q.buf[:len(bk)], bk, q.tmp)
 		q.ring[i] = q.slab[i]
 		if cap(bk) > slabPiece {
 			q.spare = append(q.spare, bk[:0])
@@ -284,8 +285,41 @@ func sortSlots(a, tmp []slot, depth int) { sortInto(a, a, tmp, depth) }
 
 // sortInto is sortSlots reading from src (len(src) == len(a); src may be a).
 func sortInto(a, src, tmp []slot, depth int) {
+	w, side := sortRuns(a, src, tmp, depth)
+	switch {
+	case len(side) == 0:
+	case side[len(side)-1].sk < a[0].sk:
+		// Common: everything moved aside sorts before the run
+		// (ScheduleFirst events filed after ordinary ones at the same
+		// instant), and two block copies merge.
+		copy(a[len(side):], a[:w])
+		copy(a, side)
+	default:
+		merge(a, w, side)
+	}
+}
+
+// sortBucket is sortInto at the top level, except that when everything
+// moved aside sorts before the run it returns the two pieces, to be popped
+// one after the other, instead of copying them together.
+func sortBucket(a, src, tmp []slot) (first, then []slot) {
+	w, side := sortRuns(a, src, tmp, sortDepth-1)
+	switch {
+	case len(side) == 0:
+		return a, nil
+	case side[len(side)-1].sk < a[0].sk:
+		return side, a[:w]
+	}
+	merge(a, w, side)
+	return a, nil
+}
+
+// sortRuns leaves src's ascending run in a[:w] and the rest, sorted, in
+// side (in tmp); or, for a scrambled src, all of it sorted in a (side
+// empty).
+func sortRuns(a, src, tmp []slot, depth int) (w int, side []slot) {
 	if len(src) == 0 {
-		return
+		return 0, nil
 	}
 	// A scrambled bucket (random times) goes to introSort at once; a
 	// bucket of runs shows few descents in its first events.
@@ -298,12 +332,12 @@ func sortInto(a, src, tmp []slot, depth int) {
 	if descents >= 4 {
 		copy(a, src)
 		introSort(a, 2*bits.Len(uint(len(a))))
-		return
+		return len(a), nil
 	}
 	a[0] = src[0]
-	w := 1
+	w = 1
 	last := src[0].sk
-	side := tmp[:0]
+	side = tmp[:0]
 	for i := 1; i < len(src); i++ {
 		if src[i].sk > last {
 			last = src[i].sk
@@ -313,22 +347,19 @@ func sortInto(a, src, tmp []slot, depth int) {
 			side = append(side, src[i])
 		}
 	}
-	if len(side) == 0 {
-		return
-	}
-	if depth == 0 {
+	switch {
+	case len(side) == 0:
+	case depth == 0:
 		introSort(side, 2*bits.Len(uint(len(side))))
-	} else {
+	default:
 		sortSlots(side, tmp[len(side):cap(tmp)], depth-1)
 	}
-	// Merge a[:w] and side into a, from the end. Common case: everything
-	// moved aside sorts before the run (ScheduleFirst events filed after
-	// ordinary ones at the same instant), and two block copies do.
-	if side[len(side)-1].sk < a[0].sk {
-		copy(a[len(side):], a[:w])
-		copy(a, side)
-		return
-	}
+	return w, side
+}
+
+// merge merges a[:w] and side, both sorted, into a (len(a) = w+len(side)),
+// from the end.
+func merge(a []slot, w int, side []slot) {
 	i, j := w-1, len(side)-1
 	for k := len(a) - 1; j >= 0; k-- {
 		if i >= 0 && a[i].sk > side[j].sk {
@@ -437,6 +468,9 @@ func (q *Queue) at(s *slot) rotor.Time { return q.base + rotor.Time(s.sk>>offset
 // or near[head] — making the next bucket current when the current one is
 // used up; ok is false if the queue is empty.
 func (q *Queue) top() (fromLate, ok bool) {
+	if q.head == len(q.near) && q.then != nil {
+		q.near, q.head, q.then = q.then, 0, nil
+	}
 	if q.head == len(q.near) && len(q.late) == 0 && !q.advance() {
 		return false, false
 	}
@@ -564,6 +598,10 @@ func (q *Queue) items() []item {
 	out := make([]item, 0, q.Len())
 	for i := q.head; i < len(q.near); i++ {
 		s := &q.near[i]
+		out = append(out, item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg})
+	}
+	for i := range q.then {
+		s := &q.then[i]
 		out = append(out, item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg})
 	}
 	out = append(out, q.late...)
