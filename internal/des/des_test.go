@@ -139,6 +139,48 @@ func BenchmarkQueue(b *testing.B) {
 	}
 }
 
+// BenchmarkQueueFabric mimics a packet simulation's event mix: 256 links
+// in lock step (circuit days every 100 µs start them at one instant), each
+// sending back-to-back packets: a ScheduleFirst "link free" event 1.2 µs
+// ahead and an ordinary arrival 1.7 µs ahead, and every fourth arrival an
+// acknowledgement 0.5–2 µs later. Equal times are the rule, as in the
+// fabric emulator, not the exception as in BenchmarkQueue.
+func BenchmarkQueueFabric(b *testing.B) {
+	const (
+		links             = 256
+		kindFree, kindArr = 1, 2
+		ser               = 1200 * rotor.Nanosecond
+		prop              = 500 * rotor.Nanosecond
+		day               = 100 * rotor.Microsecond
+		night             = rotor.Microsecond
+	)
+	rng := rand.New(rand.NewPCG(1, 3))
+	var q Queue
+	for l := int32(0); l < links; l++ {
+		q.ScheduleFirst(0, kindFree, l, 0)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		kind, l, _, _ := q.PopUntil(1 << 62)
+		now := q.Now()
+		switch kind {
+		case kindFree:
+			q.Schedule(now+ser+prop, kindArr, l, int32(i))
+			next := now + ser
+			if start := next / day * day; next+ser > start+day-night { // no room before the night
+				next = start + day
+			}
+			q.ScheduleFirst(next, kindFree, l, 0)
+		case kindArr:
+			if i%4 == 0 {
+				q.Schedule(now+prop+rotor.Time(rng.IntN(4))*prop, kindArr+1, l, 0)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
 func BenchmarkPoolFIFO(b *testing.B) {
 	var p Pool[[8]int64]
 	var f FIFO
@@ -399,9 +441,10 @@ func TestIntroSort(t *testing.T) {
 	}
 }
 
-// TestSortSlots checks the bucket sort against sort.Slice on inputs shaped
-// like real buckets (sorted runs, a run then a scrambled tail, outliers in
-// front) and on random and reversed ones, at every depth, so both the
+// TestSortSlots checks the bucket sort (sortSlots, and sortBucket, which
+// may leave two pieces) against sort.Slice on inputs shaped like real
+// buckets (sorted runs, a run then a scrambled tail, outliers in front)
+// and on random and reversed ones, at every depth, so both the
 // run-peeling and the introSort fallback are exercised.
 func TestSortSlots(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -432,11 +475,17 @@ func TestSortSlots(t *testing.T) {
 					// Unique keys, as in a bucket: the low bits are the index.
 					a[i] = slot{sk: gen[name](i, n)<<20 | uint64(rng.IntN(1<<8))<<12 | uint64(i), target: int32(i)}
 				}
+				src := slices.Clone(a)
 				want := slices.Clone(a)
 				sort.Slice(want, func(i, j int) bool { return want[i].sk < want[j].sk })
 				sortSlots(a, make([]slot, 0, (depth+1)*n), depth)
 				if !slices.Equal(a, want) {
 					t.Fatalf("%s n=%d depth=%d: sortSlots order differs from sort.Slice", name, n, depth)
+				}
+				// sortBucket: the two pieces, one after the other.
+				first, then := sortBucket(make([]slot, n), src, make([]slot, 0, sortDepth*n))
+				if got := append(slices.Clone(first), then...); !slices.Equal(got, want) {
+					t.Fatalf("%s n=%d: sortBucket order differs from sort.Slice", name, n)
 				}
 			}
 		}
@@ -447,9 +496,11 @@ func TestSortSlots(t *testing.T) {
 // bursts of events at one instant, ScheduleFirst ties, events a few ps,
 // a bucket, the ring or seconds ahead, scheduling after a Peek has moved
 // to the next bucket, PopUntil with ends before, at and after the next
-// event — and checks every pop, Len and Hint, and at the end Pending and
-// Pop, against a sorted model.
+// event, Seq running past its limit (seeds ≥ 3: renumbering) — and checks
+// every pop, Len and Hint, and at the end Pending and Pop, against a
+// sorted model.
 func TestQueueModel(t *testing.T) {
+	defer func(m uint64) { maxSeq = m }(maxSeq)
 	type key struct {
 		at     rotor.Time
 		kind   uint8
@@ -485,6 +536,11 @@ func TestQueueModel(t *testing.T) {
 	}
 	for seed := uint64(0); seed < 6; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 11))
+		maxSeq = 1<<seqBits - 1
+		if seed >= 3 {
+			maxSeq = 10000
+		}
+		renumbered := 0
 		var q Queue
 		var model []Event // sorted
 		var seq uint64
@@ -501,6 +557,16 @@ func TestQueueModel(t *testing.T) {
 				q.ScheduleFirst(at, kind, target, arg)
 				insert(Event{At: at, Kind: kind, Target: target, Arg: arg})
 				return
+			}
+			if seq >= maxSeq { // the queue renumbers: 1, 2, … in order
+				seq = 0
+				for i := range model {
+					if model[i].Seq != 0 {
+						seq++
+						model[i].Seq = seq
+					}
+				}
+				renumbered++
 			}
 			seq++
 			q.Schedule(at, kind, target, arg)
@@ -572,8 +638,11 @@ func TestQueueModel(t *testing.T) {
 				t.Fatalf("seed %d: drain pop %d = %+v (ok %v), want %+v", seed, i, got, ok, want)
 			}
 		}
-		if pops < 10000 || len(model) < 100 {
-			t.Fatalf("seed %d: %d pops, %d left at the end; the test mix is off", seed, pops, len(model))
+		if pops < 10000 || len(model) < 100 || (seed >= 3) != (renumbered >= 3) {
+			t.Fatalf("seed %d: %d pops, %d left at the end, renumbered %d times; the test mix is off", seed, pops, len(model), renumbered)
+		}
+		if testing.Verbose() {
+			t.Logf("seed %d: %d pops, %d left, renumbered %d", seed, pops, len(model), renumbered)
 		}
 	}
 }

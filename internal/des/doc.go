@@ -5,9 +5,11 @@
 // Events are ordered by time and, for equal times, by the order they were
 // scheduled (a sequence number), so a run is reproducible bit for bit;
 // "link free" events (ScheduleFirst) come first at their time, ordered by
-// kind and target. The queue is a calendar queue of 24-byte values — 131 ns
-// buckets appended to in O(1) and heapified when current, a 4-ary heap for
-// far events: no pointers, no per-event allocation once warm. An event carries a kind and two int32
+// kind and target. The queue is a calendar queue of 16-byte values — 33 ns
+// buckets appended to in O(1) and sorted on one 64-bit key when current
+// (a bucket is mostly a few sorted runs, which the sort peels off and
+// merges), 4-ary heaps for far events and late ones: no pointers, no
+// per-event allocation once warm. An event carries a kind and two int32
 // arguments; the simulator dispatches on the kind with a switch, which is
 // cheaper than an interface call per event.
 package des

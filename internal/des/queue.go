@@ -2,6 +2,7 @@ package des
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -10,16 +11,17 @@ import (
 // What Kind, Target and Arg mean is up to the simulator.
 type Event struct {
 	At     rotor.Time
-	Seq    uint64 // insertion order, breaks ties between equal times (0 for ScheduleFirst events)
+	Seq    uint64 // insertion order, breaks ties between equal times (0 for ScheduleFirst events; see Schedule)
 	Target int32
 	Arg    int32
 	Kind   uint8
 }
 
-// item is an Event as the queue stores it: 24 bytes. Ordinary events have
-// key 1<<63 | seq<<8 | kind; ScheduleFirst events kind<<40 | target<<8 |
-// kind, so they sort before ordinary ones and among themselves by kind
-// and target, and the kind is the low byte of every key.
+// item is an Event as the queue's heaps store it: 24 bytes. The key is
+// 48 bits: ordinary events have 1<<48 | seq<<8 | kind (seq < 2^40);
+// ScheduleFirst events kind<<40 | target<<8 | kind, so they sort before
+// ordinary ones and among themselves by kind and target, and the kind is
+// the low byte of every key.
 type item struct {
 	at     rotor.Time
 	key    uint64
@@ -35,60 +37,64 @@ func (e *item) kind() uint8 { return uint8(e.key) }
 
 func (e item) event() Event {
 	var seq uint64
-	if e.key>>63 != 0 {
-		seq = e.key << 1 >> 9
+	if e.key&ordinaryBit != 0 {
+		seq = e.key &^ ordinaryBit >> 8
 	}
 	return Event{At: e.at, Seq: seq, Kind: e.kind(), Target: e.target, Arg: e.arg}
 }
 
-// Calendar geometry: buckets of 2^bucketShift ps (131 ns), a ring of
-// ringSize buckets (537 µs ahead).
+// Calendar geometry: buckets of 2^bucketShift ps (33 ns; the offset in a
+// bucket and the 49-bit key fill a slot's 64-bit sort key), a ring of
+// ringSize buckets (134 µs ahead, past a circuit day). On a recorded
+// simulation trace, 16–131 ns buckets measured the same; on random times
+// (BenchmarkQueue) 131 ns was 10–15 % slower (longer sorts) and 16 ns a
+// few % faster, but with a ring of half the reach.
 const (
-	bucketShift = 17
+	bucketShift = 15
 	bucketMask  = 1<<bucketShift - 1
 	ringSize    = 4096
 	ringMask    = ringSize - 1
 )
 
-// slot is an event in a ring bucket: the item without its time, plus a
-// sort key that decides the order within the bucket in one comparison:
-//
-//	offset in the bucket (bucketShift bits) | ordinary (1 bit) | 46 bits
-//
-// where the last field is kind<<32|target (key>>8) for ScheduleFirst events and,
-// for ordinary events, the index at which the event was filed into the
-// bucket. Events are filed into a bucket in Seq order (directly when
-// scheduled, or from the far heap in (At, Seq) order before anything is
-// filed directly), so the index orders equal times as Seq does.
+// slot is an event in a ring bucket, 16 bytes: its time's offset in the
+// bucket and its item key in one word, offset<<49 | key, so that one
+// comparison orders a bucket.
 type slot struct {
 	sk     uint64
-	key    uint64 // the item's key: Seq or (kind, target), and the kind
 	target int32
 	arg    int32
 }
 
 const (
 	offsetShift = 64 - bucketShift
-	ordinaryBit = 1 << (offsetShift - 1)
+	ordinaryBit = 1 << (offsetShift - 1) // in an item key: ordinary event
+	keyMask     = 1<<offsetShift - 1
+	seqBits     = offsetShift - 1 - 8
 )
+
+// maxSeq is the largest Seq a key holds (2^40 − 1); a variable so that
+// tests can make renumbering happen.
+var maxSeq uint64 = 1<<seqBits - 1
 
 // Queue is the event queue: events come out ordered by (At, Seq), except
 // that at equal times events scheduled with ScheduleFirst come before the
 // others, ordered by (Kind, Target). The zero value is ready to use.
 //
-// It is a calendar queue: time is cut into buckets of 131 ns. Events of
-// the next 4095 buckets are appended, unsorted, to a ring of buckets with
-// a 64-bit key that orders them within their bucket; a bucket is sorted
-// on that key when it becomes current and popped in order. Events
-// scheduled into the current bucket after that (and any clamped into the
-// past) go to a small 4-ary heap merged on pop; events beyond the ring
-// wait in another heap and move to the ring as time advances. A
-// simulation's events are mostly a few packet times ahead, so scheduling
-// is O(1) and a pop is O(1) plus the share of one sort of a few dozen
-// events.
+// It is a calendar queue: time is cut into buckets of 33 ns. Events of
+// the next 4095 buckets are appended, unsorted, to a ring of buckets as
+// 16-byte slots whose first word (offset in the bucket, then the key)
+// orders them; a bucket is sorted on that word when it becomes current
+// and popped in order. Events scheduled into the current bucket after
+// that (and any clamped into the past) go to a small 4-ary heap merged on
+// pop; events beyond the ring wait in another heap and move to the ring
+// as time advances. A simulation's events are mostly a few packet times
+// ahead, so scheduling is O(1) and a pop is O(1) plus the share of one
+// sort of a bucket, which is mostly made of sorted runs.
 type Queue struct {
 	near      []slot // the current bucket's events, sorted; near[head:] pending
 	head      int
+	then      []slot     // the current bucket's events after near's (a view of buf), or nil
+	buf       []slot     // the sorted bucket's array
 	tmp       []slot     // sortSlots' scratch
 	base      rotor.Time // start of the current bucket: cur << bucketShift
 	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
@@ -98,7 +104,7 @@ type Queue struct {
 	full      [ringSize / 64]uint64 // non-empty ring buckets
 	far       []item                // 4-ary heap: buckets ≥ cur+ringSize
 	cur       int64                 // current bucket number (time >> bucketShift)
-	n         int
+	pushed    uint64                // events scheduled so far; Len is pushed - processed
 	seq       uint64
 	now       rotor.Time
 	processed uint64
@@ -108,16 +114,18 @@ type Queue struct {
 func (q *Queue) Now() rotor.Time { return q.now }
 
 // Len is the number of pending events.
-func (q *Queue) Len() int { return q.n }
+func (q *Queue) Len() int { return int(q.pushed - q.processed) }
 
 // Processed is the number of events popped so far.
 func (q *Queue) Processed() uint64 { return q.processed }
 
 // Schedule adds an event. Scheduling in the past (before Now) is a bug in
 // the caller; the event is clamped to Now so time never runs backwards.
+// Seq counts Schedule calls; after 2^40 − 1 of them the pending events
+// are renumbered 1, 2, … in their order (same order, smaller numbers).
 func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
-	q.seq++
-	q.push(at, 1<<63|q.seq<<8|uint64(kind), target, arg)
+	q.seq++ // past maxSeq: push renumbers
+	q.push(at, ordinaryBit|q.seq<<8|uint64(kind), target, arg)
 }
 
 // ScheduleFirst adds an event that, at its time, comes before every event
@@ -133,28 +141,23 @@ func (q *Queue) ScheduleFirst(at rotor.Time, kind uint8, target, arg int32) {
 }
 
 func (q *Queue) push(at rotor.Time, key uint64, target, arg int32) {
+	if q.seq > maxSeq && key&ordinaryBit != 0 { // Seq ran out of bits
+		q.renumber()
+		q.seq++
+		key = ordinaryBit | q.seq<<8 | uint64(uint8(key))
+	}
 	at = max(at, q.now)
-	q.n++
+	q.pushed++
 	// Fast path: a ring bucket with room.
 	if d := int64(at>>bucketShift) - q.cur; d > 0 && d < ringSize && q.ring != nil {
 		i := int(at>>bucketShift) & ringMask
 		if bk := q.ring[i]; len(bk) < cap(bk) {
-			q.ring[i] = append(bk, slot{sk: sortKey(at, key, len(bk)), key: key, target: target, arg: arg})
+			q.ring[i] = append(bk, slot{sk: uint64(at&bucketMask)<<offsetShift | key, target: target, arg: arg})
 			q.full[i>>6] |= 1 << (i & 63)
 			return
 		}
 	}
 	q.place(item{at: at, key: key, target: target, arg: arg})
-}
-
-// sortKey is the slot key of an event at time at with item key key, filed
-// into its bucket at index index.
-func sortKey(at rotor.Time, key uint64, index int) uint64 {
-	low := key >> 8 // ScheduleFirst: kind<<32 | target
-	if key>>63 != 0 {
-		low = ordinaryBit | uint64(index)
-	}
-	return uint64(at&bucketMask)<<offsetShift | low
 }
 
 // place files e by its bucket.
@@ -178,7 +181,7 @@ func (q *Queue) place(e item) {
 		if len(bk) == cap(bk) {
 			bk = q.grow(bk)
 		}
-		q.ring[i] = append(bk, slot{sk: sortKey(e.at, e.key, len(bk)), key: e.key, target: e.target, arg: e.arg})
+		q.ring[i] = append(bk, slot{sk: uint64(e.at&bucketMask)<<offsetShift | e.key, target: e.target, arg: e.arg})
 		q.full[i>>6] |= 1 << (i & 63)
 	default:
 		heapPush(&q.far, e)
@@ -188,7 +191,7 @@ func (q *Queue) place(e item) {
 // advance makes the next non-empty bucket current. It reports false if
 // the queue is empty.
 func (q *Queue) advance() bool {
-	if q.n == 0 {
+	if q.pushed == q.processed {
 		return false
 	}
 	next := int64(-1)
@@ -202,16 +205,15 @@ func (q *Queue) advance() bool {
 	}
 	q.cur = next
 	q.base = rotor.Time(next) << bucketShift
-	q.near, q.head = q.near[:0], 0
+	q.near, q.head, q.then = nil, 0, nil
 	i := int(next & ringMask)
 	if q.ring != nil && q.full[i>>6]&(1<<(i&63)) != 0 {
 		bk := q.ring[i]
-		if cap(q.near) < len(bk) {
-			q.near = make([]slot, 0, 2*len(bk))
+		if cap(q.buf) < len(bk) {
+			q.buf = make([]slot, 0, 2*len(bk))
 			q.tmp = make([]slot, 0, sortDepth*2*len(bk))
 		}
-		q.near = q.near[:len(bk)]
-		sortInto(q.near, bk, q.tmp, sortDepth-1)
+		q.near, q.then = sortBucket(q.buf[:len(bk)], bk, q.tmp)
 		q.ring[i] = q.slab[i]
 		if cap(bk) > slabPiece {
 			q.spare = append(q.spare, bk[:0])
@@ -276,19 +278,66 @@ func (q *Queue) nextFull() (int64, bool) {
 // with a few filed later, and a few events at other times. One pass keeps
 // the ascending run in place and moves the rest aside; the rest is sorted
 // the same way (up to depth levels, then by introSort) and merged back
-// from the end. Keys are unique, so the order is the same whatever the
-// algorithm.
+// from the end. A bucket that looks scrambled rather than made of runs
+// (random times) goes to introSort at once. Keys are unique, so the order
+// is the same whatever the algorithm.
 func sortSlots(a, tmp []slot, depth int) { sortInto(a, a, tmp, depth) }
 
 // sortInto is sortSlots reading from src (len(src) == len(a); src may be a).
 func sortInto(a, src, tmp []slot, depth int) {
+	w, side := sortRuns(a, src, tmp, depth)
+	switch {
+	case len(side) == 0:
+	case side[len(side)-1].sk < a[0].sk:
+		// Common: everything moved aside sorts before the run
+		// (ScheduleFirst events filed after ordinary ones at the same
+		// instant), and two block copies merge.
+		copy(a[len(side):], a[:w])
+		copy(a, side)
+	default:
+		merge(a, w, side)
+	}
+}
+
+// sortBucket is sortInto at the top level, except that when everything
+// moved aside sorts before the run it returns the two pieces, to be popped
+// one after the other, instead of copying them together.
+func sortBucket(a, src, tmp []slot) (first, then []slot) {
+	w, side := sortRuns(a, src, tmp, sortDepth-1)
+	switch {
+	case len(side) == 0:
+		return a, nil
+	case side[len(side)-1].sk < a[0].sk:
+		return side, a[:w]
+	}
+	merge(a, w, side)
+	return a, nil
+}
+
+// sortRuns leaves src's ascending run in a[:w] and the rest, sorted, in
+// side (in tmp); or, for a scrambled src, all of it sorted in a (side
+// empty).
+func sortRuns(a, src, tmp []slot, depth int) (w int, side []slot) {
 	if len(src) == 0 {
-		return
+		return 0, nil
+	}
+	// A scrambled bucket (random times) goes to introSort at once; a
+	// bucket of runs shows few descents in its first events.
+	descents := 0
+	for i := 1; i < min(len(src), 16); i++ {
+		if src[i].sk < src[i-1].sk {
+			descents++
+		}
+	}
+	if descents >= 4 {
+		copy(a, src)
+		introSort(a, 2*bits.Len(uint(len(a))))
+		return len(a), nil
 	}
 	a[0] = src[0]
-	w := 1
+	w = 1
 	last := src[0].sk
-	side := tmp[:0]
+	side = tmp[:0]
 	for i := 1; i < len(src); i++ {
 		if src[i].sk > last {
 			last = src[i].sk
@@ -298,22 +347,19 @@ func sortInto(a, src, tmp []slot, depth int) {
 			side = append(side, src[i])
 		}
 	}
-	if len(side) == 0 {
-		return
-	}
-	if depth == 0 {
+	switch {
+	case len(side) == 0:
+	case depth == 0:
 		introSort(side, 2*bits.Len(uint(len(side))))
-	} else {
+	default:
 		sortSlots(side, tmp[len(side):cap(tmp)], depth-1)
 	}
-	// Merge a[:w] and side into a, from the end. Common case: everything
-	// moved aside sorts before the run (ScheduleFirst events filed after
-	// ordinary ones at the same instant), and two block copies do.
-	if side[len(side)-1].sk < a[0].sk {
-		copy(a[len(side):], a[:w])
-		copy(a, side)
-		return
-	}
+	return w, side
+}
+
+// merge merges a[:w] and side, both sorted, into a (len(a) = w+len(side)),
+// from the end.
+func merge(a []slot, w int, side []slot) {
 	i, j := w-1, len(side)-1
 	for k := len(a) - 1; j >= 0; k-- {
 		if i >= 0 && a[i].sk > side[j].sk {
@@ -327,8 +373,11 @@ func sortInto(a, src, tmp []slot, depth int) {
 }
 
 // introSort sorts a scrambled bucket: quicksort (median of three),
-// insertion sort up to 32 items, heapsort past depth levels (O(n log n)
-// whatever the input).
+// insertion sort up to 32 items (16, 48 and 64 measured slower with the
+// old 24-byte items), heapsort past depth levels (O(n log n) whatever the
+// input). The comparison is inlined: slices.SortFunc's, through a
+// function value, made large day-start buckets cost ~10 % of a (b)-scale
+// run.
 func introSort(a []slot, depth int) {
 	for len(a) > 32 {
 		if depth == 0 {
@@ -419,6 +468,9 @@ func (q *Queue) at(s *slot) rotor.Time { return q.base + rotor.Time(s.sk>>offset
 // or near[head] — making the next bucket current when the current one is
 // used up; ok is false if the queue is empty.
 func (q *Queue) top() (fromLate, ok bool) {
+	if q.head == len(q.near) && q.then != nil {
+		q.near, q.head, q.then = q.then, 0, nil
+	}
 	if q.head == len(q.near) && len(q.late) == 0 && !q.advance() {
 		return false, false
 	}
@@ -430,7 +482,7 @@ func (q *Queue) top() (fromLate, ok bool) {
 	}
 	l, s := &q.late[0], &q.near[q.head]
 	at := q.at(s)
-	return l.at < at || (l.at == at && l.key < s.key), true
+	return l.at < at || (l.at == at && l.key < s.sk&keyMask), true
 }
 
 // first returns a copy of the earliest pending event.
@@ -443,7 +495,7 @@ func (q *Queue) first() (item, bool) {
 		return q.late[0], true
 	}
 	s := &q.near[q.head]
-	return item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}, true
+	return item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg}, true
 }
 
 // PeekTime returns the time of the earliest pending event.
@@ -484,10 +536,9 @@ func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool
 			return 0, 0, 0, false
 		}
 		q.head++
-		q.n--
 		q.now = at
 		q.processed++
-		return uint8(s.key), s.target, s.arg, true
+		return uint8(s.sk), s.target, s.arg, true
 	}
 	return q.popSlow(end)
 }
@@ -504,7 +555,6 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 			return 0, 0, 0, false
 		}
 		e := heapPop(&q.late)
-		q.n--
 		q.now = e.at
 		q.processed++
 		return e.kind(), e.target, e.arg, true
@@ -515,10 +565,9 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 		return 0, 0, 0, false
 	}
 	q.head++
-	q.n--
 	q.now = at
 	q.processed++
-	return uint8(s.key), s.target, s.arg, true
+	return uint8(s.sk), s.target, s.arg, true
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
@@ -530,33 +579,67 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 		return 0, 0, 0, false
 	}
 	s := &q.near[q.head+k]
-	return uint8(s.key), s.target, s.arg, true
+	return uint8(s.sk), s.target, s.arg, true
 }
 
 // Pending returns a copy of the pending events, unsorted. It allocates; it
 // is meant for invariant checks.
 func (q *Queue) Pending() []Event {
-	out := make([]Event, 0, q.n)
+	items := q.items()
+	out := make([]Event, len(items))
+	for i := range items {
+		out[i] = items[i].event()
+	}
+	return out
+}
+
+// items returns the pending events, unsorted.
+func (q *Queue) items() []item {
+	out := make([]item, 0, q.Len())
 	for i := q.head; i < len(q.near); i++ {
 		s := &q.near[i]
-		out = append(out, item{at: q.at(s), key: s.key, target: s.target, arg: s.arg}.event())
+		out = append(out, item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg})
 	}
-	for i := range q.late {
-		out = append(out, q.late[i].event())
+	for i := range q.then {
+		s := &q.then[i]
+		out = append(out, item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg})
 	}
+	out = append(out, q.late...)
 	for i, bk := range q.ring {
 		// The ring holds buckets cur+1 … cur+ringSize-1; bucket i is the one ≡ i.
 		b := q.cur + 1 + int64((i-int(q.cur+1))&ringMask)
 		for j := range bk {
 			s := &bk[j]
 			at := rotor.Time(b)<<bucketShift + rotor.Time(s.sk>>offsetShift)
-			out = append(out, item{at: at, key: s.key, target: s.target, arg: s.arg}.event())
+			out = append(out, item{at: at, key: s.sk & keyMask, target: s.target, arg: s.arg})
 		}
 	}
-	for i := range q.far {
-		out = append(out, q.far[i].event())
+	return append(out, q.far...)
+}
+
+// renumber gives the pending ordinary events Seq 1, 2, … in their order
+// and refiles everything, so that Seq fits its bits again. It runs once
+// per 2^40 − 1 Schedule calls.
+func (q *Queue) renumber() {
+	items := q.items()
+	slices.SortFunc(items, func(a, b item) int {
+		if a.before(&b) {
+			return -1
+		}
+		return 1
+	})
+	now, processed := q.now, q.processed
+	*q = Queue{now: now, processed: processed, pushed: processed}
+	q.cur = int64(now>>bucketShift) - 1 // nothing is current: every event is filed in the ring or beyond
+	q.base = rotor.Time(q.cur) << bucketShift
+	for _, e := range items {
+		if e.key&ordinaryBit != 0 {
+			q.seq++
+			e.key = ordinaryBit | q.seq<<8 | uint64(e.kind())
+		}
+		q.pushed++
+		q.place(e)
 	}
-	return out
 }
 
 // 4-ary min-heap on a slice.
