@@ -188,6 +188,13 @@ func (c *Config) defaults() {
 	}
 }
 
+// Limits on what a run records: each occupancy sample reads every VOQ,
+// and each time-series bin is kept in memory.
+const (
+	maxSamples    = 10_000_000
+	maxSeriesBins = 1_000_000
+)
+
 func (c *Config) validate() error {
 	if c.Schedule == nil {
 		return cfgErr("schedule", "is missing")
@@ -226,8 +233,14 @@ func (c *Config) validate() error {
 		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
 	case c.SampleInterval <= 0:
 		return cfgErr("run.sample_interval", "must be positive, got %v", c.SampleInterval)
+	case c.SimTime/c.SampleInterval > maxSamples:
+		return cfgErr("run.sample_interval", "%v gives about %d samples over run.sim_time %v, more than %d; use at least %v",
+			c.SampleInterval, c.SimTime/c.SampleInterval, c.SimTime, maxSamples, c.SimTime/maxSamples+1)
 	case c.SeriesInterval <= 0:
 		return cfgErr("run.series_interval", "must be positive, got %v", c.SeriesInterval)
+	case c.SimTime/c.SeriesInterval > maxSeriesBins:
+		return cfgErr("run.series_interval", "%v gives %d bins over run.sim_time %v, more than %d; use at least %v",
+			c.SeriesInterval, c.SimTime/c.SeriesInterval, c.SimTime, maxSeriesBins, c.SimTime/maxSeriesBins+1)
 	case c.BulkBytes < 0:
 		return cfgErr("routing.bulk_bytes", "must not be negative, got %d", c.BulkBytes)
 	case c.PathsK < 0 || c.PathsK > maxECMP:

@@ -74,6 +74,8 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "buffer.policy=lifo"}, "buffer.policy"},
 		{[]string{"--set", "workload.flows_file=/does/not/exist"}, "workload.flows_file"},
 		{[]string{"--config", "/does/not/exist.toml"}, "config"},
+		{[]string{"--set", "run.sample_interval=1ps"}, "run.sample_interval"},
+		{[]string{"--set", "run.series_interval=1ps"}, "run.series_interval"},
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
