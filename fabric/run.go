@@ -116,7 +116,7 @@ func (s *sim) prefetchNext(kind uint8, target, arg int32) {
 		if v := s.peer[target]; v != rotor.Idle {
 			t := int(target) / s.U
 			tr := s.tors[t]
-			if q := tr.VOQ(int(v), tor.Local); tr.Len(q) > 0 {
+			if q := tr.VOQ(int(v), tor.Local); tr.VOQPackets() > 0 && tr.Len(q) > 0 {
 				s.pool.Prefetch(tr.Head(q))
 			} else if s.gate != nil {
 				if w := &s.pull.waiting[t*s.n+int(v)]; w.Len() > 0 {
@@ -302,7 +302,11 @@ func (s *sim) startUplink(t, sw int) {
 		w = &s.pull.waiting[t*s.n+int(v)]
 	}
 	var idx int32
-	q, ok := tr.PickCircuit(int(v), budget, s.relay, s.gate)
+	var q tor.QueueID
+	ok := false
+	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
+		q, ok = tr.PickCircuit(int(v), budget, s.relay, s.gate)
+	}
 	switch {
 	case ok:
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
@@ -325,7 +329,7 @@ func (s *sim) startUplink(t, sw int) {
 		tr.Release(p.Size)
 		q = tr.VOQ(int(v), tor.Local)
 	default:
-		if s.gate != nil && tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 {
+		if s.gate != nil && tr.VOQPackets() > 0 && tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 {
 			s.retryUplink(i, now)
 		}
 		return
@@ -353,7 +357,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds upFree and schedules it then.
-	if s.cfg.eagerFree || tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal() {
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
 		s.wakeUplink(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
 		s.wakeUplink(i, max(now+ser, w.Head().ready))

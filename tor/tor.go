@@ -71,6 +71,7 @@ type ToR struct {
 	queues  []des.FIFO
 	txBytes []int64  // per egress port
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
+	voqPkts int      // packets in all VOQs, both classes
 	rr      int      // round-robin position for indirect (two-hop) service
 
 	reserved int64 // bytes promised to packets on their way (Reserve)
@@ -137,6 +138,7 @@ func (t *ToR) Policy() Policy           { return t.cfg.Policy }
 func (t *ToR) NumQueues() int           { return len(t.queues) }
 func (t *ToR) Used() int64              { return t.buf.Used - t.reserved }
 func (t *ToR) Reserved() int64          { return t.reserved }
+func (t *ToR) VOQPackets() int          { return t.voqPkts } // packets in all VOQs
 func (t *ToR) Config() *Config          { return &t.cfg }
 func (t *ToR) headSize(q QueueID) int32 { return t.pool.At(t.queues[q].Head()).Size }
 
@@ -210,9 +212,12 @@ func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
 	if t.cfg.ECNThreshold > 0 && qs.Bytes > int64(t.cfg.ECNThreshold) {
 		p.ECN = true
 	}
-	if int(q) < 2*t.cfg.ToRs && qs.Prio == Local && qs.Packets == 1 {
-		v := int(q) >> 1
-		t.local[v>>6] |= 1 << (v & 63)
+	if int(q) < 2*t.cfg.ToRs {
+		t.voqPkts++
+		if qs.Prio == Local && qs.Packets == 1 {
+			v := int(q) >> 1
+			t.local[v>>6] |= 1 << (v & 63)
+		}
 	}
 	if t.hooks {
 		t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
@@ -224,9 +229,12 @@ func (t *ToR) remove(q QueueID, size int32) {
 	qs.Bytes -= int64(size)
 	qs.Packets--
 	t.buf.Used -= int64(size)
-	if int(q) < 2*t.cfg.ToRs && qs.Prio == Local && qs.Packets == 0 {
-		v := int(q) >> 1
-		t.local[v>>6] &^= 1 << (v & 63)
+	if int(q) < 2*t.cfg.ToRs {
+		t.voqPkts--
+		if qs.Prio == Local && qs.Packets == 0 {
+			v := int(q) >> 1
+			t.local[v>>6] &^= 1 << (v & 63)
+		}
 	}
 }
 

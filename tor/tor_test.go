@@ -1,6 +1,7 @@
 package tor
 
 import (
+	"math/rand/v2"
 	"testing"
 	"unsafe"
 
@@ -244,5 +245,32 @@ func TestReserve(t *testing.T) {
 func TestPacketSize(t *testing.T) {
 	if got := unsafe.Sizeof(Packet{}); got != 64 {
 		t.Errorf("tor.Packet is %d bytes, want 64 (one cache line)", got)
+	}
+}
+
+// TestVOQPackets keeps the VOQ packet count equal to the sum of the VOQs'
+// lengths through random enqueues (with push-out), dequeues, takes and
+// host-queue traffic, which does not count.
+func TestVOQPackets(t *testing.T) {
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 2, Uplinks: 1, Buffer: 20, Policy: &pushOut{}})
+	rng := rand.New(rand.NewPCG(5, 0))
+	for step := 0; step < 3000; step++ {
+		q := QueueID(rng.IntN(tr.NumQueues() - 1)) // VOQs and host queues
+		switch k := rng.IntN(3); {
+		case k == 0 && tr.Len(q) > 0:
+			tr.Dequeue(0, q, 0, 0)
+		case k == 1 && tr.Len(q) > 0:
+			tr.Take(0, q)
+		default:
+			tr.Enqueue(0, q, pkt(pool, 1))
+			tr.TakeEvicted()
+		}
+		want := 0
+		for v := 0; v < 4; v++ {
+			want += tr.Len(tr.VOQ(v, Transit)) + tr.Len(tr.VOQ(v, Local))
+		}
+		if got := tr.VOQPackets(); got != want {
+			t.Fatalf("step %d: VOQPackets = %d, VOQs hold %d", step, got, want)
+		}
 	}
 }
