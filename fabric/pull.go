@@ -186,10 +186,9 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 // order) and makes sure an idle uplink to v looks at it when it is there.
 func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
 	insertByReady(&s.pull.waiting[t*s.n+v], pulledPkt{idx: idx, size: size, ready: at})
-	for sw := 0; sw < s.U; sw++ {
-		if u := t*s.U + sw; s.peer[u] == int32(v) {
-			s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
-		}
+	for m := s.upTo[t*s.n+v]; m != 0; m &= m - 1 {
+		u := t*s.U + bits.TrailingZeros64(m)
+		s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
 	}
 }
 
@@ -451,21 +450,21 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor
 		ps.storeLast[i] = at
 	}
 	ps.stored += int64(p.Size)
-	for u := v * s.U; u < (v+1)*s.U; u++ {
-		if s.peer[u] == int32(x) || s.peerNext[u] == int32(x) {
-			s.q.Schedule(at, evStored, int32(v), int32(x))
-			return
-		}
+	soon := s.upTo[v*s.n+x] != 0
+	for u := v * s.U; u < (v+1)*s.U && !soon; u++ {
+		soon = s.peerNext[u] == int32(x)
+	}
+	if soon {
+		s.q.Schedule(at, evStored, int32(v), int32(x))
 	}
 }
 
 // offerStored stages stored relayed packets at ToR v for its circuits up
 // now to x.
 func (s *sim) offerStored(v, x int) {
-	for sw := 0; sw < s.U; sw++ {
-		if s.peer[v*s.U+sw] == int32(x) {
-			s.fill(v, x, s.sw[sw].dayAt, s.sw[sw].nightAt)
-		}
+	for m := s.upTo[v*s.n+x]; m != 0; m &= m - 1 {
+		sw := bits.TrailingZeros64(m)
+		s.fill(v, x, s.sw[sw].dayAt, s.sw[sw].nightAt)
 	}
 }
 

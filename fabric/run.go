@@ -212,6 +212,7 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		s.peer[t*s.U+sw] = v
 		if v != rotor.Idle {
 			active++
+			s.upTo[t*s.n+int(v)] |= 1 << sw
 		}
 	}
 	s.m.dayPorts[sw] = active
@@ -261,6 +262,7 @@ func (s *sim) nightStart(sw int) {
 		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
 		if v != rotor.Idle {
+			s.upTo[t*s.n+int(v)] &^= 1 << sw
 			s.notifyCircuit(t, v, false)
 		}
 		if (s.paths != nil || s.ksp != nil || s.early != nil) && v != rotor.Idle {

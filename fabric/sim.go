@@ -85,6 +85,7 @@ type sim struct {
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
 	peerNext []int32
+	upTo     []uint64     // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
 	upWake   []rotor.Time // [t*U+s]: when the pending "uplink free" event comes, noWake: none
 	upFree   []rotor.Time // [t*U+s]: the uplink serialises until then
 	psUp     []bool       // [t] ToR→packet switch port busy
@@ -187,6 +188,7 @@ func newSim(cfg Config) (*sim, error) {
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
 	s.peerNext = make([]int32, s.n*s.U)
+	s.upTo = make([]uint64, s.n*s.n)
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
