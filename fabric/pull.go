@@ -168,6 +168,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		if !s.stage(t, v, size) {
 			return
 		}
+		seq := fs.f.Bytes - fs.unpulled // segments go out in order
 		s.takePulled(t, d, size)
 		if via >= 0 {
 			ps.relayed[v*s.n+d] += int64(size) // v's relay room is promised now
@@ -176,7 +177,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		p := s.pool.At(idx)
 		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.SrcToR, p.DstToR = int32(t), int32(d)
+		p.SrcToR, p.DstToR, p.Seq = int32(t), int32(d), seq
 		s.wait(t, v, idx, size, s.hostPull(p.SrcHost, idx, size, true))
 	}
 }
@@ -284,22 +285,15 @@ func (s *sim) takePulled(t, d int, size int32) {
 
 // hostPull answers a pull request for packet idx (size bytes) sent to host h now: the
 // host gets it after the host delay and serialises the packet when its NIC
-// is free. A new packet (fresh) gets its flow's next segment; a stored
-// relayed packet goes up again as is. It returns when the packet reaches
+// is free. A new packet (fresh) is counted as injected; a stored relayed
+// packet goes up again as is. It returns when the packet reaches
 // h's ToR.
 func (s *sim) hostPull(h int32, idx, size int32, fresh bool) rotor.Time {
 	now := s.q.Now()
 	hs := &s.hosts[h]
 	start := max(now+s.cfg.HostDelay, hs.nicFree)
 	if fresh {
-		p := s.pool.At(idx)
-		fs := &s.flows[p.Flow]
-		seq, size, _, ok := fs.sender.Next(now)
-		if !ok || size != p.Size {
-			s.fail("flow %d: pull request for %d B, sender offers %d B (ok=%v)", p.Flow, p.Size, size, ok)
-			return start
-		}
-		p.Seq, p.Sent = seq, start
+		s.pool.At(idx).Sent = start
 		s.m.injectedPkts++
 		s.m.injectedBytes += int64(size)
 		s.m.injectedData += int64(size)

@@ -166,7 +166,9 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		switch {
 		case fs.recv != nil:
 			fr.Received, fr.Reordered = fs.recv.Received(), fs.recv.Reordered
-			fr.Retransmits, fr.Timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+			if fs.sender != nil {
+				fr.Retransmits, fr.Timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+			}
 		case fs.f.Bytes == 0:
 		default: // retired
 			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts

@@ -630,12 +630,12 @@ func (s *sim) startFlow() {
 		}
 		ctl = c
 	}
-	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
 	fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
-	if pulled {
+	if pulled { // its ToR hands out the segments in order (fill): no sender
 		s.addPulled(id)
 		return
 	}
+	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
 	if reliable {
 		s.watchCircuit(id)
 	}
@@ -824,10 +824,12 @@ func (s *sim) ackArrive(h int32, idx int32) {
 // so memory does not grow with the number of flows served.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	if !fs.done || fs.sender == nil || !fs.sender.Done() {
+	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() {
 		return
 	}
 	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
-	fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+	if fs.sender != nil {
+		fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+	}
 	fs.sender, fs.recv = nil, nil
 }
