@@ -146,7 +146,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evHostPortFree:
 		s.sendHostPort(target)
 	case evHostArrive:
-		s.hostArrive(target, arg)
+		s.hostReceive(target, arg, s.q.Now())
 	case evHostTxDone:
 		s.hosts[target].busy = false
 		s.hostSend(target)
@@ -734,10 +734,6 @@ func (s *sim) rto(id int32) {
 		return
 	}
 	s.armRTO(id)
-}
-
-func (s *sim) hostArrive(h int32, idx int32) {
-	s.hostReceive(h, idx, s.q.Now())
 }
 
 // hostReceive delivers packet idx to host h at time at (now, or for a

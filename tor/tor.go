@@ -147,7 +147,8 @@ func (t *ToR) headSize(q QueueID) int32 { return t.pool.At(t.queues[q].Head()).S
 func (t *ToR) Room(size int32) bool { return t.buf.Used+int64(size) <= t.buf.Size }
 
 // Reserve promises size bytes of buffer to a packet on its way; the
-// policy sees them as occupied. EnqueueReserved consumes the promise.
+// policy sees them as occupied. EnqueueReserved or Release consumes the
+// promise.
 func (t *ToR) Reserve(size int32) {
 	t.reserved += int64(size)
 	t.buf.Used += int64(size)
