@@ -93,7 +93,7 @@ func (s *sim) sample() {
 	for _, tr := range s.tors {
 		clear(pulled)
 		used := tr.Used()
-		if s.gate != nil { // pulled packets are tracked by the fabric, not in the ToR's queues
+		if s.pulling { // pulled packets are tracked by the fabric, not in the ToR's queues
 			s.settle(tr.ID)
 			used += s.pulledPresent(tr.ID, pulled)
 		}

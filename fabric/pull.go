@@ -29,7 +29,7 @@ import (
 // circuit to x: every pulled packet crosses at most two circuits.
 //
 // A staged packet leaves on a circuit only when the next ToR has reserved
-// room for it (tor.Gate), so pulled packets are never dropped. What a
+// room for it (pullPass), so pulled packets are never dropped. What a
 // pulled packet needs at the next ToR is a host queue (last hop or relay
 // storage), which drains unconditionally; the only pulled bytes that wait
 // for room elsewhere are those a ToR staged itself, capped at half its
@@ -130,12 +130,10 @@ func (s *sim) fillUp(t, d int) {
 // or when a packet requested now could not leave before the night.
 func (s *sim) fill(t, v int, day, night rotor.Time) {
 	ps := &s.pull
-	tr := s.tors[t]
 	now := s.q.Now()
-	q := tr.VOQ(v, tor.Local)
 	for {
 		w := &ps.waiting[t*s.n+v]
-		staged := tr.Len(q) + w.Len()
+		staged := w.Len()
 		if staged >= ps.depth || max(now+ps.latency, day)+rotor.Time(staged+1)*s.serMTU[linkCircuit] > night {
 			return
 		}
@@ -462,27 +460,12 @@ func (s *sim) offerStored(v, x int) {
 	}
 }
 
-// pullGate is the flow control of pulled packets: one leaves toward v only
-// if v has room for it and, if v is to relay it, v's store for the
-// destination stays within one circuit day of bytes.
-type pullGate struct{ s *sim }
-
-func (g pullGate) Pass(v int, p *tor.Packet) bool {
-	if !p.Pulled {
-		return true
-	}
-	s := g.s
+// pullPass is the flow control of pulled packets: one leaves toward v only
+// if v has room for it. (A packet waits only for the circuit to its
+// destination or to the relay that promised it room when it was pulled.)
+func (s *sim) pullPass(v int, size int32) bool {
 	s.settle(v)
-	if !s.tors[v].Room(p.Size) {
-		return false
-	}
-	switch {
-	case int(p.DstToR) == v || p.Via == int32(v):
-		return true // last hop, or relay room promised at the pull
-	case p.Via >= 0 || p.Hops > 0:
-		return false // promised to another relay, or already relayed once
-	}
-	return s.spare(v, int(p.DstToR)) >= int64(p.Size)
+	return s.tors[v].Room(size)
 }
 
 // spare is RotorLB's acceptance rule: the bytes intermediate v can still

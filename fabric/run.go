@@ -118,7 +118,7 @@ func (s *sim) prefetchNext(kind uint8, target, arg int32) {
 			tr := s.tors[t]
 			if q := tr.VOQ(int(v), tor.Local); tr.VOQPackets() > 0 && tr.Len(q) > 0 {
 				s.pool.Prefetch(tr.Head(q))
-			} else if s.gate != nil {
+			} else if s.pulling {
 				if w := &s.pull.waiting[t*s.n+int(v)]; w.Len() > 0 {
 					s.pool.Prefetch(w.Head().idx)
 				}
@@ -223,7 +223,7 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
 			s.notifyCircuit(t, v, true)
-			if s.gate != nil {
+			if s.pulling {
 				s.fill(t, int(v), now, night)
 			}
 			s.startUplink(t, sw)
@@ -270,7 +270,7 @@ func (s *sim) nightStart(sw int) {
 		}
 	}
 	s.q.Schedule(now+s.sched.Reconf, evDay, int32(sw), 0)
-	if s.gate != nil {
+	if s.pulling {
 		st.nextDay = now + s.sched.Reconf
 		s.q.Schedule(max(now, st.nextDay-s.pull.latency), evPrefetch, int32(sw), 0)
 	}
@@ -300,14 +300,14 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
-	if s.gate != nil {
+	if s.pulling {
 		w = &s.pull.waiting[t*s.n+int(v)]
 	}
 	var idx int32
 	var q tor.QueueID
 	ok := false
 	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
-		q, ok = tr.PickCircuit(int(v), budget, s.relay, s.gate)
+		q, ok = tr.PickCircuit(int(v), budget, s.relay, nil)
 	}
 	switch {
 	case ok:
@@ -321,19 +321,15 @@ func (s *sim) startUplink(t, sw int) {
 		if int64(e.size) > budget {
 			return
 		}
-		idx = e.idx
-		p := s.pool.At(idx)
-		if !s.gate.Pass(int(v), p) {
+		if !s.pullPass(int(v), e.size) {
 			s.retryUplink(i, now)
 			return
 		}
-		w.Pop()
-		tr.Release(p.Size)
+		pk := w.Pop()
+		tr.Release(pk.size)
+		idx = pk.idx
 		q = tr.VOQ(int(v), tor.Local)
 	default:
-		if s.gate != nil && tr.VOQPackets() > 0 && tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 {
-			s.retryUplink(i, now)
-		}
 		return
 	}
 	p := s.pool.At(idx)
@@ -369,7 +365,7 @@ func (s *sim) startUplink(t, sw int) {
 	} else {
 		s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
 	}
-	if s.gate != nil {
+	if s.pulling {
 		s.fill(t, int(v), st.dayAt, st.nightAt)
 	}
 }

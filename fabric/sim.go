@@ -108,8 +108,8 @@ type sim struct {
 	early     *earliestTable
 	pull      pullState
 
-	circuitFlows []des.FIFO // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
-	gate         tor.Gate
+	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
+	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
 	serMTU       [3]rotor.Time // host, circuit, packet switch: MTU serialisation
 	serAck       [3]rotor.Time
 	rates        [3]rotor.Rate
@@ -234,7 +234,7 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	if cfg.Transport == Pull {
 		s.initPull()
-		s.gate = pullGate{s}
+		s.pulling = true
 	}
 	if err := s.m.init(s); err != nil {
 		return nil, err
