@@ -86,7 +86,7 @@ type sim struct {
 	// its last day start), −1 idle
 	peerNext []int32
 	upTo     []uint64     // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
-	upWake   []rotor.Time // [t*U+s]: when the pending "uplink free" event comes, noWake: none
+	wake     *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
 	upFree   []rotor.Time // [t*U+s]: the uplink serialises until then
 	psUp     []bool       // [t] ToR→packet switch port busy
 	psPort   []bool       // [t] packet switch→ToR port busy
@@ -192,10 +192,8 @@ func newSim(cfg Config) (*sim, error) {
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
-	s.upWake = make([]rotor.Time, s.n*s.U)
-	for i := range s.upWake {
-		s.upWake[i] = noWake
-	}
+	s.wake = des.NewTimers(s.n * s.U)
+	s.q.AttachTimers(s.wake, evUplinkFree)
 	s.upFree = make([]rotor.Time, s.n*s.U)
 	s.vlbRR = make([]int32, s.n)
 	s.hosts = make([]hostState, s.n*s.H)

@@ -144,8 +144,16 @@ func BenchmarkQueue(b *testing.B) {
 // sending back-to-back packets: a ScheduleFirst "link free" event 1.2 µs
 // ahead and an ordinary arrival 1.7 µs ahead, and every fourth arrival an
 // acknowledgement 0.5–2 µs later. Equal times are the rule, as in the
-// fabric emulator, not the exception as in BenchmarkQueue.
+// fabric emulator, not the exception as in BenchmarkQueue. The "link
+// free" events are scheduled (schedule) or attached Timers (timers).
 func BenchmarkQueueFabric(b *testing.B) {
+	b.Run("schedule", func(b *testing.B) { benchQueueFabric(b, false) })
+	b.Run("timers", func(b *testing.B) { benchQueueFabric(b, true) })
+}
+
+// benchQueueFabric is BenchmarkQueueFabric, with the "link free" events
+// as attached Timers if timers is set.
+func benchQueueFabric(b *testing.B, timers bool) {
 	const (
 		links             = 256
 		kindFree, kindArr = 1, 2
@@ -156,8 +164,20 @@ func BenchmarkQueueFabric(b *testing.B) {
 	)
 	rng := rand.New(rand.NewPCG(1, 3))
 	var q Queue
+	var tm *Timers
+	if timers {
+		tm = NewTimers(links)
+		q.AttachTimers(tm, kindFree)
+	}
+	free := func(at rotor.Time, l int32) {
+		if timers {
+			tm.Set(int(l), at)
+		} else {
+			q.ScheduleFirst(at, kindFree, l, 0)
+		}
+	}
 	for l := int32(0); l < links; l++ {
-		q.ScheduleFirst(0, kindFree, l, 0)
+		free(0, l)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -171,7 +191,7 @@ func BenchmarkQueueFabric(b *testing.B) {
 			if start := next / day * day; next+ser > start+day-night { // no room before the night
 				next = start + day
 			}
-			q.ScheduleFirst(next, kindFree, l, 0)
+			free(next, l)
 		case kindArr:
 			if i%4 == 0 {
 				q.Schedule(now+prop+rotor.Time(rng.IntN(4))*prop, kindArr+1, l, 0)

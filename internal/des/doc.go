@@ -11,8 +11,10 @@
 // merges), 4-ary heaps for far events and late ones: no pointers, no
 // per-event allocation once warm. An event carries a kind and two int32
 // arguments; the simulator dispatches on the kind with a switch, which is
-// cheaper than an interface call per event. Ring is a FIFO of small values
-// (an index with what a decision needs, so the item itself need not be
-// touched), and Pool.Prefetch starts loading an item the next event will
-// use without waiting for it.
+// cheaper than an interface call per event. Timers, attached to the
+// queue, are events of one kind that move instead of being rescheduled
+// (a winner tree, one leaf-to-root replay per set). Ring is a FIFO of
+// small values (an index with what a decision needs, so the item itself
+// need not be touched), and Pool.Prefetch starts loading an item the next
+// event will use without waiting for it.
 package des

@@ -108,16 +108,37 @@ type Queue struct {
 	seq       uint64
 	now       rotor.Time
 	processed uint64
+	timers    *Timers // attached timers, or nil
+	tkey      uint64  // their key, ScheduleFirst's with target 0
+	fired     uint64  // timers popped
 }
 
 // Now is the time of the last event popped.
 func (q *Queue) Now() rotor.Time { return q.now }
 
-// Len is the number of pending events.
-func (q *Queue) Len() int { return int(q.pushed - q.processed) }
+// Len is the number of pending events (set timers included).
+func (q *Queue) Len() int {
+	n := int(q.pushed - q.processed)
+	if q.timers != nil {
+		n += q.timers.Len()
+	}
+	return n
+}
 
-// Processed is the number of events popped so far.
-func (q *Queue) Processed() uint64 { return q.processed }
+// Processed is the number of events popped so far (fired timers included).
+func (q *Queue) Processed() uint64 { return q.processed + q.fired }
+
+// AttachTimers makes t's timers events of the queue: timer i set to at
+// fires from PopUntil (and Pop, Peek) as the event ScheduleFirst(at, kind,
+// i, 0) would, and Len, Processed and Pending count it; Hint does not
+// report timers. Moving a timer costs no event, where rescheduling would
+// leave a stale one to pop. Do not use kind with ScheduleFirst as well,
+// nor set a timer before Now (it would fire at once, at Now). A queue
+// takes one Timers.
+func (q *Queue) AttachTimers(t *Timers, kind uint8) {
+	q.timers = t
+	q.tkey = uint64(kind)<<40 | uint64(kind)
+}
 
 // Schedule adds an event. Scheduling in the past (before Now) is a bug in
 // the caller; the event is clamped to Now so time never runs backwards.
@@ -464,35 +485,68 @@ func heapSortSlots(a []slot) {
 // at is the time of the current bucket's slot s.
 func (q *Queue) at(s *slot) rotor.Time { return q.base + rotor.Time(s.sk>>offsetShift) }
 
-// top reports where the earliest pending event is — late[0] (fromLate)
-// or near[head] — making the next bucket current when the current one is
-// used up; ok is false if the queue is empty.
-func (q *Queue) top() (fromLate, ok bool) {
+// Where the earliest pending event is (top).
+const (
+	srcNone  = iota
+	srcNear  // near[head]
+	srcLate  // late[0]
+	srcTimer // the earliest timer
+)
+
+// top reports where the earliest pending event is, making the next bucket
+// current when the current one is used up, unless a timer comes before
+// the next bucket.
+func (q *Queue) top() int {
 	if q.head == len(q.near) && q.then != nil {
 		q.near, q.head, q.then = q.then, 0, nil
 	}
-	if q.head == len(q.near) && len(q.late) == 0 && !q.advance() {
-		return false, false
+	tAt, tKey := Never, uint64(0)
+	if t := q.timers; t != nil {
+		if t.fired >= 0 {
+			t.settle()
+		}
+		tAt, tKey = t.minAt, q.tkey|uint64(t.min)<<8
 	}
-	if len(q.late) == 0 {
-		return false, true
+	if q.head == len(q.near) && len(q.late) == 0 {
+		// Every calendar event is in a later bucket.
+		if tAt < q.base+bucketMask+1 {
+			return srcTimer
+		}
+		if !q.advance() {
+			if tAt != Never {
+				return srcTimer
+			}
+			return srcNone
+		}
 	}
-	if q.head == len(q.near) {
-		return true, true
+	src := srcNear
+	var at rotor.Time
+	var key uint64
+	if q.head < len(q.near) {
+		s := &q.near[q.head]
+		at, key = q.at(s), s.sk&keyMask
 	}
-	l, s := &q.late[0], &q.near[q.head]
-	at := q.at(s)
-	return l.at < at || (l.at == at && l.key < s.sk&keyMask), true
+	if len(q.late) > 0 {
+		if l := &q.late[0]; q.head == len(q.near) || l.at < at || (l.at == at && l.key < key) {
+			src, at, key = srcLate, l.at, l.key
+		}
+	}
+	if tAt < at || (tAt == at && tKey < key) {
+		return srcTimer
+	}
+	return src
 }
 
 // first returns a copy of the earliest pending event.
 func (q *Queue) first() (item, bool) {
-	fromLate, ok := q.top()
-	switch {
-	case !ok:
+	switch q.top() {
+	case srcNone:
 		return item{}, false
-	case fromLate:
+	case srcLate:
 		return q.late[0], true
+	case srcTimer:
+		t := q.timers
+		return item{at: t.minAt, key: q.tkey | uint64(t.min)<<8, target: t.min}, true
 	}
 	s := &q.near[q.head]
 	return item{at: q.at(s), key: s.sk & keyMask, target: s.target, arg: s.arg}, true
@@ -529,28 +583,45 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	if q.head < len(q.near) && len(q.late) == 0 { // fast path
+	if q.head < len(q.near) && len(q.late) == 0 { // fast path: near[head], or a timer before it
 		s := &q.near[q.head]
 		at := q.base + rotor.Time(s.sk>>offsetShift)
-		if at > end {
-			return 0, 0, 0, false
+		t := q.timers
+		if t == nil || t.fired < 0 && (at < t.minAt || at == t.minAt && s.sk&keyMask < q.tkey|uint64(t.min)<<8) {
+			if at > end {
+				return 0, 0, 0, false
+			}
+			q.head++
+			q.now = at
+			q.processed++
+			return uint8(s.sk), s.target, s.arg, true
 		}
-		q.head++
-		q.now = at
-		q.processed++
-		return uint8(s.sk), s.target, s.arg, true
+		if t.fired < 0 { // the timer first
+			return q.fire(end)
+		}
 	}
 	return q.popSlow(end)
 }
 
-// popSlow is PopUntil when the current bucket is used up or late events
-// are pending.
-func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	fromLate, ok := q.top()
-	if !ok {
+// fire pops the earliest timer if its time is at most end.
+func (q *Queue) fire(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
+	t := q.timers
+	if t.minAt > end {
 		return 0, 0, 0, false
 	}
-	if fromLate {
+	i, at := t.take()
+	q.now = max(q.now, at)
+	q.fired++
+	return uint8(q.tkey), i, 0, true
+}
+
+// popSlow is PopUntil when the current bucket is used up, late events are
+// pending or a timer may come first.
+func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
+	switch q.top() {
+	case srcNone:
+		return 0, 0, 0, false
+	case srcLate:
 		if q.late[0].at > end {
 			return 0, 0, 0, false
 		}
@@ -558,6 +629,8 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 		q.now = e.at
 		q.processed++
 		return e.kind(), e.target, e.arg, true
+	case srcTimer:
+		return q.fire(end)
 	}
 	s := &q.near[q.head]
 	at := q.at(s)
@@ -571,9 +644,10 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 }
 
 // Hint returns the event likely popped k-th from now (k = 0: next) — the
-// current bucket's, ignoring events filed since it was sorted — without
-// moving anything; ok is false if there is no such event. Simulators use
-// it to start loading an event's data before it is handled.
+// current bucket's, ignoring events filed since it was sorted and timers —
+// without moving anything; ok is false if there is no such event.
+// Simulators use it to start loading an event's data before it is
+// handled.
 func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 	if q.head+k >= len(q.near) {
 		return 0, 0, 0, false
@@ -586,9 +660,16 @@ func (q *Queue) Hint(k int) (kind uint8, target, arg int32, ok bool) {
 // is meant for invariant checks.
 func (q *Queue) Pending() []Event {
 	items := q.items()
-	out := make([]Event, len(items))
+	out := make([]Event, len(items), q.Len())
 	for i := range items {
 		out[i] = items[i].event()
+	}
+	if t := q.timers; t != nil {
+		for i, at := range t.at {
+			if at != Never {
+				out = append(out, Event{At: at, Kind: uint8(q.tkey), Target: int32(i)})
+			}
+		}
 	}
 	return out
 }
@@ -629,7 +710,7 @@ func (q *Queue) renumber() {
 		return 1
 	})
 	now, processed := q.now, q.processed
-	*q = Queue{now: now, processed: processed, pushed: processed}
+	*q = Queue{now: now, processed: processed, pushed: processed, timers: q.timers, tkey: q.tkey, fired: q.fired}
 	q.cur = int64(now>>bucketShift) - 1 // nothing is current: every event is filed in the ring or beyond
 	q.base = rotor.Time(q.cur) << bucketShift
 	for _, e := range items {
