@@ -511,7 +511,8 @@ func TestKSPFollowAcrossEpochs(t *testing.T) {
 // TestPathsK1Unchanged: with paths_k = 1 (the default) the paths mode
 // still routes hop by hop on the shortest-path table: the flows.csv of a
 // small Opera run is byte-identical to the one rdcn simulate wrote for the
-// same configuration before k-shortest paths existed.
+// same configuration before k-shortest paths existed (with the query
+// column, added later, appended: 0 for every flow).
 func TestPathsK1Unchanged(t *testing.T) {
 	f, err := os.Open("testdata/ksp/k1-opera.toml")
 	if err != nil {

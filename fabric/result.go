@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"slices"
+
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
@@ -194,6 +196,44 @@ func scale(x []float64, f float64) []float64 {
 }
 
 // Records returns the completed flows as stats records (for SummarizeFlows).
+// Queries digests the incast queries of the run (flows with Query > 0,
+// grouped by it): how many started, how many completed (all their flows
+// done), and each completed query's completion time in µs, from its first
+// flow's start to its last flow's end, in query order.
+func (r *Result) Queries() (started, completed int, qctUs []float64) {
+	type span struct {
+		first, last rotor.Time
+		open        bool // a flow not done
+	}
+	byQuery := map[int]*span{}
+	var order []int
+	for _, f := range r.Flows {
+		if f.Query <= 0 {
+			continue
+		}
+		q := byQuery[f.Query]
+		if q == nil {
+			q = &span{first: f.Start, last: f.Start}
+			byQuery[f.Query] = q
+			order = append(order, f.Query)
+		}
+		q.first = min(q.first, f.Start)
+		if f.Done {
+			q.last = max(q.last, f.Start+f.FCT)
+		} else {
+			q.open = true
+		}
+	}
+	slices.Sort(order)
+	for _, id := range order {
+		if q := byQuery[id]; !q.open {
+			completed++
+			qctUs = append(qctUs, float64(q.last-q.first)/float64(rotor.Microsecond))
+		}
+	}
+	return len(order), completed, qctUs
+}
+
 func (r *Result) Records() []stats.FlowRecord {
 	var out []stats.FlowRecord
 	for _, f := range r.Flows {

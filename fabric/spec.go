@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/tor"
@@ -65,7 +67,11 @@ var Keys = []Key{
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
-	{"workload.pattern", "all-to-all", "all-to-all, permutation or ring"},
+	{"workload.pattern", "all-to-all", "all-to-all, permutation, ring, or matrix (destination ToRs weighted by workload.matrix)"},
+	{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
+	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
+	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
+	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load"},
 	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them"},
 	{"workload.seed", "1", "workload seed"},
 	{"workload.duration", "", "flows start in [0, duration); empty: run.sim_time"},
@@ -413,8 +419,17 @@ func (s *Spec) Build() (*Setup, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
+		if wc.Matrix, err = s.workloadMatrix(sc.Nodes); err != nil {
+			return nil, err
+		}
+		if wc.Incast, err = s.incast(p, rotor.Bytes(mtu)); err != nil {
+			return nil, err
+		}
 		flows, err = workload.Generate(wc, rand.New(rand.NewPCG(seed, 0)))
-		if err != nil {
+		var fe *workload.FieldError
+		if errors.As(err, &fe) {
+			return nil, cfgErr(fe.Field, "%s", fe.Problem) // it names the key already
+		} else if err != nil {
 			return nil, cfgErr("workload", "%v", err)
 		}
 	}
@@ -424,4 +439,42 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, err
 	}
 	return &Setup{Config: cfg, Schedule: sc, Flows: flows}, nil
+}
+
+// workloadMatrix is the demand matrix of pattern "matrix" for n ToRs: a
+// file or one of demand's generators (workload.matrix). It is an error to
+// give one for another pattern, or none for "matrix".
+func (s *Spec) workloadMatrix(n int) (demand.Matrix, error) {
+	spec, pattern := s.values["workload.matrix"], s.values["workload.pattern"]
+	switch {
+	case spec == "" && pattern != "matrix":
+		return nil, nil
+	case pattern != "matrix":
+		return nil, cfgErr("workload.matrix", "is used only with workload.pattern = matrix, not %q", pattern)
+	case spec == "":
+		return nil, cfgErr("workload.matrix", "pattern matrix needs a demand matrix: a file, or one of %s", strings.Join(demand.Patterns, ", "))
+	}
+	m, err := demand.Parse(spec, n)
+	if err != nil {
+		return nil, cfgErr("workload.matrix", "%v", err)
+	}
+	return m, nil
+}
+
+// incast is the incast workload of the workload.incast_* keys, or nil when
+// workload.incast_senders is 0 (then the other two must be unset).
+func (s *Spec) incast(p *specParser, mtu rotor.Bytes) (*workload.Incast, error) {
+	senders := p.int("workload.incast_senders", 0)
+	if p.err != nil {
+		return nil, p.err
+	}
+	if senders == 0 {
+		if s.values["workload.incast_bytes"] != "" || s.values["workload.incast_rate"] != "0" {
+			return nil, cfgErr("workload.incast_senders", "is 0 (no incast), but workload.incast_bytes or workload.incast_rate is set")
+		}
+		return nil, nil
+	}
+	in := &workload.Incast{Senders: senders, Bytes: int64(p.size("workload.incast_bytes", mtu, false)),
+		Rate: p.float("workload.incast_rate")}
+	return in, p.err
 }

@@ -41,6 +41,15 @@ type BucketStats struct {
 	Slowdown Quantiles `json:"slowdown"`
 }
 
+// QuerySummary is the query completion time (QCT, µs: from the query's
+// first response flow's start to its last one's end) of the completed
+// incast queries.
+type QuerySummary struct {
+	Started   int       `json:"started"`
+	Completed int       `json:"completed"`
+	QCTus     Quantiles `json:"qct_us"`
+}
+
 // Summary is the JSON-ready digest of a Result: simulated quantities only,
 // so the same inputs give byte-identical output.
 type Summary struct {
@@ -54,6 +63,9 @@ type Summary struct {
 		Completed int `json:"completed"`
 	} `json:"flows"`
 	FCT []BucketStats `json:"fct"`
+	// Queries: incast queries (workload.incast_*, or a flow file's fifth
+	// column), present only when the run has some.
+	Queries *QuerySummary `json:"queries,omitempty"`
 
 	HostUtilization    Num   `json:"host_utilization"`
 	CircuitUtilization Num   `json:"circuit_utilization"`
@@ -105,6 +117,9 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	for _, row := range rows {
 		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown)})
 	}
+	if started, completed, qct := r.Queries(); started > 0 {
+		s.Queries = &QuerySummary{Started: started, Completed: completed, QCTus: quantiles(stats.Summarize(qct))}
+	}
 	s.HostUtilization, s.CircuitUtilization = Num(r.HostUtilization), Num(r.CircuitUtilization)
 	s.CircuitBytes, s.PacketSwitchBytes = r.CircuitBytes, r.PacketSwitchBytes
 	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
@@ -137,7 +152,7 @@ func cdfQuantile(cdf []stats.CDFPoint, q float64) float64 {
 // FlowsCSV returns the header and rows of the per-flow table.
 func (r *Result) FlowsCSV() (header []string, rows [][]string) {
 	header = []string{"id", "src", "dst", "bytes", "start_us", "done", "fct_us", "ideal_us", "slowdown",
-		"received", "reordered", "retransmits", "timeouts", "max_hops"}
+		"received", "reordered", "retransmits", "timeouts", "max_hops", "query"}
 	us := func(t rotor.Time) string { return stats.FormatFloat(float64(t) / float64(rotor.Microsecond)) }
 	rows = make([][]string, len(r.Flows))
 	for i, f := range r.Flows {
@@ -149,7 +164,8 @@ func (r *Result) FlowsCSV() (header []string, rows [][]string) {
 		rows[i] = []string{strconv.Itoa(f.ID), strconv.Itoa(f.Src), strconv.Itoa(f.Dst), strconv.FormatInt(f.Bytes, 10),
 			us(f.Start), strconv.FormatBool(f.Done), fct, us(f.Ideal), slow,
 			strconv.FormatInt(f.Received, 10), strconv.FormatInt(f.Reordered, 10),
-			strconv.FormatInt(f.Retransmits, 10), strconv.FormatInt(f.Timeouts, 10), strconv.Itoa(f.MaxHops)}
+			strconv.FormatInt(f.Retransmits, 10), strconv.FormatInt(f.Timeouts, 10), strconv.Itoa(f.MaxHops),
+			strconv.Itoa(f.Query)}
 	}
 	return header, rows
 }

@@ -137,16 +137,16 @@ func (c *Config) Validate() error {
 	}
 	if in := c.Incast; in != nil {
 		if in.Senders < 1 {
-			return fieldErr("workload.incast.senders", "must be at least 1, got %d", in.Senders)
+			return fieldErr("workload.incast_senders", "must be at least 1, got %d", in.Senders)
 		}
 		if others := c.Hosts - c.HostsPerTor; in.Senders > others {
-			return fieldErr("workload.incast.senders", "%d exceeds the %d hosts on other ToRs", in.Senders, others)
+			return fieldErr("workload.incast_senders", "%d exceeds the %d hosts on other ToRs", in.Senders, others)
 		}
 		if in.Bytes < 1 {
-			return fieldErr("workload.incast.bytes", "must be at least 1, got %d", in.Bytes)
+			return fieldErr("workload.incast_bytes", "must be at least 1, got %d", in.Bytes)
 		}
 		if !(in.Rate > 0) || math.IsInf(in.Rate, 0) {
-			return fieldErr("workload.incast.rate", "must be a positive number of queries per second, got %v", in.Rate)
+			return fieldErr("workload.incast_rate", "must be a positive number of queries per second, got %v", in.Rate)
 		}
 	}
 	return nil

@@ -384,10 +384,10 @@ func TestConfigErrors(t *testing.T) {
 		{"start", func(c *Config) { c.Start = -1 }, "workload.start: must not be negative"},
 		{"duration", func(c *Config) { c.Duration = 0 }, "workload.duration: must be positive"},
 		{"overflow", func(c *Config) { c.Start = math.MaxInt64 - 5 }, "workload.duration: start + duration overflows"},
-		{"incast senders", func(c *Config) { c.Incast = &Incast{Senders: 0, Bytes: 1, Rate: 1} }, "workload.incast.senders: must be at least 1"},
-		{"incast too many", func(c *Config) { c.Incast = &Incast{Senders: 29, Bytes: 1, Rate: 1} }, "workload.incast.senders: 29 exceeds the 28 hosts on other ToRs"},
-		{"incast bytes", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 0, Rate: 1} }, "workload.incast.bytes: must be at least 1"},
-		{"incast rate", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 1, Rate: math.Inf(1)} }, "workload.incast.rate: must be a positive number"},
+		{"incast senders", func(c *Config) { c.Incast = &Incast{Senders: 0, Bytes: 1, Rate: 1} }, "workload.incast_senders: must be at least 1"},
+		{"incast too many", func(c *Config) { c.Incast = &Incast{Senders: 29, Bytes: 1, Rate: 1} }, "workload.incast_senders: 29 exceeds the 28 hosts on other ToRs"},
+		{"incast bytes", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 0, Rate: 1} }, "workload.incast_bytes: must be at least 1"},
+		{"incast rate", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 1, Rate: math.Inf(1)} }, "workload.incast_rate: must be a positive number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

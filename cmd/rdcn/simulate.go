@@ -361,6 +361,10 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		fmt.Fprintf(w, "%-8s %7d %12s %12s %12s %10s %10s\n", b.Bucket, b.FCTus.Count, fmtNum(b.FCTus.P50),
 			fmtNum(b.FCTus.P99), fmtNum(b.FCTus.P999), fmtNum(b.Slowdown.P50), fmtNum(b.Slowdown.P99))
 	}
+	if q := s.Queries; q != nil {
+		fmt.Fprintf(w, "%-8s %7d %12s %12s %12s   (%d of %d queries completed)\n", "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
+			fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), q.Completed, q.Started)
+	}
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets, hops %s\n",
 		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected,
 		strings.Trim(fmt.Sprint(s.Hops), "[]"))

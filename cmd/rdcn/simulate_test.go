@@ -76,6 +76,35 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--config", "/does/not/exist.toml"}, "config"},
 		{[]string{"--set", "run.sample_interval=1ps"}, "run.sample_interval"},
 		{[]string{"--set", "run.series_interval=1ps"}, "run.series_interval"},
+		{[]string{"--set", "workload.pattern=matrix"}, "workload.matrix"},
+		{[]string{"--set", "workload.matrix=skew:0.5"}, "workload.matrix"},
+		{[]string{"--set", "workload.pattern=matrix", "--set", "workload.matrix=skew:2"}, "workload.matrix"},
+		{[]string{"--set", "workload.pattern=matrix", "--set", "workload.matrix=/does/not/exist"}, "workload.matrix"},
+		{[]string{"--set", "workload.incast_rate=5"}, "workload.incast_senders"},
+		{[]string{"--set", "workload.incast_senders=2"}, "workload.incast_bytes"},
+		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=1KB"}, "workload.incast_rate"},
+		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=NaN"}, "workload.incast_rate"},
+		{[]string{"--set", "workload.incast_senders=99", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=1"}, "workload.incast_senders"},
+		{[]string{"--set", "workload.incast_senders=-1"}, "workload.incast_senders"},
+	}
+	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"ragged.txt":   "0 1\n1 0 1\n",
+		"small.txt":    "0 1\n1 0\n",
+		"nan.txt":      strings.Repeat("0 1 1 1 1 1 1 NaN\n", 8),
+		"negative.txt": strings.Repeat("0 1 1 1 1 1 1 -1\n", 8),
+		"zero.txt":     strings.Repeat("0 0 0 0 0 0 0 0\n", 8),
+		"empty.txt":    "",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"--set", "workload.pattern=matrix", "--set", "workload.matrix=" + path}, "workload.matrix"})
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
