@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
+	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -81,6 +83,7 @@ var Keys = []Key{
 	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
+	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in summary.json (100KB,1MB: short, medium, long; others are named by their edges)"},
 }
 
 // Spec holds a run configuration as key → value strings.
@@ -289,6 +292,8 @@ type Setup struct {
 	Schedule *rotor.Schedule
 	// Flows is the workload (generated or read), sorted by start time.
 	Flows []workload.Flow
+	// Buckets are the flow-size classes of the FCT summary (run.fct_buckets).
+	Buckets stats.Buckets
 }
 
 // Build resolves the Spec: it builds or reads the schedule, generates or
@@ -438,7 +443,35 @@ func (s *Spec) Build() (*Setup, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Setup{Config: cfg, Schedule: sc, Flows: flows}, nil
+	buckets, err := s.buckets(rotor.Bytes(mtu))
+	if err != nil {
+		return nil, err
+	}
+	return &Setup{Config: cfg, Schedule: sc, Flows: flows, Buckets: buckets}, nil
+}
+
+// buckets parses run.fct_buckets, a comma-separated list of increasing
+// sizes; the default edges keep the names short, medium and long.
+func (s *Spec) buckets(mtu rotor.Bytes) (stats.Buckets, error) {
+	var b stats.Buckets
+	for _, f := range strings.Split(s.values["run.fct_buckets"], ",") {
+		f = strings.TrimSpace(f)
+		size, err := rotor.ParseSize(f, mtu)
+		if n, ierr := strconv.ParseInt(f, 10, 64); ierr == nil {
+			size, err = rotor.Bytes(n), nil
+		}
+		if err != nil {
+			return b, cfgErr("run.fct_buckets", "%q: %v (want sizes like 100KB,1MB)", f, err)
+		}
+		b.Edges = append(b.Edges, int64(size))
+	}
+	if err := b.Validate(); err != nil {
+		return b, cfgErr("run.fct_buckets", "%v", err)
+	}
+	if d := stats.DefaultBuckets(); slices.Equal(b.Edges, d.Edges) {
+		b = d
+	}
+	return b, nil
 }
 
 // workloadMatrix is the demand matrix of pattern "matrix" for n ToRs: a

@@ -56,8 +56,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter:            stderr,
 		EnableBashCompletion: false,
 		HideHelpCommand:      true,
-		Commands:             commands(),
-		ExitErrHandler:       func(*cli.Context, error) {}, // run() prints errors and picks the status
+		// --set values may hold commas (run.fct_buckets=100KB,1MB, file
+		// names): a repeated flag is one value each time, never split.
+		DisableSliceFlagSeparator: true,
+		Commands:                  commands(),
+		ExitErrHandler:            func(*cli.Context, error) {}, // run() prints errors and picks the status
 		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
 			return badInput("flags", "%v", err)
 		},

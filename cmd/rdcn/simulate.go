@@ -167,7 +167,7 @@ func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOut
 	}
 	wall := time.Since(t0).Seconds()
 	cpu1, rss := cpuAndRSS()
-	sum, err := res.Summarize(stats.Buckets{}, spec.Values())
+	sum, err := res.Summarize(setup.Buckets, spec.Values())
 	if err != nil {
 		return nil, err
 	}
@@ -356,13 +356,17 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		state = "INTERRUPTED"
 	}
 	fmt.Fprintf(w, "simulated %s (%s): %d flows started, %d completed\n", s.SimTime, state, s.Flows.Started, s.Flows.Completed)
-	fmt.Fprintf(w, "%-8s %7s %12s %12s %12s %10s %10s\n", "bucket", "flows", "fct_p50_us", "fct_p99_us", "fct_p999_us", "slow_p50", "slow_p99")
+	width := len("bucket")
 	for _, b := range s.FCT {
-		fmt.Fprintf(w, "%-8s %7d %12s %12s %12s %10s %10s\n", b.Bucket, b.FCTus.Count, fmtNum(b.FCTus.P50),
+		width = max(width, len(b.Bucket))
+	}
+	fmt.Fprintf(w, "%-*s %7s %12s %12s %12s %10s %10s\n", width, "bucket", "flows", "fct_p50_us", "fct_p99_us", "fct_p999_us", "slow_p50", "slow_p99")
+	for _, b := range s.FCT {
+		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s %10s %10s\n", width, b.Bucket, b.FCTus.Count, fmtNum(b.FCTus.P50),
 			fmtNum(b.FCTus.P99), fmtNum(b.FCTus.P999), fmtNum(b.Slowdown.P50), fmtNum(b.Slowdown.P99))
 	}
 	if q := s.Queries; q != nil {
-		fmt.Fprintf(w, "%-8s %7d %12s %12s %12s   (%d of %d queries completed)\n", "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
+		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s   (%d of %d queries completed)\n", width, "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
 			fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), q.Completed, q.Started)
 	}
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets, hops %s\n",

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,6 +88,10 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=NaN"}, "workload.incast_rate"},
 		{[]string{"--set", "workload.incast_senders=99", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=1"}, "workload.incast_senders"},
 		{[]string{"--set", "workload.incast_senders=-1"}, "workload.incast_senders"},
+		{[]string{"--set", "run.fct_buckets="}, "run.fct_buckets"},
+		{[]string{"--set", "run.fct_buckets=1MB,100KB"}, "run.fct_buckets"},
+		{[]string{"--set", "run.fct_buckets=0,1MB"}, "run.fct_buckets"},
+		{[]string{"--set", "run.fct_buckets=100KB,x"}, "run.fct_buckets"},
 	}
 	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
@@ -172,5 +178,73 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(stdout.String(), "\n"+name+" ") {
 			t.Errorf("demo table has no %s row:\n%s", name, stdout.String())
 		}
+	}
+}
+
+// TestSimulateBuckets: run.fct_buckets given on the command line (its
+// comma is not a --set separator) names the buckets of summary.json by
+// their edges, and each bucket counts the completed flows of flows.csv in
+// its size range.
+func TestSimulateBuckets(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "simulate", "--set", "run.fct_buckets=10KB,1MB", "--set", "run.sim_time=5ms", "-o", out}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		FCT []struct {
+			Bucket string `json:"bucket"`
+			FCTus  struct {
+				Count int `json:"count"`
+			} `json:"fct_us"`
+		} `json:"fct"`
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	var names []string
+	for _, b := range sum.FCT {
+		names = append(names, b.Bucket)
+		got[b.Bucket] = b.FCTus.Count
+	}
+	if diff := cmp.Diff([]string{"<10KB", "10KB-1MB", ">=1MB", "all"}, names); diff != "" {
+		t.Fatalf("bucket names (-want +got):\n%s", diff)
+	}
+	f, err := os.Open(filepath.Join(out, "flows.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"<10KB": 0, "10KB-1MB": 0, ">=1MB": 0, "all": 0}
+	for _, row := range rows[1:] { // id,src,dst,bytes,start_us,done,…
+		if row[5] != "true" {
+			continue
+		}
+		size, _ := strconv.ParseInt(row[3], 10, 64)
+		switch {
+		case size < 10_000:
+			want["<10KB"]++
+		case size < 1_000_000:
+			want["10KB-1MB"]++
+		default:
+			want[">=1MB"]++
+		}
+		want["all"]++
+	}
+	if want["all"] == 0 {
+		t.Fatal("no flow completed")
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("flows per bucket, flows.csv (-) vs summary.json (+):\n%s", diff)
 	}
 }
