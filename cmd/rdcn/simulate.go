@@ -29,7 +29,7 @@ func simulateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "simulate",
 		Usage: "emulate a rotor fabric packet by packet and report FCTs, utilisation, buffers",
-		UsageText: "rdcn simulate [--config run.toml] [--set key=value …] [-o DIR] [--plot]\n\n" +
+		UsageText: "rdcn simulate [--config run.toml] [--set key=value …] [-o DIR] [--plot] [--check]\n\n" +
 			"example: rdcn simulate --set topology.tors=16 --set routing.mode=vlb --set run.sim_time=20ms -o out --plot",
 		Description: "Builds the schedule (schedule.kind or schedule.file), the workload (workload.* or\n" +
 			"workload.flows_file) and the fabric, runs until run.sim_time and writes into DIR:\n" +
@@ -44,6 +44,7 @@ func simulateCommand() *cli.Command {
 			&cli.StringSliceFlag{Name: "set", Usage: "override a key: --set section.key=value (repeatable)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "rdcn-simulate", Usage: "output directory"},
 			&cli.BoolFlag{Name: "plot", Usage: "also write fct_cdf.png and utilization.png"},
+			&cli.BoolFlag{Name: "check", Usage: "verify the invariants during the run (same as --set run.check=true)"},
 			&cli.BoolFlag{Name: "keys", Usage: "list every configuration key with its default and exit"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary table on stdout"},
 		},
@@ -54,7 +55,11 @@ func simulateCommand() *cli.Command {
 				}
 				return nil
 			}
-			spec, err := loadSpec(c.String("config"), c.StringSlice("set"))
+			sets := c.StringSlice("set")
+			if c.Bool("check") {
+				sets = append(sets, "run.check=true")
+			}
+			spec, err := loadSpec(c.String("config"), sets)
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -178,6 +179,27 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(stdout.String(), "\n"+name+" ") {
 			t.Errorf("demo table has no %s row:\n%s", name, stdout.String())
 		}
+	}
+}
+
+// TestSimulateCheckFlag: --check turns on run.check (echoed in summary.json).
+func TestSimulateCheckFlag(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "simulate", "--check", "--set", "run.check=false", "--set", "run.sim_time=1ms", "-q", "-o", out}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct{ Config [][2]string }
+	if err := json.Unmarshal(raw, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(sum.Config, [2]string{"run.check", "true"}) {
+		t.Errorf("summary.json's config does not hold run.check = true: %v", sum.Config)
 	}
 }
 
