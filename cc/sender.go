@@ -217,22 +217,29 @@ func NewReceiver(size int64, mss int32) *Receiver {
 	return &Receiver{Size: size, MSS: mss, got: make([]uint64, ((size+int64(mss)-1)/int64(mss)+63)/64)}
 }
 
+// NewLosslessReceiver prepares a receiver for a flow that is never
+// acknowledged and whose segments each arrive at most once (no
+// retransmissions: host-buffered pulled flows, line-rate senders). It
+// counts bytes and reordering exactly as a Receiver does, without the
+// per-segment bitmap; its cumulative ack stays 0.
+func NewLosslessReceiver(size int64, mss int32) *Receiver {
+	return &Receiver{Size: size, MSS: mss}
+}
+
 // OnData records the segment at seq with size payload bytes and returns the
 // cumulative ack and whether this packet completed the flow.
 func (r *Receiver) OnData(seq int64, size int32) (cum int64, complete bool) {
+	if r.got == nil { // lossless: every segment is new, no ack to compute
+		r.note(seq, size)
+		return 0, r.received == r.Size
+	}
 	seg := seq / int64(r.MSS)
 	if r.got[seg>>6]&(1<<(seg&63)) != 0 {
 		r.Duplicates++
 		return r.cum, false
 	}
 	r.got[seg>>6] |= 1 << (seg & 63)
-	end := seq + int64(size)
-	if end < r.highest {
-		r.Reordered++
-	} else {
-		r.highest = end
-	}
-	r.received += int64(size)
+	r.note(seq, size)
 	for r.cum < r.Size {
 		s := r.cum / int64(r.MSS)
 		if r.got[s>>6]&(1<<(s&63)) == 0 {
@@ -244,6 +251,18 @@ func (r *Receiver) OnData(seq int64, size int32) (cum int64, complete bool) {
 		}
 	}
 	return r.cum, r.received == r.Size
+}
+
+// note counts a new segment's bytes and whether it came after one with a
+// higher sequence number.
+func (r *Receiver) note(seq int64, size int32) {
+	end := seq + int64(size)
+	if end < r.highest {
+		r.Reordered++
+	} else {
+		r.highest = end
+	}
+	r.received += int64(size)
 }
 
 // Received is the number of distinct payload bytes received.

@@ -607,7 +607,11 @@ func (s *sim) startFlow() {
 		}
 		ctl = c
 	}
-	fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
+	if reliable {
+		fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
+	} else { // pulled or line rate: each segment is sent once, nothing is acknowledged
+		fs.recv = cc.NewLosslessReceiver(f.Bytes, s.cfg.MTU)
+	}
 	if pulled { // its ToR hands out the segments in order (fill): no sender
 		s.addPulled(id)
 		return
