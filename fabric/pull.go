@@ -50,6 +50,7 @@ type pullState struct {
 	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
 	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
 	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
+	headLeave []rotor.Time          // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
 	storeLast []rotor.Time          // [v·n+x]: Ready of the last packet in store[v·n+x]
 	late      int64                 // bytes of pulled packets that reach their host after the end of the run
 	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
@@ -71,6 +72,10 @@ func (s *sim) initPull() {
 	ps.rr = make([]int32, n)
 	ps.waiting = make([]des.Ring[pulledPkt], n*n)
 	ps.booked = make([]des.Ring[booking], n*s.H)
+	ps.headLeave = make([]rotor.Time, n*s.H)
+	for i := range ps.headLeave {
+		ps.headLeave[i] = rotor.MaxTime
+	}
 	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
 	ps.own = make([]int64, n*n)
@@ -325,7 +330,12 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ser := s.ser(linkHost, p.Size)
 	leave := max(at, hs.portFree)
 	hs.portFree = leave + ser
-	ps.booked[host].Push(booking{arrive: at, leave: leave, size: p.Size})
+	if b := &ps.booked[host]; b.Len() == 0 {
+		ps.headLeave[host] = leave
+		b.Push(booking{arrive: at, leave: leave, size: p.Size})
+	} else {
+		b.Push(booking{arrive: at, leave: leave, size: p.Size})
+	}
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {
@@ -351,15 +361,21 @@ func (s *sim) settle(t int) {
 		return
 	}
 	tr := s.tors[t]
-	next := rotor.Time(1<<63 - 1)
-	for h := t * s.H; h < (t+1)*s.H; h++ {
-		b := &ps.booked[h]
-		for b.Len() > 0 && b.Head().leave <= now {
-			tr.Release(b.Pop().size)
+	next := rotor.MaxTime
+	heads := ps.headLeave[t*s.H : (t+1)*s.H]
+	for k, head := range heads {
+		if head <= now {
+			b := &ps.booked[t*s.H+k]
+			for b.Len() > 0 && b.Head().leave <= now {
+				tr.Release(b.Pop().size)
+			}
+			head = rotor.MaxTime
+			if b.Len() > 0 {
+				head = b.Head().leave
+			}
+			heads[k] = head
 		}
-		if b.Len() > 0 {
-			next = min(next, b.Head().leave)
-		}
+		next = min(next, head)
 	}
 	ps.nextLeave[t] = next
 }
