@@ -16,4 +16,9 @@
 // unacknowledged segment from the cumulative point, skipping those already
 // selectively acknowledged. There is no duplicate-ACK fast retransmit,
 // because rotor fabrics reorder packets as a matter of course.
+//
+// Flows that are never acknowledged and never retransmit (the fabric's
+// host-buffered pulled flows and line-rate senders) use
+// NewLosslessReceiver: every segment arrives at most once, so it counts
+// bytes and reordering without the per-segment bitmap.
 package cc

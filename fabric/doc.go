@@ -5,8 +5,9 @@
 // hosts running the transports of package cc, and ToRs from package tor.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
-// queue (internal/des) of plain values dispatched by kind, packets as int32
-// indices into a pool, VOQs as int32 ring buffers. Circuits are driven by
+// queue (internal/des) of plain values dispatched by kind, with the uplinks'
+// wake-ups as timers beside it (des.Timers), packets as int32 indices into
+// a pool, VOQs as int32 ring buffers. Circuits are driven by
 // two events per switch per slot (day start, night start), each touching
 // that switch's n ports.
 //
@@ -35,9 +36,12 @@
 // reads that ToR's buffer. Windowed flows hear circuit changes through
 // cc.Controller.OnCircuit.
 //
-// Run returns per-flow completion times, utilisation, buffer occupancy,
-// drops, reordering and hop counts; with Config.Check it verifies packet
+// Run returns per-flow completion times (and incast query completion
+// times, Result.Queries), utilisation, buffer occupancy, drops, reordering
+// and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
 // matching does not hold, and that no buffer overflows. Spec turns the
-// key=value / TOML configuration of "rdcn simulate" into a Config.
+// key=value / TOML configuration of "rdcn simulate" into a Config and the
+// flows (package workload: size distributions, Poisson load, rack patterns
+// including a demand matrix, incast, flow files).
 package fabric
