@@ -66,6 +66,8 @@ func FuzzSet(f *testing.F) {
 		"topology.uplinks=65", "buffer.size=18446744073709551616", "transport.window=-1pkt",
 		"topology.packet_switch_link=0bps", "run.sample_interval=0s", "schedule.kind=vermilion",
 		"transport.kind=pull", "workload.pattern=ring", "workload.sizes=1MB", "buffer.policy=abm",
+		"workload.pattern=matrix", "workload.matrix=skew:0.5", "workload.incast_senders=2", "workload.incast_rate=1e9",
+		"workload.incast_bytes=1B", "run.fct_buckets=1B,2B,3B", "run.fct_buckets=,", "run.fct_buckets=1pkt",
 	} {
 		f.Add(s)
 	}

@@ -303,6 +303,9 @@ func (s *Spec) Build() (*Setup, error) {
 	p := &specParser{s: s}
 	mtu := p.int("topology.mtu", 64)
 	hpt := p.int("topology.hosts_per_tor", 1)
+	if hpt > maxHosts {
+		p.fail("topology.hosts_per_tor", "exceeds the limit of %d hosts in all", maxHosts)
+	}
 	cfg := Config{
 		HostsPerToR:        hpt,
 		HostLink:           p.rate("topology.host_link", false),
@@ -364,6 +367,11 @@ func (s *Spec) Build() (*Setup, error) {
 			Degree:   p.int("schedule.degree", 0),
 			Link:     cfg.CircuitLink,
 		}
+		if sp.Nodes > maxToRs {
+			p.fail("topology.tors", "exceeds the limit of %d ToRs (the fabric keeps state per pair of ToRs)", maxToRs)
+		} else if sp.Nodes*hpt > maxHosts {
+			p.fail("topology.hosts_per_tor", "%d ToRs × %d hosts = %d hosts, more than the limit of %d", sp.Nodes, hpt, sp.Nodes*hpt, maxHosts)
+		}
 		if p.err != nil {
 			return nil, p.err
 		}
@@ -372,6 +380,12 @@ func (s *Spec) Build() (*Setup, error) {
 		if err != nil {
 			return nil, cfgErr("schedule", "%v", err)
 		}
+	}
+	if sc.Nodes > maxToRs {
+		return nil, cfgErr("schedule.file", "has %d ToRs, more than the limit of %d (the fabric keeps state per pair of ToRs)", sc.Nodes, maxToRs)
+	}
+	if hosts := sc.Nodes * hpt; hosts > maxHosts {
+		return nil, cfgErr("topology.hosts_per_tor", "%d ToRs × %d hosts = %d hosts, more than the limit of %d", sc.Nodes, hpt, hosts, maxHosts)
 	}
 	cfg.Schedule = sc
 	// Buffer.
@@ -430,11 +444,20 @@ func (s *Spec) Build() (*Setup, error) {
 		if wc.Incast, err = s.incast(p, rotor.Bytes(mtu)); err != nil {
 			return nil, err
 		}
-		flows, err = workload.Generate(wc, rand.New(rand.NewPCG(seed, 0)))
+		if err = wc.Validate(); err == nil {
+			err = checkFlowCount(&wc)
+		}
+		if err == nil {
+			flows, err = workload.Generate(wc, rand.New(rand.NewPCG(seed, 0)))
+		}
 		var fe *workload.FieldError
-		if errors.As(err, &fe) {
+		var ce *ConfigError
+		switch {
+		case errors.As(err, &fe):
 			return nil, cfgErr(fe.Field, "%s", fe.Problem) // it names the key already
-		} else if err != nil {
+		case errors.As(err, &ce):
+			return nil, err
+		case err != nil:
 			return nil, cfgErr("workload", "%v", err)
 		}
 	}
@@ -510,4 +533,35 @@ func (s *Spec) incast(p *specParser, mtu rotor.Bytes) (*workload.Incast, error) 
 	in := &workload.Incast{Senders: senders, Bytes: int64(p.size("workload.incast_bytes", mtu, false)),
 		Rate: p.float("workload.incast_rate")}
 	return in, p.err
+}
+
+// maxToRs and maxHosts cap the fabric so that its state fits in memory
+// and a too-large value fails with one line instead of the runtime's
+// out-of-memory crash: the fabric keeps per-ToR-pair state (VOQs, and
+// with pull the waiting lists, stores and counters: 80–150 B per pair,
+// ~10 GB at 8192 ToRs) and per-host state.
+const (
+	maxToRs  = 8192
+	maxHosts = 1 << 20
+)
+
+// maxFlows caps the flows a generated workload may hold: each costs a few
+// hundred bytes in the run and in its results, so tens of millions would
+// exhaust memory rather than fail cleanly. A flows file is capped by its
+// size instead.
+const maxFlows = 5_000_000
+
+// checkFlowCount rejects a workload whose expected number of flows (hosts ×
+// duration × (arrival rate + incast queries × senders)) exceeds maxFlows.
+func checkFlowCount(wc *workload.Config) error {
+	perHost := wc.ArrivalRate()
+	if in := wc.Incast; in != nil {
+		perHost += in.Rate * float64(in.Senders)
+	}
+	expect := float64(wc.Hosts) * float64(wc.Duration) / float64(rotor.Second) * perHost
+	if expect > maxFlows {
+		return cfgErr("workload", "about %.3g flows expected (%d hosts × %v × %.4g flows/s each), more than the limit of %d: lower workload.load or the incast rate, raise the flow sizes, or shorten workload.duration",
+			expect, wc.Hosts, rotor.Time(wc.Duration), perHost, maxFlows)
+	}
+	return nil
 }

@@ -93,6 +93,11 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "run.fct_buckets=1MB,100KB"}, "run.fct_buckets"},
 		{[]string{"--set", "run.fct_buckets=0,1MB"}, "run.fct_buckets"},
 		{[]string{"--set", "run.fct_buckets=100KB,x"}, "run.fct_buckets"},
+		{[]string{"--set", "workload.sizes=1B", "--set", "workload.load=1"}, "flows expected"},
+		{[]string{"--set", "topology.tors=100000"}, "topology.tors"},
+		{[]string{"--set", "topology.hosts_per_tor=2000000"}, "topology.hosts_per_tor"},
+		{[]string{"--set", "topology.tors=8192", "--set", "topology.hosts_per_tor=200"}, "topology.hosts_per_tor"},
+		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=1e9"}, "flows expected"},
 	}
 	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
