@@ -343,6 +343,10 @@ func (s *Spec) Build() (*Setup, error) {
 	if cfg.SimTime <= 0 {
 		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
 	}
+	buckets, err := s.buckets(rotor.Bytes(mtu))
+	if err != nil {
+		return nil, err
+	}
 	// Schedule.
 	var sc *rotor.Schedule
 	if file := s.values["schedule.file"]; file != "" {
@@ -464,10 +468,6 @@ func (s *Spec) Build() (*Setup, error) {
 	cfg.Flows = &SliceSource{Flows: flows}
 	cfg.defaults()
 	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	buckets, err := s.buckets(rotor.Bytes(mtu))
-	if err != nil {
 		return nil, err
 	}
 	return &Setup{Config: cfg, Schedule: sc, Flows: flows, Buckets: buckets}, nil
