@@ -27,3 +27,20 @@ func Example() {
 	// send 1000
 	// ack, rtt 5us then send 2000
 }
+
+// A lossless receiver (no ACKs, no retransmissions) counts bytes and
+// reordering: the second segment arrives after the third.
+func ExampleNewLosslessReceiver() {
+	r := cc.NewLosslessReceiver(2500, 1000)
+	for _, seq := range []int64{0, 2000, 1000} {
+		size := int32(min(1000, 2500-seq))
+		_, done := r.OnData(seq, size)
+		fmt.Println("got", seq, "complete", done)
+	}
+	fmt.Println("received", r.Received(), "reordered", r.Reordered)
+	// Output:
+	// got 0 complete false
+	// got 2000 complete false
+	// got 1000 complete true
+	// received 2500 reordered 1
+}
