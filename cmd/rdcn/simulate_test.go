@@ -19,11 +19,12 @@ var smallRun = []string{
 	"--set", "topology.tors=8", "--set", "topology.hosts_per_tor=2", "--set", "topology.uplinks=2",
 	"--set", "routing.mode=vlb", "--set", "run.sim_time=2ms", "--set", "run.check=true",
 	"--set", "workload.load=0.3", "--set", "buffer.per_port=50",
+	"--set", "workload.incast_senders=3", "--set", "workload.incast_bytes=10KB", "--set", "workload.incast_rate=500",
 }
 
 // TestSimulateDeterministic: the same inputs give byte-identical
 // summary.json and flows.csv, and the flow file written can be fed back in
-// (workload.flows_file) to reproduce the run.
+// (workload.flows_file) to reproduce the run, incast queries included.
 func TestSimulateDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	var outs [][]byte
@@ -43,8 +44,8 @@ func TestSimulateDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		var s fabric.Summary
-		if err := json.Unmarshal(sum, &s); err != nil || !s.Complete || s.Flows.Started == 0 {
-			t.Fatalf("run %d: summary %v complete=%v flows=%d", i, err, s.Complete, s.Flows.Started)
+		if err := json.Unmarshal(sum, &s); err != nil || !s.Complete || s.Flows.Started == 0 || s.Queries == nil || s.Queries.Started == 0 {
+			t.Fatalf("run %d: summary %v complete=%v flows=%d queries=%+v", i, err, s.Complete, s.Flows.Started, s.Queries)
 		}
 		for _, f := range []string{"perf.json", "timeseries.csv", "buffer_cdf.csv"} {
 			if _, err := os.Stat(filepath.Join(out, f)); err != nil {
