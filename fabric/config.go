@@ -103,6 +103,8 @@ type Config struct {
 	// windowed flow instead of cc.NewController(CC, …).
 	NewController func(f workload.Flow, p cc.Params) (cc.Controller, error)
 
+	// Flows is read once by Run (a SliceSource or Generator is used up):
+	// to run a Config again, give it a fresh source.
 	Flows   FlowSource
 	SimTime rotor.Time // stop time
 	Check   bool       // verify invariants as the run goes; a violation fails the run
