@@ -448,7 +448,7 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor
 	i := v*s.n + x
 	st := &ps.store[i]
 	st.Push(idx)
-	if st.Len() > 1 && at < ps.storeLast[i] { // rare: it arrives before the last one stored
+	if st.Len() > 1 && at < ps.storeLast[i] { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
 		for ; k > 0 && s.pool.At(st.At(k-1)).Ready() > at; k-- {
 			st.Set(k, st.At(k-1))
