@@ -42,7 +42,7 @@ var Keys = []Key{
 	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
 	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead"},
 	{"schedule.slot", "", "slot duration Δ; empty: the generator's default"},
-	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default"},
+	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if schedule.slot is empty too, else 0"},
 	{"schedule.seed", "1", "seed of randomised generators (opera, static)"},
 	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
 	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
