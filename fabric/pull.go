@@ -330,12 +330,10 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	ser := s.ser(linkHost, p.Size)
 	leave := max(at, hs.portFree)
 	hs.portFree = leave + ser
-	if b := &ps.booked[host]; b.Len() == 0 {
+	if ps.booked[host].Len() == 0 {
 		ps.headLeave[host] = leave
-		b.Push(booking{arrive: at, leave: leave, size: p.Size})
-	} else {
-		b.Push(booking{arrive: at, leave: leave, size: p.Size})
 	}
+	ps.booked[host].Push(booking{arrive: at, leave: leave, size: p.Size})
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {

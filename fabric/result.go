@@ -195,7 +195,6 @@ func scale(x []float64, f float64) []float64 {
 	return x
 }
 
-// Records returns the completed flows as stats records (for SummarizeFlows).
 // Queries digests the incast queries of the run (flows with Query > 0,
 // grouped by it): how many started, how many completed (all their flows
 // done), and each completed query's completion time in µs, from its first
@@ -234,6 +233,7 @@ func (r *Result) Queries() (started, completed int, qctUs []float64) {
 	return len(order), completed, qctUs
 }
 
+// Records returns the completed flows as stats records (for SummarizeFlows).
 func (r *Result) Records() []stats.FlowRecord {
 	var out []stats.FlowRecord
 	for _, f := range r.Flows {

@@ -271,19 +271,24 @@ func (p *specParser) size(key string, mtu rotor.Bytes, optional bool) rotor.Byte
 	if v == "" && optional {
 		return 0
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n < 0 {
-			p.fail(key, "must not be negative")
-		}
-		return rotor.Bytes(n)
-	}
-	b, err := rotor.ParseSize(v, mtu)
+	b, err := parseSize(v, mtu)
 	if err != nil {
 		p.fail(key, "%v", err)
-	} else if b < 0 {
-		p.fail(key, "must not be negative")
 	}
 	return b
+}
+
+// parseSize reads a non-negative size: a plain number of bytes or a
+// number with a unit (rotor.ParseSize; pkt is mtu bytes).
+func parseSize(v string, mtu rotor.Bytes) (rotor.Bytes, error) {
+	b, err := rotor.ParseSize(v, mtu)
+	if n, ierr := strconv.ParseInt(v, 10, 64); ierr == nil {
+		b, err = rotor.Bytes(n), nil
+	}
+	if err == nil && b < 0 {
+		err = errors.New("must not be negative")
+	}
+	return b, err
 }
 
 // Setup is a Spec resolved into an emulator Config plus what went into it.
@@ -303,7 +308,7 @@ func (s *Spec) Build() (*Setup, error) {
 	p := &specParser{s: s}
 	mtu := p.int("topology.mtu", 64)
 	hpt := p.int("topology.hosts_per_tor", 1)
-	if hpt > maxHosts {
+	if hpt > maxHosts { // also keeps n·hpt below from overflowing
 		p.fail("topology.hosts_per_tor", "exceeds the limit of %d hosts in all", maxHosts)
 	}
 	cfg := Config{
@@ -373,7 +378,7 @@ func (s *Spec) Build() (*Setup, error) {
 		}
 		if sp.Nodes > maxToRs {
 			p.fail("topology.tors", "exceeds the limit of %d ToRs (the fabric keeps state per pair of ToRs)", maxToRs)
-		} else if sp.Nodes*hpt > maxHosts {
+		} else if sp.Nodes*hpt > maxHosts { // before building a large schedule for nothing
 			p.fail("topology.hosts_per_tor", "%d ToRs × %d hosts = %d hosts, more than the limit of %d", sp.Nodes, hpt, sp.Nodes*hpt, maxHosts)
 		}
 		if p.err != nil {
@@ -479,10 +484,7 @@ func (s *Spec) buckets(mtu rotor.Bytes) (stats.Buckets, error) {
 	var b stats.Buckets
 	for _, f := range strings.Split(s.values["run.fct_buckets"], ",") {
 		f = strings.TrimSpace(f)
-		size, err := rotor.ParseSize(f, mtu)
-		if n, ierr := strconv.ParseInt(f, 10, 64); ierr == nil {
-			size, err = rotor.Bytes(n), nil
-		}
+		size, err := parseSize(f, mtu)
 		if err != nil {
 			return b, cfgErr("run.fct_buckets", "%q: %v (want sizes like 100KB,1MB)", f, err)
 		}
