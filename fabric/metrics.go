@@ -100,12 +100,25 @@ func (s *sim) sample() {
 		m.sampledPeak = max(m.sampledPeak, used)
 		m.bufferHist.Add(float64(used), 1)
 		m.bufferSeries.Add(now, float64(used)*w)
+		empty := 0 // empty VOQs are added at once: most are, and the counts stay exact
+		queued := tr.VOQPackets() > 0
 		for v := 0; v < s.n; v++ {
-			if v != tr.ID {
-				b := float64(tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local)) + pulled[v])
-				m.voqHist.Add(b, 1)
-				voqs += b
+			if v == tr.ID {
+				continue
 			}
+			b := pulled[v]
+			if queued {
+				b += tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local))
+			}
+			if b == 0 {
+				empty++
+				continue
+			}
+			m.voqHist.Add(float64(b), 1)
+			voqs += float64(b)
+		}
+		if empty > 0 {
+			m.voqHist.Add(0, float64(empty))
 		}
 	}
 	if s.n > 1 {
