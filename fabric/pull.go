@@ -201,8 +201,7 @@ func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
 func (s *sim) stage(t, v int, size int32) bool {
 	ps := &s.pull
 	tr := s.tors[t]
-	s.settle(t)
-	if !tr.Room(size) || ps.staged[t]+int64(size) > ps.stageCap {
+	if ps.staged[t]+int64(size) > ps.stageCap || !s.roomAt(t, size) {
 		return false
 	}
 	tr.Reserve(size)
@@ -478,8 +477,21 @@ func (s *sim) offerStored(v, x int) {
 // if v has room for it. (A packet waits only for the circuit to its
 // destination or to the relay that promised it room when it was pulled.)
 func (s *sim) pullPass(v int, size int32) bool {
-	s.settle(v)
-	return s.tors[v].Room(size)
+	return s.roomAt(v, size)
+}
+
+// roomAt reports whether ToR t has room for size more bytes. Settling only
+// gives room back, so it settles only when the room it sees without
+// settling is too small: the answer is the same, and most checks find room
+// at once. (What settling changes besides the room, the reserved bytes, is
+// read only by callers that settle first: enqueues, samples, policy ticks.)
+func (s *sim) roomAt(t int, size int32) bool {
+	tr := s.tors[t]
+	if tr.Room(size) {
+		return true
+	}
+	s.settle(t)
+	return tr.Room(size)
 }
 
 // spare is RotorLB's acceptance rule: the bytes intermediate v can still
