@@ -17,6 +17,10 @@ type TimeSeries struct {
 	maxBins         int
 	bins            []float64
 	dropped         int
+	// The bin the last sample fell in, [lo, hi): samples come mostly in
+	// time order, so most find their bin without a division.
+	lo, hi rotor.Time
+	last   int
 }
 
 // NewTimeSeries makes a series starting at start with bins of width
@@ -35,6 +39,14 @@ func NewTimeSeries(start, interval rotor.Time, maxBins int) (*TimeSeries, error)
 // Add adds v to the bin holding time t. It allocates only when t reaches a
 // bin beyond the current length (amortised, by bins).
 func (ts *TimeSeries) Add(t rotor.Time, v float64) {
+	if t >= ts.lo && t < ts.hi {
+		ts.bins[ts.last] += v
+		return
+	}
+	ts.add(t, v)
+}
+
+func (ts *TimeSeries) add(t rotor.Time, v float64) {
 	if t < ts.start {
 		ts.dropped++
 		return
@@ -48,6 +60,8 @@ func (ts *TimeSeries) Add(t rotor.Time, v float64) {
 		ts.grow(int(k) + 1)
 	}
 	ts.bins[k] += v
+	ts.last, ts.lo = int(k), ts.start+k*ts.interval
+	ts.hi = ts.lo + ts.interval
 }
 
 func (ts *TimeSeries) grow(n int) {

@@ -44,6 +44,33 @@ func TestTimeSeriesConservation(t *testing.T) {
 	if ts.Dropped() != dropped {
 		t.Errorf("dropped %d, want %d", ts.Dropped(), dropped)
 	}
+	// Mostly in time order (the cached-bin path), with steps back across
+	// bin edges and before the start now and then.
+	ts3, _ := NewTimeSeries(start, iv, 50)
+	want3 := make([]float64, 50)
+	dropped3 := 0
+	tm := rotor.Time(0)
+	for i := 0; i < 20000; i++ {
+		tm += rotor.Time(rng.Int64N(int64(rotor.Microsecond / 20)))
+		at := tm
+		switch rng.IntN(10) {
+		case 0:
+			at -= iv + rotor.Time(rng.Int64N(int64(iv)))
+		case 1:
+			at = start + rotor.Time(rng.IntN(50))*iv - rotor.Time(rng.IntN(2)) // on an edge
+		}
+		v := float64(rng.IntN(1500))
+		ts3.Add(at, v)
+		if k := (at - start) / iv; at < start || k >= 50 {
+			dropped3++
+		} else {
+			want3[k] += v
+		}
+	}
+	got3 := append(ts3.Bins(), make([]float64, 50-len(ts3.Bins()))...)
+	if diff := cmp.Diff(want3, got3); diff != "" || ts3.Dropped() != dropped3 {
+		t.Fatalf("in order: %s dropped %d, want %d", diff, ts3.Dropped(), dropped3)
+	}
 	// Bin edges: the last picosecond of bin 0 and the first of bin 1.
 	ts2, _ := NewTimeSeries(0, rotor.Millisecond, 3)
 	ts2.Add(rotor.Millisecond-1, 1)
