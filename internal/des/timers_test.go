@@ -25,11 +25,16 @@ func TestTimersModel(t *testing.T) {
 			}
 			return best, bestAt, best >= 0
 		}
-		for step := 0; step < 20000; step++ {
+		clock := rotor.Time(0) // lock-step phases: times just after the last pop, in order
+		for step := 0; step < 40000; step++ {
 			i := rng.IntN(n)
+			lockstep := step/5000%2 == 1
 			switch r := rng.IntN(10); {
 			case r < 5:
 				at := rotor.Time(rng.IntN(50)) // many ties
+				if lockstep {
+					at = clock + rotor.Time(rng.IntN(3))
+				}
 				tm.Set(i, at)
 				model[i] = at
 			case r < 6:
@@ -40,6 +45,9 @@ func TestTimersModel(t *testing.T) {
 				wi, wat, wok := earliest()
 				if gi != wi && gok || gat != wat || gok != wok {
 					t.Fatalf("n=%d step %d: Pop = %d %d %v, want %d %d %v", n, step, gi, gat, gok, wi, wat, wok)
+				}
+				if gok {
+					clock = gat
 				}
 				delete(model, wi)
 			}
