@@ -347,7 +347,9 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 
 // settle gives back the room ToR t reserved for pulled packets that its
 // host ports have taken by now. Every reader of t's buffer state calls it
-// first, so what it sees is exact.
+// first (enqueues and dequeues, whose policy hooks see the state, samples,
+// policy ticks), so what it sees is exact; room checks (roomAt) call it
+// only when the room they see without it is too small.
 func (s *sim) settle(t int) {
 	if s.pull.booked == nil {
 		return

@@ -298,6 +298,7 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	switch {
 	case ok:
+		s.settle(t) // the policy's dequeue hook sees the buffer
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 	case w != nil && w.Len() > 0:
 		e := w.Head()
@@ -379,6 +380,7 @@ func (s *sim) wakeUplink(i int, at rotor.Time) {
 func (s *sim) reroute(t int, v int32) {
 	tr := s.tors[t]
 	now := s.q.Now()
+	s.settle(t)
 	for class := tor.Transit; class <= tor.Local; class++ {
 		if class == tor.Local && s.early == nil {
 			break
@@ -501,6 +503,7 @@ func (s *sim) sendHostPort(host int32) {
 		return // pushed out by the buffer policy
 	}
 	now := s.q.Now()
+	s.settle(t)
 	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
@@ -518,6 +521,7 @@ func (s *sim) startPSUplink(t int) {
 		return
 	}
 	now := s.q.Now()
+	s.settle(t)
 	idx := tr.Dequeue(now, q, tr.PacketSwitchPort(), s.rates[linkPS])
 	ser := s.ser(linkPS, s.pool.At(idx).Size)
 	s.psUp[t] = true
