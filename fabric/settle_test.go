@@ -28,7 +28,7 @@ func (p settledProbe) OnDrop(now rotor.Time, _ *tor.Packet, _ tor.QueueID, _ *to
 	p.check(now)
 }
 func (p settledProbe) Tick(now rotor.Time, _ *tor.BufferState) { p.check(now) }
-func (settledProbe) TickInterval() rotor.Time                   { return 5 * rotor.Microsecond }
+func (settledProbe) TickInterval() rotor.Time                  { return 5 * rotor.Microsecond }
 
 // TestPolicySeesSettledBuffer runs host-buffered bulk traffic beside
 // queued (windowed) traffic and checks that whenever the buffer policy
