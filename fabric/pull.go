@@ -61,6 +61,7 @@ type pullState struct {
 	relay     bool
 	offerAll  bool  // RotorLB offers all of a ToR's backlog, not only its excess
 	stored    int64 // bytes relayed packets stored at hosts
+	skipped   int64 // stored-packet offers not scheduled: no circuit up then
 }
 
 func (s *sim) initPull() {
@@ -461,9 +462,56 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor
 	for u := v * s.U; u < (v+1)*s.U && !soon; u++ {
 		soon = s.peerNext[u] == int32(x)
 	}
-	if soon {
-		s.q.Schedule(at, evStored, int32(v), int32(x))
+	if !soon {
+		return
 	}
+	// The offer stages nothing if no circuit v→x is up at its time (it
+	// falls in a night, or in a day to another ToR): then it is not
+	// scheduled. With run.check it is, marked, and checked.
+	for sw := 0; sw < s.U; sw++ {
+		if s.circuitMayBeUp(sw, v, x, at) {
+			s.q.Schedule(at, evStored, int32(v), int32(x))
+			return
+		}
+	}
+	s.pull.skipped++
+	if s.cfg.Check {
+		s.q.Schedule(at, evStored, int32(v), int32(x)|noCircuit)
+	}
+}
+
+// noCircuit marks (in its arg) a stored-packet offer that would have been
+// skipped; only run.check schedules those.
+const noCircuit = 1 << 30
+
+// circuitMayBeUp reports whether switch sw's circuit from ToR v to ToR x
+// can be in its day at time at ≥ now. It answers false only when at lies
+// inside an interval known to hold no such circuit: the rest of the
+// current day (another peer), the night, the next day (another peer);
+// on a boundary between them, or further ahead, it answers true.
+func (s *sim) circuitMayBeUp(sw, v, x int, at rotor.Time) bool {
+	st := &s.sw[sw]
+	dayStart := st.nextDay // in a night: when the next day starts
+	if st.day {
+		if at < st.nightAt {
+			return s.peer[v*s.U+sw] == int32(x)
+		}
+		if at == st.nightAt {
+			return true
+		}
+		dayStart = st.nightAt + s.sched.Reconf
+	}
+	switch {
+	case at < dayStart:
+		return false
+	case at == dayStart:
+		return true
+	}
+	k := (st.slot + 1) % s.sched.Period
+	if at < dayStart+s.sched.SlotDuration(k)-s.sched.Reconf {
+		return s.peerNext[v*s.U+sw] == int32(x)
+	}
+	return true
 }
 
 // offerStored stages stored relayed packets at ToR v for its circuits up

@@ -31,6 +31,7 @@ func (s *sim) start() {
 			s.beginDay(sw, k, 0, night)
 			s.q.Schedule(night, evNight, int32(sw), 0)
 		} else {
+			s.sw[sw].nextDay = end
 			s.q.Schedule(end, evDay, int32(sw), 0)
 		}
 	}
@@ -180,6 +181,12 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evPrefetch:
 		s.prefetch(int(target))
 	case evStored:
+		if arg&noCircuit != 0 { // run.check: a skipped offer, which must find no circuit
+			if x := int(arg &^ noCircuit); s.upTo[int(target)*s.n+x] != 0 {
+				s.fail("ToR %d: the offer of a stored packet for %d was skipped, but a circuit to %d is up", target, x, x)
+			}
+			return
+		}
 		s.offerStored(int(target), int(arg))
 	}
 }

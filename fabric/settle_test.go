@@ -3,6 +3,8 @@ package fabric
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -74,5 +76,52 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 	}
 	if looks < 10000 || r.Hops[2] == 0 || r.DroppedPackets == 0 {
 		t.Fatalf("too little exercised: %d looks, hops %v, %d drops", looks, r.Hops, r.DroppedPackets)
+	}
+}
+
+// TestSkippedOffersFindNoCircuit runs RotorLB over host-buffered traffic
+// with run.check on, which schedules the stored-packet offers that
+// circuitMayBeUp skips and fails the run if one of them finds a circuit
+// to its destination up; and without run.check, where skipping them must
+// leave every result unchanged.
+func TestSkippedOffersFindNoCircuit(t *testing.T) {
+	run := func(check bool, extra ...string) (*Result, int64) {
+		sp := NewSpec()
+		for _, kv := range append([]string{"topology.tors=16", "topology.hosts_per_tor=4", "topology.uplinks=4",
+			"schedule.kind=rotornet", "routing.mode=rotorlb", "transport.kind=pull",
+			"workload.load=0.3", "run.sim_time=6ms"}, extra...) {
+			if err := sp.SetArg(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		setup, err := sp.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := setup.Config
+		cfg.Check = check
+		cfg.defaults()
+		s, err := newSim(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, s.pull.skipped
+	}
+	for _, extra := range [][]string{nil, {"schedule.reconf=0"}, {"schedule.kind=opera"}} {
+		checked, skipped := run(true, extra...)
+		plain, _ := run(false, extra...)
+		if skipped == 0 {
+			t.Errorf("%v: no offer skipped", extra)
+		}
+		if plain.Events >= checked.Events {
+			t.Errorf("%v: %d events without run.check, %d with: skipping saved none", extra, plain.Events, checked.Events)
+		}
+		if diff := cmp.Diff(checked, plain, cmpopts.IgnoreFields(Result{}, "Events", "Memory"), cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("%v: results differ with and without the skipped offers (-checked +plain):\n%s", extra, diff)
+		}
 	}
 }
