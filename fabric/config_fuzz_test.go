@@ -43,6 +43,9 @@ func FuzzConfig(f *testing.F) {
 		"[topology\n",
 		"[run]\nsim_time = \"-1ms\"\n",
 		"[schedule]\nkind = \"mars\"\ndegree = 2\n[topology]\ntors = 16\nuplinks = 2\n[run]\nsim_time = \"100us\"\n",
+		"[schedule]\nkind = \"vermilion\"\ndemand = \"skewring:0.5\"\nk = 3\ngamma = 3\n[run]\nsim_time = \"100us\"\n",
+		"[schedule]\nkind = \"bvn\"\ndemand = \"random:3\"\n[run]\nsim_time = \"100us\"\n",
+		"[schedule]\nkind = \"mars\"\nbuffer = \"2MB\"\ndelay = \"2ms\"\n[topology]\ntors = 16\n[run]\nsim_time = \"100us\"\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -68,6 +71,8 @@ func FuzzSet(f *testing.F) {
 		"transport.kind=pull", "workload.pattern=ring", "workload.sizes=1MB", "buffer.policy=abm",
 		"workload.pattern=matrix", "workload.matrix=skew:0.5", "workload.incast_senders=2", "workload.incast_rate=1e9",
 		"workload.incast_bytes=1B", "run.fct_buckets=1B,2B,3B", "run.fct_buckets=,", "run.fct_buckets=1pkt",
+		"schedule.demand=ring", "schedule.demand=skew:NaN", "schedule.k=-1", "schedule.gamma=1e309",
+		"schedule.l=0", "schedule.randomized=yes", "schedule.buffer=1pkt", "schedule.delay=-1s",
 	} {
 		f.Add(s)
 	}

@@ -43,10 +43,17 @@ var Keys = []Key{
 	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead"},
 	{"schedule.slot", "", "slot duration Δ; empty: the generator's default"},
 	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if schedule.slot is empty too, else 0"},
-	{"schedule.seed", "1", "seed of randomised generators (opera, static)"},
+	{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
 	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
 	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
-	{"schedule.degree", "0", "mars: emulated-graph degree (0: chosen from buffer and delay)"},
+	{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from schedule.buffer and schedule.delay (neither: the largest multiple of U up to n)"},
+	{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with topology.circuit_link), e.g. 20MB; empty: no limit"},
+	{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. 850us; empty: no limit"},
+	{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from: a file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED"},
+	{"schedule.k", "0", "vermilion: emulated-graph degree k·n (0: 3); bvn: a cycle of ⌈k·n/U⌉ slots (0: the generator's default)"},
+	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from schedule.gamma, else 1)"},
+	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of schedule.l (0: unset)"},
+	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
 	{"buffer.policy", "dt", "buffer sharing policy: cs (complete sharing) or dt (dynamic thresholds)"},
@@ -355,6 +362,9 @@ func (s *Spec) Build() (*Setup, error) {
 	// Schedule.
 	var sc *rotor.Schedule
 	if file := s.values["schedule.file"]; file != "" {
+		if s.checkGeneratorKeys(p); p.err != nil {
+			return nil, p.err
+		}
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, cfgErr("schedule.file", "%v", err)
@@ -366,16 +376,26 @@ func (s *Spec) Build() (*Setup, error) {
 		}
 	} else {
 		sp := schedules.Params{
-			Nodes:    p.int("topology.tors", 2),
-			Uplinks:  p.int("topology.uplinks", 1),
-			Slot:     p.time("schedule.slot", true),
-			Reconf:   p.time("schedule.reconf", true),
-			SelfSlot: p.bool("schedule.self_slot"),
-			Seed:     p.uint("schedule.seed"),
-			Tries:    p.int("schedule.tries", 0),
-			Degree:   p.int("schedule.degree", 0),
-			Link:     cfg.CircuitLink,
+			Nodes:      p.int("topology.tors", 2),
+			Uplinks:    p.int("topology.uplinks", 1),
+			Slot:       p.time("schedule.slot", true),
+			Reconf:     p.time("schedule.reconf", true),
+			SelfSlot:   p.bool("schedule.self_slot"),
+			Seed:       p.uint("schedule.seed"),
+			Tries:      p.int("schedule.tries", 0),
+			Degree:     p.int("schedule.degree", 0),
+			Buffer:     p.size("schedule.buffer", rotor.Bytes(mtu), true),
+			Delay:      p.time("schedule.delay", true),
+			K:          p.int("schedule.k", 0),
+			L:          p.int("schedule.l", 0),
+			Gamma:      p.float("schedule.gamma"),
+			Randomized: p.bool("schedule.randomized"),
+			Link:       cfg.CircuitLink,
 		}
+		if sp.Gamma < 0 {
+			p.fail("schedule.gamma", "must not be negative")
+		}
+		s.checkGeneratorKeys(p)
 		if sp.Nodes > maxToRs {
 			p.fail("topology.tors", "exceeds the limit of %d ToRs (the fabric keeps state per pair of ToRs)", maxToRs)
 		} else if sp.Nodes*hpt > maxHosts { // before building a large schedule for nothing
@@ -384,10 +404,16 @@ func (s *Spec) Build() (*Setup, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
+		if spec := s.values["schedule.demand"]; spec != "" {
+			var err error
+			if sp.Demand, err = demand.Parse(spec, sp.Nodes); err != nil {
+				return nil, cfgErr("schedule.demand", "%v", err)
+			}
+		}
 		var err error
 		sc, err = schedules.Build(s.values["schedule.kind"], sp)
 		if err != nil {
-			return nil, cfgErr("schedule", "%v", err)
+			return nil, scheduleError(err)
 		}
 	}
 	if sc.Nodes > maxToRs {
@@ -497,6 +523,73 @@ func (s *Spec) buckets(mtu rotor.Bytes) (stats.Buckets, error) {
 		b = d
 	}
 	return b, nil
+}
+
+// generatorKeys are the schedule keys only some generators read, with
+// those generators; a value other than the default for another kind (or
+// with schedule.file) is an error rather than silently unused.
+var generatorKeys = []struct {
+	key   string
+	kinds []string
+}{
+	{"schedule.self_slot", []string{"rotornet", "sirius"}},
+	{"schedule.tries", []string{"static"}},
+	{"schedule.degree", []string{"mars"}},
+	{"schedule.buffer", []string{"mars"}},
+	{"schedule.delay", []string{"mars"}},
+	{"schedule.demand", []string{"vermilion", "bvn"}},
+	{"schedule.k", []string{"vermilion", "bvn"}},
+	{"schedule.l", []string{"vermilion"}},
+	{"schedule.gamma", []string{"vermilion"}},
+	{"schedule.randomized", []string{"vermilion"}},
+}
+
+// checkGeneratorKeys fails on a generator key set for a kind that does
+// not read it, or set beside schedule.file (then no generator runs).
+func (s *Spec) checkGeneratorKeys(p *specParser) {
+	kind, file := s.values["schedule.kind"], s.values["schedule.file"]
+	for _, g := range generatorKeys {
+		switch {
+		case s.values[g.key] == defaultOf(g.key):
+		case file != "":
+			p.fail(g.key, "is a generator parameter, unused with schedule.file")
+		case !slices.Contains(g.kinds, kind):
+			p.fail(g.key, "is read only by %s, not by schedule.kind = %s", strings.Join(g.kinds, " and "), kind)
+		}
+	}
+}
+
+func defaultOf(key string) string {
+	for _, k := range Keys {
+		if k.Name == key {
+			return k.Default
+		}
+	}
+	return ""
+}
+
+// scheduleError names the key behind a generator's parameter error.
+func scheduleError(err error) error {
+	var pe *schedules.ParamError
+	field, problem := "", err.Error()
+	if errors.As(err, &pe) {
+		field, problem = pe.Field, fmt.Sprintf("%v: %s (schedule.kind = %s)", pe.Value, pe.Problem, pe.Kind)
+	}
+	switch field {
+	case "":
+		return cfgErr("schedule", "%s", problem)
+	case "kind":
+		return cfgErr("schedule.kind", "%s", problem)
+	case "nodes":
+		return cfgErr("topology.tors", "%s", problem)
+	case "uplinks":
+		return cfgErr("topology.uplinks", "%s", problem)
+	case "link":
+		return cfgErr("topology.circuit_link", "%s", problem)
+	case "cycle": // bvn's cycle is ⌈k·n/U⌉ slots
+		return cfgErr("schedule.k", "the cycle %s", problem)
+	}
+	return cfgErr("schedule."+strings.ReplaceAll(field, "-", "_"), "%s", problem)
 }
 
 // workloadMatrix is the demand matrix of pattern "matrix" for n ToRs: a

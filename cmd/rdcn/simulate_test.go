@@ -99,6 +99,20 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "topology.hosts_per_tor=2000000"}, "topology.hosts_per_tor"},
 		{[]string{"--set", "topology.tors=8192", "--set", "topology.hosts_per_tor=200"}, "topology.hosts_per_tor"},
 		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=1KB", "--set", "workload.incast_rate=1e9"}, "flows expected"},
+		{[]string{"--set", "schedule.kind=vermilion"}, "schedule.demand"},
+		{[]string{"--set", "schedule.kind=bvn"}, "schedule.demand"},
+		{[]string{"--set", "schedule.kind=bvn", "--set", "schedule.demand=random:7", "--set", "schedule.k=1"}, "schedule.k"}, // cycle too short
+		{[]string{"--set", "schedule.demand=ring"}, "schedule.demand"},                                                       // rotornet reads no demand
+		{[]string{"--set", "schedule.kind=vermilion", "--set", "schedule.demand=skew:7"}, "schedule.demand"},
+		{[]string{"--set", "schedule.kind=vermilion", "--set", "schedule.demand=ring", "--set", "schedule.gamma=NaN"}, "schedule.gamma"},
+		{[]string{"--set", "schedule.kind=vermilion", "--set", "schedule.demand=ring", "--set", "schedule.gamma=-2"}, "schedule.gamma"},
+		{[]string{"--set", "schedule.kind=vermilion", "--set", "schedule.demand=ring", "--set", "schedule.k=3", "--set", "schedule.l=2", "--set", "schedule.gamma=3"}, "schedule."},
+		{[]string{"--set", "schedule.kind=vermilion", "--set", "schedule.demand=ring", "--set", "schedule.k=x"}, "schedule.k"},
+		{[]string{"--set", "schedule.kind=mars", "--set", "schedule.buffer=-1MB"}, "schedule.buffer"},
+		{[]string{"--set", "schedule.kind=mars", "--set", "schedule.delay=1ps"}, "schedule.delay"},
+		{[]string{"--set", "schedule.delay=1ms"}, "schedule.delay"}, // rotornet
+		{[]string{"--set", "schedule.kind=opera", "--set", "schedule.degree=4"}, "schedule.degree"},
+		{[]string{"--set", "schedule.file=/does/not/exist", "--set", "schedule.k=2"}, "schedule.k"},
 	}
 	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
