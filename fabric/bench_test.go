@@ -11,28 +11,15 @@ import (
 // 20 % load, 10 Gbps, 500 ns propagation, 8 packets of buffer per port.
 func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, transport, simTime string) *Setup {
 	b.Helper()
-	s := NewSpec()
-	for _, kv := range []string{
-		"topology.tors=" + itoa(tors), "topology.hosts_per_tor=" + itoa(hosts), "topology.uplinks=" + itoa(uplinks),
+	return buildSpec(b,
+		"topology.tors="+itoa(tors), "topology.hosts_per_tor="+itoa(hosts), "topology.uplinks="+itoa(uplinks),
 		"topology.link_delay=500ns", "topology.host_delay=500ns",
-		"schedule.kind=" + kind, "schedule.slot=" + slot, "routing.mode=" + routing,
+		"schedule.kind="+kind, "schedule.slot="+slot, "routing.mode="+routing,
+		// The TOML files in testdata/perf keep the generators' 10 µs
+		// reconfiguration; an explicit slot alone would make it 0.
+		"schedule.reconf=10us",
 		"buffer.per_port=8", "buffer.policy=cs", "workload.sizes=websearch", "workload.load=0.2",
-		"run.sim_time=" + simTime, "transport.kind=" + transport,
-	} {
-		if err := s.SetArg(kv); err != nil {
-			b.Fatal(err)
-		}
-	}
-	// The TOML files in testdata/perf keep the generators' 10 µs
-	// reconfiguration; an explicit slot alone would make it 0.
-	if err := s.Set("schedule.reconf", "10us"); err != nil {
-		b.Fatal(err)
-	}
-	setup, err := s.Build()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return setup
+		"run.sim_time="+simTime, "transport.kind="+transport)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

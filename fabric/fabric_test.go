@@ -38,6 +38,23 @@ func cyclicSchedule(t testing.TB, n, u, first int, slot, reconf rotor.Time) *rot
 	return sc
 }
 
+// buildSpec resolves a Spec with the given key=value settings on top of
+// the defaults.
+func buildSpec(tb testing.TB, keys ...string) *Setup {
+	tb.Helper()
+	s := NewSpec()
+	for _, kv := range keys {
+		if err := s.SetArg(kv); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	setup, err := s.Build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return setup
+}
+
 func baseConfig(sc *rotor.Schedule, flows []workload.Flow) Config {
 	return Config{
 		Schedule: sc, HostsPerToR: 1,

@@ -35,19 +35,9 @@ func TestSpecScheduleGenerators(t *testing.T) {
 			schedules.Params{Buffer: 2 * rotor.MB, Delay: 2 * rotor.Millisecond, Seed: 1}},
 	}
 	for _, c := range cases {
-		sp := NewSpec()
-		keys := append([]string{"schedule.kind=" + c.kind, "topology.tors=16", "topology.uplinks=4",
+		setup := buildSpec(t, append([]string{"schedule.kind=" + c.kind, "topology.tors=16", "topology.uplinks=4",
 			"topology.hosts_per_tor=2", "run.sim_time=3ms", "run.check=true", "routing.mode=paths",
-			"workload.sizes=20KB", "workload.load=0.3"}, c.keys...)
-		for _, kv := range keys {
-			if err := sp.SetArg(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		setup, err := sp.Build()
-		if err != nil {
-			t.Fatalf("%s %v: %v", c.kind, c.keys, err)
-		}
+			"workload.sizes=20KB", "workload.load=0.3"}, c.keys...)...)
 		p := c.want
 		p.Nodes, p.Uplinks, p.Link = n, u, 10*rotor.Gbps
 		want, err := schedules.Build(c.kind, p)

@@ -78,18 +78,9 @@ func TestIncastQCT(t *testing.T) {
 // the querying host at the query time, about hosts·rate·duration queries
 // (Poisson), on top of the background load.
 func TestSpecIncast(t *testing.T) {
-	s := NewSpec()
-	for _, kv := range []string{"topology.tors=6", "topology.hosts_per_tor=2", "workload.load=0.1",
+	setup := buildSpec(t, "topology.tors=6", "topology.hosts_per_tor=2", "workload.load=0.1",
 		"workload.incast_senders=3", "workload.incast_bytes=20KB", "workload.incast_rate=1000",
-		"run.sim_time=20ms"} {
-		if err := s.SetArg(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	setup, err := s.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+		"run.sim_time=20ms")
 	type query struct {
 		dst, n int
 		start  rotor.Time
@@ -151,17 +142,8 @@ func TestSpecMatrixPattern(t *testing.T) {
 		matrix string
 		shift  int
 	}{{file, 2}, {"ring", 1}} {
-		s := NewSpec()
-		for _, kv := range []string{fmt.Sprintf("topology.tors=%d", n), "topology.hosts_per_tor=2",
-			"workload.pattern=matrix", "workload.matrix=" + c.matrix, "run.sim_time=5ms"} {
-			if err := s.SetArg(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		setup, err := s.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
+		setup := buildSpec(t, fmt.Sprintf("topology.tors=%d", n), "topology.hosts_per_tor=2",
+			"workload.pattern=matrix", "workload.matrix="+c.matrix, "run.sim_time=5ms")
 		if len(setup.Flows) == 0 {
 			t.Fatalf("%s: no flows", c.matrix)
 		}

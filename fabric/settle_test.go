@@ -39,19 +39,9 @@ func (settledProbe) TickInterval() rotor.Time                  { return 5 * roto
 // booking of a pulled packet has left unsettled (room checks of pulled
 // traffic may settle late, since settling only adds room).
 func TestPolicySeesSettledBuffer(t *testing.T) {
-	sp := NewSpec()
-	for _, kv := range []string{"topology.tors=8", "topology.hosts_per_tor=4", "topology.uplinks=4",
+	cfg := buildSpec(t, "topology.tors=8", "topology.hosts_per_tor=4", "topology.uplinks=4",
 		"schedule.kind=opera", "routing.mode=paths", "transport.kind=pull", "routing.bulk=50KB",
-		"buffer.per_port=4", "workload.load=0.4", "run.sim_time=8ms"} {
-		if err := sp.SetArg(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	setup, err := sp.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := setup.Config
+		"buffer.per_port=4", "workload.load=0.4", "run.sim_time=8ms").Config
 	var s *sim
 	looks, failed := 0, false
 	cfg.NewPolicy = func(id int) (tor.Policy, error) {
@@ -67,6 +57,7 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 	if err := cfg.validate(); err != nil {
 		t.Fatal(err)
 	}
+	var err error
 	if s, err = newSim(cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -86,19 +77,9 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 // leave every result unchanged.
 func TestSkippedOffersFindNoCircuit(t *testing.T) {
 	run := func(check bool, extra ...string) (*Result, int64) {
-		sp := NewSpec()
-		for _, kv := range append([]string{"topology.tors=16", "topology.hosts_per_tor=4", "topology.uplinks=4",
+		cfg := buildSpec(t, append([]string{"topology.tors=16", "topology.hosts_per_tor=4", "topology.uplinks=4",
 			"schedule.kind=rotornet", "routing.mode=rotorlb", "transport.kind=pull",
-			"workload.load=0.3", "run.sim_time=6ms"}, extra...) {
-			if err := sp.SetArg(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		setup, err := sp.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := setup.Config
+			"workload.load=0.3", "run.sim_time=6ms"}, extra...)...).Config
 		cfg.Check = check
 		cfg.defaults()
 		s, err := newSim(cfg)
