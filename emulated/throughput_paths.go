@@ -389,42 +389,6 @@ func (s *pathSolver) pathCost(p int32) float64 {
 	return c
 }
 
-// move shifts flow x from path p to path q and updates loads and costs.
-func (s *pathSolver) move(p, q int32, x float64) {
-	s.x[p] -= x
-	s.x[q] += x
-	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-		s.load[a] -= x
-		s.l[a] = s.arcCost(int(a))
-	}
-	for _, a := range s.arcs[s.off[q]:s.off[q+1]] {
-		s.load[a] += x
-		s.l[a] = s.arcCost(int(a))
-	}
-}
-
-// curvature is Σ over the arcs of p and q not shared by both of β·l_e/c_e,
-// the second derivative of Φ along the shift from p to q.
-func (s *pathSolver) curvature(p, q int32) float64 {
-	pa, qa := s.arcs[s.off[p]:s.off[p+1]], s.arcs[s.off[q]:s.off[q+1]]
-	h := 0.0
-	for _, a := range pa {
-		h += s.l[a] / s.cap[a]
-	}
-	for _, a := range qa {
-		h += s.l[a] / s.cap[a]
-	}
-	for _, a := range pa {
-		for _, b := range qa {
-			if a == b {
-				h -= 2 * s.l[a] / s.cap[a]
-				break
-			}
-		}
-	}
-	return s.beta * h
-}
-
 // equilibrate runs one step of diagonally scaled gradient projection
 // (Bertsekas–Gafni) on commodity k: with path costs c_p and curvatures
 // h_p = β·Σ_{e∈p} l_e/c_e, the new flows are x_p' = max(0, x_p − (c_p − μ)/h_p)

@@ -174,8 +174,7 @@ func (c TradeoffConfig) setBuffer(r *TradeoffRow, theta float64) {
 
 // exact computes the engine's θ for every row (once per degree).
 func (c TradeoffConfig) exact(rows []TradeoffRow) error {
-	type result struct{ any, upper, vlb float64 }
-	done := map[int]result{}
+	done := map[int]exactResult{}
 	degrees := make([]int, 0, len(rows))
 	for _, r := range rows {
 		degrees = append(degrees, r.Degree)
@@ -187,7 +186,7 @@ func (c TradeoffConfig) exact(rows []TradeoffRow) error {
 		if err != nil {
 			return err
 		}
-		done[d] = result{res.any, res.upper, res.vlb}
+		done[d] = res
 	}
 	for i := range rows {
 		res := done[rows[i].Degree]

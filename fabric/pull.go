@@ -244,7 +244,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 		for b != 0 {
 			x := w<<6 + bits.TrailingZeros64(b)
 			b &= b - 1
-			if x == v || x >= n || ps.offerAll == false && ps.own[t*n+x] <= s.relayLimit {
+			if x == v || x >= n || !ps.offerAll && ps.own[t*n+x] <= s.relayLimit {
 				continue // excess offers: t's next day to x carries its backlog
 			}
 			sp := s.spare(v, x)

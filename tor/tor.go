@@ -128,19 +128,18 @@ func (t *ToR) HostQueue(h int) QueueID { return QueueID(2*t.cfg.ToRs + h) }
 func (t *ToR) PacketSwitchQueue() QueueID { return QueueID(len(t.queues) - 1) }
 
 // Egress port ids (for INT): uplinks 0..U−1, then hosts, then the packet switch.
-func (t *ToR) HostPort(h int) int       { return t.cfg.Uplinks + h }
-func (t *ToR) PacketSwitchPort() int    { return t.cfg.Uplinks + t.cfg.Hosts }
-func (t *ToR) State() *BufferState      { return &t.buf }
-func (t *ToR) Len(q QueueID) int        { return t.queues[q].Len() }
-func (t *ToR) Bytes(q QueueID) int64    { return t.buf.Queues[q].Bytes }
-func (t *ToR) Head(q QueueID) int32     { return t.queues[q].Head() }
-func (t *ToR) Policy() Policy           { return t.cfg.Policy }
-func (t *ToR) NumQueues() int           { return len(t.queues) }
-func (t *ToR) Used() int64              { return t.buf.Used - t.reserved }
-func (t *ToR) Reserved() int64          { return t.reserved }
-func (t *ToR) VOQPackets() int          { return t.voqPkts } // packets in all VOQs
-func (t *ToR) Config() *Config          { return &t.cfg }
-func (t *ToR) headSize(q QueueID) int32 { return t.pool.At(t.queues[q].Head()).Size }
+func (t *ToR) HostPort(h int) int    { return t.cfg.Uplinks + h }
+func (t *ToR) PacketSwitchPort() int { return t.cfg.Uplinks + t.cfg.Hosts }
+func (t *ToR) State() *BufferState   { return &t.buf }
+func (t *ToR) Len(q QueueID) int     { return t.queues[q].Len() }
+func (t *ToR) Bytes(q QueueID) int64 { return t.buf.Queues[q].Bytes }
+func (t *ToR) Head(q QueueID) int32  { return t.queues[q].Head() }
+func (t *ToR) Policy() Policy        { return t.cfg.Policy }
+func (t *ToR) NumQueues() int        { return len(t.queues) }
+func (t *ToR) Used() int64           { return t.buf.Used - t.reserved }
+func (t *ToR) Reserved() int64       { return t.reserved }
+func (t *ToR) VOQPackets() int       { return t.voqPkts } // packets in all VOQs
+func (t *ToR) Config() *Config       { return &t.cfg }
 
 // Room reports whether size more bytes fit in the buffer beside what it
 // holds and what it has reserved.
