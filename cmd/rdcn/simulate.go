@@ -35,8 +35,9 @@ func simulateCommand() *cli.Command {
 			"workload.flows_file) and the fabric, runs until run.sim_time and writes into DIR:\n" +
 			"summary.json (simulated results only; identical for identical inputs), perf.json\n" +
 			"(wall/CPU time, events/s, memory), flows.csv, timeseries.csv, buffer_cdf.csv,\n" +
-			"workload.flows (the flows, in the src dst bytes start_ns format) and, with --plot,\n" +
-			"fct_cdf.png and utilization.png. Every key and its default is listed by\n" +
+			"workload.flows (the flows, in the src dst bytes start_ns format), schedule.json\n" +
+			"(the schedule that ran) and, with --plot, fct_cdf.png and utilization.png.\n" +
+			"Every key and its default is listed by\n" +
 			"'rdcn simulate --keys' and in docs/simulate.md. Ctrl-C stops the run and writes\n" +
 			"what it has, marked \"complete\": false.",
 		Flags: []cli.Flag{
@@ -73,6 +74,7 @@ func simulateCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("quiet") {
+				printSchedule(c.App.Writer, out.setup.Schedule)
 				printSummary(c.App.Writer, out.summary)
 				fmt.Fprintf(c.App.Writer, "events %d in %.2fs wall (%.3g events/s); wrote %s\n",
 					out.result.Events, out.perf.WallSeconds, out.perf.EventsPerSecond, c.String("output"))
@@ -195,6 +197,15 @@ func asConfigErr(err error, target **fabric.ConfigError) bool {
 	return ok
 }
 
+// maxScheduleEntries caps schedule.json: the schedule that ran is written
+// unless it has more matching entries (switches × period × n) than this,
+// about 100 MB of JSON (RotorNet beyond ~4 000 ToRs).
+const maxScheduleEntries = 1 << 24
+
+func scheduleEntries(s *rotor.Schedule) int64 {
+	return int64(s.Switches) * int64(s.Period) * int64(s.Nodes)
+}
+
 // write puts every output file into dir atomically: all files are written
 // into a temporary sibling directory first and renamed into dir only when
 // all of them succeeded.
@@ -218,6 +229,9 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 		"timeseries.csv": func(w io.Writer) error { return o.writeSeries(w) },
 		"buffer_cdf.csv": func(w io.Writer) error { return o.writeBufferCDF(w) },
 		"workload.flows": func(w io.Writer) error { return workload.WriteFlows(w, o.setup.Flows) },
+	}
+	if sc := o.setup.Schedule; scheduleEntries(sc) <= maxScheduleEntries {
+		files["schedule.json"] = func(w io.Writer) error { return rotor.WriteJSON(w, sc) }
 	}
 	if withPlots {
 		files["fct_cdf.png"] = o.plotFCT
@@ -353,6 +367,17 @@ func fmtNum(n fabric.Num) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.4g", f)
+}
+
+// printSchedule is one line on the schedule that ran (schedule.json has
+// it whole).
+func printSchedule(w io.Writer, s *rotor.Schedule) {
+	fmt.Fprintf(w, "schedule %s: %d ToRs, %d switches, period %d slots of %v (reconf %v), duty cycle %.4g",
+		s.Kind, s.Nodes, s.Switches, s.Period, s.Slot, s.Reconf, s.DutyCycle())
+	if d, ok := s.Meta["degree"]; ok {
+		fmt.Fprintf(w, ", degree %v", d)
+	}
+	fmt.Fprintln(w)
 }
 
 func printSummary(w io.Writer, s *fabric.Summary) {

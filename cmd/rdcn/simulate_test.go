@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
 )
 
 var smallRun = []string{
@@ -59,6 +61,40 @@ func TestSimulateDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(outs[1], outs[5]) {
 		t.Errorf("replaying workload.flows gives different flows.csv")
+	}
+}
+
+// TestSimulateScheduleReplay: schedule.json in the output directory is
+// the schedule that ran; fed back as schedule.file (with workload.flows as
+// the flow file) it reproduces the run, here a seeded Opera.
+func TestSimulateScheduleReplay(t *testing.T) {
+	dir := t.TempDir()
+	first, again := filepath.Join(dir, "first"), filepath.Join(dir, "again")
+	opera := append(append([]string{}, smallRun...), "--set", "schedule.kind=opera", "--set", "schedule.seed=5", "--set", "topology.uplinks=4")
+	for i, extra := range [][]string{nil, {"--set", "schedule.file=" + filepath.Join(first, "schedule.json"),
+		"--set", "workload.flows_file=" + filepath.Join(first, "workload.flows"),
+		"--set", "schedule.seed=6"}} { // ignored with schedule.file: a fresh draw would differ
+		out := []string{first, again}[i]
+		var stdout, stderr bytes.Buffer
+		if code := run(append(append([]string{"rdcn", "simulate", "-q", "-o", out}, opera...), extra...), &stdout, &stderr); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
+		}
+	}
+	f, err := os.Open(filepath.Join(first, "schedule.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := rotor.ReadJSON(f)
+	f.Close()
+	if err != nil || sc.Kind != "opera" || sc.Nodes != 8 || sc.Switches != 4 || fmt.Sprint(sc.Meta["seed"]) != "5" {
+		t.Fatalf("schedule.json: %v, kind %q, %d nodes, %d switches, meta %v", err, sc.Kind, sc.Nodes, sc.Switches, sc.Meta)
+	}
+	for _, name := range []string{"flows.csv", "timeseries.csv", "buffer_cdf.csv"} {
+		a, _ := os.ReadFile(filepath.Join(first, name))
+		b, _ := os.ReadFile(filepath.Join(again, name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s differs when the run is replayed from its schedule.json and workload.flows", name)
+		}
 	}
 }
 
