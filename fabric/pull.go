@@ -534,7 +534,8 @@ func (s *sim) pullPass(v int, size int32) bool {
 // gives room back, so it settles only when the room it sees without
 // settling is too small: the answer is the same, and most checks find room
 // at once. (What settling changes besides the room, the reserved bytes, is
-// read only by callers that settle first: enqueues, samples, policy ticks.)
+// read only by callers that settle first: enqueues, dequeues, samples,
+// policy ticks.)
 func (s *sim) roomAt(t int, size int32) bool {
 	tr := s.tors[t]
 	if tr.Room(size) {
