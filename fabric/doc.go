@@ -32,16 +32,19 @@
 // the intermediate's hosts — reserving room hop by hop, so nothing pulled
 // is ever dropped. Pulled packets take one event per circuit crossing:
 // they wait in per-circuit lists, and when one leaves it books the next
-// ToR's host port, whose reserved room is settled lazily before anyone
-// reads that ToR's buffer. Windowed flows hear circuit changes through
-// cc.Controller.OnCircuit.
+// ToR's host port, whose reserved room is settled lazily: before anyone
+// reads that ToR's buffer, and by a room check only when the unsettled
+// room is too small (settling only adds room). Windowed flows hear circuit
+// changes through cc.Controller.OnCircuit.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering
 // and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
 // matching does not hold, and that no buffer overflows. Spec turns the
-// key=value / TOML configuration of "rdcn simulate" into a Config and the
-// flows (package workload: size distributions, Poisson load, rack patterns
-// including a demand matrix, incast, flow files).
+// key=value / TOML configuration of "rdcn simulate" into a Config, the
+// schedule (any generator of package schedules with its parameters, or a
+// schedule file) and the flows (package workload: size distributions,
+// Poisson load, rack patterns including a demand matrix, incast, flow
+// files).
 package fabric
