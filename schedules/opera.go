@@ -205,8 +205,9 @@ func sliceGraphs(s *rotor.Schedule) []slice {
 }
 
 // spectralGaps computes the gap of every graph, spread over GOMAXPROCS
-// workers; each result lands at its own index, so the output does not
-// depend on scheduling.
+// workers, each with its own reused buffers; each result lands at its own
+// index and depends only on its graph, so the output does not depend on
+// scheduling.
 func spectralGaps(gs []circuits) []float64 {
 	out := make([]float64, len(gs))
 	next := make(chan int)
@@ -215,8 +216,9 @@ func spectralGaps(gs []circuits) []float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var ws spectralWork
 			for i := range next {
-				out[i] = gs[i].spectralGap()
+				out[i] = ws.gap(gs[i])
 			}
 		}()
 	}
