@@ -20,7 +20,7 @@ func BenchmarkRotorNet(b *testing.B) {
 }
 
 func BenchmarkOpera(b *testing.B) {
-	for _, c := range []struct{ n, u int }{{256, 4}, {1024, 4}, {1024, 8}} {
+	for _, c := range []struct{ n, u int }{{256, 4}, {1024, 4}, {1024, 8}, {2048, 8}} {
 		b.Run(fmt.Sprintf("n=%d/U=%d", c.n, c.u), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -32,8 +32,9 @@ func BenchmarkOpera(b *testing.B) {
 	}
 }
 
-// BenchmarkOperaParts splits Opera's cost into the factorisation and one
-// slice's spectral gap (Lanczos) at n = 1024.
+// BenchmarkOperaParts splits Opera's cost at n = 1024 into the
+// factorisation, one slice's spectral gap (Lanczos) and the gaps of all
+// sparse slices of a U = 8 schedule.
 func BenchmarkOperaParts(b *testing.B) {
 	const n = 1024
 	b.Run("factorisation", func(b *testing.B) {
@@ -52,6 +53,18 @@ func BenchmarkOperaParts(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			circuits{n, f[:3]}.spectralGap()
+		}
+	})
+	// all 1024 sparse slices (7 matchings each) of an n = 1024, U = 8 draw
+	b.Run("slice-gaps/U=8", func(b *testing.B) {
+		s, err := Opera(Params{Nodes: n, Uplinks: 8, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs := sparseGraphs(s, sliceGraphs(s))
+		b.ReportAllocs()
+		for b.Loop() {
+			spectralGaps(gs)
 		}
 	})
 }

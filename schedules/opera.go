@@ -86,13 +86,7 @@ func Opera(p Params) (*rotor.Schedule, error) {
 			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", slices[bad].start, len(slices[bad].up))
 			continue
 		}
-		var sparse []circuits
-		for i, sl := range slices {
-			if sl.minimal(slices, i) {
-				sparse = append(sparse, sl.graph(sched))
-			}
-		}
-		gaps := spectralGaps(sparse)
+		gaps := spectralGaps(sparseGraphs(sched, slices))
 		gapMin, gapMean := 2.0, 0.0
 		for _, g := range gaps {
 			gapMin = min(gapMin, g)
@@ -115,6 +109,17 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v): %d ToRs leave %d idle slot(s) in the last round, which thins the slices around them; choose U dividing n", operaAttempts, lastErr, n, idle)
 	}
 	return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v); each slice holds only U−1 = %d matchings, try more uplinks", operaAttempts, lastErr, u-1)
+}
+
+// sparseGraphs lists the graphs of the minimal slices, in time order.
+func sparseGraphs(s *rotor.Schedule, slices []slice) []circuits {
+	var out []circuits
+	for i, sl := range slices {
+		if sl.minimal(slices, i) {
+			out = append(out, sl.graph(s))
+		}
+	}
+	return out
 }
 
 // slice is a maximal interval of a cycle during which no switch changes
@@ -200,8 +205,9 @@ func sliceGraphs(s *rotor.Schedule) []slice {
 }
 
 // spectralGaps computes the gap of every graph, spread over GOMAXPROCS
-// workers; each result lands at its own index, so the output does not
-// depend on scheduling.
+// workers, each with its own reused buffers; each result lands at its own
+// index and depends only on its graph, so the output does not depend on
+// scheduling.
 func spectralGaps(gs []circuits) []float64 {
 	out := make([]float64, len(gs))
 	next := make(chan int)
@@ -210,8 +216,9 @@ func spectralGaps(gs []circuits) []float64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var ws spectralWork
 			for i := range next {
-				out[i] = gs[i].spectralGap()
+				out[i] = ws.gap(gs[i])
 			}
 		}()
 	}

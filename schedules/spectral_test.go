@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -58,9 +59,121 @@ func TestLanczosMatchesDense(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, g := range []circuits{{n, f[:3]}, {n, f[5:10]}, {n, flatten(drawRegular(n, 2, rng))}} {
-			op := newNormalized(g)
-			if lz, de := op.lanczosSecond(), op.denseSecond(); math.Abs(lz-de) > 1e-8 {
+			var ws spectralWork
+			op := ws.normalize(g)
+			lz, _ := ws.lanczosSecond(op)
+			if de := op.denseSecond(); math.Abs(lz-de) > 1e-8 {
 				t.Errorf("n=%d: Lanczos λ₂ %.12f, dense %.12f", n, lz, de)
+			}
+		}
+	}
+}
+
+// TestMatchingOperator checks the operator built slot by matching against
+// the general construction on Opera-like slices: the same products (to
+// rounding: the two place the padding differently) and the same phi.
+func TestMatchingOperator(t *testing.T) {
+	for _, n := range []int{9, 130, 256} {
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		f, err := loopyFactorization(n, rng, 200*n*n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range []circuits{{n, f[:1]}, {n, f[n-1:]}, {n, f[:3]}, {n, f[2:9]}} {
+			if !g.matchings() {
+				t.Fatalf("n=%d: a factorisation's colours are not involutions", n)
+			}
+			var a, b spectralWork
+			ma, mb := a.build(g, true), b.build(g, false)
+			if ma == nil || mb == nil {
+				if ma != mb {
+					t.Fatalf("n=%d, %d maps: one construction has an isolated node, the other not", n, len(g.maps))
+				}
+				continue
+			}
+			q := make([]float64, n)
+			for i := range q {
+				q[i] = rng.NormFloat64()
+			}
+			wa, wb := make([]float64, n), make([]float64, n)
+			da, _, _ := ma.mulDots(wa, q, q)
+			db, _, _ := mb.mulDots(wb, q, q)
+			for u := range wa {
+				if math.Abs(wa[u]-wb[u]) > 1e-15 || ma.phi[u] != mb.phi[u] {
+					t.Fatalf("n=%d, %d maps, row %d: Aq %v vs %v, phi %v vs %v", n, len(g.maps), u, wa[u], wb[u], ma.phi[u], mb.phi[u])
+				}
+			}
+			if math.Abs(da-db) > 1e-13 {
+				t.Errorf("n=%d, %d maps: q·Aq %v vs %v", n, len(g.maps), da, db)
+			}
+		}
+	}
+}
+
+// TestRitzTop checks the incremental largest eigenvalue of a growing
+// tridiagonal matrix against plain bisection, including matrices whose top
+// eigenvalues nearly coincide (blocks coupled by tiny off-diagonals, as
+// when Lanczos repeats a converged value).
+func TestRitzTop(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 40; trial++ {
+		var r ritzTop
+		r.reset(200)
+		for k := 1; k <= 200; k++ {
+			r.alpha = append(r.alpha, rng.Float64()-0.5)
+			b := 0.1 + 0.4*rng.Float64()
+			if trial%2 == 1 && k%37 == 0 {
+				b = 1e-9 * rng.Float64()
+			}
+			if trial%4 == 3 { // a second copy of the first block
+				if k == 100 {
+					b = 1e-12
+				} else if k > 100 {
+					r.alpha[k-1] = r.alpha[k-101]
+					b = r.beta[k-101]
+				}
+			}
+			if k%8 != 0 && k != 200 {
+				r.beta = append(r.beta, b)
+				continue
+			}
+			got := r.max()
+			lo, hi := gershgorin(r.alpha, r.beta[:k-1])
+			want := bisect(r.alpha, r.beta[:k-1], lo, hi)
+			if math.Abs(got-want) > 2*ritzTol(want) {
+				t.Fatalf("trial %d, k=%d: largest eigenvalue %.16g, bisection %.16g", trial, k, got, want)
+			}
+			r.beta = append(r.beta, b)
+		}
+	}
+}
+
+// TestSpectralGapsDeterministic checks that the parallel gaps, computed in
+// reused per-worker buffers over graphs of mixed sizes and kinds, are bit
+// for bit those of one fresh computation per graph, whatever GOMAXPROCS.
+func TestSpectralGapsDeterministic(t *testing.T) {
+	var gs []circuits
+	for _, n := range []int{300, 64, 140} {
+		rng := rand.New(rand.NewPCG(uint64(n), 5))
+		f, err := loopyFactorization(n, rng, 200*n*n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i+3 <= 12; i++ {
+			gs = append(gs, circuits{n, f[i : i+3]})
+		}
+		gs = append(gs, circuits{n, flatten(drawRegular(n, 3, rng))})
+	}
+	want := make([]float64, len(gs))
+	for i, g := range gs {
+		want[i] = g.spectralGap()
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{1, 2, 5} {
+		runtime.GOMAXPROCS(procs)
+		for i, got := range spectralGaps(gs) {
+			if math.Float64bits(got) != math.Float64bits(want[i]) {
+				t.Fatalf("GOMAXPROCS=%d, graph %d: gap %v, alone %v", procs, i, got, want[i])
 			}
 		}
 	}
