@@ -38,6 +38,16 @@ func cyclicSchedule(t testing.TB, n, u, first int, slot, reconf rotor.Time) *rot
 	return sc
 }
 
+// meanHops is the mean of a hop-count histogram (h[k]: packets that took k hops).
+func meanHops(h []int64) float64 {
+	var s, c float64
+	for k, x := range h {
+		s += float64(k) * float64(x)
+		c += float64(x)
+	}
+	return s / c
+}
+
 // buildSpec resolves a Spec with the given key=value settings on top of
 // the defaults.
 func buildSpec(tb testing.TB, keys ...string) *Setup {

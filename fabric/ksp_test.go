@@ -286,14 +286,6 @@ func TestKSPOperaEpochs(t *testing.T) {
 		dst := (src + 1 + rng.IntN(15)) % 16
 		flows = append(flows, workload.Flow{ID: i, Src: src, Dst: dst, Bytes: int64(1500 * (1 + rng.IntN(20))), Start: rotor.Time(i) * 10 * us})
 	}
-	mean := func(h []int64) float64 {
-		var s, c float64
-		for k, x := range h {
-			s += float64(k) * float64(x)
-			c += float64(x)
-		}
-		return s / c
-	}
 	hops := map[string]float64{}
 	for _, tc := range []struct {
 		mode string
@@ -313,8 +305,8 @@ func TestKSPOperaEpochs(t *testing.T) {
 		for _, f := range r.Flows {
 			maxHops = max(maxHops, f.MaxHops)
 		}
-		hops[tc.mode+string(rune('0'+tc.k))] = mean(r.Hops)
-		t.Logf("%s k=%d: mean hops %.3f, max %d", tc.mode, tc.k, mean(r.Hops), maxHops)
+		hops[tc.mode+string(rune('0'+tc.k))] = meanHops(r.Hops)
+		t.Logf("%s k=%d: mean hops %.3f, max %d", tc.mode, tc.k, meanHops(r.Hops), maxHops)
 	}
 	if hops[Paths+"4"] <= hops[Paths+"1"] {
 		t.Errorf("mean hops k=4 %.3f not above k=1 %.3f", hops[Paths+"4"], hops[Paths+"1"])

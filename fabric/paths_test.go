@@ -111,14 +111,6 @@ func TestVLBPathsStatic(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: (i + 8) % 16, Bytes: 60_000})
 	}
-	mean := func(h []int64) float64 {
-		var s, c float64
-		for k, x := range h {
-			s += float64(k) * float64(x)
-			c += float64(x)
-		}
-		return s / c
-	}
 	hops := map[string]float64{}
 	for _, mode := range []string{Paths, VLBPaths} {
 		cfg := baseConfig(sc, flows)
@@ -132,7 +124,7 @@ func TestVLBPathsStatic(t *testing.T) {
 		if r.FlowsComplete != len(flows) {
 			t.Fatalf("%s: %d of %d flows completed", mode, r.FlowsComplete, len(flows))
 		}
-		hops[mode] = mean(r.Hops)
+		hops[mode] = meanHops(r.Hops)
 	}
 	if hops[VLBPaths] < 2 || hops[VLBPaths] <= hops[Paths] {
 		t.Errorf("mean hops: vlb-paths %.2f, paths %.2f; want vlb-paths ≥ 2 and above paths", hops[VLBPaths], hops[Paths])

@@ -591,10 +591,7 @@ func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool
 			if at > end {
 				return 0, 0, 0, false
 			}
-			q.head++
-			q.now = at
-			q.processed++
-			return uint8(s.sk), s.target, s.arg, true
+			return q.takeNear(s, at)
 		}
 		if t.fired < 0 { // the timer first
 			return q.fire(end)
@@ -637,6 +634,11 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 	if at > end {
 		return 0, 0, 0, false
 	}
+	return q.takeNear(s, at)
+}
+
+// takeNear pops s, the current bucket's head, due at at.
+func (q *Queue) takeNear(s *slot, at rotor.Time) (kind uint8, target, arg int32, ok bool) {
 	q.head++
 	q.now = at
 	q.processed++
