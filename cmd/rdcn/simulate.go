@@ -78,6 +78,9 @@ func simulateCommand() *cli.Command {
 				printSummary(c.App.Writer, out.summary)
 				fmt.Fprintf(c.App.Writer, "events %d in %.2fs wall (%.3g events/s); wrote %s\n",
 					out.result.Events, out.perf.WallSeconds, out.perf.EventsPerSecond, c.String("output"))
+				if e := scheduleEntries(out.setup.Schedule); e > maxScheduleEntries {
+					fmt.Fprintf(c.App.Writer, "schedule.json left out: %d matching entries, more than %d\n", e, maxScheduleEntries)
+				}
 			}
 			return nil
 		},
