@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"os"
 	"slices"
@@ -149,19 +150,9 @@ func buildIfCheap(t *testing.T, s *Spec) {
 	if err := workload.CheckFlows(setup.Flows, hosts); err != nil {
 		t.Fatalf("Build produced bad flows: %v", err)
 	}
-	if !slices.IsSortedFunc(setup.Flows, func(a, b workload.Flow) int { return compareTime(a.Start, b.Start) }) {
+	if !slices.IsSortedFunc(setup.Flows, func(a, b workload.Flow) int { return cmp.Compare(a.Start, b.Start) }) {
 		t.Fatal("Build produced flows out of start order")
 	}
-}
-
-func compareTime(a, b rotor.Time) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // cheapSpec reports whether Build stays small: no files, few nodes, hosts

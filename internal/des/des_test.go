@@ -1,6 +1,7 @@
 package des
 
 import (
+	stdcmp "cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -529,18 +530,18 @@ func TestQueueModel(t *testing.T) {
 	order := func(x, y Event) int {
 		switch {
 		case x.At != y.At:
-			return cmpInt(x.At, y.At)
+			return stdcmp.Compare(x.At, y.At)
 		case (x.Seq == 0) != (y.Seq == 0):
 			if x.Seq == 0 {
 				return -1
 			}
 			return 1
 		case x.Seq == 0 && x.Kind != y.Kind:
-			return cmpInt(x.Kind, y.Kind)
+			return stdcmp.Compare(x.Kind, y.Kind)
 		case x.Seq == 0:
-			return cmpInt(x.Target, y.Target)
+			return stdcmp.Compare(x.Target, y.Target)
 		}
-		return cmpInt(x.Seq, y.Seq)
+		return stdcmp.Compare(x.Seq, y.Seq)
 	}
 	bucket := rotor.Time(1) << bucketShift
 	deltas := []func(rng *rand.Rand) rotor.Time{
@@ -665,14 +666,4 @@ func TestQueueModel(t *testing.T) {
 			t.Logf("seed %d: %d pops, %d left, renumbered %d", seed, pops, len(model), renumbered)
 		}
 	}
-}
-
-func cmpInt[T int32 | int64 | uint8 | uint64 | rotor.Time](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
