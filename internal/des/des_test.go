@@ -527,22 +527,6 @@ func TestQueueModel(t *testing.T) {
 		kind   uint8
 		target int32
 	}
-	order := func(x, y Event) int {
-		switch {
-		case x.At != y.At:
-			return stdcmp.Compare(x.At, y.At)
-		case (x.Seq == 0) != (y.Seq == 0):
-			if x.Seq == 0 {
-				return -1
-			}
-			return 1
-		case x.Seq == 0 && x.Kind != y.Kind:
-			return stdcmp.Compare(x.Kind, y.Kind)
-		case x.Seq == 0:
-			return stdcmp.Compare(x.Target, y.Target)
-		}
-		return stdcmp.Compare(x.Seq, y.Seq)
-	}
 	bucket := rotor.Time(1) << bucketShift
 	deltas := []func(rng *rand.Rand) rotor.Time{
 		func(rng *rand.Rand) rotor.Time { return 0 },
@@ -567,7 +551,7 @@ func TestQueueModel(t *testing.T) {
 		var seq uint64
 		firsts := map[key]bool{}
 		insert := func(e Event) {
-			i, _ := slices.BinarySearchFunc(model, e, order)
+			i, _ := slices.BinarySearchFunc(model, e, queueOrder)
 			model = slices.Insert(model, i, e)
 		}
 		add := func(at rotor.Time) {
@@ -649,7 +633,7 @@ func TestQueueModel(t *testing.T) {
 			}
 		}
 		pending := q.Pending()
-		slices.SortFunc(pending, order)
+		slices.SortFunc(pending, queueOrder)
 		if diff := cmp.Diff(model, pending); diff != "" {
 			t.Fatalf("seed %d: Pending differs from the model (-want +got):\n%s", seed, diff)
 		}
@@ -666,4 +650,24 @@ func TestQueueModel(t *testing.T) {
 			t.Logf("seed %d: %d pops, %d left, renumbered %d", seed, pops, len(model), renumbered)
 		}
 	}
+}
+
+// queueOrder is the order the queue pops events in: by time; at equal
+// times ScheduleFirst events (Seq 0) first, by kind and target; then the
+// others by Seq.
+func queueOrder(x, y Event) int {
+	switch {
+	case x.At != y.At:
+		return stdcmp.Compare(x.At, y.At)
+	case (x.Seq == 0) != (y.Seq == 0):
+		if x.Seq == 0 {
+			return -1
+		}
+		return 1
+	case x.Seq == 0 && x.Kind != y.Kind:
+		return stdcmp.Compare(x.Kind, y.Kind)
+	case x.Seq == 0:
+		return stdcmp.Compare(x.Target, y.Target)
+	}
+	return stdcmp.Compare(x.Seq, y.Seq)
 }

@@ -1,7 +1,6 @@
 package des
 
 import (
-	"cmp"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -73,22 +72,6 @@ func TestTimersModel(t *testing.T) {
 // a timer is a ScheduleFirst event.
 func TestQueueTimers(t *testing.T) {
 	const kinds, targets, timerKind = 4, 30, 2
-	order := func(x, y Event) int {
-		switch {
-		case x.At != y.At:
-			return cmp.Compare(x.At, y.At)
-		case (x.Seq == 0) != (y.Seq == 0):
-			if x.Seq == 0 {
-				return -1
-			}
-			return 1
-		case x.Seq == 0 && x.Kind != y.Kind:
-			return cmp.Compare(x.Kind, y.Kind)
-		case x.Seq == 0:
-			return cmp.Compare(x.Target, y.Target)
-		}
-		return cmp.Compare(x.Seq, y.Seq)
-	}
 	for seed := uint64(0); seed < 8; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 13))
 		var q Queue
@@ -102,7 +85,7 @@ func TestQueueTimers(t *testing.T) {
 			}
 		}
 		insert := func(e Event) {
-			i, _ := slices.BinarySearchFunc(model, e, order)
+			i, _ := slices.BinarySearchFunc(model, e, queueOrder)
 			model = slices.Insert(model, i, e)
 		}
 		for step := 0; step < 30000; step++ {
@@ -159,7 +142,7 @@ func TestQueueTimers(t *testing.T) {
 			}
 		}
 		pending := q.Pending()
-		slices.SortFunc(pending, order)
+		slices.SortFunc(pending, queueOrder)
 		if !slices.Equal(model, pending) {
 			t.Fatalf("seed %d: Pending differs from the model:\n%v\n%v", seed, pending, model)
 		}
