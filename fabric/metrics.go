@@ -139,6 +139,15 @@ func (s *sim) checkConservation(full bool) {
 		waiting += int64(s.hosts[i].acks.Len())
 	}
 	live := int64(s.pool.Live()) - m.idealInFlight - waiting
+	if ps := &s.pull; ps.waitBits != nil {
+		for i := range ps.waiting {
+			t, v := i/s.n, i%s.n
+			if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (ps.waiting[i].Len() > 0) {
+				s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, ps.waiting[i].Len())
+				return
+			}
+		}
+	}
 	if got := m.injectedPkts - m.deliveredPkts - m.droppedPkts; got != live {
 		s.fail("conservation: injected %d − delivered %d − dropped %d = %d packets, but %d are in the network",
 			m.injectedPkts, m.deliveredPkts, m.droppedPkts, got, live)

@@ -49,6 +49,7 @@ type pullState struct {
 	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
 	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
 	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
+	waitBits  []uint64              // [t·words+…]: v's with a non-empty waiting list (samples read only those)
 	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
 	headLeave []rotor.Time          // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
 	storeLast []rotor.Time          // [v·n+x]: Ready of the last packet in store[v·n+x]
@@ -72,6 +73,7 @@ func (s *sim) initPull() {
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
 	ps.waiting = make([]des.Ring[pulledPkt], n*n)
+	ps.waitBits = make([]uint64, n*ps.words)
 	ps.booked = make([]des.Ring[booking], n*s.H)
 	ps.headLeave = make([]rotor.Time, n*s.H)
 	for i := range ps.headLeave {
@@ -190,7 +192,11 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 // waiting for t's circuit to v (ordered by arrival; equal times in request
 // order) and makes sure an idle uplink to v looks at it when it is there.
 func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
-	insertByReady(&s.pull.waiting[t*s.n+v], pulledPkt{idx: idx, size: size, ready: at})
+	w := &s.pull.waiting[t*s.n+v]
+	insertByReady(w, pulledPkt{idx: idx, size: size, ready: at})
+	if w.Len() == 1 {
+		s.pull.waitBits[t*s.pull.words+v>>6] |= 1 << (v & 63)
+	}
 	for m := s.upTo[t*s.n+v]; m != 0; m &= m - 1 {
 		u := t*s.U + bits.TrailingZeros64(m)
 		s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
@@ -393,12 +399,15 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 			}
 		}
 	}
-	for v := 0; v < s.n; v++ {
-		w := &ps.waiting[t*s.n+v]
-		for i := 0; i < w.Len(); i++ {
-			if e := w.At(i); e.ready <= now {
-				total += int64(e.size)
-				voq[v] += int64(e.size)
+	for k, b := range ps.waitBits[t*ps.words : (t+1)*ps.words] {
+		for ; b != 0; b &= b - 1 {
+			v := k<<6 + bits.TrailingZeros64(b)
+			w := &ps.waiting[t*s.n+v]
+			for i := 0; i < w.Len(); i++ {
+				if e := w.At(i); e.ready <= now {
+					total += int64(e.size)
+					voq[v] += int64(e.size)
+				}
 			}
 		}
 	}

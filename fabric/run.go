@@ -288,20 +288,30 @@ func (s *sim) startUplink(t, sw int) {
 		s.wakeUplink(i, s.upFree[i])
 		return
 	}
-	budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
-	if budget <= 0 {
+	if st.nightAt-now < s.serByte { // not one byte fits before the night
 		return
 	}
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if s.pulling {
 		w = &s.pull.waiting[t*s.n+int(v)]
+		if s.pull.relay {
+			// The fill at the end of this event looks at the stored packet
+			// that waits longest for v: it was stored long ago, so start
+			// loading it now.
+			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
+				s.pool.Prefetch(st.Head())
+			}
+		}
 	}
 	var idx int32
 	var q tor.QueueID
 	ok := false
 	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
-		q, ok = tr.PickCircuit(int(v), budget, s.relay, nil)
+		budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
+		if budget > 0 {
+			q, ok = tr.PickCircuit(int(v), budget, s.relay, nil)
+		}
 	}
 	switch {
 	case ok:
@@ -313,7 +323,7 @@ func (s *sim) startUplink(t, sw int) {
 			s.wakeUplink(i, e.ready)
 			return
 		}
-		if int64(e.size) > budget {
+		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
 			return
 		}
 		if !s.pullPass(int(v), e.size) {
@@ -321,6 +331,9 @@ func (s *sim) startUplink(t, sw int) {
 			return
 		}
 		pk := w.Pop()
+		if w.Len() == 0 {
+			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
+		}
 		tr.Release(pk.size)
 		idx = pk.idx
 		q = tr.VOQ(int(v), tor.Local)

@@ -111,6 +111,7 @@ type sim struct {
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
 	serMTU       [3]rotor.Time // host, circuit, packet switch: MTU serialisation
+	serByte      rotor.Time    // one byte on a circuit: an uplink with less time left before the night sends nothing
 	serAck       [3]rotor.Time
 	rates        [3]rotor.Rate
 
@@ -157,6 +158,7 @@ func newSim(cfg Config) (*sim, error) {
 			s.serAck[l] = r.TransmitTime(rotor.Bytes(cfg.AckSize))
 		}
 	}
+	s.serByte = s.rates[linkCircuit].TransmitTime(1)
 	s.tors = make([]*tor.ToR, s.n)
 	for t := range s.tors {
 		var pol tor.Policy = tor.CompleteSharing{}

@@ -292,6 +292,37 @@ func TestBytesIn(t *testing.T) {
 	}
 }
 
+// TestFitsBeforeIsBudget checks the duality the fabric relies on to skip
+// a division per departure: b bytes do not fit in the bytes r serialises
+// in d (BytesIn rounds down) exactly when their transmit time (rounded
+// up) exceeds d; and at least one byte fits exactly when d reaches the
+// transmit time of one byte.
+func TestFitsBeforeIsBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 0))
+	rates := []Rate{1, 7 * Mbps, 10 * Gbps, 25 * Gbps, 400 * Gbps, 3 * Tbps, Rate(1 + rng.Int64N(1e13))}
+	for i := 0; i < 20000; i++ {
+		r := rates[i%len(rates)]
+		if i%len(rates) == len(rates)-1 {
+			r = Rate(1 + rng.Int64N(1e13))
+		}
+		b := Bytes(1 + rng.Int64N(1<<20))
+		tt := r.TransmitTime(b)
+		if tt > 1<<60 {
+			continue // 1 bps: no day is that long
+		}
+		d := Time(rng.Int64N(2*int64(tt) + 3)) // around the boundary, d = tt included
+		if i%3 == 0 {
+			d = tt - 1 + Time(rng.IntN(3))
+		}
+		if got, want := r.TransmitTime(b) > d, b > r.BytesIn(d); got != want {
+			t.Fatalf("r=%d b=%d d=%d: TransmitTime>d = %v, b>BytesIn = %v", r, b, d, got, want)
+		}
+		if got, want := d >= r.TransmitTime(1), r.BytesIn(d) >= 1; got != want {
+			t.Fatalf("r=%d d=%d: d≥TransmitTime(1) = %v, BytesIn≥1 = %v", r, d, got, want)
+		}
+	}
+}
+
 var timeSink Time
 
 func BenchmarkTransmitTime(b *testing.B) {
