@@ -29,7 +29,7 @@ import (
 // circuit to x: every pulled packet crosses at most two circuits.
 //
 // A staged packet leaves on a circuit only when the next ToR has reserved
-// room for it (pullPass), so pulled packets are never dropped. What a
+// room for it (flow control in startUplink), so pulled packets are never dropped. What a
 // pulled packet needs at the next ToR is a host queue (last hop or relay
 // storage), which drains unconditionally; the only pulled bytes that wait
 // for room elsewhere are those a ToR staged itself, capped at half its
@@ -46,6 +46,7 @@ type pullState struct {
 	rr        []int32               // [t]: round-robin start over relay destinations
 	store     []des.FIFO            // [v·n+x]: relayed packets v's hosts store for x
 	relayed   []int64               // [v·n+x]: bytes v stores or was promised for x
+	nextTo    []uint64              // [v·n+x]: bit sw set iff switch sw's next slot (as of its last day start) holds v→x
 	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
 	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
 	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
@@ -89,6 +90,7 @@ func (s *sim) initPull() {
 		ps.store = make([]des.FIFO, n*n)
 		ps.storeLast = make([]rotor.Time, n*n)
 		ps.relayed = make([]int64, n*n)
+		ps.nextTo = make([]uint64, n*n)
 		ps.hostRR = make([]int32, n)
 	}
 	// A request takes the host delay down, the host serialises the packet
@@ -139,17 +141,20 @@ func (s *sim) fillUp(t, d int) {
 func (s *sim) fill(t, v int, day, night rotor.Time) {
 	ps := &s.pull
 	now := s.q.Now()
+	tv := t*s.n + v
+	w := &ps.waiting[tv]
+	pkt := s.serMTU[linkCircuit]
+	first := max(now+ps.latency, day) // the earliest a packet requested now is at the ToR
 	for {
-		w := &ps.waiting[t*s.n+v]
 		staged := w.Len()
-		if staged >= ps.depth || max(now+ps.latency, day)+rotor.Time(staged+1)*s.serMTU[linkCircuit] > night {
+		if staged >= ps.depth || first+rotor.Time(staged+1)*pkt > night {
 			return
 		}
 		// The staged packets ahead leave from ready on; a new one must
 		// reach the ToR and finish crossing before the night.
-		ready := max(now, day) + rotor.Time(staged)*s.serMTU[linkCircuit]
+		ready := max(now, day) + rotor.Time(staged)*pkt
 		if ps.relay {
-			if st := &ps.store[t*s.n+v]; st.Len() > 0 {
+			if st := &ps.store[tv]; st.Len() > 0 {
 				idx := st.Head()
 				p := s.pool.At(idx)
 				if p.Ready() > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
@@ -160,7 +165,8 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next
 				}
 				ps.stored -= int64(p.Size)
-				s.wait(t, v, idx, p.Size, s.hostPull(p.Keeper, idx, p.Size, false))
+				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
+				s.wait(w, t, tv, v, pulledPkt{idx: idx, size: p.Size, ready: at})
 				continue
 			}
 		}
@@ -184,22 +190,27 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.SrcToR, p.DstToR, p.Seq = int32(t), int32(d), seq
-		s.wait(t, v, idx, size, s.hostPull(p.SrcHost, idx, size, true))
+		start, at := s.hostPull(p.SrcHost, size)
+		p.Sent = start // a new packet: injected
+		s.m.injectedPkts++
+		s.m.injectedBytes += int64(size)
+		s.m.injectedData += int64(size)
+		s.wait(w, t, tv, v, pulledPkt{idx: idx, size: size, ready: at})
 	}
 }
 
-// wait files packet idx, which reaches ToR t at time at, among the packets
-// waiting for t's circuit to v (ordered by arrival; equal times in request
-// order) and makes sure an idle uplink to v looks at it when it is there.
-func (s *sim) wait(t, v int, idx, size int32, at rotor.Time) {
-	w := &s.pull.waiting[t*s.n+v]
-	insertByReady(w, pulledPkt{idx: idx, size: size, ready: at})
+// wait files packet e, which reaches ToR t at e.ready, among the packets
+// waiting for t's circuit to v (w, the list of pair tv = t·n+v; ordered by
+// arrival, equal times in request order) and makes sure an idle uplink to
+// v looks at it when it is there.
+func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
+	insertByReady(w, e)
 	if w.Len() == 1 {
 		s.pull.waitBits[t*s.pull.words+v>>6] |= 1 << (v & 63)
 	}
-	for m := s.upTo[t*s.n+v]; m != 0; m &= m - 1 {
+	for m := s.upTo[tv]; m != 0; m &= m - 1 {
 		u := t*s.U + bits.TrailingZeros64(m)
-		s.wakeUplink(u, max(at, s.upFree[u], s.q.Now()))
+		s.wakeUplink(u, max(e.ready, s.upFree[u], s.q.Now()))
 	}
 }
 
@@ -260,7 +271,11 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			fs := &s.flows[ps.pend[t*n+x].Head()]
 			size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
 			if sp >= int64(size) && s.inTime(int32(fs.f.Src), ready, night) {
-				ps.rr[t] = int32((x + 1) % n)
+				next := x + 1 // x+1 mod n, without a division
+				if next == n {
+					next = 0
+				}
+				ps.rr[t] = int32(next)
 				return ps.pend[t*n+x].Head(), int32(v)
 			}
 		}
@@ -292,24 +307,15 @@ func (s *sim) takePulled(t, d int, size int32) {
 	}
 }
 
-// hostPull answers a pull request for packet idx (size bytes) sent to host h now: the
-// host gets it after the host delay and serialises the packet when its NIC
-// is free. A new packet (fresh) is counted as injected; a stored relayed
-// packet goes up again as is. It returns when the packet reaches
-// h's ToR.
-func (s *sim) hostPull(h int32, idx, size int32, fresh bool) rotor.Time {
-	now := s.q.Now()
+// hostPull answers a pull request for a packet of size bytes sent to host
+// h now: the host gets it after the host delay and serialises the packet
+// when its NIC is free. It returns when the NIC starts sending it and when
+// the packet reaches h's ToR.
+func (s *sim) hostPull(h int32, size int32) (start, arrive rotor.Time) {
 	hs := &s.hosts[h]
-	start := max(now+s.cfg.HostDelay, hs.nicFree)
-	if fresh {
-		s.pool.At(idx).Sent = start
-		s.m.injectedPkts++
-		s.m.injectedBytes += int64(size)
-		s.m.injectedData += int64(size)
-	}
-	ser := s.ser(linkHost, size)
-	hs.nicFree = start + ser
-	return start + ser + s.cfg.HostDelay
+	start = max(s.q.Now()+s.cfg.HostDelay, hs.nicFree)
+	hs.nicFree = start + s.ser(linkHost, size)
+	return start, hs.nicFree + s.cfg.HostDelay
 }
 
 // pulledCross handles pulled packet idx, which left a circuit toward ToR v
@@ -328,9 +334,13 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	relayed := p.DstToR != int32(v)
 	if relayed { // store it at one of v's hosts
 		p.Via = -1
-		h := int(ps.hostRR[v])
-		ps.hostRR[v] = int32((h + 1) % s.H)
-		host = int32(v*s.H + h)
+		h := ps.hostRR[v]
+		if next := h + 1; next < int32(s.H) { // round-robin without a division
+			ps.hostRR[v] = next
+		} else {
+			ps.hostRR[v] = 0
+		}
+		host = int32(v*s.H) + h
 	}
 	hs := &s.hosts[host]
 	ser := s.ser(linkHost, p.Size)
@@ -358,14 +368,14 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 // policy ticks), so what it sees is exact; room checks (roomAt) call it
 // only when the room they see without it is too small.
 func (s *sim) settle(t int) {
-	if s.pull.booked == nil {
-		return
+	if s.pull.booked != nil && s.q.Now() >= s.pull.nextLeave[t] { // inlined: most calls have nothing to do
+		s.settleBookings(t)
 	}
+}
+
+func (s *sim) settleBookings(t int) {
 	now := s.q.Now()
 	ps := &s.pull
-	if now < ps.nextLeave[t] {
-		return
-	}
 	tr := s.tors[t]
 	next := rotor.MaxTime
 	heads := ps.headLeave[t*s.H : (t+1)*s.H]
@@ -425,6 +435,10 @@ type pulledPkt struct {
 // every entry not later than e (equal times keep their order). It walks
 // from the tail, where e nearly always goes.
 func insertByReady(r *des.Ring[pulledPkt], e pulledPkt) {
+	if n := r.Len(); n == 0 || r.At(n-1).ready <= e.ready {
+		r.Push(e) // the usual case: it goes last
+		return
+	}
 	r.Push(e)
 	i := r.Len() - 1
 	for ; i > 0; i-- {
@@ -467,12 +481,8 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor
 		ps.storeLast[i] = at
 	}
 	ps.stored += int64(p.Size)
-	soon := s.upTo[v*s.n+x] != 0
-	for u := v * s.U; u < (v+1)*s.U && !soon; u++ {
-		soon = s.peerNext[u] == int32(x)
-	}
-	if !soon {
-		return
+	if s.upTo[i]|ps.nextTo[i] == 0 {
+		return // no circuit v→x now or in a switch's next slot
 	}
 	// The offer stages nothing if no circuit v→x is up at its time (it
 	// falls in a night, or in a day to another ToR): then it is not
@@ -532,13 +542,6 @@ func (s *sim) offerStored(v, x int) {
 	}
 }
 
-// pullPass is the flow control of pulled packets: one leaves toward v only
-// if v has room for it. (A packet waits only for the circuit to its
-// destination or to the relay that promised it room when it was pulled.)
-func (s *sim) pullPass(v int, size int32) bool {
-	return s.roomAt(v, size)
-}
-
 // roomAt reports whether ToR t has room for size more bytes. Settling only
 // gives room back, so it settles only when the room it sees without
 // settling is too small: the answer is the same, and most checks find room
@@ -546,12 +549,12 @@ func (s *sim) pullPass(v int, size int32) bool {
 // read only by callers that settle first: enqueues, dequeues, samples,
 // policy ticks.)
 func (s *sim) roomAt(t int, size int32) bool {
-	tr := s.tors[t]
-	if tr.Room(size) {
-		return true
-	}
+	return s.tors[t].Room(size) || s.roomSettled(t, size) // inlined: most checks find room at once
+}
+
+func (s *sim) roomSettled(t int, size int32) bool {
 	s.settle(t)
-	return tr.Room(size)
+	return s.tors[t].Room(size)
 }
 
 // spare is RotorLB's acceptance rule: the bytes intermediate v can still

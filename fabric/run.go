@@ -130,7 +130,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evToRArrive:
 		s.torArrive(int(target), arg)
 	case evUplinkFree:
-		s.startUplink(int(target)/s.U, int(target)%s.U)
+		t := int(s.uplinkToR[target]) // a table, not two divisions per departure
+		s.startUplink(t, int(target)-t*s.U)
 	case evHostPortFree:
 		s.sendHostPort(target)
 	case evHostArrive:
@@ -211,8 +212,18 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 	s.m.dayPorts[sw] = active
 	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
+	nextTo := s.pull.nextTo
 	for t := 0; t < s.n; t++ {
-		s.peerNext[t*s.U+sw] = int32(next[t])
+		u := t*s.U + sw
+		if nextTo != nil {
+			if old := s.peerNext[u]; old >= 0 {
+				nextTo[t*s.n+int(old)] &^= 1 << sw
+			}
+			if next[t] >= 0 {
+				nextTo[t*s.n+next[t]] |= 1 << sw
+			}
+		}
+		s.peerNext[u] = int32(next[t])
 	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
@@ -326,7 +337,10 @@ func (s *sim) startUplink(t, sw int) {
 		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
 			return
 		}
-		if !s.pullPass(int(v), e.size) {
+		// Flow control: a pulled packet leaves toward v only if v has room
+		// for it. (It waits only for the circuit to its destination or to
+		// the relay that promised it room when it was pulled.)
+		if !s.roomAt(int(v), e.size) {
 			s.retryUplink(i, now)
 			return
 		}

@@ -84,13 +84,14 @@ type sim struct {
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
-	peerNext []int32
-	upTo     []uint64     // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
-	wake     *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
-	upFree   []rotor.Time // [t*U+s]: the uplink serialises until then
-	psUp     []bool       // [t] ToR→packet switch port busy
-	psPort   []bool       // [t] packet switch→ToR port busy
-	vlbRR    []int32      // [t]
+	peerNext  []int32
+	upTo      []uint64     // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
+	wake      *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
+	upFree    []rotor.Time // [t*U+s]: the uplink serialises until then
+	uplinkToR []int32      // [t*U+s]: t
+	psUp      []bool       // [t] ToR→packet switch port busy
+	psPort    []bool       // [t] packet switch→ToR port busy
+	vlbRR     []int32      // [t]
 
 	hosts []hostState
 	flows []flowState
@@ -128,11 +129,18 @@ const (
 	linkPS
 )
 
+// ser is the serialisation time of size bytes on link. It inlines (the
+// rest is kept out of line), so full-size packets cost one comparison.
 func (s *sim) ser(link int, size int32) rotor.Time {
-	switch size {
-	case s.cfg.MTU:
+	if size == s.cfg.MTU {
 		return s.serMTU[link]
-	case s.cfg.AckSize:
+	}
+	return s.serOther(link, size)
+}
+
+//go:noinline
+func (s *sim) serOther(link int, size int32) rotor.Time {
+	if size == s.cfg.AckSize {
 		return s.serAck[link]
 	}
 	return s.rates[link].TransmitTime(rotor.Bytes(size))
@@ -197,6 +205,10 @@ func newSim(cfg Config) (*sim, error) {
 	s.wake = des.NewTimers(s.n * s.U)
 	s.q.AttachTimers(s.wake, evUplinkFree)
 	s.upFree = make([]rotor.Time, s.n*s.U)
+	s.uplinkToR = make([]int32, s.n*s.U)
+	for i := range s.uplinkToR {
+		s.uplinkToR[i] = int32(i / s.U)
+	}
 	s.vlbRR = make([]int32, s.n)
 	s.hosts = make([]hostState, s.n*s.H)
 	s.ackDelayLocal = 2 * cfg.HostDelay

@@ -121,13 +121,17 @@ func (t *Timers) fix(i int, at rotor.Time) {
 	ats, win := t.at, t.win
 	ats[i] = at
 	c, ac := int32(i), at
+	// Both lengths are powers of two, so masking the indices (a no-op
+	// for valid ones) lets the compiler drop the bounds checks.
+	am, wm := len(ats)-1, len(win)-1
+	_ = win[1] // len(win) = 2·len(ats) ≥ 2: wm is a mask
 	for p := len(ats) + i; p > 1; p >>= 1 {
-		s := win[p^1]
-		as := ats[s]
+		s := win[(p^1)&wm]
+		as := ats[int(s)&am]
 		if as-rotor.Time(p&1) < ac {
 			c, ac = s, as
 		}
-		win[p>>1] = c
+		win[(p>>1)&wm] = c
 	}
 	t.min, t.minAt = c, ac
 }
