@@ -56,8 +56,8 @@ func TestThroughputCLIBadInput(t *testing.T) {
 		var out, errb bytes.Buffer
 		out_ := filepath.Join(dir, "out.json")
 		code := run(append([]string{"rdcn", "throughput", "-o", out_}, args...), &out, &errb)
-		if code != 2 || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, errb.String())
+		if code != 2 || !isOneErrorLine(errb.String()) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line \"rdcn: …\"", args, code, errb.String())
 		}
 		if _, err := os.Stat(out_); err == nil {
 			t.Errorf("%v: wrote an output file", args)
