@@ -26,5 +26,6 @@
 // gave), with one line on stderr of the form "rdcn: FIELD: what is wrong";
 // 1 on any other failure, also one "rdcn: " line on stderr. Results go to
 // stdout or -o FILE and are byte-identical for identical inputs; only
-// simulate's perf.json and its closing console line measure wall time.
+// simulate's perf.json and its closing console line measure wall time
+// (and throughput --timing, on stderr).
 package main
