@@ -160,20 +160,37 @@ func TestIdealFCT(t *testing.T) {
 }
 
 // TestSeriesAligned checks that the time series of a run have one row per
-// bin each, including a bin opened by something happening at the very end
-// of the run: a flow whose last packet arrives exactly at SimTime.
+// bin each: ⌈end/interval⌉ for the run, and one more for something
+// happening at the very end. The flow 0→1 (done at 3.9 µs) is acked over
+// shift 3, slot 2: the ack crosses a circuit at exactly 20 µs.
 func TestSeriesAligned(t *testing.T) {
 	sc := cyclicSchedule(t, 4, 1, 1, 10*rotor.Microsecond, rotor.Microsecond)
-	cfg := baseConfig(sc, []workload.Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1500}})
-	cfg.SeriesInterval = 10 * rotor.Microsecond
-	for _, end := range []rotor.Time{20 * rotor.Microsecond, 2700 * rotor.Nanosecond, 25 * rotor.Microsecond} {
-		cfg.SimTime = end
+	const interval = 10 * rotor.Microsecond
+	for _, tc := range []struct {
+		end   rotor.Time
+		atEnd bool // the ack at 20 µs opens a bin at end
+	}{
+		{20 * rotor.Microsecond, true},
+		{2700 * rotor.Nanosecond, false},
+		{25 * rotor.Microsecond, false}, // the ack falls in the run's last bin
+	} {
+		cfg := baseConfig(sc, []workload.Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1500}}) // a fresh source per run
+		cfg.SeriesInterval = interval
+		cfg.SimTime = tc.end
 		r, err := Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n := len(r.HostSeries); len(r.CircuitSeries) != n || len(r.BufferSeries) != n || len(r.VOQSeries) != n {
-			t.Errorf("sim_time %v: %d host, %d circuit, %d buffer, %d VOQ bins", end, n, len(r.CircuitSeries), len(r.BufferSeries), len(r.VOQSeries))
+		want := int((tc.end + interval - 1) / interval)
+		if tc.atEnd {
+			want++
+		}
+		if n := len(r.HostSeries); n != want || len(r.CircuitSeries) != n || len(r.BufferSeries) != n || len(r.VOQSeries) != n {
+			t.Errorf("sim_time %v: %d host, %d circuit, %d buffer, %d VOQ bins; want %d each", tc.end, n, len(r.CircuitSeries), len(r.BufferSeries), len(r.VOQSeries), want)
+			continue
+		}
+		if tc.atEnd && r.CircuitSeries[want-1] == 0 {
+			t.Errorf("sim_time %v: no circuit traffic in the bin opened at the end", tc.end)
 		}
 	}
 }

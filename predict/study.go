@@ -279,10 +279,14 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// firstErr is the error of the lowest failing job, errAt its index:
+	// the feed stops at an error, but every job before it has been fed, so
+	// the report does not depend on which worker fails first.
 	var (
 		mu       sync.Mutex
 		done     int
 		firstErr error
+		errAt    int
 		wg       sync.WaitGroup
 	)
 	next := make(chan int)
@@ -299,7 +303,8 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 					sh, an, up, err = s.judge(sched, jb.truth)
 				}
 				mu.Lock()
-				if err != nil && firstErr == nil {
+				if err != nil && (firstErr == nil || j < errAt) {
+					errAt = j
 					firstErr = fmt.Errorf("%s, %s noise %v, %s γ=%v, sample %d: %w", r.Matrix, r.Noise, r.Factor, r.Algorithm, r.Gamma, jb.sample, err)
 				}
 				if err == nil {

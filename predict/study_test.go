@@ -172,3 +172,19 @@ func TestPlot(t *testing.T) {
 		t.Error("gif: no error")
 	}
 }
+
+// TestRunErrorDeterministic: several jobs fail (k·n² matching entries over
+// vermilion's limit) on several workers; Run reports the first failing job
+// in job order (matrix, noise, factor, sample), every time.
+func TestRunErrorDeterministic(t *testing.T) {
+	s := predict.Study{Nodes: 200, Uplinks: 2, Link: rotor.Gbps, Slot: 10 * rotor.Microsecond,
+		Matrices: []string{"ring", "uniform"}, Noises: []string{"additive"}, Factors: []float64{0, 1},
+		Gammas: []float64{10000}, Algorithms: []predict.Algorithm{predict.Deterministic}, Samples: 4, Seed: 1, Workers: 8}
+	want := "ring, additive noise 0, vermilion γ=10000, sample 0: "
+	for range 50 {
+		_, err := predict.Run(context.Background(), s, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Fatalf("error %v, want one starting %q", err, want)
+		}
+	}
+}

@@ -321,12 +321,26 @@ func TestIncast(t *testing.T) {
 	if n := float64(len(queries)); math.Abs(n-want) > 5*math.Sqrt(want) {
 		t.Errorf("%v queries in 1 s, want %v ± %.0f", n, want, math.Sqrt(want))
 	}
-	// Fan-in equal to all hosts on other ToRs picks every one of them.
+	// Fan-in equal to all hosts on other ToRs (32 − 4) picks every one of
+	// them, each once. About 10·32·0.1 = 32 queries.
 	cfg.Incast = &Incast{Senders: 28, Bytes: 1, Rate: 10}
 	cfg.Duration = 100 * rotor.Millisecond
+	all := map[int]map[int]bool{} // query → responders
 	for _, f := range gen(t, cfg, 2) {
 		if f.Src/4 == f.Dst/4 {
 			t.Fatalf("responder on the receiver's ToR: %+v", f)
+		}
+		if all[f.Query] == nil {
+			all[f.Query] = map[int]bool{}
+		}
+		all[f.Query][f.Src] = true
+	}
+	if len(all) == 0 {
+		t.Fatal("fan-in 28: no queries")
+	}
+	for id, srcs := range all {
+		if len(srcs) != 28 {
+			t.Fatalf("fan-in 28: query %d has %d distinct responders, want 28", id, len(srcs))
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -94,7 +95,7 @@ func runDemand(c *cli.Context) error {
 	if errors.Is(err, demand.ErrNeedsSchedule) {
 		return badInput("pattern", "%q depends on a topology; use rdcn throughput --demand worst with a schedule", pattern)
 	}
-	if err != nil && n == 0 && !isFile(pattern) {
+	if err != nil && n == 0 && isPatternName(pattern) {
 		return badInput("tors", "missing: pattern %q needs --tors N", pattern)
 	}
 	if err != nil {
@@ -141,4 +142,13 @@ func parseCapacity(s string) (float64, error) {
 		return 0, badInput("normalize", "%q must be positive", s)
 	}
 	return float64(r), nil
+}
+
+// isPatternName reports whether spec names a built-in pattern (not a file).
+func isPatternName(spec string) bool {
+	name, _, _ := strings.Cut(spec, ":")
+	return slices.ContainsFunc(demand.Patterns, func(p string) bool {
+		q, _, _ := strings.Cut(p, ":")
+		return q == name
+	})
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -35,12 +33,6 @@ func checkUplinks(u int) error {
 		return badInput("uplinks", "%d, want 1 to %d", u, maxTors)
 	}
 	return nil
-}
-
-// isFile reports whether path names an existing file or directory.
-func isFile(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // optionalPositive parses the flag name with parse: zero when the flag is

@@ -1,5 +1,3 @@
-// Command rdcn designs, analyses and emulates reconfigurable datacenter
-// network schedules. Run "rdcn --help" for the commands.
 package main
 
 import (

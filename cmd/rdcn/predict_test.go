@@ -142,7 +142,7 @@ func TestScheduleVermilionFlags(t *testing.T) {
 		{[]string{"--kind", "vermilion", "--demand", "ring", "--tors", "8", "--uplinks", "2", "--k", "2", "--l", "3"}, "l"},
 	} {
 		var out, errb bytes.Buffer
-		if code := run(append([]string{"rdcn", "schedule"}, tc.args...), &out, &errb); code != 2 || !strings.Contains(errb.String(), tc.want) {
+		if code := run(append([]string{"rdcn", "schedule"}, tc.args...), &out, &errb); code != 2 || !strings.HasPrefix(errb.String(), "rdcn: "+tc.want+": ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 naming %q", tc.args, code, errb.String(), tc.want)
 		}
 	}

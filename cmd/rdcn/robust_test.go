@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -17,7 +18,7 @@ type robustCase struct {
 	name  string
 	args  []string // after "rdcn"; {dir} is the fixture directory, {out} the output file
 	code  int
-	field string // substring of the one-line error (the field it names)
+	field string // the field the one-line error names (see namesField)
 }
 
 // robustFixtures writes the bad (and one good) input files the cases read.
@@ -199,9 +200,9 @@ func robustCases() []robustCase {
 	add("tradeoff buffer 1e400", 2, "buffer", tr("--buffer", "1e400MB")...)
 	add("tradeoff delay -1", 2, "delay", tr("--delay", "-1us")...)
 	add("tradeoff degrees garbage", 2, "degrees", tr("--degrees", "2,x")...)
-	add("tradeoff degrees huge", 2, "degree", tr("--degrees", "100000000")...)
-	add("tradeoff degrees 0", 2, "degree", tr("--degrees", "0")...)
-	add("tradeoff degrees -4", 2, "degree", tr("--degrees", "-4")...)
+	add("tradeoff degrees huge", 2, "degrees", tr("--degrees", "100000000")...)
+	add("tradeoff degrees 0", 2, "degrees", tr("--degrees", "0")...)
+	add("tradeoff degrees -4", 2, "degrees", tr("--degrees", "-4")...)
 	add("tradeoff gap NaN", 2, "gap", tr("--gap", "NaN")...)
 	add("tradeoff format", 2, "format", tr("--format", "xml")...)
 	add("tradeoff plot ext", 2, "plot", tr("--plot", "x.pdf")...)
@@ -214,18 +215,18 @@ func robustCases() []robustCase {
 	}
 	add("predict samples 0", 2, "samples", pr("--samples", "0")...)
 	add("predict samples huge", 2, "samples", pr("--samples", "100000000000")...)
-	add("predict factors NaN", 2, "factor", pr("--factors", "NaN")...)
-	add("predict factors -1", 2, "factor", pr("--factors", "-1")...)
-	add("predict factors 1e400", 2, "factor", pr("--factors", "1e400")...)
-	add("predict factors empty", 2, "factor", pr("--factors", "")...)
+	add("predict factors NaN", 2, "factors", pr("--factors", "NaN")...)
+	add("predict factors -1", 2, "factors", pr("--factors", "-1")...)
+	add("predict factors 1e400", 2, "factors", pr("--factors", "1e400")...)
+	add("predict factors empty", 2, "factors", pr("--factors", "")...)
 	add("predict gammas 0", 2, "gamma", pr("--gammas", "0")...)
 	add("predict gammas NaN", 2, "gamma", pr("--gammas", "NaN")...)
 	add("predict gammas huge", 2, "gamma", pr("--gammas", "1e300")...)
-	add("predict matrices empty", 2, "matri", pr("--matrices", "")...)
-	add("predict matrices garbage", 2, "matri", pr("--matrices", "ring,bogus")...)
-	add("predict matrices nan file", 2, "matri", pr("--matrices", "{dir}/nan.txt")...)
-	add("predict matrices wrong n", 2, "matri", pr("--matrices", "{dir}/big3.txt")...)
-	add("predict matrices worst", 2, "matri", pr("--matrices", "worst")...)
+	add("predict matrices empty", 2, "matrices", pr("--matrices", "")...)
+	add("predict matrices garbage", 2, "matrices", pr("--matrices", "ring,bogus")...)
+	add("predict matrices nan file", 2, "matrices", pr("--matrices", "{dir}/nan.txt")...)
+	add("predict matrices wrong n", 2, "matrices", pr("--matrices", "{dir}/big3.txt")...)
+	add("predict matrices worst", 2, "matrices", pr("--matrices", "worst")...)
 	add("predict noise unknown", 2, "noise", pr("--noise", "pink")...)
 	add("predict algorithms unknown", 2, "algorithm", pr("--algorithms", "greedy")...)
 	add("predict workers -1", 2, "workers", pr("--workers", "-1")...)
@@ -237,7 +238,7 @@ func robustCases() []robustCase {
 	// The CLI itself.
 	add("no command prints help", 0, "", "")
 	add("unknown command", 2, "command", "frobnicate")
-	add("version extra", 2, "argument", "version", "extra")
+	add("version extra", 2, "arguments", "version", "extra")
 	return cs
 }
 
@@ -271,10 +272,10 @@ func TestBadInputNeverPanics(t *testing.T) {
 				}
 				return
 			}
-			if strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, "\n") || !strings.HasPrefix(stderr, "rdcn: ") {
+			if !isOneErrorLine(stderr) {
 				t.Errorf("stderr %q, want exactly one line starting with \"rdcn: \"", stderr)
 			}
-			if !strings.Contains(strings.ToLower(stderr), tc.field) {
+			if !namesField(stderr, tc.field) {
 				t.Errorf("stderr %q does not name the field %q", stderr, tc.field)
 			}
 			if len(stdout) > 0 && tc.code != 0 {
@@ -288,6 +289,22 @@ func TestBadInputNeverPanics(t *testing.T) {
 			}
 		})
 	}
+}
+
+// isOneErrorLine reports whether stderr is exactly one line "rdcn: …"
+// with a message after the prefix.
+func isOneErrorLine(stderr string) bool {
+	msg, ok := strings.CutPrefix(stderr, "rdcn: ")
+	return ok && strings.Count(msg, "\n") == 1 && strings.HasSuffix(msg, "\n") && strings.TrimSpace(msg) != ""
+}
+
+// namesField reports whether the error line names field as its subject:
+// "rdcn: FIELD: …" or "rdcn: FIELD FILE: …", possibly behind the study or
+// tradeoff package's prefix, or urfave/cli's "… for flag -FIELD: …".
+func namesField(stderr, field string) bool {
+	f := regexp.QuoteMeta(field)
+	re := regexp.MustCompile(`^rdcn: (?:(?:study|tradeoff): )?(?:` + f + `(?: \S+)?|flags: invalid value .* for flag -` + f + `): `)
+	return re.MatchString(stderr)
 }
 
 // runGuarded runs the CLI, turning a panic or a hang into a test failure.

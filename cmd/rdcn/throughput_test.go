@@ -21,14 +21,13 @@ func TestThroughputCLI(t *testing.T) {
 		Theta, Lower, Upper, Gap float64
 		Routing, Solver          string
 		Nodes, Iterations        int
-		Seconds                  *float64
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
 	// Closed form: 1/2, within the certified interval.
 	if got.Lower > 0.5+1e-9 || got.Upper < 0.5-1e-9 || got.Gap > 1e-3 || got.Routing != "any" ||
-		got.Solver != "fptas" || got.Nodes != 8 || got.Iterations == 0 || got.Seconds == nil {
+		got.Solver != "fptas" || got.Nodes != 8 || got.Iterations == 0 {
 		t.Errorf("got %+v", got)
 	}
 	out.Reset()
@@ -36,6 +35,28 @@ func TestThroughputCLI(t *testing.T) {
 		"--self-slot", "--slot", "100us", "--demand", "permutation", "--routing", "direct"}, &out, &errb)
 	if code != 0 || !strings.HasPrefix(out.String(), "theta 0.125000") {
 		t.Errorf("direct: exit %d, output %q", code, out.String())
+	}
+}
+
+// TestThroughputDeterministic runs the same command twice per format: the
+// outputs must be the same bytes, with or without --timing, whose wall
+// time goes to stderr only.
+func TestThroughputDeterministic(t *testing.T) {
+	args := []string{"rdcn", "throughput", "--kind", "opera", "--tors", "16", "--uplinks", "4", "--demand", "random:3"}
+	for _, format := range []string{"text", "json"} {
+		var a, b, errA, errB bytes.Buffer
+		if code := run(append(args, "--format", format), &a, &errA); code != 0 || errA.Len() != 0 {
+			t.Fatalf("%s: exit %d, stderr %q", format, code, errA.String())
+		}
+		if code := run(append(args, "--format", format, "--timing"), &b, &errB); code != 0 {
+			t.Fatalf("%s --timing: exit %d, stderr %q", format, code, errB.String())
+		}
+		if a.Len() == 0 || !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Errorf("%s: two runs differ:\n%s\n%s", format, a.String(), b.String())
+		}
+		if e := errB.String(); !strings.HasPrefix(e, "rdcn throughput: solver fptas, ") || !strings.HasSuffix(e, " s wall\n") || strings.Count(e, "\n") != 1 {
+			t.Errorf("%s --timing: stderr %q, want one timing line", format, e)
+		}
 	}
 }
 
@@ -56,8 +77,8 @@ func TestThroughputCLIBadInput(t *testing.T) {
 		var out, errb bytes.Buffer
 		out_ := filepath.Join(dir, "out.json")
 		code := run(append([]string{"rdcn", "throughput", "-o", out_}, args...), &out, &errb)
-		if code != 2 || strings.Count(strings.TrimSpace(errb.String()), "\n") != 0 {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, errb.String())
+		if code != 2 || !isOneErrorLine(errb.String()) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line \"rdcn: …\"", args, code, errb.String())
 		}
 		if _, err := os.Stat(out_); err == nil {
 			t.Errorf("%v: wrote an output file", args)

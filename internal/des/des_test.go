@@ -417,16 +417,38 @@ func TestPopUntil(t *testing.T) {
 // nothing past the bucket.
 func TestHint(t *testing.T) {
 	var q Queue
+	// Bucket 1, not the current bucket 0: events filed into the current
+	// bucket go to the late heap, which Hint does not see.
+	bucket := rotor.Time(1) << bucketShift
 	for i := 0; i < 50; i++ {
-		q.Schedule(rotor.Time(i%7)*rotor.Nanosecond, uint8(i%3), int32(i), int32(100+i))
+		q.Schedule(bucket+rotor.Time(i%7)*rotor.Nanosecond, uint8(i%3), int32(i), int32(100+i))
 	}
-	q.ScheduleFirst(3*rotor.Nanosecond, 9, 1, 0)
+	q.ScheduleFirst(bucket+3*rotor.Nanosecond, 9, 1, 0)
+	q.Schedule(3*bucket, 1, 2, 3) // a later bucket
+	if _, _, _, ok := q.Hint(0); ok {
+		t.Fatal("Hint(0) ok before any bucket is current")
+	}
+	q.Peek() // makes bucket 1 current
+	if _, _, _, ok := q.Hint(0); !ok {
+		t.Fatal("Hint(0) not ok on a sorted, non-empty current bucket")
+	}
+	if _, _, _, ok := q.Hint(51); ok {
+		t.Fatal("Hint(51) ok: the 52nd event is past the current bucket")
+	}
+	hinted := 0
 	for q.Len() > 0 {
 		kind, target, arg, ok := q.Hint(0)
 		e, _ := q.Pop()
-		if ok && (kind != e.Kind || target != e.Target || arg != e.Arg) {
+		if !ok {
+			continue
+		}
+		hinted++
+		if kind != e.Kind || target != e.Target || arg != e.Arg {
 			t.Fatalf("Hint(0) = kind %d target %d arg %d, Pop = %+v", kind, target, arg, e)
 		}
+	}
+	if hinted == 0 {
+		t.Fatal("Hint(0) never ok")
 	}
 	if _, _, _, ok := q.Hint(0); ok {
 		t.Fatal("Hint(0) ok on an empty queue")
@@ -577,7 +599,7 @@ func TestQueueModel(t *testing.T) {
 			q.Schedule(at, kind, target, arg)
 			insert(Event{At: at, Seq: seq, Kind: kind, Target: target, Arg: arg})
 		}
-		pops := 0
+		pops, hinted := 0, 0
 		for step := 0; step < 20000; step++ {
 			switch r := rng.IntN(10); {
 			case r < 2: // a burst at one instant, or a single event
@@ -593,7 +615,14 @@ func TestQueueModel(t *testing.T) {
 				if len(q.late) == 0 {
 					for k := 0; k < 3; k++ {
 						kind, target, arg, ok := q.Hint(k)
-						if ok && (k >= len(model) || kind != model[k].Kind || target != model[k].Target || arg != model[k].Arg) {
+						if !ok {
+							continue
+						}
+						hinted++
+						if k >= len(model) {
+							t.Fatalf("seed %d step %d: Hint(%d) ok with %d pending", seed, step, k, len(model))
+						}
+						if kind != model[k].Kind || target != model[k].Target || arg != model[k].Arg {
 							t.Fatalf("seed %d step %d: Hint(%d) = %d %d %d, want %+v", seed, step, k, kind, target, arg, model[k])
 						}
 					}
@@ -643,11 +672,11 @@ func TestQueueModel(t *testing.T) {
 				t.Fatalf("seed %d: drain pop %d = %+v (ok %v), want %+v", seed, i, got, ok, want)
 			}
 		}
-		if pops < 10000 || len(model) < 100 || (seed >= 3) != (renumbered >= 3) {
-			t.Fatalf("seed %d: %d pops, %d left at the end, renumbered %d times; the test mix is off", seed, pops, len(model), renumbered)
+		if pops < 10000 || hinted == 0 || len(model) < 100 || (seed >= 3) != (renumbered >= 3) {
+			t.Fatalf("seed %d: %d pops, %d hints, %d left at the end, renumbered %d times; the test mix is off", seed, pops, hinted, len(model), renumbered)
 		}
 		if testing.Verbose() {
-			t.Logf("seed %d: %d pops, %d left, renumbered %d", seed, pops, len(model), renumbered)
+			t.Logf("seed %d: %d pops, %d hints, %d left, renumbered %d", seed, pops, hinted, len(model), renumbered)
 		}
 	}
 }

@@ -79,6 +79,7 @@ func TestQueueTimers(t *testing.T) {
 		q.AttachTimers(tm, timerKind)
 		var model []Event // sorted
 		var seq, pops uint64
+		hinted := 0
 		remove := func(match func(Event) bool) {
 			if i := slices.IndexFunc(model, match); i >= 0 {
 				model = slices.Delete(model, i, i+1)
@@ -115,6 +116,7 @@ func TestQueueTimers(t *testing.T) {
 			default:
 				// Hint(0) is the first event but timers (unless filed late).
 				if k, tg, a, ok := q.Hint(0); ok && len(q.late) == 0 {
+					hinted++
 					i := slices.IndexFunc(model, func(e Event) bool { return e.Seq != 0 || e.Kind != timerKind })
 					if i < 0 || k != model[i].Kind || tg != model[i].Target || a != model[i].Arg {
 						t.Fatalf("seed %d step %d: Hint(0) = %d %d %d, want the first of %+v but timers", seed, step, k, tg, a, model)
@@ -151,8 +153,8 @@ func TestQueueTimers(t *testing.T) {
 				t.Fatalf("seed %d: drain pop %d = %+v (ok %v), want %+v", seed, i, got, ok, want)
 			}
 		}
-		if pops < 10000 {
-			t.Fatalf("seed %d: only %d pops", seed, pops)
+		if pops < 10000 || hinted == 0 {
+			t.Fatalf("seed %d: %d pops, %d hints checked; the test mix is off", seed, pops, hinted)
 		}
 	}
 }

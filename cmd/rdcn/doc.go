@@ -1,0 +1,31 @@
+// Command rdcn designs, analyses and emulates reconfigurable datacenter
+// network schedules. Run "rdcn --help" for the commands.
+//
+// The subcommands follow the order of a study:
+//
+//   - demo: RotorNet, Opera, a static expander and Mars on one websearch
+//     workload, side by side.
+//   - schedule: a periodic circuit schedule (bvn, mars, opera, rotornet,
+//     sirius, static, vermilion) as text or rdcn.schedule/v1 JSON.
+//   - demand: a demand matrix from a pattern or file, optionally perturbed
+//     by prediction noise and hose-normalised.
+//   - throughput: the certified throughput θ(D) of a schedule's emulated
+//     graph.
+//   - bounds: θ, the route-length, delay and buffer bounds of the Mars
+//     chapter (Theorems 14-16).
+//   - tradeoff: throughput, delay and buffer across emulated-graph degrees.
+//   - predict: θ of Vermilion and BvN schedules built from noisy demand
+//     predictions.
+//   - simulate: a packet-level run of a rotor fabric (FCTs, utilisation,
+//     buffers).
+//   - version: the build's version.
+//
+// "rdcn COMMAND --help" lists a command's flags with examples.
+//
+// Exit status: 0 on success; 2 on bad input (a flag, field or file the user
+// gave), with one line on stderr of the form "rdcn: FIELD: what is wrong";
+// 1 on any other failure, also one "rdcn: " line on stderr. Results go to
+// stdout or -o FILE and are byte-identical for identical inputs; only
+// simulate's perf.json and its closing console line measure wall time
+// (and throughput --timing, on stderr).
+package main
