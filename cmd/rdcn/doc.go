@@ -25,7 +25,7 @@
 // Exit status: 0 on success; 2 on bad input (a flag, field or file the user
 // gave), with one line on stderr of the form "rdcn: FIELD: what is wrong";
 // 1 on any other failure, also one "rdcn: " line on stderr. Results go to
-// stdout or -o FILE and are byte-identical for identical inputs; only
-// simulate's perf.json and its closing console line measure wall time
-// (and throughput --timing, on stderr).
+// stdout or -o FILE and are byte-identical for identical inputs; wall
+// time is only in simulate's perf.json and on stderr (simulate's last
+// line there, throughput --timing).
 package main

@@ -76,8 +76,11 @@ func simulateCommand() *cli.Command {
 			if !c.Bool("quiet") {
 				printSchedule(c.App.Writer, out.setup.Schedule)
 				printSummary(c.App.Writer, out.summary)
-				fmt.Fprintf(c.App.Writer, "events %d in %.2fs wall (%.3g events/s); wrote %s\n",
-					out.result.Events, out.perf.WallSeconds, out.perf.EventsPerSecond, c.String("output"))
+				// Standard output stays byte-identical for the same inputs;
+				// the wall time goes to stderr (and perf.json).
+				fmt.Fprintf(c.App.Writer, "events %d; wrote %s\n", out.result.Events, c.String("output"))
+				fmt.Fprintf(c.App.ErrWriter, "rdcn simulate: %.2f s wall, %.3g events/s (perf.json)\n",
+					out.perf.WallSeconds, out.perf.EventsPerSecond)
 				if e := scheduleEntries(out.setup.Schedule); e > maxScheduleEntries {
 					fmt.Fprintf(c.App.Writer, "schedule.json left out: %d matching entries, more than %d\n", e, maxScheduleEntries)
 				}
@@ -126,15 +129,6 @@ type simOutput struct {
 	result  *fabric.Result
 	summary *fabric.Summary
 	perf    perfReport
-}
-
-func cpuAndRSS() (cpu float64, rss int64) {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0, 0
-	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime), ru.Maxrss * 1024
 }
 
 func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOutput, error) {

@@ -64,6 +64,31 @@ func TestSimulateDeterministic(t *testing.T) {
 	}
 }
 
+// TestSimulateConsoleDeterministic: the console report on standard output
+// is byte-identical for the same inputs; the wall time goes to stderr as
+// one line.
+func TestSimulateConsoleDeterministic(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	var stdouts []string
+	for i := 0; i < 2; i++ {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"rdcn", "simulate", "-o", out}, smallRun...)
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
+		}
+		if e := stderr.String(); !strings.HasPrefix(e, "rdcn simulate: ") || !strings.HasSuffix(e, " events/s (perf.json)\n") || strings.Count(e, "\n") != 1 {
+			t.Errorf("run %d: stderr %q, want one line with the wall time", i, e)
+		}
+		if o := stdout.String(); !strings.Contains(o, "events ") || strings.Contains(o, "wall") || strings.Contains(o, "/s") {
+			t.Fatalf("run %d: want the report without timings on stdout: %q", i, o)
+		}
+		stdouts = append(stdouts, stdout.String())
+	}
+	if stdouts[0] != stdouts[1] {
+		t.Errorf("two runs with the same inputs print different reports:\n%s", cmp.Diff(stdouts[0], stdouts[1]))
+	}
+}
+
 // TestSimulateScheduleReplay: schedule.json in the output directory is
 // the schedule that ran; fed back as schedule.file (with workload.flows as
 // the flow file) it reproduces the run, here a seeded Opera.
