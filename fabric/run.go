@@ -60,24 +60,31 @@ func (s *sim) run() (*Result, error) {
 	done := s.cfg.Context.Done()
 	complete := true
 	every := s.cfg.ProgressEvery
-	check := every // next multiple of every (a countdown, not a division per event)
+	popped := s.q.Processed()
+	check := popped + every // next multiple of every (a countdown, not a division per event)
 	for {
 		kind, target, arg, ok := s.q.PopUntil(end)
 		if !ok {
 			break
 		}
-		// Start loading the next event's packet while this one is handled
-		// (not for uplink wakes: Hint skips timers, whose next one is not
-		// known until this one is set again; prefetching for them measured
-		// no faster on (a) RotorNet).
-		if k, tg, a, ok := s.q.Hint(0); ok {
-			s.prefetchNext(k, tg, a)
+		popped++
+		if kind == evUplinkFree { // most events: straight to the uplink
+			t := int(s.uplinkToR[target]) // a table, not two divisions
+			s.startUplink(t, int(target)-t*s.U)
+		} else {
+			// Start loading the next event's packet while this one is
+			// handled (not around uplink wakes: Hint sees only the queue,
+			// not the timers, whose next one is not known until this one
+			// is set again; prefetching for them measured no faster).
+			if k, tg, a, ok := s.q.Hint(0); ok {
+				s.prefetchNext(k, tg, a)
+			}
+			s.dispatch(kind, target, arg)
 		}
-		s.dispatch(kind, target, arg)
 		if s.err != nil {
 			return nil, s.err
 		}
-		if s.q.Processed() == check {
+		if popped == check {
 			check += every
 			if s.cfg.Progress != nil {
 				s.cfg.Progress(s.q.Now(), s.q.Processed())
