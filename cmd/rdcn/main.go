@@ -94,7 +94,7 @@ func versionCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "version",
 		Usage:     "print the rdcn version",
-		UsageText: "rdcn version",
+		UsageText: "rdcn version\n\nexample: rdcn version",
 		Action: func(c *cli.Context) error {
 			if c.Args().Present() {
 				return badInput("arguments", "unexpected %q", c.Args().First())

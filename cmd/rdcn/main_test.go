@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-
+	"regexp"
 	"testing"
 )
 
@@ -59,5 +59,19 @@ func TestWriteOutputLeavesNoFileOnFailure(t *testing.T) {
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, want 0644", st.Mode().Perm())
+	}
+}
+
+// TestEveryCommandHasExample keeps the README's promise: every command's
+// --help shows an example.
+func TestEveryCommandHasExample(t *testing.T) {
+	for _, c := range commands() {
+		var out, errw bytes.Buffer
+		if code := run([]string{"rdcn", c.Name, "--help"}, &out, &errw); code != 0 {
+			t.Fatalf("%s --help: exit %d: %s", c.Name, code, errw.String())
+		}
+		if !regexp.MustCompile(`(?m)^\s*example[^:\n]*: rdcn ` + c.Name + `\b`).MatchString(out.String()) {
+			t.Errorf("%s --help lacks an example:\n%s", c.Name, out.String())
+		}
 	}
 }
