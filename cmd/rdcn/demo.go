@@ -55,6 +55,9 @@ func demoCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "workload and schedule seed"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.Args().Present() {
+				return badInput("arguments", "unexpected %q", c.Args().First())
+			}
 			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt)
 			defer stop()
 			common := []string{

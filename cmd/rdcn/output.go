@@ -12,38 +12,73 @@ import (
 // the same directory, renamed over path only on success. An empty path or
 // "-" writes to stdout.
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
-	if path == "" || path == "-" {
-		return write(stdout)
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return badInput("output", "%q is a directory, want a file name", path)
-	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return badInput("output", "cannot create %q: %v", path, err)
-	}
-	ok := false
+	return writeOutputs(stdout, outputFile{path, write})
+}
+
+// outputFile is one output of a command: a path ("" or "-": stdout) and
+// what to write there.
+type outputFile struct {
+	path  string
+	write func(io.Writer) error
+}
+
+// writeOutputs writes several outputs all or nothing: every file is
+// written to a temporary sibling first, then stdout, and the files are
+// renamed into place only when all succeeded (a table and its plot, say).
+func writeOutputs(stdout io.Writer, outs ...outputFile) error {
+	type staged struct{ tmp, path string }
+	var files []staged
 	defer func() {
-		if !ok {
-			tmp.Close()
-			os.Remove(tmp.Name())
+		for _, f := range files {
+			os.Remove(f.tmp) // gone already if it was renamed
 		}
 	}()
-	if err := write(tmp); err != nil {
-		return err
+	for _, o := range outs {
+		if o.path == "" || o.path == "-" {
+			continue
+		}
+		tmp, err := stage(o.path, o.write)
+		if err != nil {
+			return err
+		}
+		files = append(files, staged{tmp, o.path})
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("output %q: %w", path, err)
+	for _, o := range outs {
+		if o.path == "" || o.path == "-" {
+			if err := o.write(stdout); err != nil {
+				return err
+			}
+		}
 	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("output %q: %w", path, err)
+	for _, f := range files {
+		if err := os.Rename(f.tmp, f.path); err != nil {
+			return fmt.Errorf("output %q: %w", f.path, err)
+		}
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("output %q: %w", path, err)
-	}
-	ok = true
 	return nil
+}
+
+// stage writes a temporary file next to path and returns its name.
+func stage(path string, write func(io.Writer) error) (string, error) {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return "", badInput("output", "%q is a directory, want a file name", path)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return "", badInput("output", "cannot create %q: %v", path, err)
+	}
+	err = write(tmp)
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("output %q: %w", path, cerr)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
 }
 
 // writeJSON writes v as indented JSON with a trailing newline.

@@ -54,6 +54,9 @@ func predictCommand() *cli.Command {
 }
 
 func runPredict(c *cli.Context) error {
+	if c.Args().Present() {
+		return badInput("arguments", "unexpected %q", c.Args().First())
+	}
 	s := predict.Defaults()
 	s.Nodes, s.Uplinks, s.Samples, s.Seed = c.Int("tors"), c.Int("uplinks"), c.Int("samples"), c.Uint64("seed")
 	s.Gap, s.Workers = c.Float64("gap"), c.Int("workers")
@@ -113,14 +116,7 @@ func runPredict(c *cli.Context) error {
 		return asInput("study", err)
 	}
 
-	if plotPath != "" {
-		if err := writeOutput(c.App.Writer, plotPath, func(w io.Writer) error {
-			return predict.Plot(w, rows, plotFormat)
-		}); err != nil {
-			return err
-		}
-	}
-	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
+	outs := []outputFile{{c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
 			return predict.WriteJSON(w, s, rows)
@@ -128,7 +124,13 @@ func runPredict(c *cli.Context) error {
 			return predict.WriteCSV(w, rows)
 		}
 		return writePredictText(w, rows)
-	})
+	}}}
+	if plotPath != "" {
+		outs = append(outs, outputFile{plotPath, func(w io.Writer) error {
+			return predict.Plot(w, rows, plotFormat)
+		}})
+	}
+	return writeOutputs(c.App.Writer, outs...)
 }
 
 func writePredictText(w io.Writer, rows []predict.Row) error {

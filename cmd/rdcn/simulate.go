@@ -56,6 +56,12 @@ func simulateCommand() *cli.Command {
 				}
 				return nil
 			}
+			if c.NArg() > 0 {
+				return badInput("arguments", "unexpected %q (settings go in --set key=value or --config)", c.Args().First())
+			}
+			if err := checkOutputDir(c.String("output")); err != nil {
+				return err
+			}
 			sets := c.StringSlice("set")
 			if c.Bool("check") {
 				sets = append(sets, "run.check=true")
@@ -203,6 +209,51 @@ func scheduleEntries(s *rotor.Schedule) int64 {
 	return int64(s.Switches) * int64(s.Period) * int64(s.Nodes)
 }
 
+// simOutputNames are the files simulate may write into its directory.
+var simOutputNames = []string{"summary.json", "perf.json", "flows.csv", "timeseries.csv", "buffer_cdf.csv",
+	"workload.flows", "schedule.json", "fct_cdf.png", "utilization.png"}
+
+// checkOutputDir refuses, before the run, an output directory the results
+// could not be written to: an empty name, a path that is a file, a
+// directory that takes no new files, or one where an output name is taken
+// by a directory. (write renames the files in one by one; these checks
+// keep that from failing halfway.)
+func checkOutputDir(dir string) error {
+	if dir == "" {
+		return badInput("output", "empty directory name")
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		parent := filepath.Dir(filepath.Clean(dir))
+		if err := os.MkdirAll(parent, 0o755); err != nil {
+			return badInput("output", "%v", err)
+		}
+		return probeWritable(parent)
+	case err != nil:
+		return badInput("output", "%v", err)
+	case !fi.IsDir():
+		return badInput("output", "%q exists and is not a directory", dir)
+	}
+	for _, n := range simOutputNames {
+		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.IsDir() {
+			return badInput("output", "%q is a directory; simulate writes a file there", filepath.Join(dir, n))
+		}
+	}
+	return probeWritable(dir)
+}
+
+// probeWritable checks that a file can be created in dir (and removes it).
+func probeWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".rdcn-probe*")
+	if err != nil {
+		return badInput("output", "cannot write in %q: %v", dir, err)
+	}
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
+}
+
 // write puts every output file into dir atomically: all files are written
 // into a temporary sibling directory first and renamed into dir only when
 // all of them succeeded.
@@ -294,8 +345,6 @@ func (o *simOutput) plotFCT(w io.Writer) error {
 	p.Title.Text = "Flow completion time"
 	p.X.Label.Text = "FCT (µs, log scale)"
 	p.Y.Label.Text = "CDF"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	var fcts []float64
 	for _, f := range o.result.Flows {
 		if f.Done && f.FCT > 0 {
@@ -307,13 +356,17 @@ func (o *simOutput) plotFCT(w io.Writer) error {
 	for i, v := range fcts {
 		pts[i] = plotter.XY{X: v, Y: float64(i+1) / float64(len(fcts))}
 	}
-	if len(pts) > 0 {
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return err
-		}
-		p.Add(l, plotter.NewGrid())
+	if len(pts) == 0 { // a log axis needs a positive range: an empty linear one instead
+		p.Title.Text += " (no flow completed)"
+		return writePNG(p, w)
 	}
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	p.Add(l, plotter.NewGrid())
 	return writePNG(p, w)
 }
 

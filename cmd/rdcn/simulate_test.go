@@ -351,3 +351,84 @@ func TestSimulateBuckets(t *testing.T) {
 		t.Errorf("flows per bucket, flows.csv (-) vs summary.json (+):\n%s", diff)
 	}
 }
+
+// TestSimulateOutputDir: an output directory the results could not go to
+// is refused before the run (exit 2, one line, nothing written), and a
+// plot with no completed flow is still drawn.
+func TestSimulateOutputDir(t *testing.T) {
+	tiny := []string{"--set", "topology.tors=4", "--set", "topology.uplinks=1", "--set", "topology.hosts_per_tor=2", "--set", "run.sim_time=1ms", "-q"}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "afile")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	taken := filepath.Join(dir, "taken")
+	if err := os.MkdirAll(filepath.Join(taken, "summary.json"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		out, want string
+		extra     []string
+	}{
+		{file, `output: "` + file + `" exists and is not a directory`, nil},
+		{"", "output: empty directory name", nil},
+		{taken, "summary.json\" is a directory", nil},
+		{filepath.Join(dir, "new"), `arguments: unexpected "extra"`, []string{"extra"}},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append(append(append([]string{"rdcn", "simulate", "-o", c.out}, tiny...), "--plot"), c.extra...)
+		code := run(args, &stdout, &stderr)
+		if msg := stderr.String(); code != 2 || !isOneErrorLine(msg) || !strings.Contains(msg, c.want) {
+			t.Errorf("-o %q %v: exit %d, stderr %q; want exit 2 and one line with %q", c.out, c.extra, code, msg, c.want)
+		}
+	}
+	if names, _ := os.ReadDir(taken); len(names) != 1 {
+		t.Errorf("%s holds %d entries after the refused run, want only summary.json", taken, len(names))
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Errorf("a refused run created its output directory: %v", err)
+	}
+	out := filepath.Join(dir, "empty-plot")
+	var stdout, stderr bytes.Buffer
+	if code := run(append(append([]string{"rdcn", "simulate", "-o", out}, tiny...), "--plot"), &stdout, &stderr); code != 0 {
+		t.Fatalf("--plot with no completed flow: exit %d: %s", code, stderr.String())
+	}
+	var s fabric.Summary
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil || json.Unmarshal(b, &s) != nil || s.Flows.Completed != 0 {
+		t.Fatalf("want a run with no completed flow (summary: %v, completed %d)", err, s.Flows.Completed)
+	}
+	if fi, err := os.Stat(filepath.Join(out, "fct_cdf.png")); err != nil || fi.Size() == 0 {
+		t.Errorf("fct_cdf.png: %v", err)
+	}
+}
+
+// TestPlotNotLeftBehind: when a table cannot be written, its plot is not
+// written either, and every command refuses stray arguments.
+func TestPlotNotLeftBehind(t *testing.T) {
+	dir := t.TempDir()
+	plot := filepath.Join(dir, "p.svg")
+	for _, args := range [][]string{
+		{"rdcn", "tradeoff", "--tors", "4", "--uplinks", "1", "--exact=false", "--plot", plot, "-o", filepath.Join(dir, "nodir", "x.txt")},
+		{"rdcn", "predict", "--tors", "8", "--samples", "1", "--factors", "0", "--gammas", "2", "--plot", plot, "-o", filepath.Join(dir, "nodir", "x.txt")},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 || !isOneErrorLine(stderr.String()) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args[1], code, stderr.String())
+		}
+		if _, err := os.Stat(plot); !os.IsNotExist(err) {
+			t.Errorf("%v: the plot was written although the table failed", args[1])
+			os.Remove(plot)
+		}
+	}
+	for _, args := range [][]string{
+		{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "pos"},
+		{"rdcn", "predict", "--tors", "8", "--samples", "1", "pos"},
+		{"rdcn", "demo", "pos"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 2 || !isOneErrorLine(stderr.String()) || !strings.Contains(stderr.String(), `arguments: unexpected "pos"`) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming the stray argument", args, code, stderr.String())
+		}
+	}
+}

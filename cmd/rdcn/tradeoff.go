@@ -50,6 +50,9 @@ func tradeoffCommand() *cli.Command {
 }
 
 func runTradeoff(c *cli.Context) error {
+	if c.Args().Present() {
+		return badInput("arguments", "unexpected %q", c.Args().First())
+	}
 	for _, f := range []string{"tors", "uplinks"} {
 		if !c.IsSet(f) {
 			return badInput(f, "is required")
@@ -110,14 +113,7 @@ func runTradeoff(c *cli.Context) error {
 		}
 		return err
 	}
-	if plotPath != "" {
-		if err := writeOutput(c.App.Writer, plotPath, func(w io.Writer) error {
-			return emulated.PlotTradeoff(w, cfg, rows, plotFormat)
-		}); err != nil {
-			return err
-		}
-	}
-	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
+	outs := []outputFile{{c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
 			return writeJSON(w, rows)
@@ -125,7 +121,13 @@ func runTradeoff(c *cli.Context) error {
 			return writeTradeoffCSV(w, rows)
 		}
 		return writeTradeoffText(w, cfg, rows)
-	})
+	}}}
+	if plotPath != "" {
+		outs = append(outs, outputFile{plotPath, func(w io.Writer) error {
+			return emulated.PlotTradeoff(w, cfg, rows, plotFormat)
+		}})
+	}
+	return writeOutputs(c.App.Writer, outs...)
 }
 
 // optFloat formats an engine figure that may be missing.
