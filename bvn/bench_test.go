@@ -5,6 +5,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/rdcn/rdcn/internal/cputime"
 )
 
 // reportCPU starts measuring the process CPU time; the function it returns
@@ -173,4 +176,10 @@ func BenchmarkDecompose256Sparse(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(terms)), "terms")
+}
+
+// processCPU is the CPU time this process has used so far (user + system).
+func processCPU() (time.Duration, bool) {
+	cpu, _, ok := cputime.Process()
+	return cpu, ok
 }

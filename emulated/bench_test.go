@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/rdcn/rdcn/demand"
+	"github.com/rdcn/rdcn/internal/cputime"
 )
 
 // Throughput to a certified gap on the graphs of docs/throughput.md:
@@ -89,4 +91,10 @@ func BenchmarkTrees(b *testing.B) {
 			}
 		})
 	}
+}
+
+// processCPU is the CPU time this process has used so far (user + system).
+func processCPU() (time.Duration, bool) {
+	cpu, _, ok := cputime.Process()
+	return cpu, ok
 }

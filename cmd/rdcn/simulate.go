@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/internal/cputime"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
@@ -452,4 +453,10 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets, hops %s\n",
 		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected,
 		strings.Trim(fmt.Sprint(s.Hops), "[]"))
+}
+
+// cpuAndRSS returns the process's CPU seconds and peak resident set size.
+func cpuAndRSS() (cpu float64, rss int64) {
+	t, rss, _ := cputime.Process()
+	return t.Seconds(), rss
 }
