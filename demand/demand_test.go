@@ -2,6 +2,7 @@ package demand
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -126,6 +127,27 @@ func TestWriteGolden(t *testing.T) {
 	if err := Write(&text, Matrix{{0, math.NaN()}, {0, 0}}); err == nil {
 		t.Error("Write accepted a NaN entry")
 	}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, m); err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `{
+  "format": "rdcn.demand/v1",
+  "tors": 3,
+  "matrix": [
+    [0,1.5,1e-07],
+    [2,0,1e+21],
+    [0.3333333333333333,0.1,0]
+  ]
+}
+`
+	if diff := cmp.Diff(wantJSON, js.String()); diff != "" {
+		t.Errorf("WriteJSON (-want +got):\n%s", diff)
+	}
+	js.Reset()
+	if err := WriteJSON(&js, Matrix{{0, math.Inf(1)}, {0, 0}}); err == nil || js.Len() != 0 {
+		t.Errorf("WriteJSON accepted an Inf entry (err %v, wrote %d bytes)", err, js.Len())
+	}
 }
 
 func TestWriteReadRoundTrip(t *testing.T) {
@@ -159,6 +181,27 @@ func TestWriteReadRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(m, got); diff != "" {
 				t.Fatalf("round trip (-want +got):\n%s", diff)
 			}
+		}
+		// JSON is an export: encoding/json reads it back exactly.
+		var buf bytes.Buffer
+		if err := WriteJSON(&buf, m); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Format string
+			Tors   int
+			Matrix Matrix
+		}
+		dec := json.NewDecoder(&buf)
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&doc); err != nil {
+			t.Fatalf("WriteJSON output is not JSON: %v", err)
+		}
+		if doc.Format != JSONFormat || doc.Tors != n {
+			t.Errorf("JSON format %q, tors %d; want %q, %d", doc.Format, doc.Tors, JSONFormat, n)
+		}
+		if diff := cmp.Diff(m, doc.Matrix); diff != "" {
+			t.Fatalf("JSON round trip (-want +got):\n%s", diff)
 		}
 	}
 }

@@ -107,6 +107,56 @@ func Write(w io.Writer, m Matrix) error { return write(w, m, ' ') }
 // WriteCSV writes m as comma-separated rows without a header.
 func WriteCSV(w io.Writer, m Matrix) error { return write(w, m, ',') }
 
+// JSONFormat is the value of the "format" field of WriteJSON's document.
+const JSONFormat = "rdcn.demand/v1"
+
+// WriteJSON writes m as one JSON object, one matrix row a line:
+//
+//	{
+//	  "format": "rdcn.demand/v1",
+//	  "tors": 2,
+//	  "matrix": [
+//	    [0,1.5],
+//	    [2,0]
+//	  ]
+//	}
+//
+// Numbers are in the same shortest form as Write's (1e-07, 1e+21 are JSON
+// numbers too), so every entry reads back to the same float64 with
+// encoding/json or strconv. It validates m first and writes nothing if m is
+// invalid. Read does not parse this form: JSON is an export.
+func WriteJSON(w io.Writer, m Matrix) error {
+	if err := Validate(m); err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	b := []byte("{\n  \"format\": \"" + JSONFormat + "\",\n  \"tors\": ")
+	b = strconv.AppendInt(b, int64(len(m)), 10)
+	b = append(b, ",\n  \"matrix\": ["...)
+	for i, row := range m {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "\n    ["...)
+		for j, v := range row {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, v, 'g', -1, 64)
+		}
+		b = append(b, ']')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+		b = b[:0]
+	}
+	b = append(b, "\n  ]\n}\n"...)
+	if _, err := bw.Write(b); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
 func write(w io.Writer, m Matrix, sep byte) error {
 	if err := Validate(m); err != nil {
 		return err

@@ -98,6 +98,37 @@ func ExampleWriteJSON() {
 	// }
 }
 
+func ExampleWriteCSV() {
+	// Two slot lengths, a second switch shifted by 75us and an idle port.
+	s := &rotor.Schedule{
+		Kind: "tiny", Nodes: 3, Switches: 2, Period: 2,
+		Slot: 100 * rotor.Microsecond, Reconf: 10 * rotor.Microsecond,
+		SlotDurations: []rotor.Time{100 * rotor.Microsecond, 50 * rotor.Microsecond},
+		SwitchOffsets: []rotor.Time{0, 75 * rotor.Microsecond},
+		Matchings: [][][]int{
+			{{1, 2, 0}, {2, 0, 1}},
+			{{2, 0, 1}, {1, rotor.Idle, 0}},
+		},
+	}
+	if err := rotor.WriteCSV(os.Stdout, s); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// switch,slot,start_ps,duration_ps,reconf_ps,src,dst
+	// 0,0,0,100000000,10000000,0,1
+	// 0,0,0,100000000,10000000,1,2
+	// 0,0,0,100000000,10000000,2,0
+	// 0,1,100000000,50000000,10000000,0,2
+	// 0,1,100000000,50000000,10000000,1,0
+	// 0,1,100000000,50000000,10000000,2,1
+	// 1,0,75000000,100000000,10000000,0,2
+	// 1,0,75000000,100000000,10000000,1,0
+	// 1,0,75000000,100000000,10000000,2,1
+	// 1,1,175000000,50000000,10000000,0,1
+	// 1,1,175000000,50000000,10000000,1,-1
+	// 1,1,175000000,50000000,10000000,2,0
+}
+
 func ExampleReadJSON() {
 	doc := `{"format": "rdcn.schedule/v1", "kind": "tiny", "nodes": 2, "switches": 1, "period": 1,
 	"slot_ps": 1000, "reconf_ps": 1000, "matchings": [[[1, 0]]]}`

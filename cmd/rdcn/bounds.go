@@ -19,12 +19,16 @@ func boundsCommand() *cli.Command {
 		Name:  "bounds",
 		Usage: "throughput bounds, delay and buffer of a schedule (Mars chapter, Theorems 14-16)",
 		UsageText: "rdcn bounds (--schedule FILE | --kind K --tors N --uplinks U [...]) [--demand worst] [--link 400Gbps]\n" +
-			"   [--format text|json] [-o FILE]\n\n" +
-			"example: rdcn bounds --kind rotornet --tors 16 --uplinks 2 --slot 100us --reconf 10us",
+			"   [--format text|json|csv] [-o FILE]\n\n" +
+			"example: rdcn bounds --kind rotornet --tors 16 --uplinks 2 --slot 100us --reconf 10us\n" +
+			"example: rdcn bounds --kind opera --tors 16 --uplinks 4 --format csv -o bounds.csv",
 		Description: "Prints θ(D) (certified), TUB (shortest paths), the ARL bound of Theorem 14 for the\n" +
 			"certified flow, the average route delay ARD = ARL·Γ·Δ and the delay bound d·Δ/(U·θ) of Theorem 15,\n" +
 			"and the buffer bound θ·M·ARD of Theorem 16 (total and per node). --demand worst (the default)\n" +
-			"uses the permutation that maximises the total hop distance (Hungarian algorithm).",
+			"uses the permutation that maximises the total hop distance (Hungarian algorithm). JSON has demand,\n" +
+			"nodes, degree, theta, lower, upper, tub, arl, arl_bound, ard_ps, delay_bound_ps, buffer_total_bytes,\n" +
+			"buffer_per_node_bytes, single_hop_theta and vlb_theta (times in ps, sizes in bytes); CSV has a\n" +
+			"header of the same names and one row.",
 		Flags:  flags,
 		Action: runBounds,
 	}
@@ -76,8 +80,11 @@ func runBounds(c *cli.Context) error {
 		out.VLBTheta = v.Theta
 	}
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return writeJSON(w, out)
+		case "csv":
+			return writeRecordCSV(w, out)
 		}
 		_, err := fmt.Fprintf(w, "demand %s, %d nodes, emulated degree %d\n"+
 			"theta        %.6f  [%.6f, %.6f]\n"+

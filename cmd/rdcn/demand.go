@@ -5,7 +5,6 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,16 +20,19 @@ func demandCommand() *cli.Command {
 		Name:  "demand",
 		Usage: "generate, normalise and perturb a demand matrix",
 		UsageText: "rdcn demand --pattern P [--tors N] [--seed S] [--normalize CAP] [--noise additive|multiplicative --delta X]\n" +
-			"   [--format text|csv] [-o FILE]\n\n" +
+			"   [--format text|json|csv] [-o FILE]\n\n" +
 			"example: rdcn demand --pattern skew:0.2 --tors 16 --normalize 100Gbps -o skew.txt\n" +
-			"example: rdcn demand --pattern ring --tors 8 --noise additive --delta 5 --seed 3 --format csv",
+			"example: rdcn demand --pattern ring --tors 8 --noise additive --delta 5 --seed 3 --format csv\n" +
+			"example: rdcn demand --pattern chessboard --tors 4 -o chessboard.json",
 		Description: "P is uniform, permutation, ring, chessboard, skew:ALPHA (α of the way from all-to-all to a\n" +
 			"permutation, thesis §8.3), skewring:ALPHA (ring to permutation, §9.6), random:SEED, or a matrix\n" +
 			"file (then --tors may be 0). Noise is applied first, then --normalize divides by the busiest\n" +
 			"row or column sum and multiplies by CAP (a number or a rate such as 1.6Tbps, in bit/s), so the\n" +
 			"busiest node is saturated. --delta is the thesis noise factor: 10 means a standard deviation\n" +
 			"equal to the largest demand (additive) or to each entry (multiplicative). The noise draws from\n" +
-			"--seed, so the same flags give the same bytes.",
+			"--seed, so the same flags give the same bytes. Text and CSV are the matrix file format that\n" +
+			"--pattern FILE reads back; JSON (rdcn.demand/v1: format, tors, matrix as an array of rows, the\n" +
+			"same shortest round-trip numbers) is an export.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "pattern", Aliases: []string{"p"}, Usage: "demand pattern or matrix file (" + strings.Join(demand.Patterns, ", ") + ")"},
 			&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs n (0: take it from the file)"},
@@ -38,7 +40,7 @@ func demandCommand() *cli.Command {
 			&cli.StringFlag{Name: "normalize", Usage: "hose-normalise to node capacity `CAP` (e.g. 1, 1.6Tbps)"},
 			&cli.StringFlag{Name: "noise", Usage: "add prediction noise: additive or multiplicative"},
 			&cli.Float64Flag{Name: "delta", Usage: "noise factor δ ≥ 0 (thesis §9.6 scale, 0..10)"},
-			&cli.StringFlag{Name: "format", Usage: "text or csv (default: csv if -o ends in .csv, else text)"},
+			&cli.StringFlag{Name: "format", Usage: "text, json or csv (default: json or csv if -o ends in .json or .csv, else text)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the matrix to `FILE` (default stdout)"},
 		},
 		Action: runDemand,
@@ -61,15 +63,9 @@ func runDemand(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
-	format := c.String("format")
-	if format == "" {
-		format = "text"
-		if strings.EqualFold(filepath.Ext(out), ".csv") {
-			format = "csv"
-		}
-	}
-	if format != "text" && format != "csv" {
-		return badInput("format", "%q: want text or csv", format)
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
 	}
 	var capacity float64
 	if s := c.String("normalize"); s != "" {
@@ -118,7 +114,10 @@ func runDemand(c *cli.Context) error {
 		}
 	}
 	return writeOutput(c.App.Writer, out, func(w io.Writer) error {
-		if format == "csv" {
+		switch format {
+		case "json":
+			return demand.WriteJSON(w, m)
+		case "csv":
 			return demand.WriteCSV(w, m)
 		}
 		return demand.Write(w, m)

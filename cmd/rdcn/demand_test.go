@@ -88,7 +88,7 @@ func TestDemandBadInput(t *testing.T) {
 		{[]string{"--pattern", "skew:2", "--tors", "4"}, "pattern: demand pattern \"skew:2\""},
 		{[]string{"--pattern", "uniform"}, "tors: missing: pattern \"uniform\" needs --tors N"},
 		{[]string{"--pattern", "uniform", "--tors", "-3"}, "tors: -3, want at least 2"},
-		{[]string{"--pattern", "uniform", "--tors", "4", "--format", "json"}, `format: "json": want text or csv`},
+		{[]string{"--pattern", "uniform", "--tors", "4", "--format", "xml"}, `format: "xml": want text, json or csv`},
 		{[]string{"--pattern", "uniform", "--tors", "4", "--normalize", "fast"}, `normalize: "fast" is neither a number nor a rate`},
 		{[]string{"--pattern", "uniform", "--tors", "4", "--normalize", "-1"}, "normalize: \"-1\" must be a positive"},
 		{[]string{"--pattern", "uniform", "--tors", "4", "--noise", "gaussian", "--delta", "1"}, `noise: noise kind "gaussian"`},

@@ -6,7 +6,7 @@
 //   - demo: RotorNet, Opera, a static expander and Mars on one websearch
 //     workload, side by side.
 //   - schedule: a periodic circuit schedule (bvn, mars, opera, rotornet,
-//     sirius, static, vermilion) as text or rdcn.schedule/v1 JSON.
+//     sirius, static, vermilion) as text, rdcn.schedule/v1 JSON or CSV.
 //   - demand: a demand matrix from a pattern or file, optionally perturbed
 //     by prediction noise and hose-normalised.
 //   - throughput: the certified throughput θ(D) of a schedule's emulated
@@ -20,7 +20,9 @@
 //     buffers).
 //   - version: the build's version.
 //
-// "rdcn COMMAND --help" lists a command's flags with examples.
+// "rdcn COMMAND --help" lists a command's flags with examples. schedule,
+// demand, throughput, bounds, tradeoff and predict take --format
+// text|json|csv and -o FILE.
 //
 // Exit status: 0 on success; 2 on bad input (a flag, field or file the user
 // gave), with one line on stderr of the form "rdcn: FIELD: what is wrong";

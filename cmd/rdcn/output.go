@@ -6,6 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
+
+	"github.com/rdcn/rdcn/stats"
 )
 
 // writeOutput runs write against path atomically: into a temporary file in
@@ -89,4 +93,45 @@ func writeJSON(w io.Writer, v any) error {
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// writeRecordCSV writes v, a struct whose fields all carry json tags, as
+// CSV: a header row of the JSON field names and one data row, so the
+// columns mirror writeJSON(w, v) field for field. A cell holds the JSON
+// text of a number (the same shortest round-trip form) and a string
+// unquoted; a field JSON omits (omitempty and zero) is an empty cell, so
+// every run has the same columns.
+func writeRecordCSV(w io.Writer, v any) error {
+	rv := reflect.ValueOf(v)
+	rt := rv.Type()
+	if rt.Kind() != reflect.Struct {
+		return fmt.Errorf("csv: %s is not a struct", rt)
+	}
+	header := make([]string, 0, rt.NumField())
+	row := make([]string, 0, rt.NumField())
+	for i := range rt.NumField() {
+		name, opts, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			return fmt.Errorf("csv: field %s of %s has no JSON name", rt.Field(i).Name, rt)
+		}
+		header = append(header, name)
+		f := rv.Field(i)
+		if opts == "omitempty" && f.IsZero() {
+			row = append(row, "")
+			continue
+		}
+		switch f.Kind() {
+		case reflect.String:
+			row = append(row, f.String())
+		case reflect.Int, reflect.Int64, reflect.Float64:
+			b, err := json.Marshal(f.Interface())
+			if err != nil {
+				return fmt.Errorf("csv: field %s: %w", name, err)
+			}
+			row = append(row, string(b))
+		default:
+			return fmt.Errorf("csv: field %s has kind %s", name, f.Kind())
+		}
+	}
+	return stats.WriteCSV(w, header, [][]string{row})
 }

@@ -134,6 +134,8 @@ func robustCases() []robustCase {
 	add("schedule output dir", 2, "output", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "-o", "{dir}/adir")
 	add("schedule output missing dir", 2, "output", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "-o", "{dir}/nope/x.json")
 	add("schedule empty kind", 2, "kind", "schedule", "--kind", "", "--tors", "8", "--uplinks", "2", "-o", "{out}")
+	add("schedule format", 2, "format", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "yaml", "-o", "{out}")
+	add("schedule format empty with .csv", 0, "", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "-o", "{out}.csv")
 
 	// demand.
 	for _, f := range []string{"nonsquare.txt", "nan.txt", "neg.txt", "inf.txt", "truncm.txt", "emptym.txt", "words.txt", "good.json", "adir", "missing.txt"} {
@@ -157,6 +159,8 @@ func robustCases() []robustCase {
 	add("demand delta Inf", 2, "delta", "demand", "--pattern", "ring", "--tors", "8", "--noise", "multiplicative", "--delta", "Inf", "-o", "{out}")
 	add("demand noise unknown", 2, "noise", "demand", "--pattern", "ring", "--tors", "8", "--noise", "pink", "--delta", "1", "-o", "{out}")
 	add("demand output dir", 2, "output", "demand", "--pattern", "ring", "--tors", "8", "-o", "{dir}/adir")
+	add("demand format", 2, "format", "demand", "--pattern", "ring", "--tors", "8", "--format", "yaml", "-o", "{out}")
+	add("demand format json", 0, "", "demand", "--pattern", "ring", "--tors", "8", "--format", "json", "-o", "{out}")
 
 	// throughput and bounds over bad schedule files and demands.
 	for _, cmd := range []string{"throughput", "bounds"} {
@@ -177,6 +181,7 @@ func robustCases() []robustCase {
 		add(cmd+" gap NaN", 2, "gap", append(g, "--gap", "NaN")...)
 		add(cmd+" gap 1e400", 2, "gap", append(g, "--gap", "1e400")...)
 		add(cmd+" format", 2, "format", append(g, "--format", "yaml")...)
+		add(cmd+" format csv", 0, "", append(g, "--format", "csv")...)
 		add(cmd+" output dir", 2, "output", cmd, "--schedule", "{dir}/good.json", "-o", "{dir}/adir")
 		add(cmd+" worst without schedule", 2, "schedule", cmd, "--demand", "worst", "-o", "{out}")
 		add(cmd+" both schedule and kind", 2, "schedule", cmd, "--schedule", "{dir}/good.json", "--kind", "rotornet", "-o", "{out}")

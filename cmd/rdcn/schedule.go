@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -20,16 +19,20 @@ func scheduleCommand() *cli.Command {
 		Name:  "schedule",
 		Usage: "generate a periodic circuit schedule (rotornet, sirius, opera, static, …)",
 		UsageText: "rdcn schedule --kind K --tors N --uplinks U [--slot 100us --reconf 10us] [--self-slot]\n" +
-			"   [--seed S] [--tries K] [--format json|text] [-o FILE]\n\n" +
+			"   [--seed S] [--tries K] [--format text|json|csv] [-o FILE]\n\n" +
 			"example: rdcn schedule --kind rotornet --tors 16 --uplinks 4 --self-slot --format text\n" +
 			"example: rdcn schedule --kind opera --tors 128 --uplinks 4 --seed 7 -o opera.json\n" +
+			"example: rdcn schedule --kind opera --tors 16 --uplinks 4 --seed 7 -o opera.csv\n" +
 			"example: rdcn schedule --kind vermilion --demand skewring:0.5 --tors 16 --uplinks 4 --k 3 --gamma 3 --seed 1\n" +
 			"example: rdcn schedule --kind mars --tors 16 --uplinks 2 --buffer 20MB --link 400Gbps --delay 850us",
 		Description: "K is one of: " + strings.Join(schedules.Kinds(), ", ") + ". Without --slot each kind uses its\n" +
 			"default timing (100us slots with 10us reconfiguration; sirius 384ns with 3.84ns); with --slot,\n" +
 			"--reconf defaults to 0. --self-slot counts the idle self-matching (n matchings instead of n-1)\n" +
 			"for rotornet and sirius. --seed drives opera and static; --tries K keeps the static graph with the\n" +
-			"best spectral gap out of K. JSON output is rdcn.schedule/v1 (the default when -o ends in .json).",
+			"best spectral gap out of K. JSON output is rdcn.schedule/v1 (the default when -o ends in .json), the\n" +
+			"format --schedule FILE reads back. CSV (the default for .csv) is an export for plotting: one row\n" +
+			"per switch, slot and source ToR, switch,slot,start_ps,duration_ps,reconf_ps,src,dst, dst -1 when\n" +
+			"the port is idle.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "kind", Usage: "schedule kind (" + strings.Join(schedules.Kinds(), ", ") + ")"},
 			&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs `N`"},
@@ -48,7 +51,7 @@ func scheduleCommand() *cli.Command {
 			&cli.StringFlag{Name: "buffer", Usage: "mars: buffer per ToR, e.g. 20MB (Theorem 19, needs --link)"},
 			&cli.StringFlag{Name: "link", Usage: "mars: uplink rate, e.g. 400Gbps"},
 			&cli.StringFlag{Name: "delay", Usage: "mars: delay requirement, e.g. 850us (Theorem 18)"},
-			&cli.StringFlag{Name: "format", Usage: "json or text (default: json if -o ends in .json, else text)"},
+			&cli.StringFlag{Name: "format", Usage: "text, json or csv (default: json or csv if -o ends in .json or .csv, else text)"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the schedule to `FILE` (default stdout)"},
 		},
 		Action: runSchedule,
@@ -64,15 +67,9 @@ func runSchedule(c *cli.Context) error {
 		return badInput("kind", "missing; want one of %s", strings.Join(schedules.Kinds(), ", "))
 	}
 	out := c.String("output")
-	format := c.String("format")
-	if format == "" {
-		format = "text"
-		if strings.EqualFold(filepath.Ext(out), ".json") {
-			format = "json"
-		}
-	}
-	if format != "text" && format != "json" {
-		return badInput("format", "%q: want json or text", format)
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
 	}
 	p := schedules.Params{
 		Nodes:      c.Int("tors"),
@@ -91,7 +88,6 @@ func runSchedule(c *cli.Context) error {
 	if err := checkUplinks(p.Uplinks); err != nil {
 		return err
 	}
-	var err error
 	if spec := c.String("demand"); spec != "" {
 		if p.Demand, err = demand.Parse(spec, p.Nodes); err != nil {
 			return asInput("demand", err)
@@ -132,8 +128,11 @@ func runSchedule(c *cli.Context) error {
 		return err
 	}
 	return writeOutput(c.App.Writer, out, func(w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return rotor.WriteJSON(w, sched)
+		case "csv":
+			return rotor.WriteCSV(w, sched)
 		}
 		return writeScheduleText(w, sched)
 	})

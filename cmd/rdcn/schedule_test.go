@@ -80,7 +80,7 @@ func TestScheduleBadInput(t *testing.T) {
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "10us", "--reconf", "10us"}, "reconf: 10us"},
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "fast"}, "slot:"},
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "-5us"}, "slot:"},
-		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "csv"}, "format:"},
+		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "xml"}, `format: "xml": want text, json or csv`},
 		{[]string{"--kind", "static", "--tors", "8", "--uplinks", "2", "--tries", "-2"}, "tries: -2"},
 		{[]string{"--kind", "opera", "--tors", "8", "--uplinks", "1"}, "uplinks: 1"},
 		{[]string{"--kind", "rotornet", "--tors", "x"}, "flags:"},

@@ -30,7 +30,7 @@ func analysisFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "self-slot", Usage: "count the idle self-matching (rotornet, sirius)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of random schedules and random demands"},
 		&cli.StringFlag{Name: "link", Value: "400Gbps", Usage: "link rate c, e.g. 400Gbps"},
-		&cli.StringFlag{Name: "format", Value: "text", Usage: "text or json"},
+		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (default stdout)"},
 	}
 }
@@ -122,13 +122,15 @@ func throughputCommand() *cli.Command {
 		Usage: "certified throughput θ(D) of a schedule's emulated graph",
 		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed])\n" +
 			"   --demand SPEC [--routing any|direct|vlb] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
-			"   [--format text|json] [-o FILE] [--timing]\n\n" +
-			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation",
+			"   [--format text|json|csv] [-o FILE] [--timing]\n\n" +
+			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
+			"example: rdcn throughput --schedule opera.json --demand random:3 --format csv -o theta.csv",
 		Description: "θ is the largest factor such that θ·D is routable, with D hose-normalised (busiest node = U·c).\n" +
 			"Routing any reports a certified interval [lower, upper] (feasible flow and dual lengths); theta is\n" +
 			"the lower end. JSON carries theta, lower, upper, gap, routing, solver, demand, nodes, iterations,\n" +
-			"per_node_bps and arl; the output is byte-identical for identical inputs. --timing prints the\n" +
-			"solver's wall time on stderr.",
+			"per_node_bps and arl (omitted when there is no flow, e.g. vlb); CSV has a header of the same\n" +
+			"names and one row (arl empty when omitted). The output is byte-identical for identical inputs.\n" +
+			"--timing prints the solver's wall time on stderr.",
 		Flags:  flags,
 		Action: runThroughput,
 	}
@@ -197,8 +199,11 @@ func runThroughput(c *cli.Context) error {
 		Iterations: r.Iterations,
 		PerNodeBps: r.Theta * g.NodeCapacity * float64(g.Rate), ARL: r.ARL()}
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
-		if format == "json" {
+		switch format {
+		case "json":
 			return writeJSON(w, out)
+		case "csv":
+			return writeRecordCSV(w, out)
 		}
 		_, err := fmt.Fprintf(w, "theta %.6f  [%.6f, %.6f]  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations\n"+
 			"per-node throughput %.2f Gbps of %.2f Gbps (U·c)\n",
@@ -209,14 +214,14 @@ func runThroughput(c *cli.Context) error {
 }
 
 // analysisOptions checks what throughput and bounds share: no positional
-// arguments, --format text|json and --gap in (0, 1).
+// arguments, --format text|json|csv and --gap in (0, 1).
 func analysisOptions(c *cli.Context) (format string, gap float64, err error) {
 	if c.Args().Present() {
 		return "", 0, badInput("arguments", "unexpected %q", c.Args().First())
 	}
 	format = c.String("format")
-	if format != "text" && format != "json" {
-		return "", 0, badInput("format", "%q: want text or json", format)
+	if err := checkFormat(format); err != nil {
+		return "", 0, err
 	}
 	gap = c.Float64("gap")
 	if !(gap > 0 && gap < 1) {

@@ -43,7 +43,7 @@ func TestThroughputCLI(t *testing.T) {
 // time goes to stderr only.
 func TestThroughputDeterministic(t *testing.T) {
 	args := []string{"rdcn", "throughput", "--kind", "opera", "--tors", "16", "--uplinks", "4", "--demand", "random:3"}
-	for _, format := range []string{"text", "json"} {
+	for _, format := range []string{"text", "json", "csv"} {
 		var a, b, errA, errB bytes.Buffer
 		if code := run(append(args, "--format", format), &a, &errA); code != 0 || errA.Len() != 0 {
 			t.Fatalf("%s: exit %d, stderr %q", format, code, errA.String())
