@@ -130,3 +130,27 @@ func emptyMatchings(switches, period, n int) [][][]int {
 	}
 	return m
 }
+
+// readers are the kinds that read a Params field that not every kind reads
+// (Nodes, Uplinks, Slot, Reconf and Seed are read by all or harmless).
+var readers = map[string][]string{
+	"SelfSlot":   {"rotornet", "sirius"},
+	"Tries":      {"static"},
+	"Degree":     {"mars"},
+	"Buffer":     {"mars"},
+	"Link":       {"mars"},
+	"Delay":      {"mars"},
+	"Demand":     {"bvn", "vermilion"},
+	"K":          {"bvn", "vermilion"},
+	"L":          {"vermilion"},
+	"Gamma":      {"vermilion"},
+	"Randomized": {"vermilion"},
+}
+
+// ReadBy returns the kinds that read the Params field named field, and
+// false for a field every kind reads (or no such field). Front ends use it
+// to refuse a parameter the chosen kind would silently ignore.
+func ReadBy(field string) ([]string, bool) {
+	k, ok := readers[field]
+	return k, ok
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,7 @@ func robustFixtures(t *testing.T, dir string) {
 			`"period":3`, `"period":9000000000000000000`, 1),
 		"reconfslot.json": strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
 			`"reconf_ps":10000000`, `"reconf_ps":200000000`, 1),
+		"ring9000.json": ringSchedule(9000),
 		"nonsquare.txt": "0 1 2\n3 0 4\n",
 		"nan.txt":       "0 NaN\n1 0\n",
 		"neg.txt":       "0 -1\n1 0\n",
@@ -105,7 +107,10 @@ func robustCases() []robustCase {
 	}
 	// Times, rates and sizes.
 	for _, kind := range []string{"rotornet", "sirius", "opera", "static", "mars", "bvn", "vermilion"} {
-		base := []string{"schedule", "--kind", kind, "--tors", "8", "--uplinks", "2", "--demand", "uniform", "-o", "{out}"}
+		base := []string{"schedule", "--kind", kind, "--tors", "8", "--uplinks", "2", "-o", "{out}"}
+		if kind == "bvn" || kind == "vermilion" {
+			base = slices.Clip(append(base, "--demand", "uniform")) // only they read one; clipped, so the cases below append to copies
+		}
 		add("schedule "+kind+" slot<reconf", 2, "reconf", append(base, "--slot", "10us", "--reconf", "20us")...)
 		add("schedule "+kind+" slot NaN", 2, "slot", append(base, "--slot", "NaNus")...)
 		add("schedule "+kind+" slot unit", 2, "slot", append(base, "--slot", "100parsecs")...)
@@ -189,6 +194,18 @@ func robustCases() []robustCase {
 		add(cmd+" kind slot garbage", 2, "slot", cmd, "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "soon", "-o", "{out}")
 		add(cmd+" kind needs demand", 2, "demand", cmd, "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "-o", "{out}")
 	}
+	for _, cmd := range []string{"throughput", "bounds"} {
+		for _, f := range [][]string{{"tors", "8"}, {"uplinks", "2"}, {"slot", "100us"}, {"reconf", "1us"}} {
+			add(cmd+" --schedule with --"+f[0], 2, f[0], cmd, "--schedule", "{dir}/good.json", "--"+f[0], f[1], "-o", "{out}")
+		}
+		add(cmd+" --schedule beyond the ToR limit", 2, "schedule", cmd, "--schedule", "{dir}/ring9000.json", "-o", "{out}")
+	}
+	for _, f := range [][]string{{"demand", "uniform"}, {"degree", "2"}, {"buffer", "20MB"}, {"link", "10Gbps"}, {"delay", "1ms"},
+		{"k", "3"}, {"l", "1"}, {"gamma", "3"}, {"tries", "3"}} {
+		add("schedule rotornet --"+f[0], 2, f[0], "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--"+f[0], f[1], "-o", "{out}")
+	}
+	add("schedule rotornet --randomized", 2, "randomized", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--randomized", "-o", "{out}")
+	add("schedule opera --self-slot", 2, "self-slot", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "2", "--self-slot", "-o", "{out}")
 	add("throughput routing", 2, "routing", "throughput", "--schedule", "{dir}/good.json", "--routing", "", "-o", "{out}")
 	add("throughput solver", 2, "solver", "throughput", "--schedule", "{dir}/good.json", "--solver", "cplex", "-o", "{out}")
 
@@ -361,4 +378,18 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// ringSchedule is a valid one-switch ring schedule of n ToRs in JSON.
+func ringSchedule(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"format":"rdcn.schedule/v1","kind":"ring","nodes":%d,"switches":1,"period":1,"slot_ps":100000000,"reconf_ps":0,"matchings":[[[`, n)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, (i+1)%n)
+	}
+	b.WriteString("]]]}")
+	return b.String()
 }

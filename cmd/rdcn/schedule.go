@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,6 +66,13 @@ func runSchedule(c *cli.Context) error {
 	kind := c.String("kind")
 	if kind == "" {
 		return badInput("kind", "missing; want one of %s", strings.Join(schedules.Kinds(), ", "))
+	}
+	for _, f := range [][2]string{{"self-slot", "SelfSlot"}, {"tries", "Tries"}, {"degree", "Degree"}, {"buffer", "Buffer"},
+		{"link", "Link"}, {"delay", "Delay"}, {"demand", "Demand"}, {"k", "K"}, {"l", "L"}, {"gamma", "Gamma"}, {"randomized", "Randomized"}} {
+		flag := f[0]
+		if kinds, some := schedules.ReadBy(f[1]); some && c.IsSet(flag) && !slices.Contains(kinds, kind) {
+			return badInput(flag, "is read only by %s, not by --kind %s", strings.Join(kinds, " and "), kind)
+		}
 	}
 	out := c.String("output")
 	format, err := outputFormat(c)

@@ -49,6 +49,11 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 	case file != "" && kind != "":
 		return nil, badInput("schedule", "give either --schedule FILE or --kind, not both")
 	case file != "":
+		for _, flag := range []string{"tors", "uplinks", "self-slot", "slot", "reconf"} {
+			if c.IsSet(flag) {
+				return nil, badInput(flag, "the schedule comes from --schedule %s; leave --%s out", file, flag)
+			}
+		}
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, badInput("schedule", "%v", err)
@@ -56,6 +61,9 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 		defer f.Close()
 		if s, err = rotor.ReadJSON(f); err != nil {
 			return nil, asInput("schedule "+file, err)
+		}
+		if s.Nodes > maxTors {
+			return nil, badInput("schedule", "%s has %d ToRs, more than the CLI's limit of %d (dense n×n matrices)", file, s.Nodes, maxTors)
 		}
 	case kind != "":
 		p := schedules.Params{Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
