@@ -219,8 +219,8 @@ func (c *Config) validate() error {
 		return cfgErr("topology.link_delay", "must not be negative, got %v", c.LinkDelay)
 	case c.PacketSwitchDelay < 0:
 		return cfgErr("topology.packet_switch_delay", "must not be negative, got %v", c.PacketSwitchDelay)
-	case c.MTU < 64:
-		return cfgErr("topology.mtu", "must be at least 64 bytes, got %d", c.MTU)
+	case c.MTU < 64 || c.MTU > maxMTU:
+		return cfgErr("topology.mtu", "must be in [64, %d] bytes, got %d", maxMTU, c.MTU)
 	case c.AckSize < 1 || c.AckSize > c.MTU:
 		return cfgErr("transport.ack_size", "must be in [1, mtu], got %d", c.AckSize)
 	case c.Buffer < rotor.Bytes(c.MTU):
@@ -251,6 +251,14 @@ func (c *Config) validate() error {
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
 	case c.Flows == nil:
 		return cfgErr("workload", "no flow source")
+	}
+	if c.NewController == nil { // the controller is made when a flow starts: check its name now
+		if _, err := cc.NewController(c.CC, cc.Params{Window: 1, MSS: c.MTU}); err != nil {
+			return cfgErr("transport.cc", "%v", err)
+		}
+	}
+	if problem := dayProblem(c.Schedule, c.CircuitLink, c.MTU); problem != "" {
+		return cfgErr("schedule.slot", "%s", problem)
 	}
 	if c.Schedule.Switches > 64 {
 		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
@@ -287,4 +295,23 @@ func (c *Config) validate() error {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
 	}
 	return nil
+}
+
+// dayProblem says why no packet can ever cross a circuit of sc: every day
+// (slot − reconf) is shorter than one mtu-byte packet on the circuit link,
+// so a run would only turn days into nights. Empty when a day carries one.
+func dayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
+	need := link.TransmitTime(rotor.Bytes(mtu))
+	longest := sc.Slot - sc.Reconf
+	if sc.SlotDurations != nil {
+		longest = 0
+		for _, d := range sc.SlotDurations {
+			longest = max(longest, d-sc.Reconf)
+		}
+	}
+	if longest >= need {
+		return ""
+	}
+	return fmt.Sprintf("no packet fits in a day: the longest day (slot − reconf) is %v, one %d-byte packet (topology.mtu) takes %v at topology.circuit_link %v; lengthen the slot, raise the link rate or lower the MTU",
+		max(longest, 0), mtu, need, link)
 }

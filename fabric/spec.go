@@ -29,19 +29,19 @@ type Key struct {
 // Keys lists every key a run configuration (TOML file or key=value
 // override) accepts, with its default.
 var Keys = []Key{
-	{"topology.tors", "8", "number of ToRs n (ignored with schedule.file: the file's node count)"},
+	{"topology.tors", "8", "number of ToRs n (with schedule.file: the file's node count; a value given must agree)"},
 	{"topology.hosts_per_tor", "4", "hosts per ToR"},
-	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U"},
+	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with schedule.file: the file's; a value given must agree)"},
 	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
 	{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
 	{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
 	{"topology.link_delay", "500ns", "ToR↔ToR propagation delay through a circuit"},
 	{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
 	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
-	{"topology.mtu", "1500", "data packet size in bytes"},
+	{"topology.mtu", "1500", "data packet size in bytes, 64 to 65536"},
 	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
-	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead"},
-	{"schedule.slot", "", "slot duration Δ; empty: the generator's default"},
+	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then schedule.kind, slot, reconf, seed and the generator parameters must stay unset)"},
+	{"schedule.slot", "", "slot duration Δ; empty: the generator's default; a day (Δ − Δr) must carry one topology.mtu packet"},
 	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if schedule.slot is empty too, else 0"},
 	{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
 	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
@@ -64,15 +64,15 @@ var Keys = []Key{
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
-	{"routing.relay_limit", "", "rotorlb: bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog and what it already relays there; empty: one circuit day"},
-	{"routing.offer", "all", "rotorlb with pull: a ToR offers all its backlog for relaying (all, RotorLB) or only its backlog to a destination beyond routing.relay_limit (excess)"},
+	{"routing.relay_limit", "", "rotorlb, paths (bulk): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog and what it already relays there; empty: one circuit day"},
+	{"routing.offer", "all", "rotorlb, paths (bulk) with pull: a ToR offers all its backlog for relaying (all, RotorLB) or only its backlog to a destination beyond routing.relay_limit (excess)"},
 	{"transport.kind", "window", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
-	{"transport.cc", "fixed", "congestion control of the window transport"},
-	{"transport.window", "20pkt", "fixed window (bytes, or pkt)"},
-	{"transport.min_rto", "1ms", "minimum retransmission timeout"},
-	{"transport.acks", "fabric", "fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
-	{"transport.ack_size", "64", "ACK size in bytes"},
+	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (pull: those not pulled): fixed or none"},
+	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
+	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
+	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
+	{"transport.ack_size", "64", "window, pull: ACK size in bytes, at most topology.mtu"},
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
@@ -81,7 +81,7 @@ var Keys = []Key{
 	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
 	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
 	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load"},
-	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them"},
+	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other workload keys must stay unset)"},
 	{"workload.seed", "1", "workload seed"},
 	{"workload.duration", "", "flows start in [0, duration); empty: run.sim_time"},
 	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
@@ -96,11 +96,12 @@ var Keys = []Key{
 // Spec holds a run configuration as key → value strings.
 type Spec struct {
 	values map[string]string
+	set    map[string]bool // keys given by Set (a TOML file or an override), default or not
 }
 
 // NewSpec returns a Spec with every key at its default.
 func NewSpec() *Spec {
-	s := &Spec{values: make(map[string]string, len(Keys))}
+	s := &Spec{values: make(map[string]string, len(Keys)), set: make(map[string]bool)}
 	for _, k := range Keys {
 		s.values[k.Name] = k.Default
 	}
@@ -118,6 +119,7 @@ func (s *Spec) Set(key, value string) error {
 		return &ConfigError{Field: strconv.Quote(key), Problem: "unknown key" + suggest(key)}
 	}
 	s.values[key] = value
+	s.set[key] = true
 	return nil
 }
 
@@ -221,6 +223,41 @@ func (p *specParser) int(key string, lo int) int {
 	return v
 }
 
+// intIn parses an integer in [lo, hi]; the range is checked before the
+// value is narrowed (a 32-bit field must not wrap around).
+func (p *specParser) intIn(key string, lo, hi int, hiName string) int {
+	v := p.int(key, lo)
+	if v > hi {
+		p.fail(key, "must be at most %s%d", hiName, hi)
+	}
+	return v
+}
+
+// positive fails on an explicit zero of a key whose zero the Config
+// reads as "use the default" (or that makes no sense): only a key left
+// at its default (or empty) takes the default. unset says what leaving
+// it empty does.
+func (p *specParser) positive(key string, zero bool, unset string) {
+	if zero && p.s.values[key] != "" {
+		if unset != "" {
+			unset = " (" + unset + ")"
+		}
+		p.fail(key, "must be positive%s", unset)
+	}
+}
+
+func (p *specParser) posTime(key string, optional bool, unset string) rotor.Time {
+	t := p.time(key, optional)
+	p.positive(key, t == 0, unset)
+	return t
+}
+
+func (p *specParser) posSize(key string, mtu rotor.Bytes, optional bool, unset string) rotor.Bytes {
+	b := p.size(key, mtu, optional)
+	p.positive(key, b == 0, unset)
+	return b
+}
+
 func (p *specParser) float(key string) float64 {
 	v, err := strconv.ParseFloat(p.s.values[key], 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -313,7 +350,7 @@ type Setup struct {
 // key.
 func (s *Spec) Build() (*Setup, error) {
 	p := &specParser{s: s}
-	mtu := p.int("topology.mtu", 64)
+	mtu := p.intIn("topology.mtu", 64, maxMTU, "")
 	hpt := p.int("topology.hosts_per_tor", 1)
 	if hpt > maxHosts { // also keeps n·hpt below from overflowing
 		p.fail("topology.hosts_per_tor", "exceeds the limit of %d hosts in all", maxHosts)
@@ -327,26 +364,26 @@ func (s *Spec) Build() (*Setup, error) {
 		LinkDelay:          p.time("topology.link_delay", false),
 		PacketSwitchDelay:  p.time("topology.packet_switch_delay", false),
 		MTU:                int32(mtu),
-		AckSize:            int32(p.int("transport.ack_size", 1)),
+		AckSize:            int32(p.intIn("transport.ack_size", 1, max(mtu, 1), "topology.mtu = ")),
 		Routing:            s.values["routing.mode"],
-		BulkBytes:          int64(p.size("routing.bulk", rotor.Bytes(mtu), false)),
+		BulkBytes:          int64(p.posSize("routing.bulk", rotor.Bytes(mtu), false, "1B: every flow is bulk")),
 		PathsK:             p.int("routing.paths_k", 1),
 		Multipath:          s.values["routing.multipath"],
-		RelayLimit:         p.size("routing.relay_limit", rotor.Bytes(mtu), true),
+		RelayLimit:         p.posSize("routing.relay_limit", rotor.Bytes(mtu), true, "empty: one circuit day"),
 		RelayOffer:         s.values["routing.offer"],
 		Transport:          s.values["transport.kind"],
 		CC:                 s.values["transport.cc"],
-		Window:             int64(p.size("transport.window", rotor.Bytes(mtu), false)),
-		MinRTO:             p.time("transport.min_rto", false),
+		Window:             int64(p.posSize("transport.window", rotor.Bytes(mtu), false, "")),
+		MinRTO:             p.posTime("transport.min_rto", false, ""),
 		Acks:               s.values["transport.acks"],
 		PullDepth:          p.int("transport.pull_depth", 0),
 		RecordINT:          p.bool("transport.int"),
-		ECNThreshold:       p.size("buffer.ecn_threshold", rotor.Bytes(mtu), true),
-		PacketSwitchBuffer: p.size("buffer.packet_switch", rotor.Bytes(mtu), true),
+		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
+		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
 		SimTime:            p.time("run.sim_time", false),
 		Check:              p.bool("run.check"),
-		SampleInterval:     p.time("run.sample_interval", false),
-		SeriesInterval:     p.time("run.series_interval", false),
+		SampleInterval:     p.posTime("run.sample_interval", false, ""),
+		SeriesInterval:     p.posTime("run.series_interval", false, ""),
 		Seed:               p.uint("run.seed"),
 	}
 	if p.err != nil {
@@ -354,6 +391,9 @@ func (s *Spec) Build() (*Setup, error) {
 	}
 	if cfg.SimTime <= 0 {
 		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
+	}
+	if s.checkModeKeys(p, cfg.PathsK); p.err != nil {
+		return nil, p.err
 	}
 	buckets, err := s.buckets(rotor.Bytes(mtu))
 	if err != nil {
@@ -374,11 +414,25 @@ func (s *Spec) Build() (*Setup, error) {
 		if err != nil {
 			return nil, cfgErr("schedule.file", "%s: %v", file, err)
 		}
+		// The file fixes n and U: a value given for them must agree.
+		for _, k := range []struct {
+			key, what string
+			n         int
+		}{{"topology.tors", "n (ToRs)", sc.Nodes}, {"topology.uplinks", "U (circuit switches, uplinks per ToR)", sc.Switches}} {
+			if s.set[k.key] {
+				if v := p.int(k.key, 1); p.err == nil && v != k.n {
+					p.fail(k.key, "disagrees with schedule.file %s: its %s is %d; leave %s unset or give %d", file, k.what, k.n, k.key, k.n)
+				}
+			}
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
 	} else {
 		sp := schedules.Params{
 			Nodes:      p.int("topology.tors", 2),
 			Uplinks:    p.int("topology.uplinks", 1),
-			Slot:       p.time("schedule.slot", true),
+			Slot:       p.posTime("schedule.slot", true, "empty: the generator's default"),
 			Reconf:     p.time("schedule.reconf", true),
 			SelfSlot:   p.bool("schedule.self_slot"),
 			Seed:       p.uint("schedule.seed"),
@@ -422,13 +476,23 @@ func (s *Spec) Build() (*Setup, error) {
 	if hosts := sc.Nodes * hpt; hosts > maxHosts {
 		return nil, cfgErr("topology.hosts_per_tor", "%d ToRs × %d hosts = %d hosts, more than the limit of %d", sc.Nodes, hpt, hosts, maxHosts)
 	}
+	if problem := dayProblem(sc, cfg.CircuitLink, cfg.MTU); problem != "" {
+		if file := s.values["schedule.file"]; file != "" {
+			return nil, cfgErr("schedule.file", "%s: %s", file, problem)
+		}
+		slot := strconv.Quote(s.values["schedule.slot"])
+		if s.values["schedule.slot"] == "" {
+			slot = fmt.Sprintf("(empty: %s's default, %v)", s.values["schedule.kind"], sc.Slot)
+		}
+		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
+	}
 	cfg.Schedule = sc
 	// Buffer.
 	ports := hpt + sc.Switches
 	if cfg.PacketSwitchLink > 0 {
 		ports++
 	}
-	cfg.Buffer = p.size("buffer.size", rotor.Bytes(mtu), true)
+	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
 	}
@@ -444,6 +508,11 @@ func (s *Spec) Build() (*Setup, error) {
 	hosts := sc.Nodes * hpt
 	var flows []workload.Flow
 	if file := s.values["workload.flows_file"]; file != "" {
+		for _, k := range workloadGeneratorKeys {
+			if s.values[k] != defaultOf(k) {
+				return nil, cfgErr(k, "%q: is a workload generator parameter, unused with workload.flows_file", s.values[k])
+			}
+		}
 		f, err := os.Open(file)
 		if err != nil {
 			return nil, cfgErr("workload.flows_file", "%v", err)
@@ -462,7 +531,7 @@ func (s *Spec) Build() (*Setup, error) {
 		if err != nil {
 			return nil, cfgErr("workload.sizes", "%v", err)
 		}
-		dur := p.time("workload.duration", true)
+		dur := p.posTime("workload.duration", true, "empty: run.sim_time")
 		if dur == 0 {
 			dur = cfg.SimTime
 		}
@@ -548,6 +617,13 @@ var generatorKeys = []struct {
 // not read it, or set beside schedule.file (then no generator runs).
 func (s *Spec) checkGeneratorKeys(p *specParser) {
 	kind, file := s.values["schedule.kind"], s.values["schedule.file"]
+	if file != "" {
+		for _, k := range []string{"schedule.kind", "schedule.slot", "schedule.reconf", "schedule.seed"} {
+			if s.values[k] != defaultOf(k) {
+				p.fail(k, "is a generator parameter, unused with schedule.file (the file sets the schedule and its timing)")
+			}
+		}
+	}
 	for _, g := range generatorKeys {
 		switch {
 		case s.values[g.key] == defaultOf(g.key):
@@ -557,6 +633,58 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 			p.fail(g.key, "is read only by %s, not by schedule.kind = %s", strings.Join(g.kinds, " and "), kind)
 		}
 	}
+}
+
+// modeKeys are the routing and transport keys only some routing modes or
+// transport kinds read: as with generatorKeys, a value other than the
+// default where it is not read is an error rather than silently unused.
+// A key may depend on both (routing.offer: pulled RotorLB relaying).
+var modeKeys = []struct {
+	key, by string // by: routing.mode or transport.kind
+	values  []string
+}{
+	{"routing.paths_k", "routing.mode", []string{Paths, VLBPaths}},
+	{"routing.multipath", "routing.mode", []string{Paths, VLBPaths}},
+	{"routing.bulk", "routing.mode", []string{Paths}},
+	{"routing.relay_limit", "routing.mode", []string{RotorLB, Paths}},
+	{"routing.offer", "routing.mode", []string{RotorLB, Paths}},
+	{"routing.offer", "transport.kind", []string{Pull}},
+	{"transport.cc", "transport.kind", []string{Windowed, Pull}}, // pull: its flows that are not pulled
+	{"transport.window", "transport.kind", []string{Windowed, Pull}},
+	{"transport.min_rto", "transport.kind", []string{Windowed, Pull}},
+	{"transport.acks", "transport.kind", []string{Windowed, Pull}},
+	{"transport.ack_size", "transport.kind", []string{Windowed, Pull}},
+	{"transport.pull_depth", "transport.kind", []string{Pull}},
+}
+
+// checkModeKeys fails on a routing or transport key set (to a value other
+// than its default) for a routing mode or transport kind that does not
+// read it; routing.multipath is read only with routing.paths_k > 1.
+func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
+	for _, m := range modeKeys {
+		if s.values[m.key] == defaultOf(m.key) {
+			continue
+		}
+		known := RoutingModes
+		if m.by == "transport.kind" {
+			known = []string{Windowed, LineRate, Pull}
+		}
+		// An unknown mode or kind is validate's error, not this key's.
+		if by := s.values[m.by]; slices.Contains(known, by) && !slices.Contains(m.values, by) {
+			p.fail(m.key, "is read only with %s %s, not %s", m.by, strings.Join(m.values, " or "), by)
+		}
+	}
+	if s.values["routing.multipath"] != defaultOf("routing.multipath") && pathsK <= 1 {
+		p.fail("routing.multipath", "is read only with routing.paths_k > 1, not %d", pathsK)
+	}
+}
+
+// workloadGeneratorKeys are the workload keys the generator reads; with
+// workload.flows_file a value other than the default is an error.
+var workloadGeneratorKeys = []string{
+	"workload.sizes", "workload.load", "workload.pattern", "workload.matrix",
+	"workload.incast_senders", "workload.incast_bytes", "workload.incast_rate",
+	"workload.seed", "workload.duration", "workload.intra_rack",
 }
 
 func defaultOf(key string) string {
@@ -639,6 +767,11 @@ const (
 	maxToRs  = 8192
 	maxHosts = 1 << 20
 )
+
+// maxMTU bounds topology.mtu at 64 KiB (IP's largest packet is 65535
+// bytes): the value is checked as given, before it becomes the fabric's
+// 32-bit packet size, so that 4294968796 fails instead of wrapping to 1500.
+const maxMTU = 65536
 
 // maxFlows caps the flows a generated workload may hold: each costs a few
 // hundred bytes in the run and in its results, so tens of millions would

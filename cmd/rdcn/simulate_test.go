@@ -15,14 +15,23 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
 )
 
-var smallRun = []string{
+// smallFabric is a small run without its workload (smallWorkload), which a
+// replay from workload.flows_file must leave out.
+var smallFabric = []string{
 	"--set", "topology.tors=8", "--set", "topology.hosts_per_tor=2", "--set", "topology.uplinks=2",
 	"--set", "routing.mode=vlb", "--set", "run.sim_time=2ms", "--set", "run.check=true",
-	"--set", "workload.load=0.3", "--set", "buffer.per_port=50",
+	"--set", "buffer.per_port=50",
+}
+
+var smallWorkload = []string{
+	"--set", "workload.load=0.3",
 	"--set", "workload.incast_senders=3", "--set", "workload.incast_bytes=10KB", "--set", "workload.incast_rate=500",
 }
+
+var smallRun = append(append([]string{}, smallFabric...), smallWorkload...)
 
 // TestSimulateDeterministic: the same inputs give byte-identical
 // summary.json and flows.csv, and the flow file written can be fed back in
@@ -30,10 +39,11 @@ var smallRun = []string{
 func TestSimulateDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	var outs [][]byte
-	for i, extra := range [][]string{nil, nil, {"--set", "workload.flows_file=" + filepath.Join(dir, "run0", "workload.flows")}} {
+	for i, run1 := range [][]string{smallRun, smallRun, append(append([]string{}, smallFabric...),
+		"--set", "workload.flows_file="+filepath.Join(dir, "run0", "workload.flows"))} {
 		out := filepath.Join(dir, "run"+string(rune('0'+i)))
 		var stdout, stderr bytes.Buffer
-		args := append(append([]string{"rdcn", "simulate", "-q", "-o", out}, smallRun...), extra...)
+		args := append([]string{"rdcn", "simulate", "-q", "-o", out}, run1...)
 		if code := run(args, &stdout, &stderr); code != 0 {
 			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
 		}
@@ -96,12 +106,15 @@ func TestSimulateScheduleReplay(t *testing.T) {
 	dir := t.TempDir()
 	first, again := filepath.Join(dir, "first"), filepath.Join(dir, "again")
 	opera := append(append([]string{}, smallRun...), "--set", "schedule.kind=opera", "--set", "schedule.seed=5", "--set", "topology.uplinks=4")
-	for i, extra := range [][]string{nil, {"--set", "schedule.file=" + filepath.Join(first, "schedule.json"),
-		"--set", "workload.flows_file=" + filepath.Join(first, "workload.flows"),
-		"--set", "schedule.seed=6"}} { // ignored with schedule.file: a fresh draw would differ
+	// The replay gives neither generator nor workload keys (an error
+	// beside the files); topology.uplinks=4 agrees with the file.
+	replay := append(append([]string{}, smallFabric...), "--set", "topology.uplinks=4",
+		"--set", "schedule.file="+filepath.Join(first, "schedule.json"),
+		"--set", "workload.flows_file="+filepath.Join(first, "workload.flows"))
+	for i, args := range [][]string{opera, replay} {
 		out := []string{first, again}[i]
 		var stdout, stderr bytes.Buffer
-		if code := run(append(append([]string{"rdcn", "simulate", "-q", "-o", out}, opera...), extra...), &stdout, &stderr); code != 0 {
+		if code := run(append([]string{"rdcn", "simulate", "-q", "-o", out}, args...), &stdout, &stderr); code != 0 {
 			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
 		}
 	}
@@ -174,9 +187,59 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "schedule.delay=1ms"}, "schedule.delay"}, // rotornet
 		{[]string{"--set", "schedule.kind=opera", "--set", "schedule.degree=4"}, "schedule.degree"},
 		{[]string{"--set", "schedule.file=/does/not/exist", "--set", "schedule.k=2"}, "schedule.k"},
+		// Checked up front, before the run (was exit 1 when a flow started).
+		{[]string{"--set", "transport.cc=bogus"}, `config: transport.cc: unknown congestion control "bogus"`},
+		{[]string{"--set", "transport.kind=linerate", "--set", "transport.cc=none"}, `config: transport.cc: "none": is read only with transport.kind window or pull`},
+		// Range-checked before the 32-bit fields (wrapped to 1500, 0, negative).
+		{[]string{"--set", "topology.mtu=4294968796"}, `config: topology.mtu: "4294968796": must be at most 65536`},
+		{[]string{"--set", "topology.mtu=4294967296"}, `config: topology.mtu: "4294967296"`},
+		{[]string{"--set", "topology.mtu=2147483648"}, `config: topology.mtu: "2147483648"`},
+		{[]string{"--set", "transport.ack_size=4294967296"}, `config: transport.ack_size: "4294967296": must be at most topology.mtu = 1500`},
+		// An explicit zero is not the default.
+		{[]string{"--set", "transport.window=0"}, `config: transport.window: "0": must be positive`},
+		{[]string{"--set", "transport.min_rto=0"}, `config: transport.min_rto: "0": must be positive`},
+		{[]string{"--set", "run.sample_interval=0"}, `config: run.sample_interval: "0": must be positive`},
+		{[]string{"--set", "run.series_interval=0"}, `config: run.series_interval: "0": must be positive`},
+		{[]string{"--set", "schedule.slot=0"}, `config: schedule.slot: "0": must be positive`},
+		{[]string{"--set", "routing.mode=paths", "--set", "routing.bulk=0"}, `config: routing.bulk: "0": must be positive`},
+		{[]string{"--set", "routing.mode=rotorlb", "--set", "routing.relay_limit=0"}, `config: routing.relay_limit: "0": must be positive`},
+		{[]string{"--set", "buffer.size=0"}, `config: buffer.size: "0": must be positive`},
+		{[]string{"--set", "buffer.packet_switch=0"}, `config: buffer.packet_switch: "0": must be positive`},
+		{[]string{"--set", "buffer.ecn_threshold=0"}, `config: buffer.ecn_threshold: "0": must be positive`},
+		{[]string{"--set", "workload.duration=0"}, `config: workload.duration: "0": must be positive`},
+		// Keys the routing mode or transport kind does not read.
+		{[]string{"--set", "routing.mode=direct", "--set", "routing.paths_k=4"}, `config: routing.paths_k: "4": is read only with routing.mode paths or vlb-paths, not direct`},
+		{[]string{"--set", "routing.mode=direct", "--set", "routing.relay_limit=10KB"}, `config: routing.relay_limit: "10KB": is read only with routing.mode rotorlb or paths, not direct`},
+		{[]string{"--set", "routing.mode=paths", "--set", "routing.multipath=ecmp"}, `config: routing.multipath: "ecmp": is read only with routing.paths_k > 1`},
+		{[]string{"--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull, not window`},
+		// No packet fits in a day (ran for minutes).
+		{[]string{"--set", "schedule.slot=1ps"}, `config: schedule.slot: "1ps": no packet fits in a day`},
+		{[]string{"--set", "schedule.kind=sirius"}, `config: schedule.slot: (empty: sirius's default, 384ns): no packet fits in a day`},
 	}
 	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
+	// A schedule file (4 ToRs, 1 switch, 100 µs slots), one with 1 ps
+	// slots, and a flows file: settings beside them that they override.
+	sched, tiny, flows := simFiles(t, dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--set", "schedule.file=" + sched, "--set", "schedule.slot=10us", "--set", "schedule.reconf=1us", "--set", "schedule.kind=opera", "--set", "topology.uplinks=3"}, `config: schedule.kind: "opera": is a generator parameter, unused with schedule.file`},
+		{[]string{"--set", "schedule.file=" + sched, "--set", "schedule.slot=10us"}, `config: schedule.slot: "10us": is a generator parameter, unused with schedule.file`},
+		{[]string{"--set", "schedule.file=" + sched, "--set", "schedule.reconf=1us"}, `config: schedule.reconf: "1us": is a generator parameter`},
+		{[]string{"--set", "schedule.file=" + sched, "--set", "schedule.seed=6"}, `config: schedule.seed: "6": is a generator parameter`},
+		{[]string{"--set", "schedule.file=" + sched, "--set", "topology.uplinks=3"}, `config: topology.uplinks: "3": disagrees with schedule.file ` + sched + `: its U (circuit switches, uplinks per ToR) is 1`},
+		{[]string{"--set", "schedule.file=" + sched, "--set", "topology.tors=8"}, `config: topology.tors: "8": disagrees with schedule.file ` + sched + `: its n (ToRs) is 4`},
+		{[]string{"--set", "schedule.file=" + tiny}, `config: schedule.file: ` + tiny + `: no packet fits in a day`},
+		{[]string{"--set", "workload.flows_file=" + flows, "--set", "workload.load=0.5"}, `config: workload.load: "0.5": is a workload generator parameter, unused with workload.flows_file`},
+		{[]string{"--set", "workload.flows_file=" + flows, "--set", "workload.sizes=1MB"}, `config: workload.sizes: "1MB": is a workload generator parameter`},
+	} {
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{c.args, c.want})
+	}
 	for name, text := range map[string]string{
 		"ragged.txt":   "0 1\n1 0 1\n",
 		"small.txt":    "0 1\n1 0\n",
@@ -196,10 +259,72 @@ func TestSimulateBadInput(t *testing.T) {
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
-		code := run(append([]string{"rdcn", "simulate", "-o", filepath.Join(t.TempDir(), "x")}, c.args...), &stdout, &stderr)
+		outDir := t.TempDir()
+		code := run(append([]string{"rdcn", "simulate", "-o", filepath.Join(outDir, "x")}, c.args...), &stdout, &stderr)
 		msg := stderr.String()
 		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %s", c.args, code, msg, c.want)
+		}
+		if left, _ := os.ReadDir(outDir); len(left) != 0 {
+			t.Errorf("%v: left %v behind", c.args, left)
+		}
+	}
+}
+
+// simFiles writes into dir a RotorNet schedule file of 4 ToRs and 1 switch
+// (100 µs slots, 10 µs nights), the same with 1 ps slots, and a flows file.
+func simFiles(t *testing.T, dir string) (sched, tiny, flows string) {
+	t.Helper()
+	sc, err := schedules.Build("rotornet", schedules.Params{Nodes: 4, Uplinks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string) string {
+		var b bytes.Buffer
+		if err := rotor.WriteJSON(&b, sc); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	sched = write("sched.json")
+	sc.Slot, sc.Reconf = rotor.Picosecond, 0
+	tiny = write("tiny.json")
+	flows = filepath.Join(dir, "f.flows")
+	if err := os.WriteFile(flows, []byte("0 5 1000 0\n5 10 3000 1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return sched, tiny, flows
+}
+
+// TestSimulateGoodInput: settings next to the bad ones of
+// TestSimulateBadInput that must still run: a key at its default where it
+// is not read, values that agree with a schedule file, small slots whose
+// day carries a packet, large MTUs.
+func TestSimulateGoodInput(t *testing.T) {
+	dir := t.TempDir()
+	sched, _, flows := simFiles(t, dir)
+	for i, args := range [][]string{
+		{"--set", "transport.kind=pull", "--set", "transport.cc=none"},
+		{"--set", "transport.kind=linerate", "--set", "transport.cc=fixed"},
+		{"--set", "topology.mtu=9000", "--set", "transport.ack_size=9000"},
+		{"--set", "topology.mtu=65536"},
+		{"--set", "transport.window=1pkt", "--set", "transport.min_rto=100us", "--set", "run.sample_interval=10us", "--set", "run.series_interval=100us"},
+		{"--set", "schedule.slot=2us", "--set", "schedule.reconf=0"},
+		{"--set", "schedule.slot=10us", "--set", "schedule.reconf=8.8us"},
+		{"--set", "schedule.kind=sirius", "--set", "topology.circuit_link=100Gbps"},
+		{"--set", "routing.mode=rotorlb", "--set", "routing.relay_limit=10KB"},
+		{"--set", "routing.mode=paths", "--set", "schedule.kind=opera", "--set", "routing.paths_k=2", "--set", "routing.multipath=ecmp", "--set", "routing.bulk=1B"},
+		{"--set", "schedule.file=" + sched, "--set", "schedule.kind=rotornet", "--set", "topology.tors=4", "--set", "topology.uplinks=1"},
+		{"--set", "schedule.file=" + sched, "--set", "workload.flows_file=" + flows, "--set", "workload.load=0.2"},
+	} {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(dir, fmt.Sprint("out", i))
+		if code := run(append([]string{"rdcn", "simulate", "-q", "-o", out, "--set", "run.sim_time=1ms"}, args...), &stdout, &stderr); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, stderr.String())
 		}
 	}
 }

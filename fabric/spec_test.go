@@ -1,0 +1,204 @@
+package fabric
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// specFiles writes a 4-ToR, 1-switch RotorNet schedule (100 µs slots,
+// 10 µs nights), one with 1 ps slots, and a two-flow workload into dir.
+func specFiles(t *testing.T) (good, tiny, flows string) {
+	t.Helper()
+	dir := t.TempDir()
+	sc, err := schedules.Build("rotornet", schedules.Params{Nodes: 4, Uplinks: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(name string, sc *rotor.Schedule) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := rotor.WriteJSON(f, sc); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good = write("good.json", sc)
+	sc.Slot, sc.Reconf = 1, 0
+	tiny = write("tiny.json", sc)
+	flows = filepath.Join(dir, "f.flows")
+	if err := os.WriteFile(flows, []byte("0 5 1000 0\n5 10 3000 1000\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return good, tiny, flows
+}
+
+// TestSpecBadInput: each setting is a *ConfigError naming exactly the key
+// at fault, with the value given; TestSpecGoodInput holds the neighbouring
+// settings that are fine.
+func TestSpecBadInput(t *testing.T) {
+	good, tiny, flows := specFiles(t)
+	cases := []struct {
+		keys  []string
+		field string
+		want  string // in the problem
+	}{
+		// Congestion control: checked before the run, not when a flow starts.
+		{[]string{"transport.cc=bogus"}, "transport.cc", `"bogus"`},
+		{[]string{"transport.kind=pull", "transport.cc=bogus"}, "transport.cc", `"bogus"`},
+		{[]string{"transport.kind=linerate", "transport.cc=none"}, "transport.cc", "not linerate"},
+		// 32-bit fields: range-checked before narrowing.
+		{[]string{"topology.mtu=4294968796"}, "topology.mtu", `"4294968796": must be at most 65536`},
+		{[]string{"topology.mtu=4294967296"}, "topology.mtu", `"4294967296"`},
+		{[]string{"topology.mtu=2147483648"}, "topology.mtu", `"2147483648"`},
+		{[]string{"topology.mtu=65537"}, "topology.mtu", `"65537"`},
+		{[]string{"transport.ack_size=4294967296"}, "transport.ack_size", `"4294967296": must be at most topology.mtu = 1500`},
+		{[]string{"transport.ack_size=1501"}, "transport.ack_size", `"1501"`},
+		{[]string{"topology.mtu=9000", "transport.ack_size=9001"}, "transport.ack_size", "9000"},
+		// An explicit zero is not "the default".
+		{[]string{"transport.window=0"}, "transport.window", `"0": must be positive`},
+		{[]string{"transport.window=0pkt"}, "transport.window", "must be positive"},
+		{[]string{"transport.min_rto=0"}, "transport.min_rto", "must be positive"},
+		{[]string{"run.sample_interval=0"}, "run.sample_interval", "must be positive"},
+		{[]string{"run.series_interval=0s"}, "run.series_interval", "must be positive"},
+		{[]string{"schedule.slot=0"}, "schedule.slot", "must be positive"},
+		{[]string{"routing.mode=paths", "routing.bulk=0"}, "routing.bulk", "must be positive"},
+		{[]string{"routing.mode=rotorlb", "routing.relay_limit=0B"}, "routing.relay_limit", "must be positive"},
+		{[]string{"buffer.size=0"}, "buffer.size", "must be positive"},
+		{[]string{"buffer.packet_switch=0"}, "buffer.packet_switch", "must be positive"},
+		{[]string{"buffer.ecn_threshold=0"}, "buffer.ecn_threshold", "must be positive"},
+		{[]string{"workload.duration=0"}, "workload.duration", "must be positive"},
+		// Settings beside schedule.file.
+		{[]string{"schedule.file=" + good, "schedule.slot=10us"}, "schedule.slot", `"10us": is a generator parameter, unused with schedule.file`},
+		{[]string{"schedule.file=" + good, "schedule.reconf=1us"}, "schedule.reconf", "unused with schedule.file"},
+		{[]string{"schedule.file=" + good, "schedule.reconf=0"}, "schedule.reconf", "unused with schedule.file"},
+		{[]string{"schedule.file=" + good, "schedule.seed=2"}, "schedule.seed", "unused with schedule.file"},
+		{[]string{"schedule.file=" + good, "schedule.kind=opera"}, "schedule.kind", "unused with schedule.file"},
+		{[]string{"schedule.file=" + good, "topology.uplinks=3"}, "topology.uplinks", `"3": disagrees with schedule.file`},
+		{[]string{"schedule.file=" + good, "topology.tors=8"}, "topology.tors", "is 4"}, // 8 is the default, but given
+		{[]string{"schedule.file=" + good, "topology.tors=x"}, "topology.tors", "not an integer"},
+		// Keys the chosen mode or kind does not read.
+		{[]string{"workload.flows_file=" + flows, "workload.load=0.5"}, "workload.load", `"0.5": is a workload generator parameter`},
+		{[]string{"workload.flows_file=" + flows, "workload.sizes=1MB"}, "workload.sizes", "workload.flows_file"},
+		{[]string{"workload.flows_file=" + flows, "workload.pattern=ring"}, "workload.pattern", "workload.flows_file"},
+		{[]string{"workload.flows_file=" + flows, "workload.seed=2"}, "workload.seed", "workload.flows_file"},
+		{[]string{"workload.flows_file=" + flows, "workload.duration=1ms"}, "workload.duration", "workload.flows_file"},
+		{[]string{"routing.mode=direct", "routing.paths_k=4"}, "routing.paths_k", `"4": is read only with routing.mode paths or vlb-paths, not direct`},
+		{[]string{"routing.mode=rotorlb", "routing.paths_k=2"}, "routing.paths_k", "not rotorlb"},
+		{[]string{"routing.mode=direct", "routing.relay_limit=10KB"}, "routing.relay_limit", "not direct"},
+		{[]string{"routing.mode=vlb", "routing.relay_limit=10KB"}, "routing.relay_limit", "not vlb"},
+		{[]string{"routing.mode=rotorlb", "routing.bulk=1MB"}, "routing.bulk", "not rotorlb"},
+		{[]string{"routing.mode=paths", "routing.multipath=ecmp"}, "routing.multipath", "paths_k > 1"},
+		{[]string{"routing.mode=direct", "routing.multipath=ecmp"}, "routing.multipath", "not direct"},
+		{[]string{"routing.mode=rotorlb", "routing.offer=excess"}, "routing.offer", "not window"},
+		{[]string{"transport.pull_depth=3"}, "transport.pull_depth", "not window"},
+		{[]string{"transport.kind=linerate", "transport.window=4pkt"}, "transport.window", "not linerate"},
+		{[]string{"transport.kind=linerate", "transport.acks=ideal"}, "transport.acks", "not linerate"},
+		{[]string{"routing.mode=teleport", "routing.paths_k=4"}, "routing.mode", "teleport"},
+		{[]string{"transport.kind=tcp", "transport.pull_depth=4"}, "transport.kind", "tcp"},
+		// No packet fits in any day.
+		{[]string{"schedule.slot=1ps"}, "schedule.slot", `"1ps": no packet fits in a day`},
+		{[]string{"schedule.slot=1us", "schedule.reconf=0"}, "schedule.slot", "takes 1.2us"},
+		{[]string{"schedule.kind=sirius"}, "schedule.slot", "sirius's default"},
+		{[]string{"topology.circuit_link=1Mbps"}, "schedule.slot", "topology.circuit_link"},
+		{[]string{"schedule.file=" + tiny}, "schedule.file", "no packet fits in a day"},
+	}
+	for _, c := range cases {
+		s := NewSpec()
+		for _, kv := range c.keys {
+			if err := s.SetArg(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, err := s.Build()
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != c.field || !strings.Contains(ce.Problem, c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: got %v; want a one-line error on %s containing %q", c.keys, err, c.field, c.want)
+		}
+	}
+}
+
+func TestSpecGoodInput(t *testing.T) {
+	good, _, flows := specFiles(t)
+	for _, keys := range [][]string{
+		{"transport.cc=none"},
+		{"transport.kind=pull", "transport.cc=none"},                                // pull's flows that are not pulled read it
+		{"transport.kind=linerate", "transport.cc=fixed", "transport.window=20pkt"}, // defaults are never errors
+		{"topology.mtu=65536", "buffer.per_port=2"},
+		{"topology.mtu=9000", "transport.ack_size=9000"},
+		{"transport.window=1pkt", "transport.min_rto=1us", "run.sample_interval=1us", "run.series_interval=10us"},
+		{"schedule.slot=2us"},                            // reconf 0
+		{"schedule.slot=20us", "schedule.reconf=18.8us"}, // a 1.2 µs day: one packet
+		{"schedule.kind=sirius", "topology.circuit_link=100Gbps"},
+		{"schedule.kind=sirius", "topology.mtu=400"},
+		{"schedule.slot=50us", "schedule.reconf=0"},
+		{"routing.mode=paths", "routing.bulk=1B", "schedule.kind=opera"},
+		{"routing.mode=rotorlb", "routing.relay_limit=10KB", "buffer.size=1MB", "buffer.ecn_threshold=30KB"},
+		{"routing.mode=paths", "routing.relay_limit=10KB", "routing.paths_k=2", "routing.multipath=ecmp", "schedule.kind=opera"},
+		{"routing.mode=vlb-paths", "routing.paths_k=2", "schedule.kind=static"},
+		{"routing.mode=rotorlb", "routing.offer=excess", "transport.kind=pull", "transport.pull_depth=3"},
+		{"topology.packet_switch_link=10Gbps", "buffer.packet_switch=2MB", "workload.duration=1ms"},
+		{"schedule.file=" + good},
+		{"schedule.file=" + good, "topology.tors=4", "topology.uplinks=1", "schedule.kind=rotornet"},
+		{"workload.flows_file=" + flows, "workload.load=0.2", "workload.sizes=websearch"},
+		{"schedule.file=" + good, "workload.flows_file=" + flows, "topology.hosts_per_tor=3"},
+	} {
+		s := NewSpec()
+		for _, kv := range append([]string{"run.sim_time=2ms"}, keys...) {
+			if err := s.SetArg(kv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		setup, err := s.Build()
+		if err != nil {
+			t.Errorf("%v: %v", keys, err)
+			continue
+		}
+		if _, err := Run(setup.Config); err != nil {
+			t.Errorf("%v: run: %v", keys, err)
+		}
+	}
+}
+
+// TestConfigValidateUpFront: a Config built by hand is checked before the
+// run for the congestion control's name, the MTU's range and a schedule
+// whose days carry no packet, while its zero fields still take their
+// defaults (window, RTO, sample and series intervals, MTU, ACK size).
+func TestConfigValidateUpFront(t *testing.T) {
+	us := rotor.Microsecond
+	flows := []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}}
+	for _, c := range []struct {
+		field string
+		edit  func(*Config)
+	}{
+		{"transport.cc", func(c *Config) { c.CC = "bogus" }},
+		{"topology.mtu", func(c *Config) { c.MTU = maxMTU + 1 }},
+		{"schedule.slot", func(c *Config) { c.Schedule = cyclicSchedule(t, 4, 1, 1, 2*us, us) }}, // 1 µs days, 1.2 µs packets
+	} {
+		cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), flows)
+		c.edit(&cfg)
+		_, err := Run(cfg)
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != c.field {
+			t.Errorf("%s: got %v, want a *ConfigError on it", c.field, err)
+		}
+	}
+	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), flows)
+	cfg.Transport = Windowed // Window, MinRTO, intervals, MTU, AckSize, CC left zero
+	r, err := Run(cfg)
+	if err != nil || len(r.Flows) != 1 || !r.Flows[0].Done {
+		t.Fatalf("zero fields: %v, %+v", err, r)
+	}
+}
