@@ -594,23 +594,21 @@ func (s *Spec) buckets(mtu rotor.Bytes) (stats.Buckets, error) {
 	return b, nil
 }
 
-// generatorKeys are the schedule keys only some generators read, with
-// those generators; a value other than the default for another kind (or
-// with schedule.file) is an error rather than silently unused.
-var generatorKeys = []struct {
-	key   string
-	kinds []string
-}{
-	{"schedule.self_slot", []string{"rotornet", "sirius"}},
-	{"schedule.tries", []string{"static"}},
-	{"schedule.degree", []string{"mars"}},
-	{"schedule.buffer", []string{"mars"}},
-	{"schedule.delay", []string{"mars"}},
-	{"schedule.demand", []string{"vermilion", "bvn"}},
-	{"schedule.k", []string{"vermilion", "bvn"}},
-	{"schedule.l", []string{"vermilion"}},
-	{"schedule.gamma", []string{"vermilion"}},
-	{"schedule.randomized", []string{"vermilion"}},
+// generatorKeys are the schedule keys only some generators read, with the
+// schedules.Params field each sets (schedules.ReadBy names the kinds that
+// read it); a value other than the default for another kind (or with
+// schedule.file) is an error rather than silently unused.
+var generatorKeys = []struct{ key, field string }{
+	{"schedule.self_slot", "SelfSlot"},
+	{"schedule.tries", "Tries"},
+	{"schedule.degree", "Degree"},
+	{"schedule.buffer", "Buffer"},
+	{"schedule.delay", "Delay"},
+	{"schedule.demand", "Demand"},
+	{"schedule.k", "K"},
+	{"schedule.l", "L"},
+	{"schedule.gamma", "Gamma"},
+	{"schedule.randomized", "Randomized"},
 }
 
 // checkGeneratorKeys fails on a generator key set for a kind that does
@@ -625,12 +623,13 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 		}
 	}
 	for _, g := range generatorKeys {
+		kinds, _ := schedules.ReadBy(g.field)
 		switch {
 		case s.values[g.key] == defaultOf(g.key):
 		case file != "":
 			p.fail(g.key, "is a generator parameter, unused with schedule.file")
-		case !slices.Contains(g.kinds, kind):
-			p.fail(g.key, "is read only by %s, not by schedule.kind = %s", strings.Join(g.kinds, " and "), kind)
+		case !slices.Contains(kinds, kind):
+			p.fail(g.key, "is read only by %s, not by schedule.kind = %s", strings.Join(kinds, " and "), kind)
 		}
 	}
 }

@@ -202,3 +202,13 @@ func TestConfigValidateUpFront(t *testing.T) {
 		t.Fatalf("zero fields: %v, %+v", err, r)
 	}
 }
+
+// TestGeneratorKeysKnownToSchedules: every generator key names a
+// schedules.Params field that only some kinds read.
+func TestGeneratorKeysKnownToSchedules(t *testing.T) {
+	for _, g := range generatorKeys {
+		if kinds, some := schedules.ReadBy(g.field); !some || len(kinds) == 0 {
+			t.Errorf("%s: schedules.ReadBy(%q) knows no kinds", g.key, g.field)
+		}
+	}
+}
