@@ -12,8 +12,8 @@ type Sender struct {
 	next      int64 // next new byte to send
 	una       int64 // cumulative acknowledged
 	inflight  int64
-	sacked    []uint64 // per segment, beyond una
-	retx      int64    // next byte to consider for retransmission; ≥ next: none
+	sacked    segBits // per segment, from una on
+	retx      int64   // next byte to consider for retransmission; ≥ next: none
 	rttMarker int64
 
 	MinRTO   rotor.Time
@@ -30,13 +30,10 @@ type Sender struct {
 func NewSender(size int64, mss int32, reliable bool, c Controller, minRTO rotor.Time) *Sender {
 	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO}
 	if reliable {
-		s.sacked = make([]uint64, (s.segments()+63)/64)
 		s.retx = size
 	}
 	return s
 }
-
-func (s *Sender) segments() int64 { return (s.Size + int64(s.MSS) - 1) / int64(s.MSS) }
 
 func (s *Sender) segLen(seq int64) int32 {
 	if r := s.Size - seq; r < int64(s.MSS) {
@@ -45,7 +42,7 @@ func (s *Sender) segLen(seq int64) int32 {
 	return s.MSS
 }
 
-func (s *Sender) isSacked(seg int64) bool { return s.sacked[seg>>6]&(1<<(seg&63)) != 0 }
+func (s *Sender) isSacked(seg int64) bool { return s.sacked.get(seg) }
 
 // Done reports whether the sender has nothing left to do: everything is
 // acknowledged (reliable) or sent (unreliable).
@@ -133,7 +130,7 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 	if sackSeq >= s.una && sackSeq < s.Size {
 		seg := sackSeq / int64(s.MSS)
 		if !s.isSacked(seg) {
-			s.sacked[seg>>6] |= 1 << (seg & 63)
+			s.sacked.set(seg)
 			newly += int64(s.segLen(sackSeq))
 		}
 	}
@@ -145,6 +142,7 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 		}
 		s.una += l
 	}
+	s.sacked.advance(s.una / int64(s.MSS))
 	if newly == 0 {
 		return 0
 	}
@@ -202,7 +200,8 @@ func (s *Sender) OnTimeout(now rotor.Time) bool {
 type Receiver struct {
 	Size     int64
 	MSS      int32
-	got      []uint64
+	lossless bool
+	got      segBits // per segment, from cum on
 	cum      int64
 	received int64
 	highest  int64 // highest segment end seen
@@ -212,9 +211,11 @@ type Receiver struct {
 	Duplicates int64
 }
 
-// NewReceiver prepares a receiver for size bytes.
+// NewReceiver prepares a receiver for size bytes (mss > 0). It allocates
+// nothing up front: the per-segment bitmap covers only the segments beyond
+// the cumulative ack (see segBits), so any size up to math.MaxInt64 is safe.
 func NewReceiver(size int64, mss int32) *Receiver {
-	return &Receiver{Size: size, MSS: mss, got: make([]uint64, ((size+int64(mss)-1)/int64(mss)+63)/64)}
+	return &Receiver{Size: size, MSS: mss}
 }
 
 // NewLosslessReceiver prepares a receiver for a flow that is never
@@ -223,26 +224,25 @@ func NewReceiver(size int64, mss int32) *Receiver {
 // counts bytes and reordering exactly as a Receiver does, without the
 // per-segment bitmap; its cumulative ack stays 0.
 func NewLosslessReceiver(size int64, mss int32) *Receiver {
-	return &Receiver{Size: size, MSS: mss}
+	return &Receiver{Size: size, MSS: mss, lossless: true}
 }
 
 // OnData records the segment at seq with size payload bytes and returns the
 // cumulative ack and whether this packet completed the flow.
 func (r *Receiver) OnData(seq int64, size int32) (cum int64, complete bool) {
-	if r.got == nil { // lossless: every segment is new, no ack to compute
+	if r.lossless { // every segment is new, no ack to compute
 		r.note(seq, size)
 		return 0, r.received == r.Size
 	}
 	seg := seq / int64(r.MSS)
-	if r.got[seg>>6]&(1<<(seg&63)) != 0 {
+	if r.got.get(seg) {
 		r.Duplicates++
 		return r.cum, false
 	}
-	r.got[seg>>6] |= 1 << (seg & 63)
+	r.got.set(seg)
 	r.note(seq, size)
 	for r.cum < r.Size {
-		s := r.cum / int64(r.MSS)
-		if r.got[s>>6]&(1<<(s&63)) == 0 {
+		if !r.got.get(r.cum / int64(r.MSS)) {
 			break
 		}
 		r.cum += int64(r.MSS)
@@ -250,6 +250,7 @@ func (r *Receiver) OnData(seq int64, size int32) (cum int64, complete bool) {
 			r.cum = r.Size
 		}
 	}
+	r.got.advance(r.cum / int64(r.MSS))
 	return r.cum, r.received == r.Size
 }
 

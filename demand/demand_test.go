@@ -674,3 +674,33 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// TestAddNoiseOverflow: noise that pushes an entry past the largest
+// float64 is an *EntryError naming the entry of the input (it used to
+// return +Inf, caught only by the writer), and an additive standard
+// deviation that overflows is an error about δ.
+func TestAddNoiseOverflow(t *testing.T) {
+	m := Matrix{{0, math.MaxFloat64}, {1, 0}}
+	for _, kind := range []NoiseKind{Additive, Multiplicative} {
+		// Some seed must push the entry up; try a few.
+		var err error
+		for seed := uint64(0); seed < 20 && err == nil; seed++ {
+			var out Matrix
+			out, err = AddNoise(m, kind, 2, rand.New(rand.NewPCG(seed, 1)))
+			if err == nil {
+				if verr := Validate(out); verr != nil {
+					t.Fatalf("%s: AddNoise returned an invalid matrix: %v", kind, verr)
+				}
+			}
+		}
+		var ee *EntryError
+		if !errors.As(err, &ee) || ee.Row != 0 || ee.Col != 1 || ee.Value != math.MaxFloat64 {
+			t.Errorf("%s: err %v, want an *EntryError for [0][1]", kind, err)
+		}
+	}
+	_, err := AddNoise(Matrix{{0, 1e300}, {1, 0}}, Additive, 1e10, rand.New(rand.NewPCG(1, 1)))
+	var ee *EntryError
+	if err == nil || errors.As(err, &ee) || !strings.Contains(err.Error(), "noise factor") {
+		t.Errorf("σ overflow: err %v, want a noise-factor error", err)
+	}
+}

@@ -45,6 +45,11 @@ const (
 // off-diagonal entry of m, and for Multiplicative it is δ/10 relative to each
 // entry. δ = 0 returns an exact copy. The diagonal is copied unchanged. m is
 // not modified.
+//
+// The result is always finite: an additive noise whose standard deviation
+// δ/10·max overflows is an error about δ, and an entry that the noise pushes
+// past the largest float64 (one within a factor of about 2 of it) gives an
+// *EntryError naming that entry of m.
 func AddNoise(m Matrix, kind NoiseKind, delta float64, rng *rand.Rand) (Matrix, error) {
 	if err := Validate(m); err != nil {
 		return nil, err
@@ -70,6 +75,9 @@ func AddNoise(m Matrix, kind NoiseKind, delta float64, rng *rand.Rand) (Matrix, 
 				}
 			}
 		}
+		if math.IsInf(sigma*peak, 0) {
+			return nil, fmt.Errorf("noise factor %v: the standard deviation δ/10 × the largest entry %v overflows float64", delta, peak)
+		}
 		normal := distuv.Normal{Mu: 0, Sigma: sigma * peak, Src: rng}
 		for i, row := range out {
 			for j := range row {
@@ -89,6 +97,14 @@ func AddNoise(m Matrix, kind NoiseKind, delta float64, rng *rand.Rand) (Matrix, 
 		}
 	default:
 		return nil, fmt.Errorf("noise kind %q: want additive or multiplicative", kind)
+	}
+	for i, row := range out {
+		for j, v := range row {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return nil, &EntryError{Row: i, Col: j, Value: m[i][j],
+					Problem: fmt.Sprintf("%s noise with delta %v takes it to %v; scale the matrix down", kind, delta, v)}
+			}
+		}
 	}
 	return out, nil
 }

@@ -145,10 +145,37 @@ func MaxWeightMatching(w [][]float64) []int {
 	return perm
 }
 
+// FieldError is an input that makes a derived quantity unusable, e.g. a
+// slot so long that a delay or a buffer computed from it does not fit 64
+// bits. Field names the input ("slot" for the slot duration or the
+// schedule's timing).
+type FieldError struct {
+	Field, Problem string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Problem }
+
+// timeOf rounds x picoseconds to a rotor.Time; ok is false when x is NaN,
+// negative or too large for 64 bits (float64(math.MaxInt64) is 2^63, so the
+// comparison is exact).
+func timeOf(x float64) (t rotor.Time, ok bool) {
+	x = math.Round(x)
+	if !(x >= 0 && x < 0x1p63) {
+		return 0, false
+	}
+	return rotor.Time(x), true
+}
+
 // AverageRouteDelay is Theorem 15's ARD = ARL·Γ·Δ: a flow whose average
 // route is arl hops waits on average one period (Γ·Δ, the cycle) per hop.
+// A delay beyond rotor.MaxTime saturates at MaxTime (Analyse reports it as
+// an error instead).
 func AverageRouteDelay(g *Graph, arl float64) rotor.Time {
-	return rotor.Time(math.Round(arl * float64(g.Cycle)))
+	t, ok := timeOf(arl * float64(g.Cycle))
+	if !ok && arl > 0 {
+		return rotor.MaxTime
+	}
+	return t
 }
 
 // DelayBound is Theorem 15's lower bound on the maximum delay of a
@@ -158,7 +185,12 @@ func DelayBound(degree, uplinks int, slot rotor.Time, theta float64) (rotor.Time
 	if degree < 1 || uplinks < 1 || slot <= 0 || !(theta > 0) || math.IsInf(theta, 0) {
 		return 0, fmt.Errorf("delay bound: need degree, uplinks, slot > 0 and finite θ > 0, got %d, %d, %v, %v", degree, uplinks, slot, theta)
 	}
-	return rotor.Time(math.Round(float64(degree) * float64(slot) / (float64(uplinks) * theta))), nil
+	x := float64(degree) * float64(slot) / (float64(uplinks) * theta)
+	t, ok := timeOf(x)
+	if !ok {
+		return 0, fmt.Errorf("delay bound: d·Δ/(U·θ) = %.4g s is beyond the largest time %v", x/float64(rotor.Second), rotor.MaxTime)
+	}
+	return t, nil
 }
 
 // BufferBound is Theorem 16: a schedule that serves θ·D needs at least
@@ -170,8 +202,11 @@ func BufferBound(theta, totalDemand float64, rate rotor.Rate, ard rotor.Time, no
 		return 0, 0, fmt.Errorf("buffer bound: need θ, demand, delay ≥ 0, rate > 0, nodes ≥ 1, got %v, %v, %v, %v, %d", theta, totalDemand, rate, ard, nodes)
 	}
 	bits := theta * totalDemand * float64(rate) * float64(ard) / float64(rotor.Second)
-	b := bits / 8
-	return rotor.Bytes(math.Round(b)), rotor.Bytes(math.Round(b / float64(nodes))), nil
+	b := math.Round(bits / 8)
+	if !(b < 0x1p63) { // also catches +Inf and NaN (θ = +Inf)
+		return 0, 0, fmt.Errorf("buffer bound: θ·M·ARD = %.4g bytes does not fit 64 bits", b)
+	}
+	return rotor.Bytes(b), rotor.Bytes(math.Round(b / float64(nodes))), nil
 }
 
 // Report gathers the bounds and metrics of one schedule and demand.
@@ -199,15 +234,21 @@ func Analyse(g *Graph, d demand.Matrix, opt *Options) (*Report, *Result, error) 
 	}
 	rep := &Report{Theta: r.Theta, Lower: r.Lower, Upper: r.Upper, TUB: tub, ARL: r.ARL(), ARLBound: ARLBound(g, r)}
 	if g.Cycle > 0 && r.Theta > 0 {
-		rep.ARD = AverageRouteDelay(g, rep.ARL)
+		// A long cycle can push the delays and buffers past 64 bits: that is
+		// the schedule's timing at fault, reported as a *FieldError "slot".
+		var ok bool
+		if rep.ARD, ok = timeOf(rep.ARL * float64(g.Cycle)); !ok {
+			return nil, nil, &FieldError{Field: "slot", Problem: fmt.Sprintf("the cycle of %v gives an average route delay ARL·cycle = %.4g s, beyond the largest time %v",
+				g.Cycle, rep.ARL*g.Cycle.Seconds(), rotor.MaxTime)}
+		}
 		rep.DelayBound, err = DelayBound(g.Degree(), int(g.NodeCapacity), g.Slot, r.Theta)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, &FieldError{Field: "slot", Problem: fmt.Sprintf("slot %v: %v", g.Slot, err)}
 		}
 		if g.Rate > 0 {
 			rep.BufferTotal, rep.BufferPerNode, err = BufferBound(r.Theta, r.Demand.Total(), g.Rate, rep.ARD, g.N)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, &FieldError{Field: "slot", Problem: fmt.Sprintf("the cycle of %v with links of %v: %v", g.Cycle, g.Rate, err)}
 			}
 		}
 	}

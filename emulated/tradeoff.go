@@ -79,6 +79,8 @@ func (c TradeoffConfig) Validate() error {
 		return fmt.Errorf("link: must be positive, got %v", c.Link)
 	case c.Slot <= 0:
 		return fmt.Errorf("slot: must be positive, got %v", c.Slot)
+	case c.Slot > rotor.MaxCycle:
+		return fmt.Errorf("slot: %v exceeds the longest cycle a schedule may have, %v (rotor.MaxCycle, 2^62 ps)", c.Slot, rotor.MaxCycle)
 	case c.Reconf < 0 || c.Reconf >= c.Slot:
 		return fmt.Errorf("reconf: %v must be in [0, slot %v)", c.Reconf, c.Slot)
 	case c.Buffer < 0:
@@ -105,13 +107,27 @@ func Tradeoff(c TradeoffConfig) ([]TradeoffRow, error) {
 		return nil, err
 	}
 	n, u := c.Nodes, c.Uplinks
-	rows := []TradeoffRow{c.closedForm(DesignStatic, u)}
-	complete := c.closedForm(DesignComplete, n)
-	rows = append(rows, complete)
+	var rows []TradeoffRow
+	add := func(design string, d int) error {
+		r, err := c.closedForm(design, d)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r)
+		return nil
+	}
+	if err := add(DesignStatic, u); err != nil {
+		return nil, err
+	}
+	if err := add(DesignComplete, n); err != nil {
+		return nil, err
+	}
 	if c.Buffer > 0 {
-		r := complete
+		r := rows[len(rows)-1]
 		r.Design = DesignCompleteBuffer
-		c.runWithinBuffer(&r)
+		if err := c.runWithinBuffer(&r); err != nil {
+			return nil, err
+		}
 		rows = append(rows, r)
 	}
 	if c.Buffer > 0 || c.Delay > 0 {
@@ -119,10 +135,14 @@ func Tradeoff(c TradeoffConfig) ([]TradeoffRow, error) {
 		if err != nil {
 			return nil, fmt.Errorf("mars: %w", err)
 		}
-		rows = append(rows, c.closedForm(DesignMars, ch.Degree))
+		if err := add(DesignMars, ch.Degree); err != nil {
+			return nil, err
+		}
 	}
 	for _, d := range c.Degrees {
-		rows = append(rows, c.closedForm(fmt.Sprintf("degree-%d", d), d))
+		if err := add(fmt.Sprintf("degree-%d", d), d); err != nil {
+			return nil, err
+		}
 	}
 	if c.Exact {
 		if err := c.exact(rows); err != nil {
@@ -136,7 +156,9 @@ func Tradeoff(c TradeoffConfig) ([]TradeoffRow, error) {
 // ARL = 2·log_d n, ARD = ARL·Γ·Δ, per-node buffer θ·U·c·ARD (= c·d·Δ).
 // A design with one matching per switch (d = U, Γ = 1) never reconfigures:
 // like the thesis' static topology it has no delay and needs no buffer.
-func (c TradeoffConfig) closedForm(design string, d int) TradeoffRow {
+// A slot so long that the delay or the buffer does not fit 64 bits gives a
+// *FieldError naming "slot".
+func (c TradeoffConfig) closedForm(design string, d int) (TradeoffRow, error) {
 	n, u := c.Nodes, c.Uplinks
 	r := TradeoffRow{Design: design, Degree: d, PeriodSlots: (d + u - 1) / u, DutyCycle: 1}
 	if r.PeriodSlots > 1 {
@@ -147,29 +169,49 @@ func (c TradeoffConfig) closedForm(design string, d int) TradeoffRow {
 		r.Theta = 1 / r.RouteLength
 	} // d = 1 (static with U = 1): B(n,1) is only self-loops, θ = 0, no route length
 	if r.PeriodSlots > 1 && r.Theta > 0 {
-		r.Delay = rotor.Time(math.Round(r.RouteLength * float64(r.PeriodSlots) * float64(c.Slot)))
+		ard := r.RouteLength * float64(r.PeriodSlots) * float64(c.Slot)
+		var ok bool
+		if r.Delay, ok = timeOf(ard); !ok {
+			return r, &FieldError{Field: "slot", Problem: fmt.Sprintf("%v gives design %s (d = %d) an average route delay ARL·Γ·Δ = %.4g s, beyond the largest time %v",
+				c.Slot, c.designName(design, d), d, ard/float64(rotor.Second), rotor.MaxTime)}
+		}
 	}
 	r.ThetaBufferLimited = r.Theta
 	if c.Buffer > 0 && r.Delay > 0 {
 		r.ThetaBufferLimited = math.Min(r.Theta, float64(c.Buffer)*8/(float64(u)*float64(c.Link)*r.Delay.Seconds()))
 	}
-	c.setBuffer(&r, r.Theta)
-	return r
+	if err := c.setBuffer(&r, r.Theta); err != nil {
+		return r, err
+	}
+	return r, nil
+}
+
+// designName is the design's label for error messages ("" in the plot's
+// curve).
+func (c TradeoffConfig) designName(design string, d int) string {
+	if design == "" {
+		return fmt.Sprintf("degree-%d", d)
+	}
+	return design
 }
 
 // runWithinBuffer lowers a row to the throughput its buffer sustains.
-func (c TradeoffConfig) runWithinBuffer(r *TradeoffRow) {
-	c.setBuffer(r, r.ThetaBufferLimited)
+func (c TradeoffConfig) runWithinBuffer(r *TradeoffRow) error {
+	return c.setBuffer(r, r.ThetaBufferLimited)
 }
 
 // setBuffer is Theorem 16 at throughput theta: θ·M·ARD in total with the
-// hose-model total demand M = n·U·c, θ·U·c·ARD per node.
-func (c TradeoffConfig) setBuffer(r *TradeoffRow, theta float64) {
+// hose-model total demand M = n·U·c, θ·U·c·ARD per node. A buffer too large
+// for 64 bits (a huge slot times a fast link) gives a *FieldError naming
+// "slot".
+func (c TradeoffConfig) setBuffer(r *TradeoffRow, theta float64) error {
 	total, perNode, err := BufferBound(theta, float64(c.Nodes*c.Uplinks), c.Link, r.Delay, c.Nodes)
-	if err != nil { // unreachable after Validate: every argument is in range
-		panic(err)
+	if err != nil {
+		return &FieldError{Field: "slot", Problem: fmt.Sprintf("%v with link %v: design %s (d = %d): %v",
+			c.Slot, c.Link, c.designName(r.Design, r.Degree), r.Degree, err)}
 	}
 	r.BufferTotal, r.BufferPerNode = total, perNode
+	return nil
 }
 
 // exact computes the engine's θ for every row (once per degree).

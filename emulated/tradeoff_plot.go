@@ -37,7 +37,10 @@ func PlotTradeoff(w io.Writer, c TradeoffConfig, rows []TradeoffRow, format stri
 
 	var free, limited plotter.XYs
 	for _, d := range curveDegrees(c.Uplinks, c.Nodes) {
-		r := c.closedForm("", d)
+		r, err := c.closedForm("", d)
+		if err != nil {
+			return err
+		}
 		free = append(free, plotter.XY{X: float64(d), Y: r.Theta})
 		limited = append(limited, plotter.XY{X: float64(d), Y: r.ThetaBufferLimited})
 	}

@@ -529,6 +529,10 @@ func (s *Spec) Build() (*Setup, error) {
 	} else {
 		sizes, err := workload.Sizes(s.values["workload.sizes"])
 		if err != nil {
+			var fe *workload.FieldError
+			if errors.As(err, &fe) { // already "workload.sizes: …": don't repeat the key
+				return nil, cfgErr(fe.Field, "%s", fe.Problem)
+			}
 			return nil, cfgErr("workload.sizes", "%v", err)
 		}
 		dur := p.posTime("workload.duration", true, "empty: run.sim_time")

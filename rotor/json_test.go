@@ -228,6 +228,10 @@ func TestReadJSONErrors(t *testing.T) {
 		{"trailing", good + "{}", "schedule", "trailing data"},
 		{"reconf too long", strings.Replace(good, `"reconf_ps": 1`, `"reconf_ps": 10`, 1), "reconf_ps", "not shorter"},
 		{"bad utf8", strings.Replace(good, `"kind": "x"`, "\"kind\": \"\xff\"", 1), "kind", "UTF-8"},
+		// Cycles beyond MaxCycle (2^62 ps): they used to overflow int64.
+		{"slot beyond MaxCycle", strings.Replace(good, `"slot_ps": 10`, `"slot_ps": 9000000000000000000`, 1), "slot_ps", "exceeds the longest cycle"},
+		{"duration MaxInt64", strings.Replace(good, `"slot_durations_ps": null`, `"slot_durations_ps": [9223372036854775807]`, 1), "slot_durations_ps", "exceeds"},
+		{"offset MaxInt64", strings.Replace(good, `"switch_offsets_ps": null`, `"switch_offsets_ps": [9223372036854775807]`, 1), "switch_offsets_ps[0]", "exceeds"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,6 +295,9 @@ func FuzzReadJSON(f *testing.F) {
 	}
 	f.Add([]byte(`{"matchings":[[[1,0],[-1,-1]]],"meta":{"seed":3,"x":[1,{"y":null}]},"reconf_ps":0,"slot_ps":5,"slot_durations_ps":[5,7],"switch_offsets_ps":[2],"period":2,"switches":1,"nodes":2,"kind":"\u00e9","format":"rdcn.schedule/v1"}`))
 	f.Add([]byte(`{"format":"rdcn.schedule/v1"`))
+	// The audit's overflowing cycles: 2^62 + 2^62 + 10^8 and 3 × MaxInt64.
+	f.Add([]byte(`{"format":"rdcn.schedule/v1","kind":"x","nodes":2,"switches":1,"period":3,"slot_ps":5,"reconf_ps":0,"slot_durations_ps":[4611686018427387904,4611686018427387904,100000000],"switch_offsets_ps":null,"matchings":[[[1,0],[1,0],[1,0]]],"meta":null}`))
+	f.Add([]byte(`{"format":"rdcn.schedule/v1","kind":"x","nodes":2,"switches":1,"period":3,"slot_ps":5,"reconf_ps":0,"slot_durations_ps":[9223372036854775807,9223372036854775807,9223372036854775807],"switch_offsets_ps":null,"matchings":[[[1,0],[1,0],[1,0]]],"meta":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadJSON(bytes.NewReader(data))
 		if err != nil {
@@ -301,6 +308,9 @@ func FuzzReadJSON(f *testing.F) {
 		}
 		if err := s.Validate(); err != nil {
 			t.Fatalf("accepted an invalid schedule: %v", err)
+		}
+		if c := s.CycleDuration(); c <= 0 || c > MaxCycle {
+			t.Fatalf("accepted a cycle of %d ps, want (0, MaxCycle]", c)
 		}
 		var buf bytes.Buffer
 		if err := WriteJSON(&buf, s); err != nil {

@@ -26,6 +26,13 @@ type Schedule struct {
 	Meta          map[string]any // generator parameters, seed, …
 }
 
+// MaxCycle is the longest cycle (sum of the slot durations) and the largest
+// switch offset Validate accepts: 2^62 ps, about 53 days. It leaves a
+// factor of two below MaxTime (2^63 − 1 ps, about 106 days), so that a cycle
+// plus an offset, or a position in one cycle plus a whole cycle (what
+// NextConnection and the simulator's slot arithmetic add), still fits int64.
+const MaxCycle Time = 1 << 62
+
 // ValidationError names the offending field and what is wrong with it.
 type ValidationError struct {
 	Field   string
@@ -63,6 +70,7 @@ func (s *Schedule) Validate() error {
 		if len(s.SlotDurations) != s.Period {
 			return invalid("slot_durations_ps", "has %d entries, period is %d", len(s.SlotDurations), s.Period)
 		}
+		var cycle Time
 		for t, d := range s.SlotDurations {
 			if d <= 0 {
 				return invalid(fmt.Sprintf("slot_durations_ps[%d]", t), "must be positive, got %d", d)
@@ -70,9 +78,18 @@ func (s *Schedule) Validate() error {
 			if s.Reconf >= d {
 				return invalid("reconf_ps", "%d is not shorter than slot %d (%d ps)", s.Reconf, t, d)
 			}
+			if d > MaxCycle-cycle { // cycle ≤ MaxCycle, so this cannot overflow
+				return invalid("slot_durations_ps", "the cycle (sum of the durations) exceeds %d ps (about 53 days) at slot %d", MaxCycle, t)
+			}
+			cycle += d
 		}
-	} else if s.Reconf >= s.Slot {
-		return invalid("reconf_ps", "%d is not shorter than slot_ps %d", s.Reconf, s.Slot)
+	} else {
+		if s.Reconf >= s.Slot {
+			return invalid("reconf_ps", "%d is not shorter than slot_ps %d", s.Reconf, s.Slot)
+		}
+		if s.Slot > MaxCycle/Time(s.Period) {
+			return invalid("slot_ps", "%d × period %d exceeds the longest cycle, %d ps (about 53 days)", s.Slot, s.Period, MaxCycle)
+		}
 	}
 	if s.SwitchOffsets != nil {
 		if len(s.SwitchOffsets) != s.Switches {
@@ -81,6 +98,9 @@ func (s *Schedule) Validate() error {
 		for i, o := range s.SwitchOffsets {
 			if o < 0 {
 				return invalid(fmt.Sprintf("switch_offsets_ps[%d]", i), "must not be negative, got %d", o)
+			}
+			if o > MaxCycle {
+				return invalid(fmt.Sprintf("switch_offsets_ps[%d]", i), "%d exceeds %d ps (about 53 days)", o, MaxCycle)
 			}
 		}
 	}
@@ -129,7 +149,8 @@ func (s *Schedule) SlotDuration(t int) Time {
 	return s.Slot
 }
 
-// CycleDuration is the length of one period.
+// CycleDuration is the length of one period. Validate ensures it is at most
+// MaxCycle; on an unvalidated schedule it may overflow.
 func (s *Schedule) CycleDuration() Time {
 	if s.SlotDurations == nil {
 		return s.Slot * Time(s.Period)

@@ -45,9 +45,15 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		return nil, err
 	}
 	period := (n + u - 1) / u
+	if err := checkCycle(kind, slot, period); err != nil {
+		return nil, err
+	}
 	offsets := make([]rotor.Time, u)
 	for s := range offsets {
-		offsets[s] = slot * rotor.Time(s) / rotor.Time(u)
+		// ⌊slot·s/U⌋ without forming slot·s, which overflows for a slot
+		// near MaxCycle: slot = q·U + r gives q·s + ⌊r·s/U⌋ (r·s < U²).
+		q, r := slot/rotor.Time(u), slot%rotor.Time(u)
+		offsets[s] = q*rotor.Time(s) + r*rotor.Time(s)/rotor.Time(u)
 	}
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {

@@ -100,7 +100,23 @@ func timing(kind string, p Params, defSlot, defReconf rotor.Time) (slot, reconf 
 	if reconf >= slot {
 		return 0, 0, paramError(kind, "reconf", reconf, "must be shorter than the slot %v", slot)
 	}
+	if err := checkCycle(kind, slot, 1); err != nil {
+		return 0, 0, err
+	}
 	return slot, reconf, nil
+}
+
+// checkCycle checks that a cycle of period slots of length slot fits
+// rotor.MaxCycle (2^62 ps, about 53 days), so that generators and the
+// schedule's queries can add times without overflowing int64.
+func checkCycle(kind string, slot rotor.Time, period int) error {
+	switch {
+	case period == 1 && slot > rotor.MaxCycle:
+		return paramError(kind, "slot", slot, "exceeds the longest cycle, %v (rotor.MaxCycle, 2^62 ps)", rotor.MaxCycle)
+	case period > 1 && slot > rotor.MaxCycle/rotor.Time(period):
+		return paramError(kind, "slot", slot, "× %d slots per cycle exceeds the longest cycle, %v (rotor.MaxCycle, 2^62 ps)", period, rotor.MaxCycle)
+	}
+	return nil
 }
 
 // checkSize checks n ≥ 2 and 1 ≤ U.

@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -62,6 +63,12 @@ func Build(kind string, p Params) (*rotor.Schedule, error) {
 			return nil, err
 		}
 		if err := s.Validate(); err != nil {
+			// A cycle beyond rotor.MaxCycle is the slot's fault (generators
+			// that know their period check it first; this catches the rest).
+			var ve *rotor.ValidationError
+			if errors.As(err, &ve) && (ve.Field == "slot_ps" || ve.Field == "slot_durations_ps") {
+				return nil, paramError(kind, "slot", s.Slot, "the %d-slot cycle is too long: %s", s.Period, ve.Problem)
+			}
 			return nil, fmt.Errorf("schedules: %s generated an invalid schedule: %w", kind, err)
 		}
 		return s, nil

@@ -84,6 +84,9 @@ func shiftSchedule(kind string, p Params, defaultSlot, defaultReconf rotor.Time,
 	}
 	n, u, count := p.Nodes, p.Uplinks, shiftCount(p)
 	period := (count + u - 1) / u
+	if err := checkCycle(kind, slot, period); err != nil {
+		return nil, err
+	}
 	ms := emptyMatchings(u, period, n)
 	for s := 0; s < u; s++ {
 		for t := 0; t < period; t++ {

@@ -67,6 +67,9 @@ func Vermilion(p Params) (*rotor.Schedule, error) {
 	if err := c.Validate(); err != nil {
 		return nil, vermilionError(kind, err)
 	}
+	if err := checkCycle(kind, slot, c.Period()); err != nil {
+		return nil, err
+	}
 	if p.Randomized {
 		s, _, err := vermilion.Randomized(p.Demand, c, nil)
 		return s, vermilionError(kind, err)
@@ -98,6 +101,9 @@ func BvN(p Params) (*rotor.Schedule, error) {
 		return nil, paramError(kind, "k", k, "must be at least 1")
 	}
 	period := vermilion.Config{Nodes: p.Nodes, Uplinks: p.Uplinks, K: k, L: 1}.Period()
+	if err := checkCycle(kind, slot, period); err != nil {
+		return nil, err
+	}
 	s, err := vermilion.BvN(p.Demand, vermilion.BvNConfig{Nodes: p.Nodes, Uplinks: p.Uplinks,
 		Cycle: rotor.Time(period) * slot, Slot: slot, Reconf: reconf})
 	return s, vermilionError(kind, err)

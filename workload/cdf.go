@@ -41,8 +41,9 @@ type CDF struct {
 // the last one is exactly 1.
 const probTolerance = 1e-3
 
-// maxCDFBytes bounds sizes so that rounding to int64 can never overflow.
-const maxCDFBytes = 1e15
+// maxCDFBytes bounds sizes: MaxFlowBytes, so that rounding to int64 never
+// overflows and every sampled flow is one the simulator accepts.
+const maxCDFBytes = MaxFlowBytes
 
 // NewCDF validates points and builds a CDF. Probabilities may be fractions
 // (0..1) or percentages (0..100): if the last one exceeds 1 all are divided by
@@ -68,7 +69,7 @@ func newCDF(points []Point, line func(int) int) (*CDF, error) {
 	for i, p := range points {
 		switch {
 		case math.IsNaN(p.Bytes) || math.IsInf(p.Bytes, 0) || p.Bytes < 0 || p.Bytes > maxCDFBytes:
-			return nil, lineErr(line(i), "size %v must be a number of bytes in [0, 1e15]", p.Bytes)
+			return nil, lineErr(line(i), "size %v must be a number of bytes in [0, 1e12] (1 TB)", p.Bytes)
 		case math.IsNaN(p.Prob) || p.Prob < 0 || p.Prob > scale*(1+probTolerance):
 			return nil, lineErr(line(i), "cumulative probability %v must be in [0, %v]", p.Prob, scale)
 		}

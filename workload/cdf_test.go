@@ -173,6 +173,7 @@ func TestParseCDFErrors(t *testing.T) {
 		{"prob above 100", "10 20\n20 200\n", "line 2: cumulative probability 200 must be in [0, 100]"},
 		{"atom at zero", "0 0.5\n10 1\n", "line 1: first point puts probability 0.5 on size 0"},
 		{"infinite size", "Inf 1\n", "line 1: size +Inf"},
+		{"size beyond 1 TB", "1000 0.5\n2e12 1\n", "line 2: size 2e+12 must be a number of bytes in [0, 1e12]"},
 		{"all zero", "0 0\n0 1\n", "mean size is 0"},
 	}
 	for _, tc := range tests {
@@ -231,6 +232,7 @@ func TestSizes(t *testing.T) {
 		{"websearch", 1711222.5}, {"WebSearch", 1711222.5}, {" hadoop ", 3423728.3546},
 		{"1MB", 1e6}, {"64KB", 64000}, {"1500B", 1500}, {"1500", 1500}, {"1MiB", 1 << 20},
 		{"10pkt", 15000}, {"2.5KB", 2500}, {"2.5 kB", 2500}, {p, 1500},
+		{"1TB", 1e12}, // MaxFlowBytes itself
 	}
 	for _, tc := range tests {
 		d, err := Sizes(tc.spec)
@@ -242,7 +244,8 @@ func TestSizes(t *testing.T) {
 			t.Errorf("Sizes(%q).Mean() = %v, want %v", tc.spec, d.Mean(), tc.mean)
 		}
 	}
-	for _, spec := range []string{"", "websurch", "-5KB", "0B", "0", "1.5B", "NaNMB", "2.5kb", "1e30B", filepath.Join(dir, "nope.cdf")} {
+	for _, spec := range []string{"", "websurch", "-5KB", "0B", "0", "1.5B", "NaNMB", "2.5kb", "1e30B", filepath.Join(dir, "nope.cdf"),
+		"1000TB", "1PiB", "1000000000001", "9223372036854775807"} { // beyond MaxFlowBytes (1 TB)
 		_, err := Sizes(spec)
 		if err == nil || !strings.HasPrefix(err.Error(), "workload.sizes: ") {
 			t.Errorf("Sizes(%q): err = %v, want a workload.sizes error", spec, err)

@@ -18,6 +18,14 @@ type Flow struct {
 	Query int
 }
 
+// MaxFlowBytes is the largest flow size rdcn accepts, 10^12 bytes (1 TB),
+// in flow files (ReadFlows), constant and CDF size distributions and incast
+// responses. It keeps every derived quantity well inside 64 bits (a
+// terabyte takes 8·10^24 ps·bit/s to send, 8000 s at 1 Gbps) and a flow
+// that size is already far beyond what a packet-level run can finish
+// (6.7·10^8 packets of 1500 bytes).
+const MaxFlowBytes = 1_000_000_000_000
+
 // Patterns are the destination patterns Config.Pattern accepts.
 var Patterns = []string{"all-to-all", "permutation", "ring", "matrix"}
 
@@ -109,6 +117,9 @@ func (c *Config) Validate() error {
 		if m := c.Sizes.Mean(); !(m >= 1) || math.IsInf(m, 0) {
 			return fieldErr("workload.sizes", "mean flow size must be at least 1 byte, got %v", m)
 		}
+		if err := checkMaxSize(c.Sizes); err != nil {
+			return err
+		}
 		switch c.Pattern {
 		case "", "all-to-all":
 			if tors < 2 && !c.AllowIntraRack {
@@ -145,9 +156,28 @@ func (c *Config) Validate() error {
 		if in.Bytes < 1 {
 			return fieldErr("workload.incast_bytes", "must be at least 1, got %d", in.Bytes)
 		}
+		if in.Bytes > MaxFlowBytes {
+			return fieldErr("workload.incast_bytes", "%d exceeds the limit of %d bytes (1 TB) per flow", in.Bytes, int64(MaxFlowBytes))
+		}
 		if !(in.Rate > 0) || math.IsInf(in.Rate, 0) {
 			return fieldErr("workload.incast_rate", "must be a positive number of queries per second, got %v", in.Rate)
 		}
+	}
+	return nil
+}
+
+// checkMaxSize rejects a Constant or a CDF whose largest size exceeds
+// MaxFlowBytes (other SizeDists are the caller's responsibility).
+func checkMaxSize(d SizeDist) error {
+	var largest float64
+	switch d := d.(type) {
+	case Constant:
+		largest = float64(d)
+	case *CDF:
+		largest = d.pts[len(d.pts)-1].Bytes
+	}
+	if largest > MaxFlowBytes {
+		return fieldErr("workload.sizes", "largest flow size %.4g bytes exceeds the limit of %d (1 TB)", largest, int64(MaxFlowBytes))
 	}
 	return nil
 }

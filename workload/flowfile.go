@@ -18,7 +18,7 @@ import (
 //
 // whitespace separated, hosts numbered from 0, start in nanoseconds (an
 // integer as opera-sim writes it, or a decimal such as 12.345 for
-// sub-nanosecond starts). The optional fifth column is rdcn's incast query
+// sub-nanosecond starts), at most MaxFlowBytes (1 TB) a flow. The optional fifth column is rdcn's incast query
 // number (opera-sim ignores extra columns). Blank lines and lines starting
 // with '#' are skipped. Flow IDs are the 0-based order of the flows in the
 // file; the result is sorted by Start, stably, so ties keep file order.
@@ -51,7 +51,10 @@ func ReadFlows(r io.Reader) ([]Flow, error) {
 			return nil, lineErr(n, "src_host and dst_host are both %d", f.Src)
 		}
 		f.Bytes, err = strconv.ParseInt(fields[2], 10, 64)
-		if err != nil || f.Bytes < 1 {
+		switch {
+		case f.Bytes > MaxFlowBytes: // ParseInt returns MaxInt64 on positive overflow
+			return nil, lineErr(n, "bytes %q exceeds the limit of %d (1 TB) per flow", clip(fields[2]), int64(MaxFlowBytes))
+		case err != nil || f.Bytes < 1:
 			return nil, lineErr(n, "bytes %q must be a positive integer", clip(fields[2]))
 		}
 		if f.Start, err = parseNanos(fields[3]); err != nil {
@@ -128,10 +131,14 @@ func parseNanos(s string) (rotor.Time, error) {
 	if err != nil || math.IsNaN(v) {
 		return 0, fmt.Errorf("is not a number of nanoseconds")
 	}
-	if v < 0 || v > maxNanos {
+	// Compare the picoseconds, not v with maxNanos: float64(maxNanos) rounds
+	// up to 9223372036854776, which passes v > maxNanos and then overflows
+	// when multiplied by 1000. float64(math.MaxInt64) is exactly 2^63.
+	ps := math.Round(v * 1000)
+	if v < 0 || !(ps < 0x1p63) {
 		return 0, fmt.Errorf("must be in [0, %d]", int64(maxNanos))
 	}
-	return rotor.Time(math.Round(v * 1000)), nil
+	return rotor.Time(ps), nil
 }
 
 // WriteFlows writes flows in the format ReadFlows reads, in the given order.

@@ -67,6 +67,16 @@ func TestReadFlowsErrors(t *testing.T) {
 		{"negative start", "1 2 3 -4\n", `line 1: start_ns "-4" must be in [0,`},
 		{"NaN start", "1 2 3 NaN\n", `line 1: start_ns "NaN" is not a number`},
 		{"huge start", "1 2 3 9223372036854776\n", `line 1: start_ns "9223372036854776" must be in`},
+		// float64(maxNanos) rounds up to 9223372036854776: this passed the
+		// range check and overflowed to a negative start when scaled to ps.
+		{"decimal start rounding past maxNanos", "1 2 3 9223372036854775.0\n", `line 1: start_ns "9223372036854775.0" must be in [0, 9223372036854775]`},
+		{"decimal start beyond int64 ps", "1 2 3 9.3e15\n", `line 1: start_ns "9.3e15" must be in`},
+		// Sizes beyond MaxFlowBytes (1 TB): MaxInt64 panicked in the
+		// receiver's makeslice, 1 PB ran out of memory.
+		{"max bytes", "0 3 9223372036854775807 0\n", `line 1: bytes "9223372036854775807" exceeds the limit of 1000000000000 (1 TB)`},
+		{"bytes beyond int64", "0 3 99999999999999999999 0\n", `line 1: bytes "99999999999999999999" exceeds the limit`},
+		{"petabyte", "0 3 1000000000000000 0\n", `line 1: bytes "1000000000000000" exceeds the limit`},
+		{"negative bytes beyond int64", "0 3 -99999999999999999999 0\n", `line 1: bytes "-99999999999999999999" must be a positive integer`},
 		{"bad query", "1 2 3 4 -1\n", `line 1: query "-1"`},
 	}
 	for _, tc := range tests {
@@ -133,13 +143,16 @@ func FuzzReadFlows(f *testing.F) {
 	f.Add("1 2 3 4\n1 2 3\n")
 	f.Add("0 1 1 9223372036854\n")
 	f.Add("0 1 1 1e3\n")
+	f.Add("0 3 1000 9223372036854775.0\n")
+	f.Add("0 3 9223372036854775807 0\n")
+	f.Add("0 3 1000000000000 9223372036854774\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		flows, err := ReadFlows(strings.NewReader(text))
 		if err != nil {
 			return
 		}
 		for i, fl := range flows {
-			if fl.Src < 0 || fl.Dst < 0 || fl.Src == fl.Dst || fl.Bytes < 1 || fl.Start < 0 || fl.Query < 0 {
+			if fl.Src < 0 || fl.Dst < 0 || fl.Src == fl.Dst || fl.Bytes < 1 || fl.Bytes > MaxFlowBytes || fl.Start < 0 || fl.Query < 0 {
 				t.Fatalf("invalid flow accepted: %+v", fl)
 			}
 			if i > 0 && fl.Start < flows[i-1].Start {

@@ -401,6 +401,8 @@ func TestConfigErrors(t *testing.T) {
 		{"incast senders", func(c *Config) { c.Incast = &Incast{Senders: 0, Bytes: 1, Rate: 1} }, "workload.incast_senders: must be at least 1"},
 		{"incast too many", func(c *Config) { c.Incast = &Incast{Senders: 29, Bytes: 1, Rate: 1} }, "workload.incast_senders: 29 exceeds the 28 hosts on other ToRs"},
 		{"incast bytes", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 0, Rate: 1} }, "workload.incast_bytes: must be at least 1"},
+		{"incast bytes beyond 1 TB", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: MaxFlowBytes + 1, Rate: 1} }, "workload.incast_bytes: 1000000000001 exceeds the limit"},
+		{"constant size beyond 1 TB", func(c *Config) { c.Sizes = Constant(math.MaxInt64) }, "workload.sizes: largest flow size 9.223e+18 bytes exceeds the limit"},
 		{"incast rate", func(c *Config) { c.Incast = &Incast{Senders: 2, Bytes: 1, Rate: math.Inf(1)} }, "workload.incast_rate: must be a positive number"},
 	}
 	for _, tc := range tests {

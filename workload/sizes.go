@@ -82,6 +82,9 @@ func Sizes(spec string) (SizeDist, error) {
 	if n < 1 {
 		return nil, fieldErr("workload.sizes", "constant size must be at least 1 byte, got %q", s)
 	}
+	if n > MaxFlowBytes {
+		return nil, fieldErr("workload.sizes", "constant size %q exceeds the limit of %d bytes (1 TB) per flow", s, int64(MaxFlowBytes))
+	}
 	return Constant(n), nil
 }
 

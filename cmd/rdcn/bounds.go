@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -66,6 +67,10 @@ func runBounds(c *cli.Context) error {
 		return err
 	}
 	rep, _, err := emulated.Analyse(g, d, &emulated.Options{Gap: gap})
+	var fe *emulated.FieldError
+	if errors.As(err, &fe) {
+		return badInput(fe.Field, "%s", fe.Problem)
+	}
 	if err != nil {
 		return asInput("demand", err)
 	}

@@ -105,6 +105,10 @@ func runDemand(c *cli.Context) error {
 		// noise of "random" with the same seed is not the matrix's own stream.
 		rng := rand.New(rand.NewPCG(c.Uint64("seed"), 1))
 		if m, err = demand.AddNoise(m, kind, c.Float64("delta"), rng); err != nil {
+			var ee *demand.EntryError // an entry too close to the largest float64
+			if errors.As(err, &ee) {
+				return asInput("pattern", err)
+			}
 			return asInput("delta", err)
 		}
 	}

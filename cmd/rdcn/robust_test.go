@@ -55,6 +55,15 @@ func robustFixtures(t *testing.T, dir string) {
 		"reconfslot.json": strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
 			`"reconf_ps":10000000`, `"reconf_ps":200000000`, 1),
 		"ring9000.json": ringSchedule(9000),
+		// Cycles that overflow int64 (they used to give θ = 0 or θ = 3).
+		"cycleovf.json": strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
+			`"slot_durations_ps":null`, `"slot_durations_ps":[4611686018427387904,4611686018427387904,100000000]`, 1),
+		"cyclemax.json": strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
+			`"slot_durations_ps":null`, `"slot_durations_ps":[9223372036854775807,9223372036854775807,9223372036854775807]`, 1),
+		"slotovf.json": strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
+			`"slot_ps":100000000`, `"slot_ps":9000000000000000000`, 1),
+		"offsetovf.json": strings.Replace(strings.Replace(schedule(`[[1,2,3,0],[2,3,0,1],[3,0,1,2]]`),
+			`"switch_offsets_ps":null`, `"switch_offsets_ps":[9223372036854775807]`, 1), `"kind":"x"`, `"kind":"y"`, 1),
 		"nonsquare.txt": "0 1 2\n3 0 4\n",
 		"nan.txt":       "0 NaN\n1 0\n",
 		"neg.txt":       "0 -1\n1 0\n",
@@ -63,6 +72,7 @@ func robustFixtures(t *testing.T, dir string) {
 		"emptym.txt":    "",
 		"words.txt":     "zero one\ntwo three\n",
 		"big3.txt":      "0 1 1\n1 0 1\n1 1 0\n",
+		"maxfloat.txt":  "0 1.7976931348623157e308\n1 0\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -117,6 +127,12 @@ func robustCases() []robustCase {
 		add("schedule "+kind+" slot 1e400", 2, "slot", append(base, "--slot", "1e400us")...)
 		add("schedule "+kind+" slot huge", 2, "slot", append(base, "--slot", "99999999h")...)
 		add("schedule "+kind+" reconf -1", 2, "reconf", append(base, "--slot", "100us", "--reconf", "-1us")...)
+		// Fits int64 on its own, but not times the period (or not below
+		// rotor.MaxCycle): the cycle length used to overflow silently.
+		add("schedule "+kind+" slot 9000000s", 2, "slot", append(base, "--slot", "9000000s")...)
+		if kind != "static" { // period 1: 2000000s is a valid static slot
+			add("schedule "+kind+" slot 2000000s", 2, "slot", append(base, "--slot", "2000000s")...)
+		}
 	}
 	add("schedule mars link unit", 2, "link", "schedule", "--kind", "mars", "--tors", "16", "--uplinks", "2", "--buffer", "20MB", "--link", "400furlongs", "--delay", "850us", "-o", "{out}")
 	add("schedule mars buffer NaN", 2, "buffer", "schedule", "--kind", "mars", "--tors", "16", "--uplinks", "2", "--buffer", "NaNMB", "--link", "400Gbps", "--delay", "850us", "-o", "{out}")
@@ -163,6 +179,9 @@ func robustCases() []robustCase {
 	add("demand delta 1e400", 2, "delta", "demand", "--pattern", "ring", "--tors", "8", "--noise", "additive", "--delta", "1e400", "-o", "{out}")
 	add("demand delta Inf", 2, "delta", "demand", "--pattern", "ring", "--tors", "8", "--noise", "multiplicative", "--delta", "Inf", "-o", "{out}")
 	add("demand noise unknown", 2, "noise", "demand", "--pattern", "ring", "--tors", "8", "--noise", "pink", "--delta", "1", "-o", "{out}")
+	add("demand noise overflows entry", 2, "pattern", "demand", "--pattern", "{dir}/maxfloat.txt", "--noise", "additive", "--delta", "2", "-o", "{out}")
+	add("demand noise overflows entry mult", 2, "pattern", "demand", "--pattern", "{dir}/maxfloat.txt", "--noise", "multiplicative", "--delta", "2", "-o", "{out}")
+	add("demand noise sigma overflows", 2, "delta", "demand", "--pattern", "{dir}/maxfloat.txt", "--noise", "additive", "--delta", "1e300", "-o", "{out}")
 	add("demand output dir", 2, "output", "demand", "--pattern", "ring", "--tors", "8", "-o", "{dir}/adir")
 	add("demand format", 2, "format", "demand", "--pattern", "ring", "--tors", "8", "--format", "yaml", "-o", "{out}")
 	add("demand format json", 0, "", "demand", "--pattern", "ring", "--tors", "8", "--format", "json", "-o", "{out}")
@@ -170,7 +189,8 @@ func robustCases() []robustCase {
 	// throughput and bounds over bad schedule files and demands.
 	for _, cmd := range []string{"throughput", "bounds"} {
 		for _, f := range []string{"trunc.json", "garbage.json", "empty.json", "array.json", "nonperm.json", "outrange.json",
-			"negative.json", "shortrow.json", "shortsched.json", "hugenodes.json", "hugeperiod.json", "reconfslot.json", "adir", "missing.json", "nan.txt"} {
+			"negative.json", "shortrow.json", "shortsched.json", "hugenodes.json", "hugeperiod.json", "reconfslot.json", "adir", "missing.json", "nan.txt",
+			"cycleovf.json", "cyclemax.json", "slotovf.json", "offsetovf.json"} {
 			add(cmd+" schedule "+f, 2, "schedule", cmd, "--schedule", "{dir}/"+f, "-o", "{out}")
 		}
 		g := []string{cmd, "--schedule", "{dir}/good.json", "-o", "{out}"}
@@ -188,6 +208,8 @@ func robustCases() []robustCase {
 		add(cmd+" format", 2, "format", append(g, "--format", "yaml")...)
 		add(cmd+" format csv", 0, "", append(g, "--format", "csv")...)
 		add(cmd+" output dir", 2, "output", cmd, "--schedule", "{dir}/good.json", "-o", "{dir}/adir")
+		add(cmd+" kind slot 9000000s", 2, "slot", cmd, "--kind", "rotornet", "--tors", "4", "--uplinks", "1", "--slot", "9000000s", "-o", "{out}")
+		add(cmd+" kind slot 1600000s", 2, "slot", cmd, "--kind", "rotornet", "--tors", "4", "--uplinks", "1", "--slot", "1600000s", "-o", "{out}")
 		add(cmd+" worst without schedule", 2, "schedule", cmd, "--demand", "worst", "-o", "{out}")
 		add(cmd+" both schedule and kind", 2, "schedule", cmd, "--schedule", "{dir}/good.json", "--kind", "rotornet", "-o", "{out}")
 		add(cmd+" kind slot<reconf", 2, "reconf", cmd, "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "10us", "--reconf", "20us", "-o", "{out}")
@@ -206,6 +228,9 @@ func robustCases() []robustCase {
 	}
 	add("schedule rotornet --randomized", 2, "randomized", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--randomized", "-o", "{out}")
 	add("schedule opera --self-slot", 2, "self-slot", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "2", "--self-slot", "-o", "{out}")
+	// A valid cycle (4·10^18 ps) whose average route delay (≈ 7 hops on a
+	// one-uplink ring) overflows: used to blame the demand.
+	add("bounds ARD overflows", 2, "slot", "bounds", "--kind", "static", "--tors", "8", "--uplinks", "1", "--slot", "4000000s", "-o", "{out}")
 	add("throughput routing", 2, "routing", "throughput", "--schedule", "{dir}/good.json", "--routing", "", "-o", "{out}")
 	add("throughput solver", 2, "solver", "throughput", "--schedule", "{dir}/good.json", "--solver", "cplex", "-o", "{out}")
 
@@ -229,6 +254,10 @@ func robustCases() []robustCase {
 	add("tradeoff format", 2, "format", tr("--format", "xml")...)
 	add("tradeoff plot ext", 2, "plot", tr("--plot", "x.pdf")...)
 	add("tradeoff plot dir", 2, "plot", tr("--plot", "{dir}/adir.svg/")...)
+	add("tradeoff slot 1000000s", 2, "slot", tr("--slot", "1000000s")...)
+	add("tradeoff slot 1000000s exact", 2, "slot", "tradeoff", "--tors", "16", "--uplinks", "2", "--slot", "1000000s", "-o", "{out}")
+	add("tradeoff slot 9000000s n = U", 2, "slot", "tradeoff", "--tors", "2", "--uplinks", "2", "--slot", "9000000s", "-o", "{out}")
+	add("tradeoff buffer overflows", 2, "slot", "tradeoff", "--tors", "4", "--uplinks", "1", "--slot", "1000000s", "--link", "9000000Tbps", "--exact=false", "-o", "{out}")
 	add("tradeoff output dir", 2, "output", "tradeoff", "--tors", "16", "--uplinks", "2", "--exact=false", "-o", "{dir}/adir")
 
 	// predict.

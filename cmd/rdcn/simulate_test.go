@@ -215,6 +215,13 @@ func TestSimulateBadInput(t *testing.T) {
 		// No packet fits in a day (ran for minutes).
 		{[]string{"--set", "schedule.slot=1ps"}, `config: schedule.slot: "1ps": no packet fits in a day`},
 		{[]string{"--set", "schedule.kind=sirius"}, `config: schedule.slot: (empty: sirius's default, 384ns): no packet fits in a day`},
+		// Flow sizes beyond workload.MaxFlowBytes (1 TB): a constant 1 PB
+		// used to allocate the windowed receiver's bitmap for the whole flow.
+		{[]string{"--set", "workload.sizes=1000TB"}, "workload.sizes"},
+		{[]string{"--set", "workload.sizes=9223372036854775807"}, "workload.sizes"},
+		{[]string{"--set", "workload.incast_senders=2", "--set", "workload.incast_bytes=2TB", "--set", "workload.incast_rate=1"}, "workload.incast_bytes"},
+		{[]string{"--set", "schedule.slot=9000000s"}, "schedule.slot"},
+		{[]string{"--set", "schedule.slot=3000000s"}, "schedule.slot"}, // × period 2 > rotor.MaxCycle
 	}
 	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
@@ -256,6 +263,23 @@ func TestSimulateBadInput(t *testing.T) {
 			args []string
 			want string
 		}{[]string{"--set", "workload.pattern=matrix", "--set", "workload.matrix=" + path}, "workload.matrix"})
+	}
+	// Flow files whose sizes or starts overflow: MaxInt64 bytes panicked in
+	// makeslice, 1 PB ran out of memory, and a start that rounds past
+	// maxNanos overflowed to a negative FCT.
+	for name, text := range map[string]string{
+		"maxbytes.flows": "0 3 9223372036854775807 0\n",
+		"pb.flows":       "0 3 1000000000000000 0\n",
+		"start.flows":    "0 3 1000 9223372036854775.0\n",
+	} {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"--set", "workload.flows_file=" + path}, "workload.flows_file"})
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer

@@ -111,6 +111,10 @@ func runTradeoff(c *cli.Context) error {
 		if errors.As(err, &pe) {
 			return asInput("mars", pe)
 		}
+		var fe *emulated.FieldError
+		if errors.As(err, &fe) {
+			return badInput(fe.Field, "%s", fe.Problem)
+		}
 		return err
 	}
 	outs := []outputFile{{c.String("output"), func(w io.Writer) error {
