@@ -428,6 +428,9 @@ func (s *Spec) Build() (*Setup, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
+		// The resolved configuration (Values, echoed into summary.json)
+		// shows the n and U that ran.
+		s.values["topology.tors"], s.values["topology.uplinks"] = strconv.Itoa(sc.Nodes), strconv.Itoa(sc.Switches)
 	} else {
 		sp := schedules.Params{
 			Nodes:      p.int("topology.tors", 2),

@@ -212,3 +212,23 @@ func TestGeneratorKeysKnownToSchedules(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecValuesShowTheFile: with schedule.file, the resolved configuration
+// echoed into summary.json shows the file's n and U, not the defaults.
+func TestSpecValuesShowTheFile(t *testing.T) {
+	good, _, _ := specFiles(t) // rotornet, 4 ToRs, 1 switch; the defaults are 8 and 4
+	spec := NewSpec()
+	if err := spec.Set("schedule.file", good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := spec.Build(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range spec.Values() {
+		got[kv[0]] = kv[1]
+	}
+	if got["topology.tors"] != "4" || got["topology.uplinks"] != "1" {
+		t.Errorf("resolved topology.tors = %q, topology.uplinks = %q; the file has 4 and 1", got["topology.tors"], got["topology.uplinks"])
+	}
+}
