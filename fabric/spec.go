@@ -350,6 +350,11 @@ type Setup struct {
 // key.
 func (s *Spec) Build() (*Setup, error) {
 	p := &specParser{s: s}
+	for _, k := range Keys { // an empty value is not a way to ask for the default
+		if k.Default != "" && s.set[k.Name] && strings.TrimSpace(s.values[k.Name]) == "" {
+			p.fail(k.Name, "is empty; leave it out for its default %q", k.Default)
+		}
+	}
 	mtu := p.intIn("topology.mtu", 64, maxMTU, "")
 	hpt := p.int("topology.hosts_per_tor", 1)
 	if hpt > maxHosts { // also keeps n·hpt below from overflowing

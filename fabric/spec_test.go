@@ -232,3 +232,24 @@ func TestSpecValuesShowTheFile(t *testing.T) {
 		t.Errorf("resolved topology.tors = %q, topology.uplinks = %q; the file has 4 and 1", got["topology.tors"], got["topology.uplinks"])
 	}
 }
+
+// TestSpecEmptyIsNotDefault: a key with a default, set to nothing, is an
+// error naming it (it used to run on the default silently); keys whose
+// empty value means something (a generator's slot, no packet switch)
+// accept it.
+func TestSpecEmptyIsNotDefault(t *testing.T) {
+	for _, k := range Keys {
+		spec := NewSpec()
+		if err := spec.Set(k.Name, ""); err != nil {
+			t.Fatal(err)
+		}
+		_, err := spec.Build()
+		var ce *ConfigError
+		switch {
+		case k.Default == "" && err != nil:
+			t.Errorf("%s = \"\" (its default): %v", k.Name, err)
+		case k.Default != "" && (!errors.As(err, &ce) || ce.Field != k.Name):
+			t.Errorf("%s = \"\": got %v, want an error naming %s", k.Name, err, k.Name)
+		}
+	}
+}
