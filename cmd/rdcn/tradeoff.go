@@ -108,8 +108,12 @@ func runTradeoff(c *cli.Context) error {
 	rows, err := emulated.Tradeoff(cfg)
 	if err != nil {
 		var pe *mars.ParamError
-		if errors.As(err, &pe) {
-			return asInput("mars", pe)
+		if errors.As(err, &pe) { // as rdcn schedule --kind mars says it: the flag, the value, the problem
+			field := flagOf(pe.Field)
+			if field == "degree" {
+				field = "degrees"
+			}
+			return badInput(field, "%v: %s (Mars)", pe.Value, pe.Problem)
 		}
 		var fe *emulated.FieldError
 		if errors.As(err, &fe) {
