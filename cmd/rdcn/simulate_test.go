@@ -223,7 +223,6 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "schedule.slot=9000000s"}, "schedule.slot"},
 		{[]string{"--set", "schedule.slot=3000000s"}, "schedule.slot"}, // × period 2 > rotor.MaxCycle
 	}
-	// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
 	dir := t.TempDir()
 	// A schedule file (4 ToRs, 1 switch, 100 µs slots), one with 1 ps
 	// slots, and a flows file: settings beside them that they override.
@@ -247,39 +246,34 @@ func TestSimulateBadInput(t *testing.T) {
 			want string
 		}{c.args, c.want})
 	}
-	for name, text := range map[string]string{
-		"ragged.txt":   "0 1\n1 0 1\n",
-		"small.txt":    "0 1\n1 0\n",
-		"nan.txt":      strings.Repeat("0 1 1 1 1 1 1 NaN\n", 8),
-		"negative.txt": strings.Repeat("0 1 1 1 1 1 1 -1\n", 8),
-		"zero.txt":     strings.Repeat("0 0 0 0 0 0 0 0\n", 8),
-		"empty.txt":    "",
+	// Bad input files: each is written, then given to its key.
+	for _, f := range []struct{ key, name, text string }{
+		// Matrix files that are not 8×8 demand matrices (8 ToRs by default).
+		{"workload.matrix", "ragged.txt", "0 1\n1 0 1\n"},
+		{"workload.matrix", "small.txt", "0 1\n1 0\n"},
+		{"workload.matrix", "nan.txt", strings.Repeat("0 1 1 1 1 1 1 NaN\n", 8)},
+		{"workload.matrix", "negative.txt", strings.Repeat("0 1 1 1 1 1 1 -1\n", 8)},
+		{"workload.matrix", "zero.txt", strings.Repeat("0 0 0 0 0 0 0 0\n", 8)},
+		{"workload.matrix", "empty.txt", ""},
+		// Flow files whose sizes or starts overflow: MaxInt64 bytes panicked
+		// in makeslice, 1 PB ran out of memory, and a start that rounds past
+		// maxNanos overflowed to a negative FCT.
+		{"workload.flows_file", "maxbytes.flows", "0 3 9223372036854775807 0\n"},
+		{"workload.flows_file", "pb.flows", "0 3 1000000000000000 0\n"},
+		{"workload.flows_file", "start.flows", "0 3 1000 9223372036854775.0\n"},
 	} {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		path := filepath.Join(dir, f.name)
+		if err := os.WriteFile(path, []byte(f.text), 0o644); err != nil {
 			t.Fatal(err)
+		}
+		args := []string{"--set", f.key + "=" + path}
+		if f.key == "workload.matrix" {
+			args = append([]string{"--set", "workload.pattern=matrix"}, args...)
 		}
 		cases = append(cases, struct {
 			args []string
 			want string
-		}{[]string{"--set", "workload.pattern=matrix", "--set", "workload.matrix=" + path}, "workload.matrix"})
-	}
-	// Flow files whose sizes or starts overflow: MaxInt64 bytes panicked in
-	// makeslice, 1 PB ran out of memory, and a start that rounds past
-	// maxNanos overflowed to a negative FCT.
-	for name, text := range map[string]string{
-		"maxbytes.flows": "0 3 9223372036854775807 0\n",
-		"pb.flows":       "0 3 1000000000000000 0\n",
-		"start.flows":    "0 3 1000 9223372036854775.0\n",
-	} {
-		path := filepath.Join(dir, name)
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cases = append(cases, struct {
-			args []string
-			want string
-		}{[]string{"--set", "workload.flows_file=" + path}, "workload.flows_file"})
+		}{args, f.key})
 	}
 	for _, c := range cases {
 		var stdout, stderr bytes.Buffer
