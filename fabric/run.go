@@ -59,9 +59,12 @@ func (s *sim) run() (*Result, error) {
 	end := s.cfg.SimTime
 	done := s.cfg.Context.Done()
 	complete := true
+	// Ctrl-C is looked for every few thousand events (a slow event mix
+	// must still stop promptly), progress reported every ProgressEvery.
 	every := s.cfg.ProgressEvery
+	stride := min(every, 4096)
 	popped := s.q.Processed()
-	check := popped + every // next multiple of every (a countdown, not a division per event)
+	check, report := popped+stride, popped+every
 	for {
 		kind, target, arg, ok := s.q.PopUntil(end)
 		if !ok {
@@ -85,9 +88,12 @@ func (s *sim) run() (*Result, error) {
 			return nil, s.err
 		}
 		if popped == check {
-			check += every
-			if s.cfg.Progress != nil {
-				s.cfg.Progress(s.q.Now(), s.q.Processed())
+			check += stride
+			if popped >= report {
+				report += every
+				if s.cfg.Progress != nil {
+					s.cfg.Progress(s.q.Now(), s.q.Processed())
+				}
 			}
 			select {
 			case <-done:

@@ -226,11 +226,26 @@ func checkOutputDir(dir string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case os.IsNotExist(err):
-		parent := filepath.Dir(filepath.Clean(dir))
-		if err := os.MkdirAll(parent, 0o755); err != nil {
-			return badInput("output", "%v", err)
+		// Nothing is created before the run: the nearest existing ancestor
+		// must be a directory that takes new entries (write makes the rest).
+		anc := filepath.Dir(filepath.Clean(dir))
+		for {
+			fi, err := os.Stat(anc)
+			if err == nil {
+				if !fi.IsDir() {
+					return badInput("output", "%q is not a directory", anc)
+				}
+				return probeWritable(anc)
+			}
+			if !os.IsNotExist(err) {
+				return badInput("output", "%v", err)
+			}
+			up := filepath.Dir(anc)
+			if up == anc {
+				return badInput("output", "no existing directory above %q", dir)
+			}
+			anc = up
 		}
-		return probeWritable(parent)
 	case err != nil:
 		return badInput("output", "%v", err)
 	case !fi.IsDir():

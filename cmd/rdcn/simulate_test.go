@@ -531,6 +531,14 @@ func TestSimulateOutputDir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
 		t.Errorf("a refused run created its output directory: %v", err)
 	}
+	// A run refused for its configuration leaves no parent directories.
+	var so, se bytes.Buffer
+	if code := run(append(append([]string{"rdcn", "simulate", "-o", filepath.Join(dir, "a", "b", "c")}, tiny...), "--set", "topology.tors=1"), &so, &se); code != 2 {
+		t.Errorf("tors=1: exit %d, want 2", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a")); !os.IsNotExist(err) {
+		t.Errorf("a refused run created the parents of its output directory: %v", err)
+	}
 	out := filepath.Join(dir, "empty-plot")
 	var stdout, stderr bytes.Buffer
 	if code := run(append(append([]string{"rdcn", "simulate", "-o", out}, tiny...), "--plot"), &stdout, &stderr); code != 0 {
