@@ -436,6 +436,9 @@ func (s *Spec) Build() (*Setup, error) {
 		// The resolved configuration (Values, echoed into summary.json)
 		// shows the n and U that ran.
 		s.values["topology.tors"], s.values["topology.uplinks"] = strconv.Itoa(sc.Nodes), strconv.Itoa(sc.Switches)
+		if sc.Kind != "" {
+			s.values["schedule.kind"] = sc.Kind // what the file holds, not the default generator
+		}
 	} else {
 		sp := schedules.Params{
 			Nodes:      p.int("topology.tors", 2),

@@ -231,6 +231,35 @@ func TestSpecValuesShowTheFile(t *testing.T) {
 	if got["topology.tors"] != "4" || got["topology.uplinks"] != "1" {
 		t.Errorf("resolved topology.tors = %q, topology.uplinks = %q; the file has 4 and 1", got["topology.tors"], got["topology.uplinks"])
 	}
+	// An Opera file with schedule.kind left at (or set to) its default
+	// rotornet: the resolved kind is the file's.
+	sc, err := schedules.Build("opera", schedules.Params{Nodes: 8, Uplinks: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "opera.json")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rotor.WriteJSON(f, sc); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	spec = NewSpec()
+	for _, kv := range []string{"schedule.file=" + path, "schedule.kind=rotornet"} {
+		if err := spec.SetArg(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := spec.Build(); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range spec.Values() {
+		if kv[0] == "schedule.kind" && kv[1] != "opera" {
+			t.Errorf("resolved schedule.kind = %q with an Opera schedule.file", kv[1])
+		}
+	}
 }
 
 // TestSpecEmptyIsNotDefault: a key with a default, set to nothing, is an
