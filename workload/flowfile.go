@@ -131,6 +131,11 @@ func parseNanos(s string) (rotor.Time, error) {
 	if err != nil || math.IsNaN(v) {
 		return 0, fmt.Errorf("is not a number of nanoseconds")
 	}
+	if dot := strings.IndexByte(s, '.'); dot >= 0 && !strings.ContainsAny(s, "eE") {
+		if frac := strings.TrimRight(s[dot+1:], "0"); len(frac) > 3 {
+			return 0, fmt.Errorf("is finer than a picosecond (at most 3 decimals of a nanosecond)")
+		}
+	}
 	// Compare the picoseconds, not v with maxNanos: float64(maxNanos) rounds
 	// up to 9223372036854776, which passes v > maxNanos and then overflows
 	// when multiplied by 1000. float64(math.MaxInt64) is exactly 2^63.

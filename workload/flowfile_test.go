@@ -71,6 +71,7 @@ func TestReadFlowsErrors(t *testing.T) {
 		// range check and overflowed to a negative start when scaled to ps.
 		{"decimal start rounding past maxNanos", "1 2 3 9223372036854775.0\n", `line 1: start_ns "9223372036854775.0" must be in [0, 9223372036854775]`},
 		{"decimal start beyond int64 ps", "1 2 3 9.3e15\n", `line 1: start_ns "9.3e15" must be in`},
+		{"start finer than a picosecond", "1 2 3 1.2345\n", `line 1: start_ns "1.2345" is finer than a picosecond`},
 		// Sizes beyond MaxFlowBytes (1 TB): MaxInt64 panicked in the
 		// receiver's makeslice, 1 PB ran out of memory.
 		{"max bytes", "0 3 9223372036854775807 0\n", `line 1: bytes "9223372036854775807" exceeds the limit of 1000000000000 (1 TB)`},
