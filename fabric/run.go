@@ -238,6 +238,9 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		}
 		s.peerNext[u] = int32(next[t])
 	}
+	if s.cfg.Check && nextTo != nil {
+		s.checkNextTo()
+	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
 			s.notifyCircuit(t, v, true)
@@ -245,6 +248,25 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 				s.fill(t, int(v), now, night)
 			}
 			s.startUplink(t, sw)
+		}
+	}
+}
+
+// checkNextTo verifies (run.check) that nextTo holds exactly the switches
+// whose next slot connects t to x, as peerNext says.
+func (s *sim) checkNextTo() {
+	for t := 0; t < s.n; t++ {
+		for x := 0; x < s.n; x++ {
+			var want uint64
+			for sw := 0; sw < s.U; sw++ {
+				if s.peerNext[t*s.U+sw] == int32(x) {
+					want |= 1 << sw
+				}
+			}
+			if got := s.pull.nextTo[t*s.n+x]; got != want {
+				s.fail("ToR %d: next-slot circuits to %d are %b, the schedule says %b", t, x, got, want)
+				return
+			}
 		}
 	}
 }
