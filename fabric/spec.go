@@ -654,7 +654,7 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 // default where it is not read is an error rather than silently unused.
 // A key may depend on both (routing.offer: pulled RotorLB relaying).
 var modeKeys = []struct {
-	key, by string // by: routing.mode or transport.kind
+	key, by string // by: routing.mode, transport.kind or transport.cc
 	values  []string
 }{
 	{"routing.paths_k", "routing.mode", []string{Paths, VLBPaths}},
@@ -669,6 +669,7 @@ var modeKeys = []struct {
 	{"transport.acks", "transport.kind", []string{Windowed, Pull}},
 	{"transport.ack_size", "transport.kind", []string{Windowed, Pull}},
 	{"transport.pull_depth", "transport.kind", []string{Pull}},
+	{"transport.window", "transport.cc", []string{"fixed"}}, // none: no window
 }
 
 // checkModeKeys fails on a routing or transport key set (to a value other
@@ -680,8 +681,11 @@ func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
 			continue
 		}
 		known := RoutingModes
-		if m.by == "transport.kind" {
+		switch m.by {
+		case "transport.kind":
 			known = []string{Windowed, LineRate, Pull}
+		case "transport.cc":
+			known = []string{"fixed", "none"}
 		}
 		// An unknown mode or kind is validate's error, not this key's.
 		if by := s.values[m.by]; slices.Contains(known, by) && !slices.Contains(m.values, by) {

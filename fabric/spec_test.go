@@ -104,6 +104,7 @@ func TestSpecBadInput(t *testing.T) {
 		{[]string{"routing.mode=direct", "routing.multipath=ecmp"}, "routing.multipath", "not direct"},
 		{[]string{"routing.mode=rotorlb", "routing.offer=excess"}, "routing.offer", "not window"},
 		{[]string{"transport.pull_depth=3"}, "transport.pull_depth", "not window"},
+		{[]string{"transport.cc=none", "transport.window=30pkt"}, "transport.window", "read only with transport.cc fixed, not none"},
 		{[]string{"transport.kind=linerate", "transport.window=4pkt"}, "transport.window", "not linerate"},
 		{[]string{"transport.kind=linerate", "transport.acks=ideal"}, "transport.acks", "not linerate"},
 		{[]string{"routing.mode=teleport", "routing.paths_k=4"}, "routing.mode", "teleport"},
