@@ -356,7 +356,7 @@ func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
 	case relayed:
 		s.storeRelayed(v, host, idx, p, done)
 	case done <= s.cfg.SimTime:
-		s.hostReceive(host, idx, done)
+		s.receive(host, idx, p, done)
 	default:
 		ps.late += int64(p.Size) // in flight at the end of the run
 	}

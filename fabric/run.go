@@ -793,7 +793,11 @@ func (s *sim) rto(id int32) {
 // hostReceive delivers packet idx to host h at time at (now, or for a
 // pulled data packet the time it will arrive).
 func (s *sim) hostReceive(h int32, idx int32, at rotor.Time) {
-	p := s.pool.At(idx)
+	s.receive(h, idx, s.pool.At(idx), at)
+}
+
+// receive is hostReceive for a caller that holds the packet already.
+func (s *sim) receive(h int32, idx int32, p *tor.Packet, at rotor.Time) {
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(at, float64(p.Size))
