@@ -50,10 +50,9 @@ func TestHugeFlowsAllocateNothingUpFront(t *testing.T) {
 func TestReceiverMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 0))
 	for trial := 0; trial < 300; trial++ {
-		mss := int32(1 + rng.IntN(100))
-		size := 1 + rng.Int64N(500*int64(mss))
+		mss, size, segs := randomFlow(rng, 100, 500)
 		var arrivals []int64
-		for seq := int64(0); seq < size; seq += int64(mss) {
+		for _, seq := range segs {
 			arrivals = append(arrivals, seq)
 			if rng.IntN(4) == 0 {
 				arrivals = append(arrivals, seq) // a duplicate
@@ -88,4 +87,15 @@ func TestReceiverMatchesReference(t *testing.T) {
 			t.Fatalf("trial %d: received %d of %d", trial, r.Received(), size)
 		}
 	}
+}
+
+// randomFlow draws a segment size up to maxMSS and a flow of up to maxSegs
+// segments, and returns the segments' start bytes in order.
+func randomFlow(rng *rand.Rand, maxMSS int, maxSegs int64) (mss int32, size int64, segs []int64) {
+	mss = int32(1 + rng.IntN(maxMSS))
+	size = 1 + rng.Int64N(maxSegs*int64(mss))
+	for seq := int64(0); seq < size; seq += int64(mss) {
+		segs = append(segs, seq)
+	}
+	return mss, size, segs
 }

@@ -110,12 +110,7 @@ func TestNewController(t *testing.T) {
 func TestLosslessReceiver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 0))
 	for trial := 0; trial < 200; trial++ {
-		mss := int32(1 + rng.IntN(1500))
-		size := 1 + rng.Int64N(40*int64(mss))
-		var segs []int64
-		for seq := int64(0); seq < size; seq += int64(mss) {
-			segs = append(segs, seq)
-		}
+		mss, size, segs := randomFlow(rng, 1500, 40)
 		rng.Shuffle(len(segs), func(i, j int) { segs[i], segs[j] = segs[j], segs[i] })
 		full, lossless := NewReceiver(size, mss), NewLosslessReceiver(size, mss)
 		for k, seq := range segs {

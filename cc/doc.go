@@ -21,4 +21,8 @@
 // host-buffered pulled flows and line-rate senders) use
 // NewLosslessReceiver: every segment arrives at most once, so it counts
 // bytes and reordering without the per-segment bitmap.
+//
+// The bitmaps of the others (the receiver's segments, the sender's SACKs)
+// slide: they cover only the segments past the cumulative point, so their
+// memory follows the window and the reordering, not the flow's size.
 package cc
