@@ -72,8 +72,7 @@ func (s *sim) run() (*Result, error) {
 		}
 		popped++
 		if kind == evUplinkFree { // most events: straight to the uplink
-			t := int(s.uplinkToR[target]) // a table, not two divisions
-			s.startUplink(t, int(target)-t*s.U)
+			s.uplinkFree(target)
 		} else {
 			// Start loading the next event's packet while this one is
 			// handled (not around uplink wakes: Hint sees only the queue,
@@ -138,13 +137,19 @@ func (s *sim) prefetchNext(kind uint8, target, arg int32) {
 	}
 }
 
+// uplinkFree handles uplink i's timer: its ToR comes from a table, not
+// from two divisions per departure.
+func (s *sim) uplinkFree(i int32) {
+	t := int(s.uplinkToR[i])
+	s.startUplink(t, int(i)-t*s.U)
+}
+
 func (s *sim) dispatch(kind uint8, target, arg int32) {
 	switch kind {
 	case evToRArrive:
 		s.torArrive(int(target), arg)
-	case evUplinkFree:
-		t := int(s.uplinkToR[target]) // a table, not two divisions per departure
-		s.startUplink(t, int(target)-t*s.U)
+	case evUplinkFree: // run takes these itself, before the switch
+		s.uplinkFree(target)
 	case evHostPortFree:
 		s.sendHostPort(target)
 	case evHostArrive:
