@@ -8,12 +8,18 @@ import (
 	"github.com/rdcn/rdcn/workload"
 )
 
+// fourToRRotor is a 4-ToR rotor with one switch: in slot k (of 3, 10 µs
+// each with a 1 µs night) ToR t reaches ToR t+k+1 mod 4.
+func fourToRRotor() *rotor.Schedule {
+	shift := func(k int) []int { return []int{k % 4, (1 + k) % 4, (2 + k) % 4, (3 + k) % 4} }
+	return &rotor.Schedule{Nodes: 4, Switches: 1, Period: 3, Slot: 10 * rotor.Microsecond,
+		Reconf: rotor.Microsecond, Matchings: [][][]int{{shift(1), shift(2), shift(3)}}}
+}
+
 // One 3000-byte flow on a 4-ToR rotor whose circuit 0→2 is up in slot 1
 // ([10 µs, 19 µs)): the packets wait in the VOQ for it.
 func Example() {
-	shift := func(k int) []int { return []int{k % 4, (1 + k) % 4, (2 + k) % 4, (3 + k) % 4} }
-	sc := &rotor.Schedule{Nodes: 4, Switches: 1, Period: 3, Slot: 10 * rotor.Microsecond,
-		Reconf: rotor.Microsecond, Matchings: [][][]int{{shift(1), shift(2), shift(3)}}}
+	sc := fourToRRotor()
 	r, err := fabric.Run(fabric.Config{
 		Schedule: sc, HostsPerToR: 1,
 		HostLink: 10 * rotor.Gbps, CircuitLink: 10 * rotor.Gbps,
@@ -36,9 +42,7 @@ func Example() {
 // t = 0. Host 1's packet crosses the live circuit 1→2 at once; host 0's
 // two packets wait for 0→2. The query completes with its last response.
 func ExampleResult_Queries() {
-	shift := func(k int) []int { return []int{k % 4, (1 + k) % 4, (2 + k) % 4, (3 + k) % 4} }
-	sc := &rotor.Schedule{Nodes: 4, Switches: 1, Period: 3, Slot: 10 * rotor.Microsecond,
-		Reconf: rotor.Microsecond, Matchings: [][][]int{{shift(1), shift(2), shift(3)}}}
+	sc := fourToRRotor()
 	r, err := fabric.Run(fabric.Config{
 		Schedule: sc, HostsPerToR: 1,
 		HostLink: 10 * rotor.Gbps, CircuitLink: 10 * rotor.Gbps,
