@@ -150,7 +150,8 @@ func parseNanos(s string) (rotor.Time, error) {
 // Starts that are whole nanoseconds are written as integers (what opera-sim
 // expects); others as decimals with up to 3 fractional digits, so a
 // write/read round trip is exact. The query column is written only for flows
-// with Query > 0.
+// with Query > 0. Every line ends with a newline; opera-sim crashes on that
+// final newline, so strip it for opera-sim (docs/workloads.md).
 func WriteFlows(w io.Writer, flows []Flow) error {
 	bw := bufio.NewWriter(w)
 	buf := make([]byte, 0, 96)
