@@ -13,7 +13,11 @@
 // schedule — consistency (Theorem 24 / 26) and robustness (Theorem 25 / 27,
 // Corollary 2) — so a table or a plot (Plot) shows measured θ against them.
 //
-// The study is a pure function of Study (including Seed): each sample's
-// noise comes from its own PCG stream, shared by all algorithms and γ, and
-// evaluations may run in parallel without changing the result.
+// The study is a pure function of Study (including Seed), and each row is a
+// function of its own keys alone: a sample's noise comes from a PCG stream
+// keyed by (Seed, matrix spec, noise kind, sample), shared by every noise
+// factor, algorithm and γ (common random numbers), and each design is seeded
+// by those keys plus the algorithm and γ. So γ = 5 run alone gives the same
+// bytes as γ = 5 inside a list, and evaluations may run in parallel without
+// changing the result.
 package predict

@@ -3,6 +3,7 @@ package predict
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -250,20 +251,17 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 					}
 				}
 				for sample := range s.Samples {
-					// Common random numbers: a sample's noise stream and schedule
-					// seeds do not depend on the noise factor, algorithm or γ, so
-					// the factors scale the same draw and curves are smooth.
-					rng := rand.New(rand.NewPCG(s.Seed, mix(1, uint64(mi), uint64(ni), uint64(sample))))
 					pred := truths[mi]
 					if f > 0 {
 						var err error
-						if pred, err = demand.AddNoise(truths[mi], kinds[ni], f, rng); err != nil {
+						if pred, err = demand.AddNoise(truths[mi], kinds[ni], f, s.noiseRand(spec, kinds[ni], sample)); err != nil {
 							return nil, fmt.Errorf("noise: %q, factor %v: %w", noise, f, err)
 						}
 					}
 					for pi := first; pi < len(points); pi++ {
+						r := points[pi].row
 						jobs = append(jobs, job{point: pi, sample: sample, truth: truths[mi], pred: pred,
-							seed: mix(2, s.Seed, uint64(mi), uint64(ni), uint64(sample), uint64(pi-first))})
+							seed: s.scheduleSeed(spec, kinds[ni], sample, r.Algorithm, r.Gamma)})
 					}
 				}
 			}
@@ -426,9 +424,35 @@ func stat(xs []float64) Stat {
 	return Stat{Mean: sum / float64(len(xs)), Min: slices.Min(xs), Max: slices.Max(xs)}
 }
 
-// mix hashes its arguments into one 64-bit stream selector (splitmix64
-// finaliser over a running sum), so every (matrix, noise, factor, sample)
-// gets its own reproducible random stream.
+// Random streams are keyed by values, never by positions in the Study's
+// lists, so a point's result does not depend on which other matrices, noise
+// kinds, factors, algorithms or γ run beside it (TestDrawsIndependentOfLists).
+//
+// noiseRand is the noise stream of one sample: keyed by (Seed, matrix spec,
+// noise kind, sample). It leaves out the noise factor, the algorithm and γ
+// on purpose (common random numbers): every factor scales the same draw, so
+// the curves are smooth, and every algorithm and γ designs from the same
+// prediction, so they are compared on equal terms.
+func (s *Study) noiseRand(matrix string, kind demand.NoiseKind, sample int) *rand.Rand {
+	return rand.New(rand.NewPCG(s.Seed, mix(1, key(matrix), key(string(kind)), uint64(sample))))
+}
+
+// scheduleSeed seeds one design (the configuration model, and the trust
+// draw of the randomised algorithm): keyed by (Seed, matrix spec, noise
+// kind, sample, algorithm, γ), again not by the noise factor.
+func (s *Study) scheduleSeed(matrix string, kind demand.NoiseKind, sample int, a Algorithm, gamma float64) uint64 {
+	return mix(2, s.Seed, key(matrix), key(string(kind)), uint64(sample), key(string(a)), math.Float64bits(gamma))
+}
+
+// key hashes a string (FNV-1a, 64 bits) for mix.
+func key(s string) uint64 {
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// mix hashes its arguments into one 64-bit value (splitmix64 finaliser over
+// a running sum).
 func mix(xs ...uint64) uint64 {
 	h := uint64(0x9e3779b97f4a7c15)
 	for _, x := range xs {

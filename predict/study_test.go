@@ -188,3 +188,56 @@ func TestRunErrorDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestDrawsIndependentOfLists: a point's result depends on its own keys
+// (seed, matrix, noise kind, γ, sample), not on the lists around it. γ = 5
+// alone and inside {1, 2, 3, 5, 10} (with other matrices, noise kinds and
+// factors beside it, in another order) give byte-identical CSV rows.
+func TestDrawsIndependentOfLists(t *testing.T) {
+	alone := predict.Defaults()
+	alone.Matrices = []string{"skewring:0.5"}
+	alone.Noises = []string{"multiplicative"}
+	alone.Factors = []float64{2}
+	alone.Gammas = []float64{5}
+	alone.Algorithms = []predict.Algorithm{predict.Deterministic, predict.Randomized}
+	alone.Samples = 3
+
+	within := alone
+	within.Matrices = []string{"ring", "skewring:0.5"}
+	within.Noises = []string{"additive", "multiplicative"}
+	within.Factors = []float64{0, 2}
+	within.Gammas = []float64{1, 2, 3, 5, 10}
+	within.Algorithms = []predict.Algorithm{predict.BvN, predict.Randomized, predict.Deterministic}
+
+	csvRows := func(s predict.Study) map[predict.Algorithm]string {
+		rows, err := predict.Run(context.Background(), s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[predict.Algorithm]string{}
+		for _, r := range rows {
+			if r.Matrix == "skewring:0.5" && r.Noise == "multiplicative" && r.Factor == 2 && r.Gamma == 5 {
+				var b bytes.Buffer
+				if err := predict.WriteCSV(&b, []predict.Row{r}); err != nil {
+					t.Fatal(err)
+				}
+				out[r.Algorithm] = b.String()
+			}
+		}
+		return out
+	}
+	a, b := csvRows(alone), csvRows(within)
+	if len(a) != 2 {
+		t.Fatalf("γ = 5 alone: %d rows", len(a))
+	}
+	for alg, row := range a {
+		if b[alg] != row {
+			t.Errorf("%s γ = 5 alone:\n%s\nwithin the lists:\n%s", alg, row, b[alg])
+		}
+	}
+	// The seed still matters: a different seed changes the draws.
+	alone.Seed++
+	if c := csvRows(alone); c[predict.Deterministic] == a[predict.Deterministic] {
+		t.Error("seed 2 gave the same row as seed 1")
+	}
+}
