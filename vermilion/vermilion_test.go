@@ -465,3 +465,67 @@ func ExampleSchedule() {
 	// Output:
 	// period 6 slots, single-hop θ = 0.7083 ≥ (k−1)/k = 0.6667
 }
+
+// TestRandomizedRingReading pins how Algorithm 8 is read (each draw r builds
+// Algorithm 7 with k = r, ℓ = 1) and what that implies for thesis §9.6,
+// which reports 0.91 for randomised Vermilion on the ring at zero noise.
+//
+// On the ring each node sends to its successor only. A unit of flow that
+// does not take the direct u→u+1 circuits uses at least two circuits, so
+// with c(u) the share of u's capacity on u→u+1,
+// θ ≤ duty·(1 + mean_u c(u))/2 for any routing. With a perfect prediction,
+// draw r puts (r−1)·n edges on u→u+1 (the rounding is exact), 1 oblivious
+// edge, and the configuration model 1 more at most, of D = r·n: c ≤
+// ((r−1)·n + 2)/(r·n), so θ(r) ≤ duty·(1 − (n−2)/(2·r·n)) and
+// E[θ] ≤ duty·(1 − (n−2)/(2n)·H_γ/γ) = 0.881 for n = 8, γ = 10, duty 0.99.
+// No γ ≤ 10 reaches 0.91 under this reading, whatever the routing or solver.
+func TestRandomizedRingReading(t *testing.T) {
+	const n, u, gamma = 8, 4, 10
+	c := vermilion.Config{Nodes: n, Uplinks: u, K: gamma, L: 1, Slot: 10 * rotor.Microsecond, Reconf: 100 * rotor.Nanosecond, Seed: 3}
+	duty := 0.99
+	d := demand.Ring(n)
+	mean := 0.0
+	for r := 1; r <= gamma; r++ {
+		pmf := make(vermilion.PMF, gamma)
+		pmf[r-1] = 1
+		s, drawn, err := vermilion.Randomized(d, c, pmf)
+		if err != nil || drawn != r {
+			t.Fatalf("point mass on %d: drew %d, err %v", r, drawn, err)
+		}
+		if s.Period != r*n/u {
+			t.Errorf("r = %d: period %d, want r·n/U = %d", r, s.Period, r*n/u)
+		}
+		// Count the u→u+1 circuits per period.
+		for v := range n {
+			succ, edges := (v+1)%n, 0
+			for sw := range s.Matchings {
+				for _, m := range s.Matchings[sw] {
+					if m[v] == succ {
+						edges++
+					}
+				}
+			}
+			if edges > (r-1)*n+2 || edges < (r-1)*n+1 {
+				t.Errorf("r = %d: node %d has %d circuits to its successor, want (r−1)·n + 1 or + 2", r, v, edges)
+			}
+		}
+		bound := duty * (1 - float64(n-2)/float64(2*r*n))
+		got := anyRouting(t, s, d)
+		if got.Lower > bound+1e-9 {
+			t.Errorf("r = %d: certified θ %v above the ring bound %v", r, got.Lower, bound)
+		}
+		// Theorem 24 for trust r (complete graph: 1/2).
+		if want := duty * vermilion.Consistency(float64(r)); got.Upper < want-1e-9 {
+			t.Errorf("r = %d: θ ≤ %v, below the consistency %v", r, got.Upper, want)
+		}
+		mean += got.Lower / gamma
+	}
+	bound := duty * (1 - float64(n-2)/float64(2*n)*vermilion.Harmonic(gamma)/gamma)
+	if math.Abs(bound-0.8813) > 5e-4 || bound >= 0.91 {
+		t.Errorf("expectation bound %v, want 0.8813 < 0.91", bound)
+	}
+	if mean > bound || mean < duty*vermilion.UniformConsistency(gamma) {
+		t.Errorf("E[θ] over the uniform draw = %v, want within [%v, %v]", mean, duty*vermilion.UniformConsistency(gamma), bound)
+	}
+	t.Logf("ring, γ = %d: E[θ] over r ≥ %.4f (certified), ≤ %.4f (closed form)", gamma, mean, bound)
+}
