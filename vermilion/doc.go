@@ -42,5 +42,9 @@
 // When U does not divide k·n the degree is rounded up to D = U·⌈k·n/U⌉ and
 // the extra D − k·n edges per node join the demand-aware budget D − ℓ·n; no
 // slot is idle, consistency only improves ((D−ℓn)/D ≥ (k−ℓ)/k) and the
-// oblivious share becomes ℓ·n/D. See docs/vermilion.md for the full list.
+// oblivious share becomes ℓ·n/D. Randomized reads Algorithm 8's draw r as
+// Algorithm 7 with k = r, ℓ = 1 (period ⌈r·n/U⌉, not k·n/U), which is what
+// Theorems 26–27 assume; its expected throughput is the PMF-weighted mean of
+// the deterministic ones. See docs/vermilion.md for the full list and for
+// why that reading cannot reach the 0.91 quoted in §9.6.
 package vermilion
