@@ -28,7 +28,7 @@ func within(r *Result, want float64) bool {
 	return r.Lower <= want*(1+1e-9) && want <= r.Upper*(1+1e-9)
 }
 
-// Closed forms of DESIGN.md §2 (c = 1, Δr = 0).
+// Closed forms of docs/model.md (c = 1, Δr = 0).
 func TestThroughputGolden(t *testing.T) {
 	cases := []struct {
 		name string

@@ -51,7 +51,7 @@ func TestTradeoffTable71(t *testing.T) {
 // TestTradeoffExact checks the engine columns against closed forms that do
 // not come from the tradeoff code: the complete graph with the idle
 // self-slot has θ = 1/2 on any permutation, under any routing and under VLB
-// (DESIGN.md), times the duty cycle 0.9; and no routing beats the
+// (docs/model.md), times the duty cycle 0.9; and no routing beats the
 // shortest-path bound, so θ_exact ≥ θ_VLB.
 func TestTradeoffExact(t *testing.T) {
 	c := table71

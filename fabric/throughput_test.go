@@ -40,7 +40,7 @@ func saturatedPermutation(t *testing.T, n, first int, routing string, cycles int
 }
 
 // TestSaturatedThroughput compares the delivered throughput of saturated
-// permutation traffic with the emulated-graph closed forms of DESIGN.md §2,
+// permutation traffic with the emulated-graph closed forms of docs/model.md,
 // scaled by the duty cycle d = 1 − Δr/Δ = 12/13.2:
 //
 //   - direct, self-slot rotor (n matchings, one idle): each pair has one

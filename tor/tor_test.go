@@ -27,8 +27,8 @@ func pkt(pool *Pool, size int32) int32 {
 
 // TestSteadyStateThresholds fills N queues round-robin with unit packets
 // until every queue is refused and compares the per-queue lengths with the
-// closed forms: DT converges to q = αB/(1+Nα) (Choudhury–Hahne; the spec's
-// worked examples with B = 60: one queue α=1 → 30, five queues → 10 each),
+// closed forms: DT converges to q = αB/(1+Nα) (Choudhury–Hahne; worked
+// examples with B = 60: one queue α=1 → 30, five queues → 10 each),
 // Complete Sharing to B split by arrival order.
 func TestSteadyStateThresholds(t *testing.T) {
 	const B = 60

@@ -77,7 +77,7 @@ func sparse(n int, rng *rand.Rand) demand.Matrix {
 
 var names = []string{"uniform", "permutation", "ring", "chessboard", "skew0.2", "skew0.8", "random", "sparse"}
 
-// The closed forms of DESIGN.md: for a permutation, the partner gets
+// The closed forms of docs/model.md: for a permutation, the partner gets
 // (k−1)n + 1 of the kn edges; for uniform demand every pair gets at least k.
 func TestSingleHopClosedForms(t *testing.T) {
 	const n, u = 16, 4

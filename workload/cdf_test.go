@@ -40,8 +40,8 @@ func TestCDFMeanHand(t *testing.T) {
 	}
 }
 
-// The three shared CDFs: exact means (checked against the spec's
-// "midpoint rule" values 1.71 MB, 5.04 MB, 3.42 MB) and a Monte-Carlo
+// The three built-in CDFs: exact means (checked against the "midpoint
+// rule" values 1.71 MB, 5.04 MB, 3.42 MB of the ns-3 artifact's avg_cdf) and a Monte-Carlo
 // estimate of the sampler within 4 standard errors.
 func TestNamedCDFMeans(t *testing.T) {
 	want := map[string]float64{"websearch": 1711222.5, "datamining": 5036535.175, "hadoop": 3423728.3546}

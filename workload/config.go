@@ -59,9 +59,9 @@ type Config struct {
 	Incast *Incast
 }
 
-// Incast is a partition–aggregate query workload (buffer-policies spec §6.3,
-// the ABM/Credence model): every host issues queries as a Poisson process
-// at Rate queries per second; each query picks Senders distinct hosts
+// Incast is a partition–aggregate query workload (the incast model of the
+// ABM and Credence evaluations): every host issues queries as a Poisson
+// process at Rate queries per second; each query picks Senders distinct hosts
 // uniformly among the hosts on other ToRs, and each of them sends Bytes to
 // the querying host, all starting at the query time.
 type Incast struct {

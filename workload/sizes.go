@@ -30,9 +30,9 @@ func (c Constant) Mean() float64 { return float64(c) }
 //go:embed cdfs/*.cdf
 var embedded embed.FS
 
-// Named lists the built-in flow-size distributions (copies of
-// shared/data/workloads/*.cdf): the DCTCP web-search, VL2 data-mining and
-// Facebook Hadoop inter-rack flow-size CDFs.
+// Named lists the built-in flow-size distributions: the DCTCP web-search,
+// VL2 data-mining and Facebook Hadoop inter-rack flow-size CDFs, as the
+// buffer-sharing papers' ns-3 artifact ships them (docs/workloads.md).
 var Named = []string{"websearch", "datamining", "hadoop"}
 
 // NamedCDF returns a built-in distribution by name (see Named).
@@ -89,7 +89,7 @@ func Sizes(spec string) (SizeDist, error) {
 }
 
 // parseBytes parses a constant flow size with rotor.ParseSize (SI units as
-// in DESIGN.md §2: "20MB" = 20·10^6 B; KiB…TiB; pkt = rotor.DefaultMTU) or a
+// in docs/formats.md: "20MB" = 20·10^6 B; KiB…TiB; pkt = rotor.DefaultMTU) or a
 // plain integer number of bytes.
 func parseBytes(s string) (int64, error) {
 	if v, err := strconv.ParseInt(s, 10, 64); err == nil {

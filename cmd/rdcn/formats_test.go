@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The tests below check the output formats every command shares (DESIGN.md
-// §4: --format text|json|csv): each new format parses with encoding/csv or
+// The tests below check the output formats every command shares
+// (docs/formats.md: --format text|json|csv): each new format parses with encoding/csv or
 // encoding/json and agrees with another format of the same run.
 
 // runOK runs the CLI and fails the test unless it exits 0 with an empty

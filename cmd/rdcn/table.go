@@ -8,7 +8,7 @@ import (
 )
 
 // checkFormat checks a --format value: every command writes text, json and
-// csv (DESIGN.md §4).
+// csv (docs/model.md, command-line contract).
 func checkFormat(format string) error {
 	if format != "text" && format != "json" && format != "csv" {
 		return badInput("format", "%q: want text, json or csv", format)
