@@ -1,0 +1,123 @@
+package cc
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// fourFlows is the bottleneck of the equilibrium tests: 100 Gbps, base RTT
+// about 20 µs, four flows starting 500 µs apart, measured over the last
+// 2 ms of a run of end.
+func fourFlows(t *testing.T, name string, params map[string]string, end rotor.Time) (*bottleneck, bnResult) {
+	t.Helper()
+	b := &bottleneck{C: 100 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000,
+		Fwd: 10 * rotor.Microsecond, Back: 10 * rotor.Microsecond,
+		End: end, Sample: rotor.Microsecond, MeasureAt: end - 2*rotor.Millisecond}
+	env := Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}
+	for i := 0; i < 4; i++ {
+		l, err := New(name, env, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Laws = append(b.Laws, l)
+		b.Starts = append(b.Starts, rotor.Time(i)*500*rotor.Microsecond)
+	}
+	return b, b.run()
+}
+
+// TestPowerEquilibrium: N long flows of PowerTCP (each update mode) and of
+// θ-PowerTCP on one bottleneck settle at the equilibrium of Theorem 1 of
+// the PowerTCP paper: the aggregate window bτ + Nβ, so a queue of Nβ bytes
+// (Eq. 2.1's small standing queue), each window (bτ + Nβ)/N, the link
+// full, and Jain's index ≥ 0.99.
+func TestPowerEquilibrium(t *testing.T) {
+	for _, c := range []struct{ name, mode string }{
+		{"powertcp", "per-ack"}, {"powertcp", "fast-react"}, {"powertcp", "per-rtt"}, {"theta-powertcp", ""},
+	} {
+		params := map[string]string{"ai": "2Gbps"}
+		if c.mode != "" {
+			params["mode"] = c.mode
+		}
+		b, r := fourFlows(t, c.name, params, 6*rotor.Millisecond)
+		n := float64(len(b.Laws))
+		tau := b.BaseRTT().Seconds()
+		beta := 2e9 / 8 * tau
+		bdp := bytesPerSec(b.C) * tau
+		qe, we := n*beta, (bdp+n*beta)/n
+		t.Logf("%s %s: busy %.4f qmean %.0f qmax %d qe %.0f we %.0f w %.0f jain %.5f", c.name, c.mode, r.Busy, r.QMean, r.QMax, qe, we, r.Windows, jain(r.Bytes))
+		if r.Busy < 0.99 {
+			t.Errorf("%s %s: link busy %.4f of the time, want ≥ 0.99", c.name, c.mode, r.Busy)
+		}
+		if math.Abs(r.QMean-qe) > 0.15*qe {
+			t.Errorf("%s %s: mean queue %.0f B, want Nβ = %.0f ± 15%%", c.name, c.mode, r.QMean, qe)
+		}
+		if lim := qe + float64(4*len(b.Laws))*float64(b.MSS); float64(r.QMax) > lim {
+			t.Errorf("%s %s: queue reached %d B, want ≤ Nβ + 4N·MSS = %.0f", c.name, c.mode, r.QMax, lim)
+		}
+		if qmin := slices.Min(r.Samples); qmin <= 0 {
+			t.Errorf("%s %s: queue emptied (min %d B): the link idles", c.name, c.mode, qmin)
+		}
+		for i, w := range r.Windows {
+			if math.Abs(w-we) > 0.05*we {
+				t.Errorf("%s %s: flow %d window %.0f, want (bτ+Nβ)/N = %.0f ± 5%%", c.name, c.mode, i, w, we)
+			}
+		}
+		if j := jain(r.Bytes); j < 0.99 {
+			t.Errorf("%s %s: Jain index %.4f, want ≥ 0.99 (bytes %v)", c.name, c.mode, j, r.Bytes)
+		}
+	}
+}
+
+// TestHPCCUtilisation: HPCC holds the bottleneck near its target η with an
+// empty queue. Per round each flow sets R = R_c/k + R_AI with k = U/η, so
+// at the fixed point R_c·(1 − η/U) = R_AI for every flow: the flows are
+// equal and the utilisation is U = η + N·R_AI/C.
+func TestHPCCUtilisation(t *testing.T) {
+	for _, ai := range []float64{150e6, 500e6} {
+		params := map[string]string{"ai": rotor.Rate(ai).String()}
+		b, r := fourFlows(t, "hpcc", params, 10*rotor.Millisecond)
+		want := 0.95 + float64(len(b.Laws))*ai/float64(b.C)
+		if math.Abs(r.Busy-want) > 0.005 {
+			t.Errorf("ai %v: utilisation %.4f, want η + N·AI/C = %.4f ± 0.005", rotor.Rate(ai), r.Busy, want)
+		}
+		if r.QMean > float64(2*b.MSS) {
+			t.Errorf("ai %v: mean queue %.0f B, want ≤ 2 MSS", rotor.Rate(ai), r.QMean)
+		}
+		if j := jain(r.Bytes); j < 0.99 {
+			t.Errorf("ai %v: Jain index %.4f, want ≥ 0.99 (bytes %v)", rotor.Rate(ai), j, r.Bytes)
+		}
+	}
+}
+
+// TestBottleneckModel checks the model itself against a closed form: two
+// flows with fixed windows W and 2W, together more than the pipe holds,
+// keep exactly 3W − C·τ bytes queued (within a packet per flow), keep the
+// link busy, and share it 1:2.
+func TestBottleneckModel(t *testing.T) {
+	b := &bottleneck{C: 100 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000,
+		Fwd: 10 * rotor.Microsecond, Back: 10 * rotor.Microsecond,
+		End: 3 * rotor.Millisecond, Sample: rotor.Microsecond, MeasureAt: rotor.Millisecond,
+		Starts: []rotor.Time{0, 100 * rotor.Microsecond}, FlowWindow: []int64{100_000, 200_000}}
+	env := Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}
+	for range 2 {
+		l, err := New("newreno", env, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Laws = append(b.Laws, l)
+	}
+	r := b.run()
+	want := 300_000 - bytesPerSec(b.C)*b.BaseRTT().Seconds()
+	if math.Abs(r.QMean-want) > 2*float64(b.MSS) {
+		t.Errorf("mean queue %.0f B, want 3W − Cτ = %.0f", r.QMean, want)
+	}
+	if r.Busy < 0.999 {
+		t.Errorf("link busy %.4f, want 1", r.Busy)
+	}
+	if ratio := float64(r.Bytes[1]) / float64(r.Bytes[0]); math.Abs(ratio-2) > 0.02 {
+		t.Errorf("throughput ratio %.3f, want 2", ratio)
+	}
+}
