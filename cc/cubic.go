@@ -52,7 +52,8 @@ func (c *Cubic) OnAck(f *Feedback) {
 		c.west = seg
 	}
 	t := (f.Now - c.epoch + c.minRTT).Seconds()
-	target := c.origin + c.C*math.Pow(t-c.k, 3)
+	x := t - c.k
+	target := c.origin + c.C*x*x*x
 	target = clamp(target, seg, 1.5*seg)
 	// Per RFC 9438 §4.2, each acknowledged segment adds (target−cwnd)/cwnd.
 	inc := (target - seg) / seg * acked
