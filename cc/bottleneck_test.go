@@ -68,7 +68,18 @@ type bottleneck struct {
 	Sample     rotor.Time // queue sampling period
 	MeasureAt  rotor.Time // throughput and queue statistics from here on
 	Laws       []Law
-	FlowWindow []int64 // optional: overrides the law's window (0: law's)
+	FlowWindow []int64    // optional: overrides the law's window (0: law's)
+	Step       rotor.Time // if > 0, the link rate becomes C2 at Step
+	C2         rotor.Rate
+	Bin        rotor.Time // if > 0, acknowledged bytes are also counted per Bin of time
+}
+
+// rate is the link rate at now.
+func (b *bottleneck) rate(now rotor.Time) rotor.Rate {
+	if b.Step > 0 && now >= b.Step {
+		return b.C2
+	}
+	return b.C
 }
 
 // BaseRTT is the RTT of a packet that finds the queue empty.
@@ -84,8 +95,8 @@ type bnResult struct {
 	Windows  []float64 // mean window per flow (sampled)
 	Busy     float64   // fraction of time the link was serialising
 	Samples  []int64   // queue samples
-	Drops    int
-	MaxQueue int64 // over the whole run
+	MaxQueue int64     // over the whole run
+	Bins     []int64   // bytes acknowledged per Bin (all flows), from time 0
 }
 
 type bnFlow struct {
@@ -164,8 +175,9 @@ func (b *bottleneck) run() bnResult {
 		fifo = fifo[1:]
 		qBytes -= p.size
 		txBytes += p.size
-		p.hop = Hop{Ts: now, Qlen: qBytes, TxBytes: txBytes, Rate: b.C, Port: 1}
-		ser := b.C.TransmitTime(rotor.Bytes(p.size))
+		c := b.rate(now)
+		p.hop = Hop{Ts: now, Qlen: qBytes, TxBytes: txBytes, Rate: c, Port: 1}
+		ser := c.TransmitTime(rotor.Bytes(p.size))
 		busy = true
 		if now >= b.MeasureAt {
 			busyT += ser
@@ -210,6 +222,13 @@ func (b *bottleneck) run() bnResult {
 			f.law.OnAck(&fb)
 			if now >= b.MeasureAt {
 				res.Bytes[p.flow] += p.size
+			}
+			if b.Bin > 0 {
+				k := int(now / b.Bin)
+				for len(res.Bins) <= k {
+					res.Bins = append(res.Bins, 0)
+				}
+				res.Bins[k] += p.size
 			}
 			trySend(now, p.flow)
 		case 255:

@@ -121,3 +121,51 @@ func TestBottleneckModel(t *testing.T) {
 		t.Errorf("throughput ratio %.3f, want 2", ratio)
 	}
 }
+
+// TestBandwidthStep: the bottleneck's rate jumps from 25 to 100 Gbps, as
+// when a circuit comes up in a reconfigurable network. PowerTCP (per-RTT
+// updates, as in the RDCN study) sees b change in its INT records: its
+// power drops to ¼ (floored at ½ by min_lambda), so each round at least
+// doubles the window, and 4 RTTs after the step (one for the news, two
+// doublings, one for the ACKs) it delivers ≥ 90% of the new rate. HPCC
+// sees utilisation ¼ < η and by its rule first takes maxStage = 5 additive
+// rounds, so 4 RTTs after the step it still runs near the old rate; it
+// reaches the new one later.
+func TestBandwidthStep(t *testing.T) {
+	for _, name := range []string{"powertcp", "hpcc"} {
+		b := &bottleneck{C: 25 * rotor.Gbps, C2: 100 * rotor.Gbps, Step: rotor.Millisecond, H: 100 * rotor.Gbps, MSS: 1000,
+			Fwd: 10 * rotor.Microsecond, Back: 10 * rotor.Microsecond, End: 2 * rotor.Millisecond,
+			Sample: rotor.Microsecond, MeasureAt: rotor.Millisecond, Starts: []rotor.Time{0}}
+		tau := b.BaseRTT()
+		b.Bin = tau
+		l, err := New(name, Env{MSS: b.MSS, HostRate: b.H, BaseRTT: tau}, map[string]string{"mode": "per-rtt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Laws = []Law{l}
+		r := b.run()
+		step := int(b.Step / tau)
+		fr := binsFrac(r.Bins[step:step+16], bytesPerSec(b.C2)*tau.Seconds()) // per RTT after the step
+		switch name {
+		case "powertcp":
+			if m := slices.Min(fr[4:]); m < 0.9 || slices.Max(fr) > 1.01 {
+				t.Errorf("powertcp: throughput per RTT after the step %.2f, want ≥ 0.9 from the 4th RTT on", fr)
+			}
+		case "hpcc":
+			if m := slices.Max(fr[:5]); m > 0.3 {
+				t.Errorf("hpcc: throughput per RTT after the step %.2f, want ≤ 0.3 in the first 4 RTTs", fr)
+			}
+			if m := slices.Min(fr[8:]); m < 0.85 {
+				t.Errorf("hpcc: throughput per RTT after the step %.2f, want ≥ 0.85 from the 8th RTT on", fr)
+			}
+		}
+	}
+}
+
+func binsFrac(bs []int64, full float64) []float64 {
+	var out []float64
+	for _, x := range bs {
+		out = append(out, float64(x)/full)
+	}
+	return out
+}
