@@ -2,6 +2,7 @@ package cc
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -238,5 +239,28 @@ func TestCubicCurve(t *testing.T) {
 	}
 	if got := at(k); math.Abs(got-wmax) > 0.01*wmax {
 		t.Errorf("t = K: %.1f segments, want Wmax = %.0f", got, wmax)
+	}
+}
+
+// TestDocsParams: the parameter tables in docs/cc.md are what
+// WriteParams prints for the registry.
+func TestDocsParams(t *testing.T) {
+	doc, err := os.ReadFile("../docs/cc.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(doc)
+	m := strings.Index(s, "<!-- params:")
+	i := strings.Index(s[max(m, 0):], "-->\n") + max(m, 0)
+	j := strings.Index(s, "<!-- /params -->")
+	if m < 0 || i < m || j < i {
+		t.Fatal("docs/cc.md has no params markers")
+	}
+	var b strings.Builder
+	if err := WriteParams(&b); err != nil {
+		t.Fatal(err)
+	}
+	if got := s[i+4 : j]; got != b.String() {
+		t.Errorf("docs/cc.md parameter tables are stale; replace them with cc.WriteParams output:\n%s", b.String())
 	}
 }

@@ -2,6 +2,7 @@ package cc
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -245,6 +246,35 @@ func (p *Param) format(x float64) string {
 		return rotor.Bytes(x).String()
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// WriteParams writes one Markdown table per law: its parameters, their
+// defaults, valid ranges and meanings. docs/cc.md holds its output.
+func WriteParams(w io.Writer) error {
+	for _, s := range registry {
+		if _, err := fmt.Fprintf(w, "#### %s\n\n%s.\n\n| parameter | default | range | meaning |\n|---|---|---|---|\n", s.Name, s.Doc); err != nil {
+			return err
+		}
+		for _, p := range s.Params {
+			def, rng := p.Default, p.Range()
+			if p.Env != nil {
+				def = "base RTT"
+			}
+			switch p.Kind {
+			case Bool:
+				rng = "true, false"
+			case Choice:
+				rng = strings.Join(p.Choices, ", ")
+			}
+			if _, err := fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", p.Key, def, rng, p.Doc); err != nil {
+				return err
+			}
+		}
+		if _, err := fmt.Fprintln(w); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Shared parameter declarations.
