@@ -65,7 +65,7 @@ func (c *Cubic) OnAck(f *Feedback) {
 	if c.west > next {
 		next = c.west
 	}
-	c.cwnd = next * c.mss
+	c.cwnd = min(next*c.mss, maxWindow)
 }
 
 // reduce applies the multiplicative decrease to Wmax and ssthresh.

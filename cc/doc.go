@@ -90,4 +90,13 @@
 //     not grow in the round after a cut; a cut leaves at least two MSS.
 //   - CUBIC (RFC 9438): when the cubic target is below the window, the
 //     window grows by one segment per 100 windows (Linux's floor).
+//   - The window laws cap their window at 2^40 bytes so that no growth or
+//     jump overflows.
+//   - PowerTCP's λ floor (min_lambda) clips the negative swings of
+//     per-packet q̇ samples. A flow with more packets samples over shorter
+//     intervals, sees larger swings and so a higher power: with the floor,
+//     flows with β in ratio 1:3 share about 1:1.5 instead of 1:3 (Theorem
+//     3 holds with min_lambda = 0; TestPowerTCPWeightedFairness). Equal-β
+//     flows are unaffected. The floor stays on by default, as in the
+//     authors' simulator: per-ack mode needs it to stay stable.
 package cc

@@ -169,3 +169,34 @@ func binsFrac(bs []int64, full float64) []float64 {
 	}
 	return out
 }
+
+// TestPowerTCPWeightedFairness: Theorem 3 of the PowerTCP paper: flows
+// share in proportion to their β_i. Two flows with additive increase 1
+// and 3 Gb/s get throughputs 1:3, and the queue is β_1 + β_2.
+//
+// This holds with min_lambda = 0. The default floor λ ≥ b/2 clips the
+// negative swings of per-packet q̇ samples, and the flow with more packets
+// samples over shorter intervals, so its noise is larger and its power is
+// biased upward: with the floor the shares come out about 1:1.5.
+func TestPowerTCPWeightedFairness(t *testing.T) {
+	b := &bottleneck{C: 100 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000,
+		Fwd: 10 * rotor.Microsecond, Back: 10 * rotor.Microsecond,
+		End: 6 * rotor.Millisecond, Sample: rotor.Microsecond, MeasureAt: 4 * rotor.Millisecond,
+		Starts: []rotor.Time{0, 500 * rotor.Microsecond}}
+	env := Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}
+	for _, ai := range []string{"1Gbps", "3Gbps"} {
+		l, err := New("powertcp", env, map[string]string{"ai": ai, "min_lambda": "0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Laws = append(b.Laws, l)
+	}
+	r := b.run()
+	if ratio := float64(r.Bytes[1]) / float64(r.Bytes[0]); math.Abs(ratio-3) > 0.15 {
+		t.Errorf("throughput ratio %.3f, want β₂/β₁ = 3 ± 5%%", ratio)
+	}
+	qe := 4e9 / 8 * b.BaseRTT().Seconds()
+	if math.Abs(r.QMean-qe) > 0.15*qe {
+		t.Errorf("mean queue %.0f B, want β₁ + β₂ = %.0f ± 15%%", r.QMean, qe)
+	}
+}

@@ -2,8 +2,10 @@ package cc
 
 import "github.com/rdcn/rdcn/rotor"
 
-// MaxHops is the number of INT hop records a Law keeps between ACKs; a
-// path that reports more is refused by the INT-based laws.
+// MaxHops is the number of INT hop records a Law keeps between ACKs. The
+// INT laws (Spec.INT) cannot use a path with more hops: the engine must
+// refuse such a configuration up front; on a longer stack they would
+// never see two comparable samples and keep their window.
 const MaxHops = 8
 
 // Hop is one in-band telemetry record as a Law reads it: the state of one

@@ -264,3 +264,32 @@ func TestDocsParams(t *testing.T) {
 		t.Errorf("docs/cc.md parameter tables are stale; replace them with cc.WriteParams output:\n%s", b.String())
 	}
 }
+
+// FuzzNew: any law name and parameter text either builds a law whose
+// window and rate are sane, or fails with a one-line error; it never
+// panics.
+func FuzzNew(f *testing.F) {
+	f.Add("powertcp", "gamma", "0.5")
+	f.Add("hpcc", "max_stage", "1e9")
+	f.Add("dcqcn", "increase_timer", "1ps")
+	f.Add("retcp", "jump_up", "Inf")
+	f.Add("cubic", "beta", "-0")
+	f.Add("timely", "t_low", "9.9us")
+	f.Add("newreno", "init_window", "1B")
+	f.Fuzz(func(t *testing.T, name, key, value string) {
+		l, err := New(name, testEnv, map[string]string{key: value})
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		s := &ackStream{law: l, mss: 1000, outstanding: 10}
+		for i := range 200 {
+			s.ack(i%3 == 0)
+		}
+		if w, r := l.Window(), l.Rate(); w < 0 || r < 0 || (w == 0 && r == 0) {
+			t.Fatalf("%s %s=%s: window %d, rate %v", name, key, value, w, r)
+		}
+	})
+}

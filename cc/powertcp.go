@@ -209,7 +209,7 @@ func powerParams(gamma string) []Param {
 }
 
 func init() {
-	register(Spec{Name: "powertcp", Doc: "PowerTCP: INT power (q̇+μ)(q+bτ)/(b²τ) per hop, max over the path, w ← γ(w_old/Γ + β) + (1−γ)w",
+	register(Spec{Name: "powertcp", INT: true, Doc: "PowerTCP: INT power (q̇+μ)(q+bτ)/(b²τ) per hop, max over the path, w ← γ(w_old/Γ + β) + (1−γ)w",
 		Params: append(powerParams("0.9"),
 			Param{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames, Doc: "window updates: per-ack, fast-react or per-rtt"},
 			Param{Key: "eta", Kind: Float, Default: "1", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η: power is normalised by η·b²τ"},

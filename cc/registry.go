@@ -43,7 +43,10 @@ type Spec struct {
 	Name   string
 	Doc    string // one line
 	Params []Param
-	New    func(Env, Values) Law
+	// INT marks laws that read INT records: the engine must stamp them and
+	// refuse paths with more hops than a packet carries (and than MaxHops).
+	INT bool
+	New func(Env, Values) Law
 }
 
 // Values holds a law's resolved parameters, in base units (picoseconds,

@@ -6,6 +6,10 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 )
 
+// maxWindow caps every window (2^40 B, about 1.1 TB: far above any
+// bandwidth-delay product) so that no jump or growth overflows.
+const maxWindow = 1 << 40
+
 // reno is the NewReno window (RFC 5681 with byte counting, RFC 6582
 // recovery): slow start to ssthresh, then one MSS per window; a loss halves
 // the window once per window of data; a timeout drops it to one MSS.
@@ -45,6 +49,7 @@ func (r *reno) grow(acked float64) {
 	if acked > 0 {
 		r.cwnd += r.mss * acked / r.cwnd
 	}
+	r.cwnd = min(r.cwnd, maxWindow)
 }
 
 // cut sets the window to factor·cwnd (at least two MSS) and starts a
@@ -95,7 +100,7 @@ func (r *ReTCP) OnAck(f *Feedback) {
 	r.grow(float64(f.Acked))
 	switch {
 	case f.ECE && !r.jumped:
-		r.cwnd *= r.Up
+		r.cwnd = min(r.cwnd*r.Up, maxWindow)
 		r.jumped = true
 	case !f.ECE && r.jumped:
 		r.cwnd = max(r.cwnd/r.Down, r.mss)
