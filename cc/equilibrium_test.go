@@ -200,3 +200,48 @@ func TestPowerTCPWeightedFairness(t *testing.T) {
 		t.Errorf("mean queue %.0f B, want β₁ + β₂ = %.0f ± 15%%", r.QMean, qe)
 	}
 }
+
+// TestDCTCPSawtooth: four DCTCP flows and a switch marking above K = 65
+// packets, on a link whose base BDP is C·τ = 252 packets (so K > C·τ/7,
+// the DCTCP paper's condition for full throughput). The paper's fluid
+// analysis of N synchronised flows predicts a queue peaking at K + N
+// packets, a sawtooth amplitude A = ½·√(2N(C·τ + K)) ≈ 25 packets (so the
+// queue never empties), and α ≈ √(2/W*) with W* = (C·τ + K)/N. The model
+// flows are not synchronised, so the checks allow a margin.
+func TestDCTCPSawtooth(t *testing.T) {
+	const k, n = 65, 4
+	b := &bottleneck{C: 100 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000, K: k * 1000,
+		Fwd: 10 * rotor.Microsecond, Back: 10 * rotor.Microsecond,
+		End: 20 * rotor.Millisecond, Sample: rotor.Microsecond, MeasureAt: 10 * rotor.Millisecond}
+	env := Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}
+	for i := range n {
+		l, err := New("dctcp", env, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Laws = append(b.Laws, l)
+		b.Starts = append(b.Starts, rotor.Time(i)*100*rotor.Microsecond)
+	}
+	r := b.run()
+	bdp := bytesPerSec(b.C) * b.BaseRTT().Seconds() / float64(b.MSS) // packets
+	qmax := float64(k + n)
+	amp := math.Sqrt(2*n*(bdp+k)) / 2
+	alpha := math.Sqrt(2 / ((bdp + k) / n))
+	if r.Busy < 0.99 {
+		t.Errorf("link busy %.4f, want ≥ 0.99", r.Busy)
+	}
+	if got := float64(r.QMax) / float64(b.MSS); got > qmax+4 {
+		t.Errorf("queue peaked at %.0f packets, want ≤ K + N (+4) = %.0f", got, qmax+4)
+	}
+	if got := float64(slices.Min(r.Samples)) / float64(b.MSS); got < 0.8*(qmax-amp) {
+		t.Errorf("queue fell to %.0f packets, want ≥ 0.8·(K + N − A) = %.1f", got, 0.8*(qmax-amp))
+	}
+	for i, l := range b.Laws {
+		if a := l.(*DCTCP).Alpha; math.Abs(a-alpha) > 0.3*alpha {
+			t.Errorf("flow %d: α = %.3f, want √(2/W*) = %.3f ± 30%%", i, a, alpha)
+		}
+	}
+	if j := jain(r.Bytes); j < 0.99 {
+		t.Errorf("Jain index %.4f, want ≥ 0.99", j)
+	}
+}
