@@ -28,29 +28,8 @@ type HPCC struct {
 }
 
 func (h *HPCC) OnAck(f *Feedback) {
-	hs := f.Hops
-	if len(hs) == 0 {
-		return
-	}
-	if !h.prev.matches(hs) {
-		h.prev.store(hs)
-		return
-	}
-	u, dt, any := 0.0, 0.0, false
-	for i := range hs {
-		x, o := &hs[i], &h.prev.hops[i]
-		d := (x.Ts - o.Ts).Seconds()
-		if d <= 0 || x.Rate <= 0 {
-			continue
-		}
-		b := bytesPerSec(x.Rate)
-		uj := float64(x.TxBytes-o.TxBytes)/d/b + float64(min(x.Qlen, o.Qlen))/(b*h.tau)
-		if !any || uj > u {
-			u, dt, any = uj, d, true
-		}
-	}
-	h.prev.store(hs)
-	if !any {
+	u, dt, _, ok := h.prev.scan(f.Hops, h.hopUtil)
+	if !ok {
 		return
 	}
 	dt = min(dt, h.tau)
@@ -73,6 +52,11 @@ func (h *HPCC) OnAck(f *Feedback) {
 	} else if h.fast {
 		h.r = r
 	}
+}
+
+// hopUtil is one hop's utilisation txRate/b + min(q, q_prev)/(b·T).
+func (h *HPCC) hopUtil(x, o *Hop, dt, b float64) float64 {
+	return float64(x.TxBytes-o.TxBytes)/dt/b + float64(min(x.Qlen, o.Qlen))/(b*h.tau)
 }
 
 func (h *HPCC) OnLoss(rotor.Time) {}

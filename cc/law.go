@@ -96,6 +96,33 @@ func (m *intMemory) store(hs []Hop) {
 	m.ok = true
 }
 
+// scan compares hs with the stored stack hop by hop and returns the
+// largest value of metric over the hops whose time advanced (h the new
+// record, o the old, dt seconds between them, b the new rate in bytes/s),
+// the dt of that hop, and whether any hop's rate changed. ok is false when
+// nothing could be compared: no records, the first sample of a path (a new
+// hop count or port), or no time elapsed. It then stores hs.
+func (m *intMemory) scan(hs []Hop, metric func(h, o *Hop, dt, b float64) float64) (best, dt float64, changed, ok bool) {
+	if len(hs) == 0 {
+		return 0, 0, false, false
+	}
+	if m.matches(hs) {
+		for i := range hs {
+			h, o := &hs[i], &m.hops[i]
+			d := (h.Ts - o.Ts).Seconds()
+			if d <= 0 || h.Rate <= 0 {
+				continue
+			}
+			if v := metric(h, o, d, bytesPerSec(h.Rate)); !ok || v > best {
+				best, dt, ok = v, d, true
+			}
+			changed = changed || h.Rate != o.Rate
+		}
+	}
+	m.store(hs)
+	return best, dt, changed, ok
+}
+
 // perRTT marks the once-per-RTT update points: an ACK starts a new round
 // when it acknowledges the byte that was the send frontier at the previous
 // round's start (snd_una > last update's snd_nxt, as in HPCC's

@@ -120,35 +120,19 @@ type PowerTCP struct {
 }
 
 func (p *PowerTCP) OnAck(f *Feedback) {
-	hs := f.Hops
-	if len(hs) == 0 {
-		return
-	}
-	if !p.prev.matches(hs) {
-		p.prev.store(hs)
-		return
-	}
-	pn, dt, changed, any := 0.0, 0.0, false, false
-	for i := range hs {
-		h, o := &hs[i], &p.prev.hops[i]
-		d := (h.Ts - o.Ts).Seconds()
-		if d <= 0 || h.Rate <= 0 {
-			continue
-		}
-		b := bytesPerSec(h.Rate)
-		lambda := max(float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes)/d, p.minLambda*b)
-		g := lambda * (float64(h.Qlen) + b*p.tau) / (b * b * p.tau) / p.eta
-		if !any || g > pn {
-			pn, dt, any = g, d, true
-		}
-		changed = changed || h.Rate != o.Rate
-	}
-	p.prev.store(hs)
-	if !any {
+	pn, dt, changed, ok := p.prev.scan(f.Hops, p.hopPower)
+	if !ok {
 		return
 	}
 	p.smoothen(pn, dt, p.bwReset && changed)
 	p.update(f)
+}
+
+// hopPower is one hop's normalised power λ·(q + b·τ)/(η·b²·τ), with
+// λ = q̇ + μ = (Δqlen + ΔtxBytes)/Δt floored at min_lambda·b.
+func (p *PowerTCP) hopPower(h, o *Hop, dt, b float64) float64 {
+	lambda := max(float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes)/dt, p.minLambda*b)
+	return lambda * (float64(h.Qlen) + b*p.tau) / (b * b * p.tau) / p.eta
 }
 
 func (p *PowerTCP) OnLoss(rotor.Time) {}
