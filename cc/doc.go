@@ -63,7 +63,8 @@
 //     uses 0.7); the power is computed on every ACK with Δt the time
 //     since the previous ACK (capped at τ), the window changes once per
 //     RTT; θ̇ + 1 is floored at min_grad = 0.5 (the authors' simulator);
-//     τ is configured, not tracked as a minimum RTT.
+//     τ is configured, not tracked as a minimum RTT, and the power is
+//     normalised by τ as in the paper (the authors' simulator uses 1.05·τ).
 //   - A round (per-RTT updates of PowerTCP, θ-PowerTCP, HPCC, TIMELY and
 //     DCTCP's α) ends when the cumulative ACK passes the send frontier
 //     recorded at the round's start; the first ACK starts a round, so
@@ -83,9 +84,11 @@
 //     timers are replayed lazily at each call; clamp_target defaults to
 //     false.
 //   - reTCP ("Adapting TCP for Reconfigurable Datacenter Networks"): the
-//     circuit state comes only from ECE (OnCircuit is ignored); NewReno
-//     growth is applied before the jump, as the Linux module does; the
-//     window never falls below one MSS.
+//     circuit state comes from ECE by default, as in the paper (signal =
+//     notice takes it from OnCircuit instead); NewReno growth is applied
+//     before the jump, as the Linux module does; the window never falls
+//     below one MSS. The other laws ignore OnCircuit: PowerTCP and HPCC
+//     learn of circuits only through the INT rate field.
 //   - DCTCP ("Data Center TCP (DCTCP)"): α starts at 1; the window does
 //     not grow in the round after a cut; a cut leaves at least two MSS.
 //   - CUBIC (RFC 9438): when the cubic target is below the window, the

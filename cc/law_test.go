@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"flag"
 	"math"
 	"os"
 	"strings"
@@ -129,6 +130,35 @@ func TestReTCPJump(t *testing.T) {
 	}
 }
 
+// TestReTCPNotice: with signal = notice the circuit state comes from
+// OnCircuit, ECE is ignored, and the jumps happen on the next ACK.
+func TestReTCPNotice(t *testing.T) {
+	l, _ := New("retcp", testEnv, map[string]string{"signal": "notice"})
+	r := l.(*ReTCP)
+	s := &ackStream{law: r, mss: 1000, outstanding: 10}
+	s.ack(true) // ECE alone does nothing
+	w := r.cwnd
+	r.OnCircuit(0, true)
+	if r.cwnd != w {
+		t.Fatal("the notice itself moved the window")
+	}
+	twin := &NewReno{r.reno}
+	f := s.next(false)
+	twin.OnAck(f)
+	r.OnAck(f)
+	if r.cwnd != 2*twin.cwnd {
+		t.Fatalf("first ACK after circuit up: %.1f, want 2 × %.1f", r.cwnd, twin.cwnd)
+	}
+	r.OnCircuit(0, false)
+	twin = &NewReno{r.reno}
+	f = s.next(true)
+	twin.OnAck(f)
+	r.OnAck(f)
+	if r.cwnd != twin.cwnd/2 {
+		t.Fatalf("first ACK after circuit down: %.1f, want %.1f / 2", r.cwnd, twin.cwnd)
+	}
+}
+
 // TestDCTCPAlpha: under a fixed marking pattern (3 of every 10 ACKs) with
 // 10 segments per window, every window's marked fraction is exactly 0.3,
 // so α_n = p + (α_1 − p)(1 − g)^(n−1) and α converges to p.
@@ -242,8 +272,11 @@ func TestCubicCurve(t *testing.T) {
 	}
 }
 
+var updateDocs = flag.Bool("update", false, "rewrite the parameter tables in docs/cc.md")
+
 // TestDocsParams: the parameter tables in docs/cc.md are what
-// WriteParams prints for the registry.
+// WriteParams prints for the registry (go test ./cc -run DocsParams
+// -update rewrites them).
 func TestDocsParams(t *testing.T) {
 	doc, err := os.ReadFile("../docs/cc.md")
 	if err != nil {
@@ -259,6 +292,12 @@ func TestDocsParams(t *testing.T) {
 	var b strings.Builder
 	if err := WriteParams(&b); err != nil {
 		t.Fatal(err)
+	}
+	if *updateDocs {
+		if err := os.WriteFile("../docs/cc.md", []byte(s[:i+4]+b.String()+s[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
 	}
 	if got := s[i+4 : j]; got != b.String() {
 		t.Errorf("docs/cc.md parameter tables are stale; replace them with cc.WriteParams output:\n%s", b.String())

@@ -88,30 +88,38 @@ func (n *NewReno) Rate() rotor.Rate           { return 0 }
 // Reconfigurable Datacenter Networks": the ToR forwarding an ACK sets its
 // ECE bit while the data direction has a circuit; on the first ACK with
 // ECE the window is multiplied by Up, on the first without it divided by
-// Down. ECE carries no congestion meaning here.
+// Down. ECE carries no congestion meaning here. With Notice set, the
+// circuit state comes from OnCircuit instead of ECE, and the jump still
+// happens on the next ACK.
 type ReTCP struct {
 	reno
 	Up, Down float64
+	Notice   bool
 	jumped   bool
+	circuit  bool // the last OnCircuit state (Notice)
 }
 
 func (r *ReTCP) OnAck(f *Feedback) {
 	r.see(f)
 	r.grow(float64(f.Acked))
+	up := f.ECE
+	if r.Notice {
+		up = r.circuit
+	}
 	switch {
-	case f.ECE && !r.jumped:
+	case up && !r.jumped:
 		r.cwnd = min(r.cwnd*r.Up, maxWindow)
 		r.jumped = true
-	case !f.ECE && r.jumped:
+	case !up && r.jumped:
 		r.cwnd = max(r.cwnd/r.Down, r.mss)
 		r.jumped = false
 	}
 }
-func (r *ReTCP) OnLoss(rotor.Time)          { r.cut(0.5) }
-func (r *ReTCP) OnTimeout(rotor.Time)       { r.timeout() }
-func (r *ReTCP) OnCircuit(rotor.Time, bool) {}
-func (r *ReTCP) Window() int64              { return r.window() }
-func (r *ReTCP) Rate() rotor.Rate           { return 0 }
+func (r *ReTCP) OnLoss(rotor.Time)               { r.cut(0.5) }
+func (r *ReTCP) OnTimeout(rotor.Time)            { r.timeout() }
+func (r *ReTCP) OnCircuit(_ rotor.Time, up bool) { r.circuit = up }
+func (r *ReTCP) Window() int64                   { return r.window() }
+func (r *ReTCP) Rate() rotor.Rate                { return 0 }
 
 // DCTCP is "Data Center TCP (DCTCP)": once per window of data the marked
 // fraction F of acknowledged bytes updates α ← (1−g)·α + g·F; an ACK with
@@ -155,9 +163,10 @@ func init() {
 	register(Spec{Name: "retcp", Doc: "reTCP: NewReno whose window jumps ×up on the first ACK with ECE (circuit up) and ÷down when ECE clears",
 		Params: []Param{initWindowParam(),
 			{Key: "jump_up", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window factor on circuit up"},
-			{Key: "jump_down", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window divisor on circuit down"}},
+			{Key: "jump_down", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window divisor on circuit down"},
+			{Key: "signal", Kind: Choice, Default: "ece", Choices: []string{"ece", "notice"}, Doc: "circuit state from the ACKs' ECE bit or from OnCircuit notices"}},
 		New: func(e Env, v Values) Law {
-			return &ReTCP{reno: newReno(e, v), Up: v.F("jump_up"), Down: v.F("jump_down")}
+			return &ReTCP{reno: newReno(e, v), Up: v.F("jump_up"), Down: v.F("jump_down"), Notice: v.I("signal") == 1}
 		}})
 	register(Spec{Name: "dctcp", Doc: "DCTCP: α ← (1−g)α + g·F per window, cwnd·(1−α/2) on ECE; switches mark above K",
 		Params: []Param{initWindowParam(),
