@@ -71,11 +71,15 @@ type bottleneck struct {
 	FlowWindow []int64    // optional: overrides the law's window (0: law's)
 	Step       rotor.Time // if > 0, the link rate becomes C2 at Step
 	C2         rotor.Rate
-	Bin        rotor.Time // if > 0, acknowledged bytes are also counted per Bin of time
+	RateAt     func(rotor.Time) rotor.Rate // if set, the link rate at each time (overrides C, Step)
+	Bin        rotor.Time                  // if > 0, acknowledged bytes are also counted per Bin of time
 }
 
 // rate is the link rate at now.
 func (b *bottleneck) rate(now rotor.Time) rotor.Rate {
+	if b.RateAt != nil {
+		return b.RateAt(now)
+	}
 	if b.Step > 0 && now >= b.Step {
 		return b.C2
 	}
@@ -89,14 +93,15 @@ func (b *bottleneck) BaseRTT() rotor.Time {
 
 // bnResult is what a run measured after MeasureAt.
 type bnResult struct {
-	Bytes    []int64   // bytes acknowledged per flow
-	QMean    float64   // mean queue (bytes), sampled
-	QMax     int64     // largest queue after MeasureAt
-	Windows  []float64 // mean window per flow (sampled)
-	Busy     float64   // fraction of time the link was serialising
-	Samples  []int64   // queue samples
-	MaxQueue int64     // over the whole run
-	Bins     []int64   // bytes acknowledged per Bin (all flows), from time 0
+	Bytes    []int64              // bytes acknowledged per flow
+	QMean    float64              // mean queue (bytes), sampled
+	QMax     int64                // largest queue after MeasureAt
+	Windows  []float64            // mean window per flow (sampled)
+	Busy     float64              // fraction of time the link was serialising
+	Samples  []int64              // queue samples
+	MaxQueue int64                // over the whole run
+	Bins     []int64              // bytes acknowledged per Bin (all flows), from time 0
+	ByRate   map[rotor.Rate]int64 // bytes the link started after MeasureAt, by its rate then
 }
 
 type bnFlow struct {
@@ -124,6 +129,7 @@ func (b *bottleneck) run() bnResult {
 	flows := make([]bnFlow, n)
 	res.Bytes = make([]int64, n)
 	res.Windows = make([]float64, n)
+	res.ByRate = map[rotor.Rate]int64{}
 	push := func(t rotor.Time, kind uint8, p bnPacket) {
 		seq++
 		heap.Push(&q, bnEvent{t: t, seq: seq, kind: kind, pkt: p})
@@ -181,6 +187,7 @@ func (b *bottleneck) run() bnResult {
 		busy = true
 		if now >= b.MeasureAt {
 			busyT += ser
+			res.ByRate[c] += p.size
 		}
 		push(now+ser, evLinkFree, bnPacket{})
 		push(now+ser+b.Back, evAck, p)
