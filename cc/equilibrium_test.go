@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -288,4 +289,59 @@ func TestCircuitDays(t *testing.T) {
 		t.Errorf("circuit utilisation: PowerTCP %.3f, HPCC %.3f; want PowerTCP ≥ 0.75, HPCC ≤ 0.65, and PowerTCP ahead by ≥ 0.2", util["powertcp"], util["hpcc"])
 	}
 	t.Logf("circuit utilisation: PowerTCP %.3f, HPCC %.3f", util["powertcp"], util["hpcc"])
+}
+
+// windowLog records a law's window each time an ACK changes it.
+type windowLog struct {
+	Law
+	ws []float64
+}
+
+func (r *windowLog) OnAck(f *Feedback) {
+	w := r.Law.Window()
+	r.Law.OnAck(f)
+	if nw := r.Law.Window(); nw != w {
+		r.ws = append(r.ws, float64(nw))
+	}
+}
+
+// TestPowerTCPConvergence: Theorem 2 of the PowerTCP paper. With power
+// equal to b·w_old (Property 1), one update maps the error to
+// w − w_e ← (1 − γ)(w − w_e): exponential convergence with a factor 1 − γ
+// per update interval. One per-RTT flow starts with a window four times
+// the bottleneck's BDP (a 100 G host on a 25 G link); the error shrinks by
+// 1 − γ per round for γ = ¼ and ½, as long as it is above packet
+// granularity (γ = 0.9 gets there within a round or two).
+func TestPowerTCPConvergence(t *testing.T) {
+	us := rotor.Microsecond
+	for _, gamma := range []float64{0.25, 0.5} {
+		b := &bottleneck{C: 25 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000,
+			Fwd: 10 * us, Back: 10 * us, End: rotor.Millisecond, Sample: us, Starts: []rotor.Time{0}}
+		env := Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}
+		l, err := New("powertcp", env, map[string]string{"gamma": fmt.Sprint(gamma), "mode": "per-rtt", "ai": "2Gbps"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := &windowLog{Law: l}
+		b.Laws = []Law{log}
+		b.run()
+		tau := b.BaseRTT().Seconds()
+		we := bytesPerSec(b.C)*tau + 2e9/8*tau
+		if len(log.ws) < 6 {
+			t.Fatalf("γ = %g: only %d window updates", gamma, len(log.ws))
+		}
+		// Compare rounds while the error is well above packet granularity
+		// (ten packets).
+		checked := 0
+		for i := 1; i < len(log.ws) && math.Abs(log.ws[i]-we) > 10*float64(b.MSS); i++ {
+			checked++
+			ratio := (log.ws[i] - we) / (log.ws[i-1] - we)
+			if math.Abs(ratio-(1-gamma)) > 0.06 {
+				t.Errorf("γ = %g, round %d: error ratio %.3f, want 1 − γ = %.2f (windows %.0f, w_e %.0f)", gamma, i, ratio, 1-gamma, log.ws[:6], we)
+			}
+		}
+		if checked < 3 {
+			t.Errorf("γ = %g: only %d rounds above packet granularity (windows %.0f)", gamma, checked, log.ws[:6])
+		}
+	}
 }
