@@ -53,20 +53,27 @@ type Spec struct {
 // bits per second, bytes; a Choice's index; 1 for true).
 type Values map[string]float64
 
-// F returns parameter k as a float.
-func (v Values) F(k string) float64 { return v[k] }
+// F returns parameter k as a float. A key the law did not declare is a
+// programming error and panics (TestRegistryDefaults builds every law).
+func (v Values) F(k string) float64 {
+	x, ok := v[k]
+	if !ok {
+		panic("cc: parameter " + k + " read but not declared")
+	}
+	return x
+}
 
 // I returns parameter k as an integer.
-func (v Values) I(k string) int64 { return int64(v[k]) }
+func (v Values) I(k string) int64 { return int64(v.F(k)) }
 
 // B returns parameter k as a bool.
-func (v Values) B(k string) bool { return v[k] != 0 }
+func (v Values) B(k string) bool { return v.F(k) != 0 }
 
 // T returns parameter k as a duration.
-func (v Values) T(k string) rotor.Time { return rotor.Time(v[k]) }
+func (v Values) T(k string) rotor.Time { return rotor.Time(v.F(k)) }
 
 // R returns parameter k as a rate.
-func (v Values) R(k string) rotor.Rate { return rotor.Rate(v[k]) }
+func (v Values) R(k string) rotor.Rate { return rotor.Rate(v.F(k)) }
 
 var registry []Spec
 
