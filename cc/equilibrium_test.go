@@ -345,3 +345,44 @@ func TestPowerTCPConvergence(t *testing.T) {
 		}
 	}
 }
+
+// TestThetaPowerTCPAdditiveOnly: the thesis notes that θ-PowerTCP, which
+// sees only RTTs, "assumes the bottleneck is at maximum transmission rate"
+// and fills spare bandwidth by additive increase alone. One flow from a
+// 100 G host on a 25 G link starts at four times the BDP; the queue's
+// delayed feedback drives its window below the BDP, and once the queue is
+// empty the RTT is flat (θ̇ = 0, θ = τ, power 1), so each round adds
+// exactly γ·β: w ← γ(w + β) + (1 − γ)w. PowerTCP, which sees the link's
+// transmit rate in INT, recovers from the same undershoot within a few
+// rounds.
+func TestThetaPowerTCPAdditiveOnly(t *testing.T) {
+	us := rotor.Microsecond
+	run := func(name string, params map[string]string) []float64 {
+		b := &bottleneck{C: 25 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000,
+			Fwd: 10 * us, Back: 10 * us, End: rotor.Millisecond, Sample: us, Starts: []rotor.Time{0}}
+		l, err := New(name, Env{MSS: b.MSS, HostRate: b.H, BaseRTT: b.BaseRTT()}, params)
+		if err != nil {
+			t.Fatal(err)
+		}
+		log := &windowLog{Law: l}
+		b.Laws = []Law{log}
+		b.run()
+		return log.ws
+	}
+	tau := (&bottleneck{C: 25 * rotor.Gbps, H: 100 * rotor.Gbps, MSS: 1000, Fwd: 10 * us, Back: 10 * us}).BaseRTT().Seconds()
+	bdp, gb := 25e9/8*tau, 0.9*150e6/8*tau
+	th := run("theta-powertcp", nil)
+	if len(th) < 40 || th[10] > 0.5*bdp {
+		t.Fatalf("θ-PowerTCP windows %.0f: want an undershoot below half the BDP (%.0f) by round 10", th[:min(len(th), 12)], bdp)
+	}
+	for i := 11; i < 40; i++ {
+		if inc := th[i] - th[i-1]; math.Abs(inc-gb) > 0.05*gb {
+			t.Fatalf("θ-PowerTCP round %d: window grew %.1f B, want γ·β = %.1f", i, inc, gb)
+		}
+	}
+	pt := run("powertcp", map[string]string{"mode": "per-rtt"})
+	t.Logf("BDP %.0f B; θ-PowerTCP rounds 0–11: %.0f; PowerTCP: %.0f", bdp, th[:12], pt[:12])
+	if len(pt) < 12 || slices.Min(pt[8:12]) < 0.9*bdp {
+		t.Fatalf("PowerTCP windows %.0f: want ≥ 0.9·BDP (%.0f) by round 8", pt[:min(len(pt), 12)], bdp)
+	}
+}
