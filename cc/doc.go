@@ -25,4 +25,81 @@
 // The bitmaps of the others (the receiver's segments, the sender's SACKs)
 // slide: they cover only the segments past the cumulative point, so their
 // memory follows the window and the reordering, not the flow's size.
+//
+// # Congestion-control laws
+//
+// A Law turns ACK feedback (Feedback: bytes acknowledged, snd_una and
+// snd_nxt, an RTT sample, ECE, the circuit flag and the path's INT records
+// as Hops) into a window and a pacing rate. Laws are registered by name
+// with typed, range-checked parameters (New, Laws, WriteParams):
+// newreno, cubic, dctcp, retcp, powertcp, theta-powertcp, hpcc, timely and
+// dcqcn. Laws depend only on rotor's units and their own Feedback type;
+// every OnAck costs O(hops) and allocates nothing (BenchmarkOnAck).
+// docs/cc.md states each law, its parameters and the papers.
+//
+// # Decisions where the papers are silent
+//
+//   - PowerTCP ("PowerTCP: Pushing the Performance Limits of Datacenter
+//     Networks"): η (eta) defaults to 1, the paper's e = b²τ, whose
+//     equilibrium is a full link with an Nβ queue; the authors' simulator
+//     divides by 0.95 (eta = 0.95). β is given as a rate, ai = 150 Mb/s
+//     (β = ai·τ, the authors' evaluation value; the paper's HostRate·τ/N
+//     with N = HostRate/ai). Algorithm 1 line 658 compares the raw power
+//     with the normalised maximum; we take the maximum of the normalised
+//     values, as every implementation does. The guards of the public
+//     implementations are on: λ ≥ min_lambda·b (0.5), Δt ≤ τ, MSS ≤ w ≤
+//     HostRate·τ, min_rate ≤ w/τ ≤ line rate, the smoothing restarts at the
+//     sample when a hop's rate changes (bw_reset, which matters when a
+//     circuit comes up), and a change in hop count or port ids discards the
+//     stored INT records. The first ACK only stores INT; the smoothed power
+//     starts at the first sample (not at 1). Hops whose timestamp did not
+//     advance are skipped. The TCP artefact's "γ = 1 when the smoothed
+//     power is ≤ 0.5" rule is not implemented. The old window of per-ack
+//     mode is a single slot refreshed once its send frontier is
+//     acknowledged (the Linux module's bookkeeping). Default mode
+//     fast-react (the chapter-2 evaluation); use per-rtt for the
+//     reconfigurable-network study, as the thesis does.
+//   - θ-PowerTCP: γ = 0.9 as the paper states (the authors' simulator
+//     uses 0.7); the power is computed on every ACK with Δt the time
+//     since the previous ACK (capped at τ), the window changes once per
+//     RTT; θ̇ + 1 is floored at min_grad = 0.5 (the authors' simulator);
+//     τ is configured, not tracked as a minimum RTT, and the power is
+//     normalised by τ as in the paper (the authors' simulator uses 1.05·τ).
+//   - A round (per-RTT updates of PowerTCP, θ-PowerTCP, HPCC, TIMELY and
+//     DCTCP's α) ends when the cumulative ACK passes the send frontier
+//     recorded at the round's start; the first ACK starts a round, so
+//     DCTCP's first α update covers one ACK, as in Linux.
+//   - The INT and delay laws ignore OnLoss (their feedback already
+//     carries congestion); a timeout halves the window (rate) and forgets
+//     the INT/RTT history. The window laws drop to one MSS on a timeout.
+//   - HPCC ("HPCC: High Precision Congestion Control"): the smoothed
+//     utilisation starts at the first sample; rates are clamped to
+//     [min_rate, line rate]; the window is R·τ, at least one MSS.
+//   - TIMELY ("TIMELY: RTT-based Congestion Control for the Datacenter"):
+//     the first RTT sample only primes the gradient, which is then updated
+//     once per round; the rate starts at line rate.
+//   - DCQCN ("Congestion Control for Large-Scale RDMA Deployments"): ECE
+//     on an ACK counts as a CNP (pacing CNPs to one per 50 µs is the
+//     receiver's business); the first CNP cuts at once; the Mellanox
+//     timers are replayed lazily at each call; clamp_target defaults to
+//     false.
+//   - reTCP ("Adapting TCP for Reconfigurable Datacenter Networks"): the
+//     circuit state comes from ECE by default, as in the paper (signal =
+//     notice takes it from OnCircuit instead); NewReno growth is applied
+//     before the jump, as the Linux module does; the window never falls
+//     below one MSS. The other laws ignore OnCircuit: PowerTCP and HPCC
+//     learn of circuits only through the INT rate field.
+//   - DCTCP ("Data Center TCP (DCTCP)"): α starts at 1; the window does
+//     not grow in the round after a cut; a cut leaves at least two MSS.
+//   - CUBIC (RFC 9438): when the cubic target is below the window, the
+//     window grows by one segment per 100 windows (Linux's floor).
+//   - The window laws cap their window at 2^40 bytes so that no growth or
+//     jump overflows.
+//   - PowerTCP's λ floor (min_lambda) clips the negative swings of
+//     per-packet q̇ samples. A flow with more packets samples over shorter
+//     intervals, sees larger swings and so a higher power: with the floor,
+//     flows with β in ratio 1:3 share about 1:1.5 instead of 1:3 (Theorem
+//     3 holds with min_lambda = 0; TestPowerTCPWeightedFairness). Equal-β
+//     flows are unaffected. The floor stays on by default, as in the
+//     authors' simulator: per-ack mode needs it to stay stable.
 package cc

@@ -44,3 +44,31 @@ func ExampleNewLosslessReceiver() {
 	// got 1000 complete true
 	// received 2500 reordered 1
 }
+
+// A PowerTCP law starts at the line rate (window HostRate·τ). Two ACKs
+// then report a 25 Gbps hop sending at its full rate with 30 kB queued:
+// the normalised power is λ(q + bτ)/(b²τ) = (30 + 75)/75 = 1.4, so the
+// window becomes 0.9·(75000/1.4 + β) + 0.1·75000 with β = 1 Gb/s·24 µs.
+func ExampleNew() {
+	env := cc.Env{MSS: 1000, HostRate: 25 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond}
+	law, err := cc.New("powertcp", env, map[string]string{"mode": "per-ack", "ai": "1Gbps"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("start:", law.Window(), "bytes at", law.Rate())
+	hop := cc.Hop{Rate: 25 * rotor.Gbps}
+	for i := 1; i <= 2; i++ {
+		hop.Ts = rotor.Time(i) * rotor.Microsecond
+		hop.TxBytes = int64(i) * 3125 // 3125 B per µs: 25 Gbps
+		hop.Qlen = 30_000
+		law.OnAck(&cc.Feedback{Now: hop.Ts, Acked: 1000, Cum: int64(i) * 1000, SndNxt: 75_000, Hops: []cc.Hop{hop}})
+	}
+	fmt.Println("after:", law.Window(), "bytes")
+	_, err = cc.New("powertcp", env, map[string]string{"gamma": "1.5"})
+	fmt.Println(err)
+	// Output:
+	// start: 75000 bytes at 25Gbps
+	// after: 58414 bytes
+	// powertcp: gamma = "1.5": must be in (0, 1]
+}

@@ -1,0 +1,143 @@
+package cc
+
+import "github.com/rdcn/rdcn/rotor"
+
+// MaxHops is the number of INT hop records a Law keeps between ACKs. The
+// INT laws (Spec.INT) cannot use a path with more hops: the engine must
+// refuse such a configuration up front; on a longer stack they would
+// never see two comparable samples and keep their window.
+const MaxHops = 8
+
+// Hop is one in-band telemetry record as a Law reads it: the state of one
+// egress port when the data packet left it.
+type Hop struct {
+	Ts      rotor.Time // dequeue time
+	Qlen    int64      // bytes left in the egress queue after the packet left
+	TxBytes int64      // cumulative bytes dequeued on the port, this packet included
+	Rate    rotor.Rate // egress link rate at that moment
+	Port    int32      // egress port id; a change means a new path
+}
+
+// Feedback is what one acknowledgement tells a Law.
+type Feedback struct {
+	Now     rotor.Time
+	Acked   int64      // bytes newly acknowledged by this ACK
+	Cum     int64      // cumulative bytes acknowledged (snd_una), after this ACK
+	SndNxt  int64      // bytes sent so far (snd_nxt) when the ACK arrives
+	RTT     rotor.Time // round-trip sample; 0 if none (retransmitted segment)
+	ECE     bool       // ECN echo; reTCP reads it as "circuit up"
+	Circuit bool       // the data packet crossed a circuit
+	Hops    []Hop      // INT records of the data packet's path, in path order
+}
+
+// Law is a congestion-control law: it turns feedback into a window and a
+// pacing rate. Every method runs in O(hops) time and allocates nothing.
+type Law interface {
+	// OnAck is called for every ACK that acknowledges new data.
+	OnAck(f *Feedback)
+	// OnLoss is called when the sender detects a loss without a timeout
+	// (duplicate ACKs, a NACK).
+	OnLoss(now rotor.Time)
+	// OnTimeout is called when the retransmission timer fires.
+	OnTimeout(now rotor.Time)
+	// OnCircuit tells the law that the circuit from its ToR towards the
+	// destination's ToR came up (day) or went down (night).
+	OnCircuit(now rotor.Time, up bool)
+	// Window is the congestion window in bytes; 0 means no window (rate-only
+	// laws: TIMELY, DCQCN).
+	Window() int64
+	// Rate is the pacing rate; 0 means the NIC's line rate.
+	Rate() rotor.Rate
+}
+
+// Env is what a law needs to know about its host and network. The
+// registry fills parameters that default to a property of the network
+// (the base RTT τ, the line rate) from it.
+type Env struct {
+	MSS      int64      // payload bytes per segment
+	HostRate rotor.Rate // the host NIC's line rate
+	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
+}
+
+// bytesPerSec converts a rate to bytes per second.
+func bytesPerSec(r rotor.Rate) float64 { return float64(r) / 8 }
+
+// rateOf converts bytes per second to a rate, rounding down.
+func rateOf(bps float64) rotor.Rate { return rotor.Rate(bps * 8) }
+
+// clamp returns x limited to [lo, hi].
+func clamp(x, lo, hi float64) float64 { return max(lo, min(hi, x)) }
+
+// intMemory is the previous ACK's INT stack, kept in a fixed array so that
+// the INT laws never allocate.
+type intMemory struct {
+	hops [MaxHops]Hop
+	n    int
+	ok   bool
+}
+
+// matches reports whether hs is the same path as the stored stack (same
+// hop count and ports), so that per-hop differences mean something.
+func (m *intMemory) matches(hs []Hop) bool {
+	if !m.ok || len(hs) != m.n {
+		return false
+	}
+	for i := range hs {
+		if hs[i].Port != m.hops[i].Port {
+			return false
+		}
+	}
+	return true
+}
+
+// store remembers hs (at most MaxHops records).
+func (m *intMemory) store(hs []Hop) {
+	m.n = copy(m.hops[:], hs)
+	m.ok = true
+}
+
+// scan compares hs with the stored stack hop by hop and returns the
+// largest value of metric over the hops whose time advanced (h the new
+// record, o the old, dt seconds between them, b the new rate in bytes/s),
+// the dt of that hop, and whether any hop's rate changed. ok is false when
+// nothing could be compared: no records, the first sample of a path (a new
+// hop count or port), or no time elapsed. It then stores hs.
+func (m *intMemory) scan(hs []Hop, metric func(h, o *Hop, dt, b float64) float64) (best, dt float64, changed, ok bool) {
+	if len(hs) == 0 {
+		return 0, 0, false, false
+	}
+	if m.matches(hs) {
+		for i := range hs {
+			h, o := &hs[i], &m.hops[i]
+			d := (h.Ts - o.Ts).Seconds()
+			if d <= 0 || h.Rate <= 0 {
+				continue
+			}
+			if v := metric(h, o, d, bytesPerSec(h.Rate)); !ok || v > best {
+				best, dt, ok = v, d, true
+			}
+			changed = changed || h.Rate != o.Rate
+		}
+	}
+	m.store(hs)
+	return best, dt, changed, ok
+}
+
+// perRTT marks the once-per-RTT update points: an ACK starts a new round
+// when it acknowledges the byte that was the send frontier at the previous
+// round's start (snd_una > last update's snd_nxt, as in HPCC's
+// lastUpdateSeq). The first ACK starts a round.
+type perRTT struct {
+	mark    int64
+	started bool
+}
+
+// due reports whether f starts a new round, and if so opens the next one.
+func (p *perRTT) due(f *Feedback) bool {
+	if p.started && f.Cum <= p.mark {
+		return false
+	}
+	p.started = true
+	p.mark = f.SndNxt
+	return true
+}

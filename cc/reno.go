@@ -1,0 +1,178 @@
+package cc
+
+import (
+	"math"
+
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// maxWindow caps every window (2^40 B, about 1.1 TB: far above any
+// bandwidth-delay product) so that no jump or growth overflows.
+const maxWindow = 1 << 40
+
+// reno is the NewReno window (RFC 5681 with byte counting, RFC 6582
+// recovery): slow start to ssthresh, then one MSS per window; a loss halves
+// the window once per window of data; a timeout drops it to one MSS.
+// NewReno, reTCP and DCTCP build on it.
+type reno struct {
+	mss      float64
+	cwnd     float64
+	ssthresh float64
+	recover  int64 // losses are ignored until the cumulative ACK passes it
+	cum      int64 // last cumulative ACK seen
+	sndNxt   int64 // last send frontier seen
+}
+
+func newReno(env Env, v Values) reno {
+	return reno{mss: float64(env.MSS), cwnd: v.F("init_window"), ssthresh: math.Inf(1), recover: -1}
+}
+
+// see records the ACK's sequence state.
+func (r *reno) see(f *Feedback) {
+	r.cum, r.sndNxt = f.Cum, f.SndNxt
+}
+
+// inRecovery reports whether a loss reaction for the current window of
+// data has already happened.
+func (r *reno) inRecovery() bool { return r.cum <= r.recover }
+
+// grow applies slow start or congestion avoidance for acked bytes.
+func (r *reno) grow(acked float64) {
+	if r.inRecovery() {
+		return
+	}
+	if r.cwnd < r.ssthresh {
+		ss := min(acked, r.ssthresh-r.cwnd)
+		r.cwnd += ss
+		acked -= ss
+	}
+	if acked > 0 {
+		r.cwnd += r.mss * acked / r.cwnd
+	}
+	r.cwnd = min(r.cwnd, maxWindow)
+}
+
+// cut sets the window to factor·cwnd (at least two MSS) and starts a
+// recovery round; it does nothing inside one.
+func (r *reno) cut(factor float64) {
+	if r.inRecovery() {
+		return
+	}
+	r.ssthresh = max(r.cwnd*factor, 2*r.mss)
+	r.cwnd = r.ssthresh
+	r.recover = r.sndNxt
+}
+
+func (r *reno) timeout() {
+	r.ssthresh = max(r.cwnd/2, 2*r.mss)
+	r.cwnd = r.mss
+	r.recover = r.sndNxt
+}
+
+func (r *reno) window() int64 { return int64(r.cwnd) }
+
+// NewReno is TCP NewReno; it ignores ECE and circuit notices.
+type NewReno struct{ reno }
+
+func (n *NewReno) OnAck(f *Feedback) {
+	n.see(f)
+	n.grow(float64(f.Acked))
+}
+func (n *NewReno) OnLoss(rotor.Time)          { n.cut(0.5) }
+func (n *NewReno) OnTimeout(rotor.Time)       { n.timeout() }
+func (n *NewReno) OnCircuit(rotor.Time, bool) {}
+func (n *NewReno) Window() int64              { return n.window() }
+func (n *NewReno) Rate() rotor.Rate           { return 0 }
+
+// ReTCP is NewReno with the circuit-state jump of "Adapting TCP for
+// Reconfigurable Datacenter Networks": the ToR forwarding an ACK sets its
+// ECE bit while the data direction has a circuit; on the first ACK with
+// ECE the window is multiplied by Up, on the first without it divided by
+// Down. ECE carries no congestion meaning here. With Notice set, the
+// circuit state comes from OnCircuit instead of ECE, and the jump still
+// happens on the next ACK.
+type ReTCP struct {
+	reno
+	Up, Down float64
+	Notice   bool
+	jumped   bool
+	circuit  bool // the last OnCircuit state (Notice)
+}
+
+func (r *ReTCP) OnAck(f *Feedback) {
+	r.see(f)
+	r.grow(float64(f.Acked))
+	up := f.ECE
+	if r.Notice {
+		up = r.circuit
+	}
+	switch {
+	case up && !r.jumped:
+		r.cwnd = min(r.cwnd*r.Up, maxWindow)
+		r.jumped = true
+	case !up && r.jumped:
+		r.cwnd = max(r.cwnd/r.Down, r.mss)
+		r.jumped = false
+	}
+}
+func (r *ReTCP) OnLoss(rotor.Time)               { r.cut(0.5) }
+func (r *ReTCP) OnTimeout(rotor.Time)            { r.timeout() }
+func (r *ReTCP) OnCircuit(_ rotor.Time, up bool) { r.circuit = up }
+func (r *ReTCP) Window() int64                   { return r.window() }
+func (r *ReTCP) Rate() rotor.Rate                { return 0 }
+
+// DCTCP is "Data Center TCP (DCTCP)": once per window of data the marked
+// fraction F of acknowledged bytes updates α ← (1−g)·α + g·F; an ACK with
+// ECE cuts the window to cwnd·(1 − α/2), at most once per window; losses
+// act as in NewReno.
+type DCTCP struct {
+	reno
+	G      float64
+	Alpha  float64
+	acked  int64
+	marked int64
+	round  perRTT
+}
+
+func (d *DCTCP) OnAck(f *Feedback) {
+	d.see(f)
+	d.acked += f.Acked
+	if f.ECE {
+		d.marked += f.Acked
+	}
+	if d.round.due(f) && d.acked > 0 {
+		d.Alpha = (1-d.G)*d.Alpha + d.G*float64(d.marked)/float64(d.acked)
+		d.acked, d.marked = 0, 0
+	}
+	if f.ECE {
+		d.cut(1 - d.Alpha/2)
+		return
+	}
+	d.grow(float64(f.Acked))
+}
+func (d *DCTCP) OnLoss(rotor.Time)          { d.cut(0.5) }
+func (d *DCTCP) OnTimeout(rotor.Time)       { d.timeout() }
+func (d *DCTCP) OnCircuit(rotor.Time, bool) {}
+func (d *DCTCP) Window() int64              { return d.window() }
+func (d *DCTCP) Rate() rotor.Rate           { return 0 }
+
+func init() {
+	register(Spec{Name: "newreno", Doc: "TCP NewReno: slow start, +1 MSS per RTT, halve once per window on loss",
+		Params: []Param{initWindowParam()},
+		New:    func(e Env, v Values) Law { return &NewReno{newReno(e, v)} }})
+	register(Spec{Name: "retcp", Doc: "reTCP: NewReno whose window jumps ×up on the first ACK with ECE (circuit up) and ÷down when ECE clears",
+		Params: []Param{initWindowParam(),
+			{Key: "jump_up", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window factor on circuit up"},
+			{Key: "jump_down", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window divisor on circuit down"},
+			{Key: "signal", Kind: Choice, Default: "ece", Choices: []string{"ece", "notice"}, Doc: "circuit state from the ACKs' ECE bit or from OnCircuit notices"}},
+		New: func(e Env, v Values) Law {
+			return &ReTCP{reno: newReno(e, v), Up: v.F("jump_up"), Down: v.F("jump_down"), Notice: v.I("signal") == 1}
+		}})
+	register(Spec{Name: "dctcp", Doc: "DCTCP: α ← (1−g)α + g·F per window, cwnd·(1−α/2) on ECE; switches mark above K",
+		Params: []Param{initWindowParam(),
+			{Key: "g", Kind: Float, Default: "0.0625", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA gain of α"},
+			{Key: "alpha_init", Kind: Float, Default: "1", Lo: 0, Hi: 1, Doc: "initial α"}},
+		New: func(e Env, v Values) Law {
+			return &DCTCP{reno: newReno(e, v), G: v.F("g"), Alpha: v.F("alpha_init")}
+		}})
+}
