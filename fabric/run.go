@@ -3,6 +3,7 @@ package fabric
 import (
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -351,7 +352,7 @@ func (s *sim) startUplink(t, sw int) {
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
 			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
-				s.pool.Prefetch(st.Head())
+				s.pool.Prefetch(st.Head().idx)
 			}
 		}
 	}
@@ -514,7 +515,7 @@ func (s *sim) drop(idx int32) {
 	p := s.pool.At(idx)
 	s.m.droppedPkts++
 	s.m.droppedBytes += int64(p.Size)
-	if p.Kind == tor.Data {
+	if p.Kind == packet.Data {
 		s.m.droppedData += int64(p.Size)
 	}
 	s.pool.Free(idx)
@@ -531,7 +532,7 @@ func (s *sim) torArrive(t int, idx int32) {
 		return
 	}
 	if p.Via == int32(t) {
-		p.Via = -1
+		p.Via = packet.NoToR
 	}
 	if s.ksp != nil && p.Hops >= s.hopLimit {
 		s.m.hopLimitDrops++
@@ -610,7 +611,7 @@ func (s *sim) psArrive(idx int32) {
 	if p.Via >= 0 {
 		v = p.Via
 	}
-	if s.enqueue(s.ps, s.ps.HostQueue(int(v)), idx) {
+	if s.enqueue(s.ps, s.ps.PortQueue(s.ps.FabricPort(int(v)), 0), idx) {
 		s.startPSPort(int(v))
 	}
 }
@@ -619,12 +620,13 @@ func (s *sim) startPSPort(v int) {
 	if s.psPort[v] {
 		return
 	}
-	q := s.ps.HostQueue(v)
+	port := s.ps.FabricPort(v)
+	q := s.ps.PortQueue(port, 0)
 	if s.ps.Len(q) == 0 {
 		return
 	}
 	now := s.q.Now()
-	idx := s.ps.Dequeue(now, q, v, s.rates[linkPS])
+	idx := s.ps.Dequeue(now, q, port, s.rates[linkPS])
 	ser := s.ser(linkPS, s.pool.At(idx).Size)
 	s.psPort[v] = true
 	s.m.psBytes += int64(s.pool.At(idx).Size)
@@ -739,9 +741,9 @@ func (s *sim) hostSend(h int32) {
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Seq, p.Retx, p.Sent = id, tor.Data, size, seq, retx, now
+		p.Flow, p.Kind, p.Size, p.Seq, p.Retx, p.Sent = id, packet.Data, size, seq, retx, now
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.SrcToR, p.DstToR, p.Via = s.torOf(p.SrcHost), s.torOf(p.DstHost), -1
+		p.SrcToR, p.DstToR, p.Via, p.Route = s.torOf(p.SrcHost), s.torOf(p.DstHost), packet.NoToR, packet.NoRoute
 		if r := fs.sender.CC.PacingRate(); r > 0 {
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
@@ -802,11 +804,11 @@ func (s *sim) hostReceive(h int32, idx int32, at rotor.Time) {
 }
 
 // receive is hostReceive for a caller that holds the packet already.
-func (s *sim) receive(h int32, idx int32, p *tor.Packet, at rotor.Time) {
+func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(at, float64(p.Size))
-	if p.Kind == tor.Ack {
+	if p.Kind == packet.Ack {
 		s.ackArrive(h, idx)
 		return
 	}
@@ -832,10 +834,12 @@ func (s *sim) receive(h int32, idx int32, p *tor.Packet, at rotor.Time) {
 		s.retire(p.Flow)
 		return
 	}
-	// Turn the data packet into its ACK in place.
-	p.Kind, p.SackSeq, p.Seq, p.Size = tor.Ack, p.Seq, cum, s.cfg.AckSize
+	// Turn the data packet into its ACK in place. It keeps the data
+	// packet's INT records (IntN), which switches do not add to: the
+	// sender's controller sees the data path.
+	p.Kind, p.Echo, p.Seq, p.Size = packet.Ack, p.Seq, cum, s.cfg.AckSize
 	p.ECE, p.Circuit = p.ECN, p.Hops > 0
-	p.ECN, p.Hops, p.Via = false, 0, -1
+	p.ECN, p.Hops, p.Via, p.Route = false, 0, packet.NoToR, packet.NoRoute
 	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
 	p.SrcToR, p.DstToR = p.DstToR, p.SrcToR
 	if s.cfg.Acks == AcksIdeal {
@@ -863,11 +867,11 @@ func (s *sim) ackArrive(h int32, idx int32) {
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Int = p.ECE, p.Circuit, nil
+	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.ECE, p.Circuit, nil, false
 	if p.IntN > 0 {
-		a.Int = s.ints.Hops(idx)[:p.IntN]
+		a.Int, a.IntTruncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.SackSeq, p.Sent, p.Retx, a)
+	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.Echo, p.Sent, p.Retx, a)
 	a.Int = nil
 	s.pool.Free(idx)
 	s.retire(id)

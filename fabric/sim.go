@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
@@ -75,8 +76,8 @@ type sim struct {
 	U     int
 
 	q    des.Queue
-	pool tor.Pool
-	ints tor.IntStore // INT records of the packets in pool
+	pool packet.Pool
+	ints *packet.IntStore // INT records of the packets in pool (nil: INT off)
 	tors []*tor.ToR
 	ps   *tor.ToR
 
@@ -167,6 +168,13 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.serByte = s.rates[linkCircuit].TransmitTime(1)
+	if cfg.RecordINT {
+		ints, err := packet.NewIntStore(intHops(cfg))
+		if err != nil {
+			return nil, cfgErr("run.int", "%v", err)
+		}
+		s.ints = ints
+	}
 	s.tors = make([]*tor.ToR, s.n)
 	for t := range s.tors {
 		var pol tor.Policy = tor.CompleteSharing{}
@@ -179,15 +187,16 @@ func newSim(cfg Config) (*sim, error) {
 		}
 		tr, err := tor.New(t, tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
 			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
-			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
+			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink,
+			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer", "%v", err)
 		}
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := tor.New(-1, tor.Config{ToRs: 1, Hosts: s.n, Buffer: cfg.PacketSwitchBuffer,
-			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
+		ps, err := tor.New(-1, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink,
+			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer.packet_switch", "%v", err)
 		}
@@ -252,6 +261,27 @@ func newSim(cfg Config) (*sim, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// intHops is the most INT records a data packet of this fabric collects:
+// one per switch queue it leaves (circuit uplinks, packet-switch ports,
+// the last ToR's host port). Routes with a hop bound get exactly that;
+// routes that may re-route at every slice change (paths, vlb-paths,
+// earliest) get the store's limit, and a longer path is flagged to the
+// controller (cc.Ack.IntTruncated).
+func intHops(cfg Config) int {
+	switch cfg.Routing {
+	case Direct:
+		return 2
+	case VLB, RotorLB, Hybrid:
+		return 3
+	case Paths, VLBPaths:
+		ksp := cfg.PathsK > 1 && cfg.Multipath == MultipathKSP
+		if ksp && cfg.hopLimit > 0 && cfg.hopLimit < packet.MaxHopsLimit {
+			return cfg.hopLimit + 1
+		}
+	}
+	return packet.MaxHopsLimit
 }
 
 // relay implements tor.Relay: RotorLB's acceptance rule. The intermediate
