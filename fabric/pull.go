@@ -44,7 +44,7 @@ type pullState struct {
 	bits      []uint64   // [t·words+…]: d's with a non-empty pend list
 	words     int
 	rr        []int32               // [t]: round-robin start over relay destinations
-	store     []des.Ring[storedPkt] // [v·n+x]: relayed packets v's hosts store for x, by ready time
+	store     []des.FIFO            // [v·n+x]: relayed packets v's hosts store for x
 	relayed   []int64               // [v·n+x]: bytes v stores or was promised for x
 	nextTo    []uint64              // [v·n+x]: bit sw set iff switch sw's next slot (as of its last day start) holds v→x
 	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
@@ -53,6 +53,7 @@ type pullState struct {
 	waitBits  []uint64              // [t·words+…]: v's with a non-empty waiting list (samples read only those)
 	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
 	headLeave []rotor.Time          // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
+	storeLast []rotor.Time          // [v·n+x]: Ready of the last packet in store[v·n+x]
 	late      int64                 // bytes of pulled packets that reach their host after the end of the run
 	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
@@ -86,7 +87,8 @@ func (s *sim) initPull() {
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
-		ps.store = make([]des.Ring[storedPkt], n*n)
+		ps.store = make([]des.FIFO, n*n)
+		ps.storeLast = make([]rotor.Time, n*n)
 		ps.relayed = make([]int64, n*n)
 		ps.nextTo = make([]uint64, n*n)
 		ps.hostRR = make([]int32, n)
@@ -153,17 +155,18 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		ready := max(now, day) + rotor.Time(staged)*pkt
 		if ps.relay {
 			if st := &ps.store[tv]; st.Len() > 0 {
-				e := *st.Head()
-				if e.ready > now || !s.inTime(e.keeper, ready, night) || !s.stage(t, v, e.size) {
+				idx := st.Head()
+				p := s.pool.At(idx)
+				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
 					return
 				}
 				st.Pop()
 				if st.Len() > 0 {
-					s.pool.Prefetch(st.Head().idx) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
+					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
 				}
-				ps.stored -= int64(e.size)
-				_, at := s.hostPull(e.keeper, e.size) // a stored relayed packet goes up again as is
-				s.wait(w, t, tv, v, pulledPkt{idx: e.idx, size: e.size, ready: at})
+				ps.stored -= int64(p.Size)
+				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
+				s.wait(w, t, tv, v, pulledPkt{idx: idx, size: p.Size, ready: at})
 				continue
 			}
 		}
@@ -184,9 +187,9 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Pulled, p.Via, p.Route = id, packet.Data, size, true, via, packet.NoRoute
+		p.Flow, p.Kind, p.Size, p.Flags, p.Via, p.Route = id, packet.Data, size, packet.Pulled, via, packet.NoRoute
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.SrcToR, p.DstToR, p.Seq = int32(t), int32(d), seq
+		p.DstToR, p.Seq = int32(d), seq
 		start, at := s.hostPull(p.SrcHost, size)
 		p.Sent = start // a new packet: injected
 		s.m.injectedPkts++
@@ -454,33 +457,27 @@ type booking struct {
 	size          int32
 }
 
-// storedPkt is a relayed packet that a host of the relay ToR stores.
-type storedPkt struct {
-	ready  rotor.Time // when it reaches keeper
-	idx    int32
-	keeper int32 // the host that stores it
-	size   int32
-}
-
 // storeRelayed keeps relayed packet idx, which reaches host (of ToR v) at
 // time at, until v pulls it for a circuit to its destination x. It joins
 // v's store for x now, ordered by arrival (equal times in arrival order of
-// the calls), and cannot be pulled before at. If a circuit v→x may be up
-// then (up now, or in the next slot of a switch), an event at that time
-// offers it to those circuits.
+// the calls), and cannot be pulled before at: the packet keeps at and
+// host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
+// of a switch), an event at that time offers it to those circuits.
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
+	p.Ready, p.Keeper = at, host
 	i := v*s.n + x
 	st := &ps.store[i]
-	e := storedPkt{ready: at, idx: idx, keeper: host, size: p.Size}
-	k := st.Len()
-	st.Push(e)
-	if k > 0 && at < st.At(k-1).ready { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
-		for ; k > 0 && st.At(k-1).ready > at; k-- {
-			*st.At(k) = *st.At(k - 1)
+	st.Push(idx)
+	if st.Len() > 1 && at < ps.storeLast[i] { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
+		k := st.Len() - 1
+		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
+			st.Set(k, st.At(k-1))
 		}
-		*st.At(k) = e
+		st.Set(k, idx)
+	} else {
+		ps.storeLast[i] = at
 	}
 	ps.stored += int64(p.Size)
 	if s.upTo[i]|ps.nextTo[i] == 0 {

@@ -352,7 +352,7 @@ func (s *sim) startUplink(t, sw int) {
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
 			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
-				s.pool.Prefetch(st.Head().idx)
+				s.pool.Prefetch(st.Head())
 			}
 		}
 	}
@@ -400,7 +400,7 @@ func (s *sim) startUplink(t, sw int) {
 	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
 	}
-	if p.Pulled {
+	if p.Has(packet.Pulled) {
 		s.pullSent(t, int(v), p, nh != v)
 	}
 	ser := s.ser(linkCircuit, p.Size)
@@ -423,7 +423,7 @@ func (s *sim) startUplink(t, sw int) {
 	} else if w != nil && w.Len() > 0 {
 		s.wakeUplink(i, max(now+ser, w.Head().ready))
 	}
-	if p.Pulled {
+	if p.Has(packet.Pulled) {
 		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)
 	} else {
 		s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
@@ -660,9 +660,12 @@ func (s *sim) startFlow() {
 	case f.Bytes < 0:
 		s.fail("flow %d: negative size %d", f.ID, f.Bytes)
 		return
+	case f.Bytes/int64(s.cfg.MTU) >= packet.MaxSegments:
+		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.cfg.MTU)
+		return
 	}
 	id := int32(len(s.flows))
-	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f)})
+	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f), srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
 	fs := &s.flows[id]
 	s.pullFlow()
 	if f.Bytes == 0 {
@@ -741,9 +744,12 @@ func (s *sim) hostSend(h int32) {
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Seq, p.Retx, p.Sent = id, packet.Data, size, seq, retx, now
+		p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
+		if retx {
+			p.Flags = packet.Retx
+		}
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.SrcToR, p.DstToR, p.Via, p.Route = s.torOf(p.SrcHost), s.torOf(p.DstHost), packet.NoToR, packet.NoRoute
+		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
 		if r := fs.sender.CC.PacingRate(); r > 0 {
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
@@ -829,7 +835,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		fs.done, fs.finish = true, at
 		s.m.completed++
 	}
-	if s.cfg.Transport == LineRate || p.Pulled {
+	if s.cfg.Transport == LineRate || p.Has(packet.Pulled) {
 		s.pool.Free(idx)
 		s.retire(p.Flow)
 		return
@@ -837,14 +843,20 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	// Turn the data packet into its ACK in place. It keeps the data
 	// packet's INT records (IntN), which switches do not add to: the
 	// sender's controller sees the data path.
-	p.Kind, p.Echo, p.Seq, p.Size = packet.Ack, p.Seq, cum, s.cfg.AckSize
-	p.ECE, p.Circuit = p.ECN, p.Hops > 0
-	p.ECN, p.Hops, p.Via, p.Route = false, 0, packet.NoToR, packet.NoRoute
+	flags := p.Flags & packet.Retx
+	if p.Has(packet.ECN) {
+		flags |= packet.ECE
+	}
+	if p.Hops > 0 {
+		flags |= packet.Circuit
+	}
+	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags
+	p.Hops, p.Via, p.Route = 0, packet.NoToR, packet.NoRoute
 	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
-	p.SrcToR, p.DstToR = p.DstToR, p.SrcToR
+	p.DstToR = fs.srcToR
 	if s.cfg.Acks == AcksIdeal {
 		d := s.ackDelayRemote
-		if p.SrcToR == p.DstToR {
+		if fs.srcToR == fs.dstToR {
 			d = s.ackDelayLocal
 		}
 		s.m.idealInFlight++
@@ -867,11 +879,11 @@ func (s *sim) ackArrive(h int32, idx int32) {
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.ECE, p.Circuit, nil, false
+	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
 	if p.IntN > 0 {
 		a.Int, a.IntTruncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	newly := fs.sender.OnAck(s.q.Now(), p.Seq, p.Echo, p.Sent, p.Retx, a)
+	newly := fs.sender.OnAck(s.q.Now(), p.Seq, int64(p.EchoSeg)*int64(s.cfg.MTU), p.Sent, p.Has(packet.Retx), a)
 	a.Int = nil
 	s.pool.Free(idx)
 	s.retire(id)

@@ -55,6 +55,8 @@ type flowState struct {
 	finish   rotor.Time // last byte delivered, 0: not yet
 	ideal    rotor.Time
 	unpulled int64 // pulled flow: bytes its ToR has not requested yet
+	srcToR   int32 // racks of the source and destination hosts
+	dstToR   int32
 	maxHops  uint8
 	done     bool
 	// set when the flow retires (sender and receiver finished and freed)

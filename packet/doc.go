@@ -6,11 +6,10 @@
 //
 // A Packet is 64 bytes, one cache line, and is passed around as an int32
 // index into a Pool, so the hot path allocates nothing. Each field means
-// one thing: Seq is a byte offset, Echo the offset an ACK answers, Via an
-// intermediate ToR (or NoToR), Route a source-route reference (or
-// NoRoute). Times that belong to where a packet waits (when a stored
-// relayed packet is ready, which host keeps it) live with that waiting
-// list, not in the packet.
+// one thing: Seq is a byte offset, EchoSeg the segment an ACK answers,
+// Ready a time, Via an intermediate ToR (or NoToR), Route a source-route
+// reference (or NoRoute); yes/no properties are Flags bits. The rack of
+// the source host is not stored: the engine keeps it per flow.
 //
 // INT: a switch stamps a record when a data packet leaves one of its
 // queues (IntStore.Stamp); ACKs, pulls and pause frames are never stamped.

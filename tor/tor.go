@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -294,7 +295,7 @@ func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
 		t.PeakUsed = u
 	}
 	if t.cfg.ECNThreshold > 0 && qs.Bytes > int64(t.cfg.ECNThreshold) {
-		p.ECN = true
+		p.Set(packet.ECN)
 	}
 	if int(q) < 2*t.cfg.ToRs {
 		t.voqPkts++

@@ -139,7 +139,7 @@ func TestECNAndINT(t *testing.T) {
 	}
 	var marks []bool
 	for _, i := range idx {
-		marks = append(marks, pool.At(i).ECN)
+		marks = append(marks, pool.At(i).Has(packet.ECN))
 	}
 	// queue after enqueue: 1500, 3000, 4500, 6000 bytes; mark when > 3000
 	if diff := cmp.Diff([]bool{false, false, true, true}, marks); diff != "" {
