@@ -48,6 +48,13 @@ func (s *sim) start() {
 			s.q.Schedule(d, evTick, -1, 0)
 		}
 	}
+	if s.ls != nil {
+		for j, sp := range s.ls.spines {
+			if d := sp.Policy().TickInterval(); d > 0 {
+				s.q.Schedule(d, evTick, int32(s.n+j), 0)
+			}
+		}
+	}
 	for i, at := range s.cfg.MemoryAt {
 		if at <= s.cfg.SimTime {
 			s.q.Schedule(at, evMemory, 0, int32(i))
@@ -127,7 +134,7 @@ func (s *sim) sampleGap() rotor.Time {
 // (a load here cost 3 % more on (a) RotorNet).
 func (s *sim) prefetchNext(kind uint8, target, arg int32) {
 	switch kind {
-	case evToRArrive, evHostArrive:
+	case evToRArrive, evHostArrive, evSpineArrive:
 		s.pool.Prefetch(arg)
 	case evHostPortFree:
 		t := int(target) / s.H
@@ -190,7 +197,10 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.q.Schedule(s.q.Now()+s.sampleGap(), evSample, 0, 0)
 	case evTick:
 		tr := s.ps
-		if target >= 0 {
+		switch {
+		case int(target) >= s.n: // a spine
+			tr = s.ls.spines[int(target)-s.n]
+		case target >= 0:
 			tr = s.tors[target]
 			s.settle(int(target))
 		}
@@ -198,6 +208,10 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
 	case evMemory:
 		s.m.sampleMemory(int(arg), s.q.Now())
+	case evSpineArrive:
+		s.spineArrive(int(target), arg)
+	case evPortFree:
+		s.portFree(target)
 	case evPrefetch:
 		s.prefetch(int(target))
 	case evStored:
@@ -522,6 +536,10 @@ func (s *sim) drop(idx int32) {
 }
 
 func (s *sim) torArrive(t int, idx int32) {
+	if s.ls != nil {
+		s.leafArrive(t, idx)
+		return
+	}
 	p := s.pool.At(idx)
 	tr := s.tors[t]
 	if p.DstToR == int32(t) {
@@ -847,7 +865,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Has(packet.ECN) {
 		flags |= packet.ECE
 	}
-	if p.Hops > 0 {
+	if p.Hops > 0 && s.sched != nil {
 		flags |= packet.Circuit
 	}
 	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags

@@ -33,6 +33,8 @@ const (
 	evMemory                    // heap sample for the perf report (arg index)
 	evPrefetch                  // pull for the circuits of switch's next day (target switch)
 	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
+	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
+	evPortFree                  // leaf-spine: port with global id target finished a packet
 )
 
 type hostState struct {
@@ -82,6 +84,7 @@ type sim struct {
 	ints *packet.IntStore // INT records of the packets in pool (nil: INT off)
 	tors []*tor.ToR
 	ps   *tor.ToR
+	ls   *leafSpine // leaf-spine fabric (nil: rotor)
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
@@ -159,7 +162,10 @@ func (s *sim) torOf(host int32) int32 { return host / int32(s.H) }
 
 func newSim(cfg Config) (*sim, error) {
 	sc := cfg.Schedule
-	s := &sim{cfg: cfg, sched: sc, n: sc.Nodes, H: cfg.HostsPerToR, U: sc.Switches}
+	s := &sim{cfg: cfg, sched: sc, n: cfg.Leaves(), H: cfg.HostsPerToR}
+	if sc != nil {
+		s.U = sc.Switches
+	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
 	s.sampleRng = rand.New(rand.NewPCG(cfg.Seed, 0x5a3b1e))
 	s.rates = [3]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
@@ -179,18 +185,20 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	s.tors = make([]*tor.ToR, s.n)
 	for t := range s.tors {
-		var pol tor.Policy = tor.CompleteSharing{}
-		if cfg.NewPolicy != nil {
-			p, err := cfg.NewPolicy(t)
-			if err != nil {
-				return nil, cfgErr("buffer.policy", "%v", err)
-			}
-			pol = p
+		pol, err := s.policy(t)
+		if err != nil {
+			return nil, err
 		}
-		tr, err := tor.New(t, tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
+		tc := tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
 			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
 			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink,
-			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
+			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
+			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes,
+				Buffer: cfg.Buffer, Policy: pol, HostRate: cfg.HostLink, PortRate: ls.FabricLink,
+				ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+		}
+		tr, err := tor.New(t, tc, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer", "%v", err)
 		}
@@ -225,7 +233,11 @@ func newSim(cfg Config) (*sim, error) {
 	s.ackDelayLocal = 2 * cfg.HostDelay
 	s.ackDelayRemote = 2*cfg.HostDelay + cfg.LinkDelay
 	s.relayLimit = int64(cfg.RelayLimit)
-	if s.relayLimit == 0 {
+	if cfg.LeafSpine != nil {
+		if err := s.newLeafSpine(); err != nil {
+			return nil, err
+		}
+	} else if s.relayLimit == 0 {
 		s.relayLimit = int64(cfg.CircuitLink.BytesIn(sc.Slot - sc.Reconf))
 	}
 	switch cfg.Routing {
@@ -273,6 +285,8 @@ func newSim(cfg Config) (*sim, error) {
 // controller (cc.Ack.IntTruncated).
 func intHops(cfg Config) int {
 	switch cfg.Routing {
+	case ECMP: // leaf-spine: leaf uplink, spine, leaf to host
+		return 3
 	case Direct:
 		return 2
 	case VLB, RotorLB, Hybrid:
@@ -284,6 +298,18 @@ func intHops(cfg Config) int {
 		}
 	}
 	return packet.MaxHopsLimit
+}
+
+// policy is the buffer policy of switch sw (default Complete Sharing).
+func (s *sim) policy(sw int) (tor.Policy, error) {
+	if s.cfg.NewPolicy == nil {
+		return tor.CompleteSharing{}, nil
+	}
+	p, err := s.cfg.NewPolicy(sw)
+	if err != nil {
+		return nil, cfgErr("buffer.policy", "%v", err)
+	}
+	return p, nil
 }
 
 // relay implements tor.Relay: RotorLB's acceptance rule. The intermediate

@@ -215,6 +215,9 @@ func (t *ToR) Pick(port int) (q QueueID, ok bool) {
 	return 0, false
 }
 
+// TxBytes is the number of bytes sent on port so far.
+func (t *ToR) TxBytes(port int) int64 { return t.txBytes[port] }
+
 func (t *ToR) State() *BufferState   { return &t.buf }
 func (t *ToR) Len(q QueueID) int     { return t.queues[q].Len() }
 func (t *ToR) Bytes(q QueueID) int64 { return t.buf.Queues[q].Bytes }
