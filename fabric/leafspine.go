@@ -79,10 +79,11 @@ func (c *Config) Leaves() int {
 type leafSpine struct {
 	cfg       LeafSpine
 	spines    []*tor.ToR
-	base      []int32 // [switch]: first global port id
-	portSw    []int32 // [global port]: its switch
-	busy      []bool  // [global port]: serialising
-	data      int     // class of data packets (control: 0)
+	base      []int32      // [switch]: first global port id
+	portSw    []int32      // [global port]: its switch
+	freeAt    []rotor.Time // [global port]: serialising until then
+	pending   []bool       // [global port]: a port-free event is scheduled
+	data      int          // class of data packets (control: 0)
 	seed      uint64
 	serFabric [2]rotor.Time // MTU and ACK serialisation on fabric links
 	uplinks   int           // per leaf: Spines·LinksPerPair
@@ -121,7 +122,8 @@ func (s *sim) newLeafSpine() error {
 			ls.portSw[g] = int32(sw)
 		}
 	}
-	ls.busy = make([]bool, total)
+	ls.freeAt = make([]rotor.Time, total)
+	ls.pending = make([]bool, total)
 	s.ls = ls
 	return nil
 }
@@ -184,35 +186,47 @@ func (s *sim) spineArrive(j int, idx int32) {
 }
 
 // lsSend starts the next packet on port of switch sw (tr) if the port is
-// idle: strict priority over its classes, serialise, propagate.
+// idle: strict priority over its classes, serialise, propagate. A
+// port-free event is scheduled only when something waits for the port
+// (queued behind the packet sent, or arriving while it serialises).
 func (s *sim) lsSend(sw int, tr *tor.ToR, port int) {
 	ls := s.ls
 	g := ls.base[sw] + int32(port)
-	if ls.busy[g] {
+	if ls.pending[g] {
+		return
+	}
+	now := s.q.Now()
+	if now < ls.freeAt[g] { // serialising: come back when it is done
+		ls.pending[g] = true
+		s.q.ScheduleFirst(ls.freeAt[g], evPortFree, g, 0)
 		return
 	}
 	q, ok := tr.Pick(port)
 	if !ok {
 		return
 	}
-	now := s.q.Now()
-	L := ls.cfg.Leaves
-	if sw < L && port < s.H { // leaf → host
-		idx := tr.Dequeue(now, q, port, s.cfg.HostLink)
-		ser := s.ser(linkHost, s.pool.At(idx).Size)
-		ls.busy[g] = true
+	var idx int32
+	var ser rotor.Time
+	host := sw < ls.cfg.Leaves && port < s.H
+	if host { // leaf → host
+		idx = tr.Dequeue(now, q, port, s.cfg.HostLink)
+		ser = s.ser(linkHost, s.pool.At(idx).Size)
+	} else {
+		idx = tr.Dequeue(now, q, port, ls.cfg.FabricLink)
+		ser = ls.ser(s, s.pool.At(idx).Size)
+	}
+	ls.freeAt[g] = now + ser
+	if s.cfg.eagerFree || tr.PortQueued(port) {
+		ls.pending[g] = true
 		s.q.ScheduleFirst(now+ser, evPortFree, g, 0)
+	}
+	if host {
 		s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, int32(sw*s.H+port), idx)
 		return
 	}
-	idx := tr.Dequeue(now, q, port, ls.cfg.FabricLink)
-	p := s.pool.At(idx)
-	ser := ls.ser(s, p.Size)
-	p.Hops++
-	ls.busy[g] = true
-	s.q.ScheduleFirst(now+ser, evPortFree, g, 0)
+	s.pool.At(idx).Hops++
 	at := now + ser + ls.cfg.FabricDelay
-	if sw < L { // leaf uplink j·K+k → spine j
+	if sw < ls.cfg.Leaves { // leaf uplink j·K+k → spine j
 		s.q.Schedule(at, evSpineArrive, int32((port-s.H)/ls.cfg.LinksPerPair), idx)
 	} else { // spine port l·K+k → leaf l
 		s.q.Schedule(at, evToRArrive, int32(port/ls.cfg.LinksPerPair), idx)
@@ -233,7 +247,7 @@ func (ls *leafSpine) ser(s *sim, size int32) rotor.Time {
 // portFree handles the end of a serialisation on global port g.
 func (s *sim) portFree(g int32) {
 	ls := s.ls
-	ls.busy[g] = false
+	ls.pending[g] = false
 	sw := int(ls.portSw[g])
 	s.lsSend(sw, s.lsSwitch(ls, sw), int(g-ls.base[sw]))
 }

@@ -218,6 +218,17 @@ func (t *ToR) Pick(port int) (q QueueID, ok bool) {
 // TxBytes is the number of bytes sent on port so far.
 func (t *ToR) TxBytes(port int) int64 { return t.txBytes[port] }
 
+// PortQueued reports whether any queue of port holds a packet.
+func (t *ToR) PortQueued(port int) bool {
+	base := t.ownBase + (port-t.cfg.Uplinks)*t.classes
+	for c := 0; c < t.classes; c++ {
+		if t.queues[base+c].Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func (t *ToR) State() *BufferState   { return &t.buf }
 func (t *ToR) Len(q QueueID) int     { return t.queues[q].Len() }
 func (t *ToR) Bytes(q QueueID) int64 { return t.buf.Queues[q].Bytes }
