@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
@@ -82,7 +83,6 @@ type leafSpine struct {
 	base      []int32      // [switch]: first global port id
 	portSw    []int32      // [global port]: its switch
 	freeAt    []rotor.Time // [global port]: serialising until then
-	pending   []bool       // [global port]: a port-free event is scheduled
 	data      int          // class of data packets (control: 0)
 	seed      uint64
 	serFabric [2]rotor.Time // MTU and ACK serialisation on fabric links
@@ -123,7 +123,10 @@ func (s *sim) newLeafSpine() error {
 		}
 	}
 	ls.freeAt = make([]rotor.Time, total)
-	ls.pending = make([]bool, total)
+	// Port-free events are timers beside the event queue (the rotor
+	// fabric's uplink timers; a leaf-spine has no uplinks).
+	s.wake = des.NewTimers(total)
+	s.q.AttachTimers(s.wake, evPortFree)
 	s.ls = ls
 	return nil
 }
@@ -192,13 +195,12 @@ func (s *sim) spineArrive(j int, idx int32) {
 func (s *sim) lsSend(sw int, tr *tor.ToR, port int) {
 	ls := s.ls
 	g := ls.base[sw] + int32(port)
-	if ls.pending[g] {
+	if s.wake.When(int(g)) != des.Never { // its free event is pending
 		return
 	}
 	now := s.q.Now()
 	if now < ls.freeAt[g] { // serialising: come back when it is done
-		ls.pending[g] = true
-		s.q.ScheduleFirst(ls.freeAt[g], evPortFree, g, 0)
+		s.wake.Set(int(g), ls.freeAt[g])
 		return
 	}
 	q, ok := tr.Pick(port)
@@ -217,8 +219,7 @@ func (s *sim) lsSend(sw int, tr *tor.ToR, port int) {
 	}
 	ls.freeAt[g] = now + ser
 	if s.cfg.eagerFree || tr.PortQueued(port) {
-		ls.pending[g] = true
-		s.q.ScheduleFirst(now+ser, evPortFree, g, 0)
+		s.wake.Set(int(g), now+ser)
 	}
 	if host {
 		s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, int32(sw*s.H+port), idx)
@@ -247,7 +248,6 @@ func (ls *leafSpine) ser(s *sim, size int32) rotor.Time {
 // portFree handles the end of a serialisation on global port g.
 func (s *sim) portFree(g int32) {
 	ls := s.ls
-	ls.pending[g] = false
 	sw := int(ls.portSw[g])
 	s.lsSend(sw, s.lsSwitch(ls, sw), int(g-ls.base[sw]))
 }

@@ -790,11 +790,24 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if s.cfg.eagerFree || hs.acks.Len()+hs.active.Len() > 0 {
+	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.canSend(hs) {
 		hs.busy = true
 		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
 	}
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+}
+
+// canSend reports whether a flow of host hs may send a packet now or
+// after its pacing gap: without one, the NIC needs no "done" event (an
+// ACK, a timeout or a new flow that lets it send calls hostSend, which
+// waits for the NIC).
+func (s *sim) canSend(hs *hostState) bool {
+	for k, n := 0, hs.active.Len(); k < n; k++ {
+		if snd := s.flows[hs.active.At(k)].sender; snd != nil && snd.CanSend() {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *sim) armRTO(id int32) {
