@@ -3,8 +3,6 @@ package fabric
 import (
 	"os"
 	"testing"
-
-	"github.com/rdcn/rdcn/rotor"
 )
 
 // BenchmarkLeafSpineABM runs testdata/perf/leafspine-abm.toml, the ABM
@@ -37,22 +35,7 @@ func BenchmarkLeafSpineABM(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			var events uint64
-			for i := 0; i < b.N; i++ {
-				cfg := setup.Config
-				cfg.Flows = &SliceSource{Flows: setup.Flows}
-				r, err := Run(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				events += r.Events
-			}
-			simMS := float64(setup.Config.SimTime) / float64(rotor.Millisecond)
-			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-			b.ReportMetric(float64(events)/float64(b.N), "events/op")
-			b.ReportMetric(simMS*float64(b.N)/b.Elapsed().Seconds(), "sim-ms/s")
+			benchRuns(b, setup)
 		})
 	}
 }

@@ -504,11 +504,17 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
 	}
 	cfg.Schedule = sc
-	// Buffer.
 	ports := hpt + sc.Switches
 	if cfg.PacketSwitchLink > 0 {
 		ports++
 	}
+	return s.buildRest(p, cfg, buckets, sc.Nodes, hpt, ports, mtu)
+}
+
+// buildRest completes Build for either topology: the buffer of a switch
+// with ports ports, its policy, and the workload among tors racks of hpt
+// hosts.
+func (s *Spec) buildRest(p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
@@ -521,7 +527,7 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
 	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
-	flows, err := s.workloadFlows(p, &cfg, sc.Nodes, hpt, mtu)
+	flows, err := s.workloadFlows(p, &cfg, tors, hpt, mtu)
 	if err != nil {
 		return nil, err
 	}
@@ -530,7 +536,7 @@ func (s *Spec) Build() (*Setup, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	return &Setup{Config: cfg, Schedule: sc, Flows: flows, Buckets: buckets}, nil
+	return &Setup{Config: cfg, Schedule: cfg.Schedule, Flows: flows, Buckets: buckets}, nil
 }
 
 // workloadFlows generates or reads the flows among tors racks of hpt hosts.

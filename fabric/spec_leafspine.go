@@ -3,9 +3,7 @@ package fabric
 import (
 	"strings"
 
-	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/stats"
-	"github.com/rdcn/rdcn/tor"
 )
 
 // Topology kinds (topology.kind).
@@ -90,27 +88,6 @@ func (s *Spec) buildLeafSpine(p *specParser, cfg Config, buckets stats.Buckets, 
 	case mode != ECMP:
 		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", ECMP, mode)
 	}
-	// Buffer: the same at every switch; per_port counts a leaf's ports.
-	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
-	if cfg.Buffer == 0 {
-		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*(hpt+ls.Spines*ls.LinksPerPair)) * rotor.Bytes(mtu)
-	}
-	policy, alpha := s.values["buffer.policy"], p.float("buffer.alpha")
-	if p.err != nil {
-		return nil, p.err
-	}
-	if _, err := tor.NewPolicy(policy, alpha); err != nil {
-		return nil, cfgErr("buffer.policy", "%v", err)
-	}
-	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
-	flows, err := s.workloadFlows(p, &cfg, ls.Leaves, hpt, mtu)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Flows = &SliceSource{Flows: flows}
-	cfg.defaults()
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return &Setup{Config: cfg, Flows: flows, Buckets: buckets}, nil
+	// One buffer size for every switch; per_port counts a leaf's ports.
+	return s.buildRest(p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)
 }
