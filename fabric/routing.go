@@ -199,18 +199,10 @@ func epochBounds(sc *rotor.Schedule) []rotor.Time {
 }
 
 // forCircuits calls fn(u, v) for every circuit u→v (u ≠ v) up at time at
-// (not in a night), switch by switch.
+// (not in a night), switch by switch (rotor's AppendCircuitsAt).
 func forCircuits(sc *rotor.Schedule, at rotor.Time, fn func(u, v int)) {
-	for sw := 0; sw < sc.Switches; sw++ {
-		k, start := slotAt(sc, sw, at)
-		if at >= start+sc.SlotDuration(k)-sc.Reconf {
-			continue // night
-		}
-		for u, v := range sc.Matchings[sw][k] {
-			if v != rotor.Idle && v != u {
-				fn(u, v)
-			}
-		}
+	for _, c := range sc.CircuitsAt(at) {
+		fn(c.Src, c.Dst)
 	}
 }
 

@@ -24,7 +24,8 @@ func Run(cfg Config) (*Result, error) {
 
 func (s *sim) start() {
 	for sw := range s.sw {
-		k, start := slotAt(s.sched, sw, 0)
+		k, since := s.sched.SlotAt(sw, 0)
+		start := -since
 		s.sw[sw].slot = k
 		end := start + s.sched.SlotDuration(k)
 		night := end - s.sched.Reconf
