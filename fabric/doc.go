@@ -3,6 +3,9 @@
 // that play a rotor.Schedule (day: circuits carry packets; night:
 // reconfiguration, nothing crosses), an optional electrical packet switch,
 // hosts running the transports of package cc, and ToRs from package tor.
+// Beside it runs a leaf-spine (Config.LeafSpine): leaves (the ToRs) and
+// spines, all tor shared-buffer switches, joined by parallel links, with
+// ECMP by flow hash (leafspine.go). Packets are package packet's.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'

@@ -79,3 +79,40 @@ func TestINTThreeHops(t *testing.T) {
 		t.Errorf("INT records per ACK (-want +got):\n%s", diff)
 	}
 }
+
+// TestINTLeafSpine: on a leaf-spine (10 Gbps, 1 µs links) a flow across
+// leaves has three data-path hops — leaf 0's uplink to the spine its flow
+// hashes to (port H + j), the spine's port to leaf 1 (port 1), leaf 1's
+// port to host 2 (port 0) — dequeued at 2.2, 4.4 and 6.6 µs; a flow
+// within leaf 0, started at 100 µs, has one: leaf 0's port to host 1 at
+// 102.2 µs. Each ACK, crossing the fabric back, brings exactly those.
+func TestINTLeafSpine(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cfg := lsConfig(2, 2, 2, 1, 10*rotor.Gbps, 10*rotor.Gbps, []workload.Flow{
+		{ID: 0, Src: 0, Dst: 2, Bytes: 1500}, {ID: 1, Src: 0, Dst: 1, Bytes: 1500, Start: 100 * us}})
+	cfg.RecordINT = true
+	var hops [][]tor.IntHop
+	var truncated bool
+	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
+		return &intTrunc{intLog{Fixed: cc.Fixed{Bytes: p.Window}, hops: &hops}, &truncated}, nil
+	}
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := int32(2 + s.ls.flowHash(0, 0)%2) // leaf 0: hosts 0, 1, then uplinks to spines 0, 1
+	if _, err := s.run(); err != nil {
+		t.Fatal(err)
+	}
+	g := 10 * rotor.Gbps
+	want := [][]tor.IntHop{
+		{{Ts: 2*us + 200*ns, TxBytes: 1500, Rate: g, Port: up}, {Ts: 4*us + 400*ns, TxBytes: 1500, Rate: g, Port: 1}, {Ts: 6*us + 600*ns, TxBytes: 1500, Rate: g, Port: 0}},
+		{{Ts: 102*us + 200*ns, TxBytes: 1500, Rate: g, Port: 1}},
+	}
+	if diff := cmp.Diff(want, hops); diff != "" {
+		t.Errorf("INT records per ACK (-want +got):\n%s", diff)
+	}
+	if truncated {
+		t.Error("an ACK's INT records were truncated")
+	}
+}
