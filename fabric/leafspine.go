@@ -20,13 +20,15 @@ const ECMP = "ecmp"
 // is a tor shared-buffer switch of Config.Buffer bytes under the buffer
 // policy (Config.NewPolicy: leaves are switches 0…Leaves−1, spines
 // Leaves…Leaves+Spines−1), with Classes queues per port served in strict
-// priority: control packets (ACKs) in class 0, data in the last class.
+// priority or round robin: control packets (ACKs) in class 0, data in the
+// last class.
 type LeafSpine struct {
 	Leaves, Spines int
 	LinksPerPair   int        // parallel links between each leaf and each spine
 	FabricLink     rotor.Rate // leaf↔spine link rate
 	FabricDelay    rotor.Time // leaf↔spine propagation
 	Classes        int        // queues per port; 0: 1
+	RoundRobin     bool       // serve a port's queues in turn, not in strict priority
 }
 
 // Limits of the leaf-spine fabric.
@@ -103,7 +105,7 @@ func (s *sim) newLeafSpine() error {
 		if err != nil {
 			return err
 		}
-		sp, err := tor.New(L+j, tor.Config{Ports: L * c.LinksPerPair, Classes: c.Classes, Buffer: s.cfg.Buffer,
+		sp, err := tor.New(L+j, tor.Config{Ports: L * c.LinksPerPair, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
 			Policy: pol, PortRate: c.FabricLink, ECNThreshold: s.cfg.ECNThreshold,
 			RecordINT: s.cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {

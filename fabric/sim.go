@@ -194,7 +194,7 @@ func newSim(cfg Config) (*sim, error) {
 			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink,
 			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
 		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
-			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes,
+			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes, RoundRobin: ls.RoundRobin,
 				Buffer: cfg.Buffer, Policy: pol, HostRate: cfg.HostLink, PortRate: ls.FabricLink,
 				ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
 		}

@@ -22,7 +22,8 @@ var leafSpineKeys = []Key{
 	{"topology.links_per_pair", "1", "leafspine: parallel links between each leaf and each spine"},
 	{"topology.fabric_link", "10Gbps", "leafspine: leaf↔spine link rate (oversubscription = hosts_per_tor·host_link / (spines·links_per_pair·fabric_link))"},
 	{"topology.fabric_delay", "500ns", "leafspine: leaf↔spine propagation delay"},
-	{"topology.queues_per_port", "1", "leafspine: queues per switch port, strict priority; with 2 or more, ACKs take the first and data the last"},
+	{"topology.queues_per_port", "1", "leafspine: queues per switch port; with 2 or more, ACKs take the first and data the last"},
+	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
 }
 
 func init() { Keys = append(Keys, leafSpineKeys...) }
@@ -68,6 +69,13 @@ func (s *Spec) buildLeafSpine(p *specParser, cfg Config, buckets stats.Buckets, 
 		FabricLink:   p.rate("topology.fabric_link", false),
 		FabricDelay:  p.time("topology.fabric_delay", false),
 		Classes:      p.int("topology.queues_per_port", 1),
+	}
+	switch sched := s.values["topology.port_scheduling"]; sched {
+	case "strict":
+	case "rr":
+		ls.RoundRobin = true
+	default:
+		p.fail("topology.port_scheduling", "unknown scheduling %q (want strict or rr)", sched)
 	}
 	if p.err != nil {
 		return nil, p.err

@@ -12,8 +12,8 @@ import (
 func TestLeafSpineSpec(t *testing.T) {
 	setup := buildSpec(t, "topology.kind=leafspine", "topology.leaves=3", "topology.spines=2",
 		"topology.links_per_pair=2", "topology.hosts_per_tor=4", "topology.fabric_link=40Gbps",
-		"topology.fabric_delay=2us", "topology.queues_per_port=2", "run.sim_time=1ms", "buffer.per_port=10")
-	want := LeafSpine{Leaves: 3, Spines: 2, LinksPerPair: 2, FabricLink: 40 * rotor.Gbps, FabricDelay: 2 * rotor.Microsecond, Classes: 2}
+		"topology.fabric_delay=2us", "topology.queues_per_port=2", "topology.port_scheduling=rr", "run.sim_time=1ms", "buffer.per_port=10")
+	want := LeafSpine{Leaves: 3, Spines: 2, LinksPerPair: 2, FabricLink: 40 * rotor.Gbps, FabricDelay: 2 * rotor.Microsecond, Classes: 2, RoundRobin: true}
 	if ls := setup.Config.LeafSpine; ls == nil || *ls != want {
 		t.Fatalf("LeafSpine = %+v, want %+v", ls, want)
 	}
@@ -42,6 +42,8 @@ func TestLeafSpineSpec(t *testing.T) {
 		{[]string{"topology.kind=leafspine", "topology.links_per_pair=1000"}, "topology.links_per_pair"},
 		{[]string{"topology.spines=4"}, "topology.spines"}, // rotor kind
 		{[]string{"topology.kind=clos"}, "topology.kind"},
+		{[]string{"topology.kind=leafspine", "topology.port_scheduling=fifo"}, "topology.port_scheduling"},
+		{[]string{"topology.port_scheduling=rr"}, "topology.port_scheduling"}, // rotor kind
 	} {
 		s := NewSpec()
 		for _, kv := range append(c.keys, "run.sim_time=1ms") {

@@ -26,10 +26,12 @@ type Config struct {
 	PacketSwitch bool // has an uplink to an electrical packet switch
 	Ports        int  // fabric ports with queues of their own (leaf↔spine, packet switch→ToR)
 	// Classes is the number of queues per host, packet-switch and fabric
-	// port, served in strict priority (class 0 first); 0 means 1.
-	Classes int
-	Buffer  rotor.Bytes
-	Policy  Policy
+	// port (class 0 first); 0 means 1. RoundRobin serves them in turn,
+	// one packet each, instead of in strict priority.
+	Classes    int
+	RoundRobin bool
+	Buffer     rotor.Bytes
+	Policy     Policy
 	// Port rates, shown to policies in QueueState.Rate (0: not known).
 	HostRate, UplinkRate, PacketSwitchRate, PortRate rotor.Rate
 	ECNThreshold                                     rotor.Bytes // mark packets entering a queue longer than this; 0: off
@@ -102,8 +104,9 @@ type ToR struct {
 	voqPkts  int      // packets in all VOQs, both classes
 	rr       int      // round-robin position for indirect (two-hop) service
 	classes  int
-	ownBase  int // first queue of the ports with queues of their own
-	ownPorts int // host + packet-switch + fabric ports
+	rrNext   []uint8 // RoundRobin: [own port] the class served next
+	ownBase  int     // first queue of the ports with queues of their own
+	ownPorts int     // host + packet-switch + fabric ports
 
 	reserved int64 // bytes promised to packets on their way (Reserve)
 
@@ -139,6 +142,7 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		local:    make([]uint64, (cfg.ToRs+63)/64),
 		buf:      BufferState{Size: int64(cfg.Buffer), Queues: make([]QueueState, nq)},
 		classes:  c,
+		rrNext:   make([]uint8, own),
 		ownBase:  2 * cfg.ToRs,
 		ownPorts: own,
 	}
@@ -204,12 +208,32 @@ func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.ownPorts + t.cfg.ToRs }
 func (t *ToR) Classes() int { return t.classes }
 
 // Pick is the queue port serves next: its first non-empty class (strict
-// priority); ok is false if all are empty.
+// priority), or with RoundRobin the first non-empty class from the one
+// after the class it served last; ok is false if all are empty. With
+// RoundRobin, Pick takes its turn: call it once per packet sent.
 func (t *ToR) Pick(port int) (q QueueID, ok bool) {
-	base := t.ownBase + (port-t.cfg.Uplinks)*t.classes
-	for c := 0; c < t.classes; c++ {
+	k := port - t.cfg.Uplinks
+	base := t.ownBase + k*t.classes
+	if !t.cfg.RoundRobin {
+		for c := 0; c < t.classes; c++ {
+			if t.queues[base+c].Len() > 0 {
+				return QueueID(base + c), true
+			}
+		}
+		return 0, false
+	}
+	c := int(t.rrNext[k])
+	for i := 0; i < t.classes; i++ {
 		if t.queues[base+c].Len() > 0 {
+			next := c + 1
+			if next == t.classes {
+				next = 0
+			}
+			t.rrNext[k] = uint8(next)
 			return QueueID(base + c), true
+		}
+		if c++; c == t.classes {
+			c = 0
 		}
 	}
 	return 0, false

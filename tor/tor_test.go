@@ -346,3 +346,27 @@ func TestPickStrictPriority(t *testing.T) {
 		t.Errorf("service order (-want +got):\n%s", diff)
 	}
 }
+
+// TestPickRoundRobin: with RoundRobin a port alternates between its
+// non-empty classes, one packet each, and skips empty ones.
+func TestPickRoundRobin(t *testing.T) {
+	tr, pool := newTestToR(t, Config{Ports: 1, Classes: 3, RoundRobin: true, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	port := tr.FabricPort(0)
+	for _, c := range []struct {
+		class int
+		size  int32
+	}{{0, 10}, {0, 11}, {0, 12}, {2, 30}, {2, 31}} {
+		tr.Enqueue(0, tr.PortQueue(port, c.class), pkt(pool, c.size))
+	}
+	var got []int32
+	for {
+		q, ok := tr.Pick(port)
+		if !ok {
+			break
+		}
+		got = append(got, pool.At(tr.Dequeue(0, q, port, 0)).Size)
+	}
+	if diff := cmp.Diff([]int32{10, 30, 11, 31, 12}, got); diff != "" {
+		t.Errorf("service order (-want +got):\n%s", diff)
+	}
+}
