@@ -62,8 +62,6 @@ func (c *Config) validateLeafSpine() error {
 		return cfgErr("transport.kind", "pull needs circuits; leafspine runs window or linerate")
 	case c.PacketSwitchLink > 0:
 		return cfgErr("topology.packet_switch_link", "leafspine has no separate packet switch (its spines are)")
-	case c.RecordINT && 3 > packet.MaxHopsLimit:
-		return cfgErr("transport.int", "leafspine paths have 3 hops, more than %d", packet.MaxHopsLimit)
 	}
 	return nil
 }

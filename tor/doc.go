@@ -3,7 +3,7 @@
 // queues (VOQs) toward the circuit uplinks, queues toward the hosts and
 // toward an optional electrical packet switch; a leaf or spine of a
 // leaf-spine fabric has host and fabric ports, each with Classes queues
-// served in strict priority. All queues of a switch share one buffer
+// served in strict priority or round robin (Pick). All queues of a switch share one buffer
 // whose admission is decided by a Policy.
 //
 // Every port has an id unique in its switch (uplinks, hosts, packet
