@@ -1,7 +1,6 @@
 package fabric
 
 import (
-	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
@@ -75,35 +74,29 @@ func (c *Config) Leaves() int {
 }
 
 // leafSpine is the engine's state of a leaf-spine fabric. Switches are
-// numbered leaves first, then spines; a switch's ports have global ids
-// base[sw]+port, used by the port-free events.
+// numbered leaves first, then spines (as in s.ports).
 type leafSpine struct {
-	cfg       LeafSpine
-	spines    []*tor.ToR
-	base      []int32      // [switch]: first global port id
-	portSw    []int32      // [global port]: its switch
-	freeAt    []rotor.Time // [global port]: serialising until then
-	data      int          // class of data packets (control: 0)
-	seed      uint64
-	serFabric [2]rotor.Time // MTU and ACK serialisation on fabric links
-	uplinks   int           // per leaf: Spines·LinksPerPair
+	cfg     LeafSpine
+	spines  []*tor.ToR
+	data    int // class of data packets (control: 0)
+	seed    uint64
+	uplinks int // per leaf: Spines·LinksPerPair
 }
 
-// newLeafSpine builds the spines and the port tables; the leaves are
+// newLeafSpine builds the spines and connects every port; the leaves are
 // s.tors, built by newSim.
 func (s *sim) newLeafSpine() error {
 	c := s.cfg.LeafSpine
 	ls := &leafSpine{cfg: *c, seed: s.rng.Uint64(), uplinks: c.Spines * c.LinksPerPair}
 	ls.data = max(c.Classes, 1) - 1
-	ls.serFabric = [2]rotor.Time{c.FabricLink.TransmitTime(rotor.Bytes(s.cfg.MTU)), c.FabricLink.TransmitTime(rotor.Bytes(s.cfg.AckSize))}
-	L, S := c.Leaves, c.Spines
-	ls.spines = make([]*tor.ToR, S)
+	L, K := c.Leaves, c.LinksPerPair
+	ls.spines = make([]*tor.ToR, c.Spines)
 	for j := range ls.spines {
 		pol, err := s.policy(L + j)
 		if err != nil {
 			return err
 		}
-		sp, err := tor.New(L+j, tor.Config{Ports: L * c.LinksPerPair, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
+		sp, err := tor.New(L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
 			Policy: pol, PortRate: c.FabricLink, ECNThreshold: s.cfg.ECNThreshold,
 			RecordINT: s.cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {
@@ -111,31 +104,27 @@ func (s *sim) newLeafSpine() error {
 		}
 		ls.spines[j] = sp
 	}
-	ls.base = make([]int32, L+S+1)
-	for sw := 0; sw < L+S; sw++ {
-		ls.base[sw+1] = ls.base[sw] + int32(s.lsSwitch(ls, sw).NumPorts())
-	}
-	total := int(ls.base[L+S])
-	ls.portSw = make([]int32, total)
-	for sw := 0; sw < L+S; sw++ {
-		for g := ls.base[sw]; g < ls.base[sw+1]; g++ {
-			ls.portSw[g] = int32(sw)
+	pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ls.spines...))
+	fabric := portPeer{delay: c.FabricDelay, rate: c.FabricLink, link: linkFabric, hop: true}
+	for l, tr := range s.tors {
+		for h := 0; h < s.H; h++ {
+			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, rate: s.cfg.HostLink, link: linkHost,
+				ev: evHostArrive, target: int32(l*s.H + h)})
+		}
+		for u := 0; u < ls.uplinks; u++ { // uplink j·K+k goes to spine j
+			fabric.ev, fabric.target = evSpineArrive, int32(u/K)
+			pt.connect(l, tr.FabricPort(u), fabric)
 		}
 	}
-	ls.freeAt = make([]rotor.Time, total)
-	// Port-free events are timers beside the event queue (the rotor
-	// fabric's uplink timers; a leaf-spine has no uplinks).
-	s.wake = des.NewTimers(total)
-	s.q.AttachTimers(s.wake, evPortFree)
-	s.ls = ls
-	return nil
-}
-
-func (s *sim) lsSwitch(ls *leafSpine, sw int) *tor.ToR {
-	if sw < ls.cfg.Leaves {
-		return s.tors[sw]
+	for j, sp := range ls.spines {
+		for d := 0; d < L*K; d++ { // port l·K+k goes to leaf l
+			fabric.ev, fabric.target = evToRArrive, int32(d/K)
+			pt.connect(L+j, sp.FabricPort(d), fabric)
+		}
 	}
-	return ls.spines[sw-ls.cfg.Leaves]
+	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
+	s.ports, s.ls = pt, ls
+	return nil
 }
 
 // flowHash is ECMP's hash of flow f at switch sw (splitmix64 of the flow,
@@ -170,7 +159,7 @@ func (s *sim) leafArrive(l int, idx int32) {
 		port = tr.FabricPort(int(ls.flowHash(p.Flow, l) % uint64(ls.uplinks)))
 	}
 	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
-		s.lsSend(l, tr, port)
+		s.portSend(l, port)
 	}
 }
 
@@ -184,72 +173,8 @@ func (s *sim) spineArrive(j int, idx int32) {
 	k := int(ls.flowHash(p.Flow, sw) % uint64(ls.cfg.LinksPerPair))
 	port := tr.FabricPort(int(p.DstToR)*ls.cfg.LinksPerPair + k)
 	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
-		s.lsSend(sw, tr, port)
+		s.portSend(sw, port)
 	}
-}
-
-// lsSend starts the next packet on port of switch sw (tr) if the port is
-// idle: strict priority over its classes, serialise, propagate. A
-// port-free event is scheduled only when something waits for the port
-// (queued behind the packet sent, or arriving while it serialises).
-func (s *sim) lsSend(sw int, tr *tor.ToR, port int) {
-	ls := s.ls
-	g := ls.base[sw] + int32(port)
-	if s.wake.When(int(g)) != des.Never { // its free event is pending
-		return
-	}
-	now := s.q.Now()
-	if now < ls.freeAt[g] { // serialising: come back when it is done
-		s.wake.Set(int(g), ls.freeAt[g])
-		return
-	}
-	q, ok := tr.Pick(port)
-	if !ok {
-		return
-	}
-	var idx int32
-	var ser rotor.Time
-	host := sw < ls.cfg.Leaves && port < s.H
-	if host { // leaf → host
-		idx = tr.Dequeue(now, q, port, s.cfg.HostLink)
-		ser = s.ser(linkHost, s.pool.At(idx).Size)
-	} else {
-		idx = tr.Dequeue(now, q, port, ls.cfg.FabricLink)
-		ser = ls.ser(s, s.pool.At(idx).Size)
-	}
-	ls.freeAt[g] = now + ser
-	if s.cfg.eagerFree || tr.PortQueued(port) {
-		s.wake.Set(int(g), now+ser)
-	}
-	if host {
-		s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, int32(sw*s.H+port), idx)
-		return
-	}
-	s.pool.At(idx).Hops++
-	at := now + ser + ls.cfg.FabricDelay
-	if sw < ls.cfg.Leaves { // leaf uplink j·K+k → spine j
-		s.q.Schedule(at, evSpineArrive, int32((port-s.H)/ls.cfg.LinksPerPair), idx)
-	} else { // spine port l·K+k → leaf l
-		s.q.Schedule(at, evToRArrive, int32(port/ls.cfg.LinksPerPair), idx)
-	}
-}
-
-// ser is the serialisation time of size bytes on a fabric link.
-func (ls *leafSpine) ser(s *sim, size int32) rotor.Time {
-	switch size {
-	case s.cfg.MTU:
-		return ls.serFabric[0]
-	case s.cfg.AckSize:
-		return ls.serFabric[1]
-	}
-	return ls.cfg.FabricLink.TransmitTime(rotor.Bytes(size))
-}
-
-// portFree handles the end of a serialisation on global port g.
-func (s *sim) portFree(g int32) {
-	ls := s.ls
-	sw := int(ls.portSw[g])
-	s.lsSend(sw, s.lsSwitch(ls, sw), int(g-ls.base[sw]))
 }
 
 // idealFCT of a flow across the leaf-spine: its bytes at the bottleneck

@@ -181,14 +181,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evAckIdeal:
 		s.m.idealInFlight--
 		s.ackArrive(target, arg)
-	case evPSUplinkFree:
-		s.psUp[target] = false
-		s.startPSUplink(int(target))
 	case evPSArrive:
 		s.psArrive(arg)
-	case evPSPortFree:
-		s.psPort[target] = false
-		s.startPSPort(int(target))
 	case evSample:
 		s.sample()
 		s.q.Schedule(s.q.Now()+s.sampleGap(), evSample, 0, 0)

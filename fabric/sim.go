@@ -25,16 +25,14 @@ const (
 	evNight                     // switch starts reconfiguring (target switch)
 	evRTO                       // retransmission timer (target flow)
 	evAckIdeal                  // out-of-band ACK reaches its sender (target host, arg packet)
-	evPSUplinkFree              // ToR→packet switch port finished (target ToR)
 	evPSArrive                  // packet reaches the packet switch (arg packet)
-	evPSPortFree                // packet switch→ToR port finished (target ToR)
 	evSample                    // metrics sampling
 	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                    // heap sample for the perf report (arg index)
 	evPrefetch                  // pull for the circuits of switch's next day (target switch)
 	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
 	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
-	evPortFree                  // leaf-spine: port with global id target finished a packet
+	evPortFree                  // a port (port.go) with global id target finished a packet
 )
 
 type hostState struct {
@@ -79,12 +77,13 @@ type sim struct {
 	n, H  int
 	U     int
 
-	q    des.Queue
-	pool packet.Pool
-	ints *packet.IntStore // INT records of the packets in pool (nil: INT off)
-	tors []*tor.ToR
-	ps   *tor.ToR
-	ls   *leafSpine // leaf-spine fabric (nil: rotor)
+	q     des.Queue
+	pool  packet.Pool
+	ints  *packet.IntStore // INT records of the packets in pool (nil: INT off)
+	tors  []*tor.ToR
+	ps    *tor.ToR
+	ls    *leafSpine // leaf-spine fabric (nil: rotor)
+	ports *ports     // ports with queues of their own (leaf-spine; packet switch); nil: none
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
@@ -95,8 +94,6 @@ type sim struct {
 	wake      *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
 	upFree    []rotor.Time // [t*U+s]: the uplink serialises until then
 	uplinkToR []int32      // [t*U+s]: t
-	psUp      []bool       // [t] ToR→packet switch port busy
-	psPort    []bool       // [t] packet switch→ToR port busy
 	vlbRR     []int32      // [t]
 
 	hosts []hostState
@@ -117,10 +114,10 @@ type sim struct {
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
-	serMTU       [3]rotor.Time // host, circuit, packet switch: MTU serialisation
+	serMTU       [4]rotor.Time // host, circuit, packet switch, leaf-spine fabric: MTU serialisation
 	serByte      rotor.Time    // one byte on a circuit: an uplink with less time left before the night sends nothing
-	serAck       [3]rotor.Time
-	rates        [3]rotor.Rate
+	serAck       [4]rotor.Time
+	rates        [4]rotor.Rate
 
 	ackDelayRemote, ackDelayLocal rotor.Time
 	relayLimit                    int64
@@ -133,6 +130,7 @@ const (
 	linkHost = iota
 	linkCircuit
 	linkPS
+	linkFabric
 )
 
 // ser is the serialisation time of size bytes on link. It inlines (the
@@ -168,7 +166,10 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
 	s.sampleRng = rand.New(rand.NewPCG(cfg.Seed, 0x5a3b1e))
-	s.rates = [3]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
+	s.rates = [4]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
+	if cfg.LeafSpine != nil {
+		s.rates[linkFabric] = cfg.LeafSpine.FabricLink
+	}
 	for l, r := range s.rates {
 		if r > 0 {
 			s.serMTU[l] = r.TransmitTime(rotor.Bytes(cfg.MTU))
@@ -211,8 +212,17 @@ func newSim(cfg Config) (*sim, error) {
 			return nil, cfgErr("buffer.packet_switch", "%v", err)
 		}
 		s.ps = ps
-		s.psUp = make([]bool, s.n)
-		s.psPort = make([]bool, s.n)
+		// Its ports and the ToRs' ports to it; it is switch n.
+		pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ps))
+		link := portPeer{delay: cfg.PacketSwitchDelay, rate: cfg.PacketSwitchLink, link: linkPS}
+		for t, tr := range s.tors {
+			up, down := link, link
+			up.ev = evPSArrive
+			down.ev, down.target, down.ps = evToRArrive, int32(t), true
+			pt.connect(t, tr.PacketSwitchPort(), up)
+			pt.connect(s.n, ps.FabricPort(t), down)
+		}
+		s.ports = pt
 	}
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)

@@ -61,7 +61,7 @@ func (s *sim) torArrive(t int, idx int32) {
 	next, class, usePS := s.route(t, p, p.Hops == 0)
 	if usePS {
 		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
-			s.startPSUplink(t)
+			s.portSend(t, tr.PacketSwitchPort())
 		}
 		return
 	}
@@ -105,24 +105,6 @@ func (s *sim) sendHostPort(host int32) {
 
 // ---- packet switch ----
 
-func (s *sim) startPSUplink(t int) {
-	if s.psUp[t] {
-		return
-	}
-	tr := s.tors[t]
-	q := tr.PacketSwitchQueue()
-	if tr.Len(q) == 0 {
-		return
-	}
-	now := s.q.Now()
-	s.settle(t)
-	idx := tr.Dequeue(now, q, tr.PacketSwitchPort(), s.rates[linkPS])
-	ser := s.ser(linkPS, s.pool.At(idx).Size)
-	s.psUp[t] = true
-	s.q.ScheduleFirst(now+ser, evPSUplinkFree, int32(t), 0)
-	s.q.Schedule(now+ser+s.cfg.PacketSwitchDelay, evPSArrive, 0, idx)
-}
-
 func (s *sim) psArrive(idx int32) {
 	p := s.pool.At(idx)
 	p.Hops++
@@ -130,25 +112,7 @@ func (s *sim) psArrive(idx int32) {
 	if p.Via >= 0 {
 		v = p.Via
 	}
-	if s.enqueue(s.ps, s.ps.PortQueue(s.ps.FabricPort(int(v)), 0), idx) {
-		s.startPSPort(int(v))
+	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, 0), idx) {
+		s.portSend(s.n, port)
 	}
-}
-
-func (s *sim) startPSPort(v int) {
-	if s.psPort[v] {
-		return
-	}
-	port := s.ps.FabricPort(v)
-	q := s.ps.PortQueue(port, 0)
-	if s.ps.Len(q) == 0 {
-		return
-	}
-	now := s.q.Now()
-	idx := s.ps.Dequeue(now, q, port, s.rates[linkPS])
-	ser := s.ser(linkPS, s.pool.At(idx).Size)
-	s.psPort[v] = true
-	s.m.psBytes += int64(s.pool.At(idx).Size)
-	s.q.ScheduleFirst(now+ser, evPSPortFree, int32(v), 0)
-	s.q.Schedule(now+ser+s.cfg.PacketSwitchDelay, evToRArrive, int32(v), idx)
 }
