@@ -3,19 +3,20 @@ package cc
 import (
 	"fmt"
 
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
-	"github.com/rdcn/rdcn/tor"
 )
 
 // Ack is the feedback one acknowledgement brings to a Controller.
 type Ack struct {
-	Now     rotor.Time
-	Cum     int64      // cumulative bytes acknowledged
-	Newly   int64      // bytes newly acknowledged by this ack
-	RTT     rotor.Time // round-trip sample, 0 if none (retransmission)
-	ECE     bool       // the data packet was ECN-marked
-	Circuit bool       // the data packet crossed a circuit
-	Int     []tor.IntHop
+	Now          rotor.Time
+	Cum          int64           // cumulative bytes acknowledged
+	Newly        int64           // bytes newly acknowledged by this ack
+	RTT          rotor.Time      // round-trip sample, 0 if none (retransmission)
+	ECE          bool            // the data packet was ECN-marked
+	Circuit      bool            // the data packet crossed a circuit
+	Int          []packet.IntHop // the data packet's INT records, data path in order (nil: INT off)
+	IntTruncated bool            // the data path had more hops than Int holds
 }
 
 // Controller is a congestion-control law.

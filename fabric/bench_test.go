@@ -47,24 +47,30 @@ func BenchmarkFabric(b *testing.B) {
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
 			setup := benchSpec(b, c.tors, c.hosts, c.uplinks, c.kind, c.slot, c.routing, c.transport, c.simTime)
-			b.ReportAllocs()
-			b.ResetTimer()
-			var events uint64
-			simMS := float64(setup.Config.SimTime) / float64(rotor.Millisecond)
-			for i := 0; i < b.N; i++ {
-				cfg := setup.Config
-				cfg.Flows = &SliceSource{Flows: setup.Flows}
-				r, err := Run(cfg)
-				if err != nil {
-					b.Fatal(err)
-				}
-				events += r.Events
-			}
-			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
-			b.ReportMetric(float64(events)/float64(b.N), "events/op")
-			b.ReportMetric(simMS*float64(b.N)/b.Elapsed().Seconds(), "sim-ms/s")
+			benchRuns(b, setup)
 		})
 	}
+}
+
+// benchRuns runs setup b.N times and reports events/s, events per run
+// and simulated milliseconds per second.
+func benchRuns(b *testing.B, setup *Setup) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	var events uint64
+	simMS := float64(setup.Config.SimTime) / float64(rotor.Millisecond)
+	for i := 0; i < b.N; i++ {
+		cfg := setup.Config
+		cfg.Flows = &SliceSource{Flows: setup.Flows}
+		r, err := Run(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+	}
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	b.ReportMetric(simMS*float64(b.N)/b.Elapsed().Seconds(), "sim-ms/s")
 }
 
 // BenchmarkEarliestTable builds the earliest-arrival next-hop tables of

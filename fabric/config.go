@@ -68,8 +68,11 @@ func (s *SliceSource) Next() (workload.Flow, bool) {
 // Config describes one emulation run. Zero values of optional fields take
 // the defaults documented on each field.
 type Config struct {
-	Schedule    *rotor.Schedule // circuit schedule; Schedule.Nodes ToRs, Schedule.Switches uplinks each
-	HostsPerToR int
+	Schedule *rotor.Schedule // circuit schedule; Schedule.Nodes ToRs, Schedule.Switches uplinks each
+	// LeafSpine, if set, replaces the rotor fabric by a two-tier Clos
+	// (then Schedule is nil): the leaves are the ToRs.
+	LeafSpine   *LeafSpine
+	HostsPerToR int // hosts per ToR (leaf)
 
 	HostLink          rotor.Rate // host↔ToR rate
 	CircuitLink       rotor.Rate // ToR uplink rate through a rotor switch
@@ -145,6 +148,9 @@ func (c *Config) defaults() {
 	}
 	if c.Routing == "" {
 		c.Routing = Direct
+		if c.LeafSpine != nil {
+			c.Routing = ECMP
+		}
 	}
 	if c.Transport == "" {
 		c.Transport = Windowed
@@ -198,19 +204,19 @@ const (
 )
 
 func (c *Config) validate() error {
-	if c.Schedule == nil {
-		return cfgErr("schedule", "is missing")
-	}
-	if err := c.Schedule.Validate(); err != nil {
-		return cfgErr("schedule", "%v", err)
+	if c.LeafSpine == nil {
+		if c.Schedule == nil {
+			return cfgErr("schedule", "is missing")
+		}
+		if err := c.Schedule.Validate(); err != nil {
+			return cfgErr("schedule", "%v", err)
+		}
 	}
 	switch {
 	case c.HostsPerToR < 1:
 		return cfgErr("topology.hosts_per_tor", "must be at least 1, got %d", c.HostsPerToR)
 	case c.HostLink <= 0:
 		return cfgErr("topology.host_link", "must be positive, got %v", c.HostLink)
-	case c.CircuitLink <= 0:
-		return cfgErr("topology.circuit_link", "must be positive, got %v", c.CircuitLink)
 	case c.PacketSwitchLink < 0:
 		return cfgErr("topology.packet_switch_link", "must not be negative, got %v", c.PacketSwitchLink)
 	case c.HostDelay < 0:
@@ -225,7 +231,7 @@ func (c *Config) validate() error {
 		return cfgErr("transport.ack_size", "must be in [1, mtu], got %d", c.AckSize)
 	case c.Buffer < rotor.Bytes(c.MTU):
 		return cfgErr("buffer.size", "must hold at least one packet (%d B), got %d B", c.MTU, c.Buffer)
-	case c.PacketSwitchBuffer < rotor.Bytes(c.MTU):
+	case c.PacketSwitchLink > 0 && c.PacketSwitchBuffer < rotor.Bytes(c.MTU):
 		return cfgErr("buffer.packet_switch", "must hold at least one packet, got %d B", c.PacketSwitchBuffer)
 	case c.Window < 0:
 		return cfgErr("transport.window", "must not be negative, got %d", c.Window)
@@ -257,18 +263,12 @@ func (c *Config) validate() error {
 			return cfgErr("transport.cc", "%v", err)
 		}
 	}
-	if problem := dayProblem(c.Schedule, c.CircuitLink, c.MTU); problem != "" {
-		return cfgErr("schedule.slot", "%s", problem)
-	}
-	if c.Schedule.Switches > 64 {
-		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
-	}
-	ok := false
-	for _, m := range RoutingModes {
-		ok = ok || m == c.Routing
-	}
-	if !ok {
-		return cfgErr("routing.mode", "unknown mode %q (want one of %v)", c.Routing, RoutingModes)
+	if c.LeafSpine != nil {
+		if err := c.validateLeafSpine(); err != nil {
+			return err
+		}
+	} else if err := c.validateRotor(); err != nil {
+		return err
 	}
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
@@ -293,6 +293,27 @@ func (c *Config) validate() error {
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
+	}
+	return nil
+}
+
+// validateRotor checks what only the rotor fabric needs.
+func (c *Config) validateRotor() error {
+	if c.CircuitLink <= 0 {
+		return cfgErr("topology.circuit_link", "must be positive, got %v", c.CircuitLink)
+	}
+	if problem := dayProblem(c.Schedule, c.CircuitLink, c.MTU); problem != "" {
+		return cfgErr("schedule.slot", "%s", problem)
+	}
+	if c.Schedule.Switches > 64 {
+		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
+	}
+	ok := false
+	for _, m := range RoutingModes {
+		ok = ok || m == c.Routing
+	}
+	if !ok {
+		return cfgErr("routing.mode", "unknown mode %q (want one of %v)", c.Routing, RoutingModes)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ import (
 // emulator's own validation.
 
 func FuzzConfig(f *testing.F) {
-	for _, name := range []string{"a-opera", "a-rotornet", "b-opera", "b-rotornet"} {
+	for _, name := range []string{"a-opera", "a-rotornet", "b-opera", "b-rotornet", "leafspine-abm"} {
 		if b, err := os.ReadFile("testdata/perf/" + name + ".toml"); err == nil {
 			f.Add(b)
 		}
@@ -46,6 +46,9 @@ func FuzzConfig(f *testing.F) {
 		"[schedule]\nkind = \"mars\"\ndegree = 2\n[topology]\ntors = 16\nuplinks = 2\n[run]\nsim_time = \"100us\"\n",
 		"[schedule]\nkind = \"vermilion\"\ndemand = \"skewring:0.5\"\nk = 3\ngamma = 3\n[run]\nsim_time = \"100us\"\n",
 		"[schedule]\nkind = \"bvn\"\ndemand = \"random:3\"\n[run]\nsim_time = \"100us\"\n",
+		"[topology]\nkind = \"leafspine\"\nleaves = 3\nspines = 2\nlinks_per_pair = 2\nqueues_per_port = 2\n[run]\nsim_time = \"100us\"\n",
+		"[topology]\nkind = \"leafspine\"\nuplinks = 2\n",
+		"[topology]\nkind = \"leafspine\"\nfabric_link = \"0bps\"\n",
 		"[schedule]\nkind = \"mars\"\nbuffer = \"2MB\"\ndelay = \"2ms\"\n[topology]\ntors = 16\n[run]\nsim_time = \"100us\"\n",
 	} {
 		f.Add([]byte(s))
@@ -74,6 +77,8 @@ func FuzzSet(f *testing.F) {
 		"workload.incast_bytes=1B", "run.fct_buckets=1B,2B,3B", "run.fct_buckets=,", "run.fct_buckets=1pkt",
 		"schedule.demand=ring", "schedule.demand=skew:NaN", "schedule.k=-1", "schedule.gamma=1e309",
 		"schedule.l=0", "schedule.randomized=yes", "schedule.buffer=1pkt", "schedule.delay=-1s",
+		"topology.kind=leafspine", "topology.kind=clos", "topology.spines=0", "topology.links_per_pair=65",
+		"topology.queues_per_port=9", "topology.fabric_delay=-1us", "topology.leaves=5000",
 	} {
 		f.Add(s)
 	}
@@ -143,10 +148,14 @@ func buildIfCheap(t *testing.T, s *Spec) {
 	if err := setup.Config.validate(); err != nil {
 		t.Fatalf("Build accepted a config that does not validate: %v", err)
 	}
-	if err := setup.Schedule.Validate(); err != nil {
-		t.Fatalf("Build accepted an invalid schedule: %v", err)
+	if setup.Config.LeafSpine == nil {
+		if err := setup.Schedule.Validate(); err != nil {
+			t.Fatalf("Build accepted an invalid schedule: %v", err)
+		}
+	} else if setup.Schedule != nil {
+		t.Fatal("Build gave a leaf-spine a schedule")
 	}
-	hosts := setup.Schedule.Nodes * setup.Config.HostsPerToR
+	hosts := setup.Config.Leaves() * setup.Config.HostsPerToR
 	if err := workload.CheckFlows(setup.Flows, hosts); err != nil {
 		t.Fatalf("Build produced bad flows: %v", err)
 	}
@@ -183,6 +192,7 @@ func cheapSpec(s *Spec) bool {
 		return false
 	}
 	return intAtMost("topology.tors", 16) && intAtMost("topology.uplinks", 8) &&
+		intAtMost("topology.leaves", 16) && intAtMost("topology.spines", 8) && intAtMost("topology.links_per_pair", 4) &&
 		intAtMost("topology.hosts_per_tor", 4) && intAtMost("schedule.tries", 4) &&
 		intAtMost("schedule.degree", 16) &&
 		timeAtMost("run.sim_time", 10*rotor.Millisecond) && timeAtMost("workload.duration", 10*rotor.Millisecond)

@@ -3,6 +3,16 @@
 // that play a rotor.Schedule (day: circuits carry packets; night:
 // reconfiguration, nothing crosses), an optional electrical packet switch,
 // hosts running the transports of package cc, and ToRs from package tor.
+// Beside it runs a leaf-spine (Config.LeafSpine): leaves (the ToRs) and
+// spines, all tor shared-buffer switches, joined by parallel links, with
+// ECMP by flow hash (leafspine.go). Packets are package packet's.
+//
+// Files by component: run.go (the loop and its dispatch), circuits.go
+// (days, nights, circuit uplinks), switch.go (ToR queues, host ports),
+// port.go (the port with queues of its own — pick, serialise, propagate —
+// that serves the leaf-spine's links and the packet switch's), hosts.go
+// (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go,
+// ksp.go and earliest.go (path tables), leafspine.go.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'

@@ -109,17 +109,7 @@ func epochGraphs(sc *rotor.Schedule, pt *pathTable) [][][]int32 {
 		}
 		mid := b + (end-b)/2
 		adj := make([][]int32, n)
-		for sw := 0; sw < sc.Switches; sw++ {
-			k, start := slotAt(sc, sw, mid)
-			if mid >= start+sc.SlotDuration(k)-sc.Reconf {
-				continue // night
-			}
-			for u, v := range sc.Matchings[sw][k] {
-				if v != rotor.Idle && v != u {
-					adj[v] = append(adj[v], int32(u))
-				}
-			}
-		}
+		forCircuits(sc, mid, func(u, v int) { adj[v] = append(adj[v], int32(u)) })
 		out[e] = adj
 	}
 	return out

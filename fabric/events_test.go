@@ -16,11 +16,18 @@ import (
 func TestSkippedFreeEventsChangeNothing(t *testing.T) {
 	flows := testFlows(t, "websearch", 0.4, 2*rotor.Millisecond, 3)
 	for _, c := range []struct{ routing, transport string }{
-		{RotorLB, Windowed}, {RotorLB, Pull}, {Paths, Windowed}, {Direct, LineRate},
+		{RotorLB, Windowed}, {RotorLB, Pull}, {Paths, Windowed}, {Direct, LineRate}, {ECMP, Windowed}, {Hybrid, Windowed},
 	} {
 		t.Run(c.routing+"/"+c.transport, func(t *testing.T) {
 			run := func(eager bool) *Result {
 				cfg := loadedConfig(t, c.routing, flows)
+				if c.routing == Hybrid {
+					cfg.PacketSwitchLink, cfg.PacketSwitchDelay = cfg.HostLink, cfg.LinkDelay
+				}
+				if c.routing == ECMP { // the same hosts on a leaf-spine, 4:1 oversubscribed
+					cfg.Schedule, cfg.LeafSpine = nil, &LeafSpine{Leaves: cfg.Schedule.Nodes, Spines: 2,
+						LinksPerPair: 1, FabricLink: cfg.HostLink * rotor.Rate(cfg.HostsPerToR) / 8, FabricDelay: cfg.LinkDelay, Classes: 2}
+				}
 				cfg.eagerFree = eager
 				cfg.Transport = c.transport
 				cfg.SimTime = 5 * rotor.Millisecond

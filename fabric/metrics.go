@@ -163,6 +163,11 @@ func (s *sim) checkConservation(full bool) {
 	if s.ps != nil {
 		inNet += s.ps.Used()
 	}
+	if s.ls != nil {
+		for _, sp := range s.ls.spines {
+			inNet += sp.Used()
+		}
+	}
 	inNet += s.pull.stored + s.pull.late
 	for _, w := range s.pull.waiting {
 		for i := 0; i < w.Len(); i++ {
@@ -171,7 +176,7 @@ func (s *sim) checkConservation(full bool) {
 	}
 	for _, e := range s.q.Pending() {
 		switch e.Kind {
-		case evToRArrive, evHostArrive, evPSArrive:
+		case evToRArrive, evHostArrive, evPSArrive, evSpineArrive:
 			inNet += int64(s.pool.At(e.Arg).Size)
 		}
 	}

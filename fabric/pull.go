@@ -4,8 +4,8 @@ import (
 	"math/bits"
 
 	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
-	"github.com/rdcn/rdcn/tor"
 )
 
 // Host-buffered circuit traffic (transport.kind = "pull"), RotorNet's
@@ -157,7 +157,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 			if st := &ps.store[tv]; st.Len() > 0 {
 				idx := st.Head()
 				p := s.pool.At(idx)
-				if p.Ready() > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
+				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
 					return
 				}
 				st.Pop()
@@ -187,9 +187,9 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Pulled, p.Via = id, tor.Data, size, true, via
+		p.Flow, p.Kind, p.Size, p.Flags, p.Via, p.Route = id, packet.Data, size, packet.Pulled, via, packet.NoRoute
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.SrcToR, p.DstToR, p.Seq = int32(t), int32(d), seq
+		p.DstToR, p.Seq = int32(d), seq
 		start, at := s.hostPull(p.SrcHost, size)
 		p.Sent = start // a new packet: injected
 		s.m.injectedPkts++
@@ -328,12 +328,12 @@ func (s *sim) hostPull(h int32, size int32) (start, arrive rotor.Time) {
 // its reserved room is given back when the port takes it (settle). A
 // packet for v's host is delivered now, stamped with its arrival time:
 // nothing can happen to it on the way and its receiver answers nothing.
-func (s *sim) pulledCross(v int, idx int32, p *tor.Packet, at rotor.Time) {
+func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	host := p.DstHost
 	relayed := p.DstToR != int32(v)
 	if relayed { // store it at one of v's hosts
-		p.Via = -1
+		p.Via = packet.NoToR
 		h := ps.hostRR[v]
 		if next := h + 1; next < int32(s.H) { // round-robin without a division
 			ps.hostRR[v] = next
@@ -463,17 +463,16 @@ type booking struct {
 // the calls), and cannot be pulled before at: the packet keeps at and
 // host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
 // of a switch), an event at that time offers it to those circuits.
-func (s *sim) storeRelayed(v int, host int32, idx int32, p *tor.Packet, at rotor.Time) {
+func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	p.SetReady(at)
-	p.Keeper = host
+	p.Ready, p.Keeper = at, host
 	i := v*s.n + x
 	st := &ps.store[i]
 	st.Push(idx)
 	if st.Len() > 1 && at < ps.storeLast[i] { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
-		for ; k > 0 && s.pool.At(st.At(k-1)).Ready() > at; k-- {
+		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
 			st.Set(k, st.At(k-1))
 		}
 		st.Set(k, idx)
@@ -572,7 +571,7 @@ func (s *sim) spare(v, x int) int64 {
 
 // pullSent does the bookkeeping of a pulled packet leaving ToR t for v;
 // relayNow says PickCircuit's RotorLB rule chose v as its relay just now.
-func (s *sim) pullSent(t, v int, p *tor.Packet, relayNow bool) {
+func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	ps := &s.pull
 	s.tors[v].Reserve(p.Size)
 	ps.staged[t] -= int64(p.Size)

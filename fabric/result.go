@@ -86,6 +86,9 @@ func (s *sim) idealFCT(f workload.Flow) rotor.Time {
 	if f.Bytes <= 0 {
 		return 0
 	}
+	if s.ls != nil {
+		return s.ls.idealFCT(s, f.Bytes, s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)))
+	}
 	mtu := int64(s.cfg.MTU)
 	last := f.Bytes - (f.Bytes-1)/mtu*mtu
 	host := s.rates[linkHost]

@@ -3,6 +3,7 @@ package fabric
 import (
 	"sort"
 
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -10,7 +11,7 @@ import (
 // route picks the next hop for packet p at ToR t (source: it came from a
 // local host) and the VOQ class it waits in; usePS sends it to the
 // electrical packet switch instead.
-func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, usePS bool) {
+func (s *sim) route(t int, p *packet.Packet, source bool) (next int32, class int, usePS bool) {
 	class = tor.Transit
 	if source {
 		class = tor.Local
@@ -31,7 +32,7 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 			}
 		}
 	case Paths:
-		if p.Kind == tor.Data && s.flows[p.Flow].f.Bytes >= s.cfg.BulkBytes {
+		if p.Kind == packet.Data && s.flows[p.Flow].f.Bytes >= s.cfg.BulkBytes {
 			return dst, class, false // bulk: direct, RotorLB relays spare capacity
 		}
 		// Low-latency traffic rides the expander in the high-priority class.
@@ -74,39 +75,38 @@ func (s *sim) route(t int, p *tor.Packet, source bool) (next int32, class int, u
 
 // sourceRoute is the next hop of low-latency packet p at ToR t toward
 // target on k-shortest-path source routes (routing.multipath = ksp). p
-// follows its path (it carries the reference in Via, encoded as −2 − ref,
-// so Via < 0 still means "no intermediate" everywhere else) while the
+// follows its path (it carries the reference in Route) while the
 // path's next circuit is up; when it is down — at a ToR, or while p waits
 // for it — p takes one of the current epoch's paths from t, chosen by the
 // same flow hash.
-func (s *sim) sourceRoute(t int, p *tor.Packet, target int32) int32 {
+func (s *sim) sourceRoute(t int, p *packet.Packet, target int32) int32 {
 	now := s.q.Now()
-	if p.Via <= -2 {
-		next, ok, lost := s.ksp.follow(now, -2-p.Via, t)
+	if p.Route != packet.NoRoute {
+		next, ok, lost := s.ksp.follow(now, p.Route, t)
 		if ok {
 			return next
 		}
 		if lost && s.cfg.Check {
-			s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, -2-p.Via)
+			s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, p.Route)
 		}
 	}
 	ref, next := s.ksp.choose(now, t, int(target), p.Flow)
 	if ref < 0 { // never connected: wait for a direct circuit
-		p.Via = -1
+		p.Route = packet.NoRoute
 		return target
 	}
-	p.Via = -2 - ref
+	p.Route = ref
 	return next
 }
 
 // vlbSourceRoute is sourceRoute for vlb-paths: the source picks a
 // uniformly random intermediate ToR w (neither source nor destination); the
 // first leg's paths end at w, the second leg's at the destination.
-func (s *sim) vlbSourceRoute(t int, p *tor.Packet, source bool) int32 {
+func (s *sim) vlbSourceRoute(t int, p *packet.Packet, source bool) int32 {
 	target := p.DstToR
 	switch {
-	case p.Via <= -2:
-		if w := s.ksp.target(-2 - p.Via); int(w) != t {
+	case p.Route != packet.NoRoute:
+		if w := s.ksp.target(p.Route); int(w) != t {
 			target = w // first leg under way
 		}
 	case source && s.n > 2:
@@ -199,18 +199,10 @@ func epochBounds(sc *rotor.Schedule) []rotor.Time {
 }
 
 // forCircuits calls fn(u, v) for every circuit u→v (u ≠ v) up at time at
-// (not in a night), switch by switch.
+// (not in a night), switch by switch (rotor's AppendCircuitsAt).
 func forCircuits(sc *rotor.Schedule, at rotor.Time, fn func(u, v int)) {
-	for sw := 0; sw < sc.Switches; sw++ {
-		k, start := slotAt(sc, sw, at)
-		if at >= start+sc.SlotDuration(k)-sc.Reconf {
-			continue // night
-		}
-		for u, v := range sc.Matchings[sw][k] {
-			if v != rotor.Idle && v != u {
-				fn(u, v)
-			}
-		}
+	for _, c := range sc.CircuitsAt(at) {
+		fn(c.Src, c.Dst)
 	}
 }
 

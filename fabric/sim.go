@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
@@ -24,14 +25,14 @@ const (
 	evNight                     // switch starts reconfiguring (target switch)
 	evRTO                       // retransmission timer (target flow)
 	evAckIdeal                  // out-of-band ACK reaches its sender (target host, arg packet)
-	evPSUplinkFree              // ToR→packet switch port finished (target ToR)
 	evPSArrive                  // packet reaches the packet switch (arg packet)
-	evPSPortFree                // packet switch→ToR port finished (target ToR)
 	evSample                    // metrics sampling
 	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                    // heap sample for the perf report (arg index)
 	evPrefetch                  // pull for the circuits of switch's next day (target switch)
 	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
+	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
+	evPortFree                  // a port (port.go) with global id target finished a packet
 )
 
 type hostState struct {
@@ -54,6 +55,8 @@ type flowState struct {
 	finish   rotor.Time // last byte delivered, 0: not yet
 	ideal    rotor.Time
 	unpulled int64 // pulled flow: bytes its ToR has not requested yet
+	srcToR   int32 // racks of the source and destination hosts
+	dstToR   int32
 	maxHops  uint8
 	done     bool
 	// set when the flow retires (sender and receiver finished and freed)
@@ -74,11 +77,13 @@ type sim struct {
 	n, H  int
 	U     int
 
-	q    des.Queue
-	pool tor.Pool
-	ints tor.IntStore // INT records of the packets in pool
-	tors []*tor.ToR
-	ps   *tor.ToR
+	q     des.Queue
+	pool  packet.Pool
+	ints  *packet.IntStore // INT records of the packets in pool (nil: INT off)
+	tors  []*tor.ToR
+	ps    *tor.ToR
+	ls    *leafSpine // leaf-spine fabric (nil: rotor)
+	ports *ports     // ports with queues of their own (leaf-spine; packet switch); nil: none
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
@@ -89,8 +94,6 @@ type sim struct {
 	wake      *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
 	upFree    []rotor.Time // [t*U+s]: the uplink serialises until then
 	uplinkToR []int32      // [t*U+s]: t
-	psUp      []bool       // [t] ToR→packet switch port busy
-	psPort    []bool       // [t] packet switch→ToR port busy
 	vlbRR     []int32      // [t]
 
 	hosts []hostState
@@ -111,10 +114,10 @@ type sim struct {
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
-	serMTU       [3]rotor.Time // host, circuit, packet switch: MTU serialisation
+	serMTU       [4]rotor.Time // host, circuit, packet switch, leaf-spine fabric: MTU serialisation
 	serByte      rotor.Time    // one byte on a circuit: an uplink with less time left before the night sends nothing
-	serAck       [3]rotor.Time
-	rates        [3]rotor.Rate
+	serAck       [4]rotor.Time
+	rates        [4]rotor.Rate
 
 	ackDelayRemote, ackDelayLocal rotor.Time
 	relayLimit                    int64
@@ -127,6 +130,7 @@ const (
 	linkHost = iota
 	linkCircuit
 	linkPS
+	linkFabric
 )
 
 // ser is the serialisation time of size bytes on link. It inlines (the
@@ -156,10 +160,16 @@ func (s *sim) torOf(host int32) int32 { return host / int32(s.H) }
 
 func newSim(cfg Config) (*sim, error) {
 	sc := cfg.Schedule
-	s := &sim{cfg: cfg, sched: sc, n: sc.Nodes, H: cfg.HostsPerToR, U: sc.Switches}
+	s := &sim{cfg: cfg, sched: sc, n: cfg.Leaves(), H: cfg.HostsPerToR}
+	if sc != nil {
+		s.U = sc.Switches
+	}
 	s.rng = rand.New(rand.NewPCG(cfg.Seed, 0x5eed))
 	s.sampleRng = rand.New(rand.NewPCG(cfg.Seed, 0x5a3b1e))
-	s.rates = [3]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
+	s.rates = [4]rotor.Rate{cfg.HostLink, cfg.CircuitLink, cfg.PacketSwitchLink}
+	if cfg.LeafSpine != nil {
+		s.rates[linkFabric] = cfg.LeafSpine.FabricLink
+	}
 	for l, r := range s.rates {
 		if r > 0 {
 			s.serMTU[l] = r.TransmitTime(rotor.Bytes(cfg.MTU))
@@ -167,33 +177,52 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.serByte = s.rates[linkCircuit].TransmitTime(1)
+	if cfg.RecordINT {
+		ints, err := packet.NewIntStore(intHops(cfg))
+		if err != nil {
+			return nil, cfgErr("run.int", "%v", err)
+		}
+		s.ints = ints
+	}
 	s.tors = make([]*tor.ToR, s.n)
 	for t := range s.tors {
-		var pol tor.Policy = tor.CompleteSharing{}
-		if cfg.NewPolicy != nil {
-			p, err := cfg.NewPolicy(t)
-			if err != nil {
-				return nil, cfgErr("buffer.policy", "%v", err)
-			}
-			pol = p
+		pol, err := s.policy(t)
+		if err != nil {
+			return nil, err
 		}
-		tr, err := tor.New(t, tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
+		tc := tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
 			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
-			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
+			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink,
+			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
+			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes, RoundRobin: ls.RoundRobin,
+				Buffer: cfg.Buffer, Policy: pol, HostRate: cfg.HostLink, PortRate: ls.FabricLink,
+				ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+		}
+		tr, err := tor.New(t, tc, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer", "%v", err)
 		}
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := tor.New(-1, tor.Config{ToRs: 1, Hosts: s.n, Buffer: cfg.PacketSwitchBuffer,
-			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: &s.ints}, &s.pool)
+		ps, err := tor.New(-1, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink,
+			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer.packet_switch", "%v", err)
 		}
 		s.ps = ps
-		s.psUp = make([]bool, s.n)
-		s.psPort = make([]bool, s.n)
+		// Its ports and the ToRs' ports to it; it is switch n.
+		pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ps))
+		link := portPeer{delay: cfg.PacketSwitchDelay, rate: cfg.PacketSwitchLink, link: linkPS}
+		for t, tr := range s.tors {
+			up, down := link, link
+			up.ev = evPSArrive
+			down.ev, down.target, down.ps = evToRArrive, int32(t), true
+			pt.connect(t, tr.PacketSwitchPort(), up)
+			pt.connect(s.n, ps.FabricPort(t), down)
+		}
+		s.ports = pt
 	}
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
@@ -214,7 +243,11 @@ func newSim(cfg Config) (*sim, error) {
 	s.ackDelayLocal = 2 * cfg.HostDelay
 	s.ackDelayRemote = 2*cfg.HostDelay + cfg.LinkDelay
 	s.relayLimit = int64(cfg.RelayLimit)
-	if s.relayLimit == 0 {
+	if cfg.LeafSpine != nil {
+		if err := s.newLeafSpine(); err != nil {
+			return nil, err
+		}
+	} else if s.relayLimit == 0 {
 		s.relayLimit = int64(cfg.CircuitLink.BytesIn(sc.Slot - sc.Reconf))
 	}
 	switch cfg.Routing {
@@ -252,6 +285,41 @@ func newSim(cfg Config) (*sim, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// intHops is the most INT records a data packet of this fabric collects:
+// one per switch queue it leaves (circuit uplinks, packet-switch ports,
+// the last ToR's host port). Routes with a hop bound get exactly that;
+// routes that may re-route at every slice change (paths, vlb-paths,
+// earliest) get the store's limit, and a longer path is flagged to the
+// controller (cc.Ack.IntTruncated).
+func intHops(cfg Config) int {
+	switch cfg.Routing {
+	case ECMP: // leaf-spine: leaf uplink, spine, leaf to host
+		return 3
+	case Direct:
+		return 2
+	case VLB, RotorLB, Hybrid:
+		return 3
+	case Paths, VLBPaths:
+		ksp := cfg.PathsK > 1 && cfg.Multipath == MultipathKSP
+		if ksp && cfg.hopLimit > 0 && cfg.hopLimit < packet.MaxHopsLimit {
+			return cfg.hopLimit + 1
+		}
+	}
+	return packet.MaxHopsLimit
+}
+
+// policy is the buffer policy of switch sw (default Complete Sharing).
+func (s *sim) policy(sw int) (tor.Policy, error) {
+	if s.cfg.NewPolicy == nil {
+		return tor.CompleteSharing{}, nil
+	}
+	p, err := s.cfg.NewPolicy(sw)
+	if err != nil {
+		return nil, cfgErr("buffer.policy", "%v", err)
+	}
+	return p, nil
 }
 
 // relay implements tor.Relay: RotorLB's acceptance rule. The intermediate

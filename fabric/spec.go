@@ -404,6 +404,12 @@ func (s *Spec) Build() (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.checkTopologyKeys(p); p.err != nil {
+		return nil, p.err
+	}
+	if s.values["topology.kind"] == TopologyLeafSpine {
+		return s.buildLeafSpine(p, cfg, buckets, mtu, hpt)
+	}
 	// Schedule.
 	var sc *rotor.Schedule
 	if file := s.values["schedule.file"]; file != "" {
@@ -498,11 +504,17 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
 	}
 	cfg.Schedule = sc
-	// Buffer.
 	ports := hpt + sc.Switches
 	if cfg.PacketSwitchLink > 0 {
 		ports++
 	}
+	return s.buildRest(p, cfg, buckets, sc.Nodes, hpt, ports, mtu)
+}
+
+// buildRest completes Build for either topology: the buffer of a switch
+// with ports ports, its policy, and the workload among tors racks of hpt
+// hosts.
+func (s *Spec) buildRest(p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
@@ -515,8 +527,21 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
 	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
-	// Workload.
-	hosts := sc.Nodes * hpt
+	flows, err := s.workloadFlows(p, &cfg, tors, hpt, mtu)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Flows = &SliceSource{Flows: flows}
+	cfg.defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return &Setup{Config: cfg, Schedule: cfg.Schedule, Flows: flows, Buckets: buckets}, nil
+}
+
+// workloadFlows generates or reads the flows among tors racks of hpt hosts.
+func (s *Spec) workloadFlows(p *specParser, cfg *Config, tors, hpt, mtu int) ([]workload.Flow, error) {
+	hosts := tors * hpt
 	var flows []workload.Flow
 	if file := s.values["workload.flows_file"]; file != "" {
 		for _, k := range workloadGeneratorKeys {
@@ -557,7 +582,7 @@ func (s *Spec) Build() (*Setup, error) {
 		if p.err != nil {
 			return nil, p.err
 		}
-		if wc.Matrix, err = s.workloadMatrix(sc.Nodes); err != nil {
+		if wc.Matrix, err = s.workloadMatrix(tors); err != nil {
 			return nil, err
 		}
 		if wc.Incast, err = s.incast(p, rotor.Bytes(mtu)); err != nil {
@@ -580,12 +605,7 @@ func (s *Spec) Build() (*Setup, error) {
 			return nil, cfgErr("workload", "%v", err)
 		}
 	}
-	cfg.Flows = &SliceSource{Flows: flows}
-	cfg.defaults()
-	if err := cfg.validate(); err != nil {
-		return nil, err
-	}
-	return &Setup{Config: cfg, Schedule: sc, Flows: flows, Buckets: buckets}, nil
+	return flows, nil
 }
 
 // buckets parses run.fct_buckets, a comma-separated list of increasing

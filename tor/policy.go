@@ -10,12 +10,18 @@ import (
 // ToR.PacketSwitchQueue).
 type QueueID int32
 
-// QueueState is the occupancy of one queue.
+// QueueState is the occupancy of one queue and the port it drains into.
 type QueueState struct {
 	Bytes   int64
+	Rate    rotor.Rate // rate of the port the queue drains into (0: not configured)
 	Packets int32
-	Port    int32 // egress port group: next-hop ToR for a VOQ, else a port id
-	Prio    int8  // 0 = Transit (high), 1 = Local, 0 for host/packet-switch queues
+	// Port is the queue's egress port id, unique within the switch: a
+	// physical port for host, packet-switch and fabric queues; for a VOQ,
+	// the virtual output toward its next-hop ToR (ToR.VOQPort), since a
+	// VOQ leaves by whichever uplink's circuit reaches that ToR.
+	Port    int32
+	NextHop int32 // VOQ: next-hop ToR; −1 for other queues
+	Prio    int8  // VOQ: Transit (0, high) or Local (1); other queues: class, 0 served first
 }
 
 // BufferState is what a policy sees of a ToR's shared buffer.

@@ -1,11 +1,12 @@
 package tor
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -123,8 +124,12 @@ func TestPushOut(t *testing.T) {
 }
 
 func TestECNAndINT(t *testing.T) {
+	ints, err := packet.NewIntStore(4)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tr, pool := newTestToR(t, Config{ToRs: 2, Hosts: 2, Uplinks: 1, Buffer: 100000,
-		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true, Ints: &IntStore{}})
+		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true, Ints: ints})
 	q := tr.HostQueue(1)
 	var idx []int32
 	for k := 0; k < 4; k++ {
@@ -134,7 +139,7 @@ func TestECNAndINT(t *testing.T) {
 	}
 	var marks []bool
 	for _, i := range idx {
-		marks = append(marks, pool.At(i).ECN)
+		marks = append(marks, pool.At(i).Has(packet.ECN))
 	}
 	// queue after enqueue: 1500, 3000, 4500, 6000 bytes; mark when > 3000
 	if diff := cmp.Diff([]bool{false, false, true, true}, marks); diff != "" {
@@ -143,7 +148,7 @@ func TestECNAndINT(t *testing.T) {
 	got := tr.Dequeue(10, q, tr.HostPort(1), 25*rotor.Gbps)
 	p := pool.At(got)
 	want := IntHop{Ts: 10, Qlen: 4500, TxBytes: 1500, Rate: 25 * rotor.Gbps, Port: int32(tr.HostPort(1))}
-	rec := tr.Config().Ints.Hops(got)[0]
+	rec := tr.Config().Ints.Records(got, p)[0]
 	if got != idx[0] || p.IntN != 1 || rec != want {
 		t.Errorf("dequeued %d with INT %+v (n=%d), want %d with %+v", got, rec, p.IntN, idx[0], want)
 	}
@@ -241,13 +246,6 @@ func TestReserve(t *testing.T) {
 	}
 }
 
-// TestPacketSize keeps a packet within one 64-byte cache line.
-func TestPacketSize(t *testing.T) {
-	if got := unsafe.Sizeof(Packet{}); got != 64 {
-		t.Errorf("tor.Packet is %d bytes, want 64 (one cache line)", got)
-	}
-}
-
 // TestVOQPackets keeps the VOQ packet count equal to the sum of the VOQs'
 // lengths through random enqueues (with push-out), dequeues, takes and
 // host-queue traffic, which does not count.
@@ -272,5 +270,103 @@ func TestVOQPackets(t *testing.T) {
 		if got := tr.VOQPackets(); got != want {
 			t.Fatalf("step %d: VOQPackets = %d, VOQs hold %d", step, got, want)
 		}
+	}
+}
+
+// TestPortIDsUnique: every queue's port id is unique in its switch: two
+// queues share one iff they are the classes of one port (or the two VOQ
+// classes toward one next hop). The case: with U = 4, host 1 and
+// the VOQ toward ToR 5 used to share port 5.
+func TestPortIDsUnique(t *testing.T) {
+	cfgs := []Config{
+		{ToRs: 8, Hosts: 2, Uplinks: 4},
+		{ToRs: 8, Hosts: 2, Uplinks: 4, PacketSwitch: true, Classes: 2},
+		{Ports: 8},                        // the rotor fabric's packet switch
+		{Hosts: 32, Ports: 8, Classes: 2}, // a leaf
+		{Ports: 8, Classes: 3},            // a spine
+	}
+	for _, cfg := range cfgs {
+		cfg.Buffer, cfg.Policy = 1<<20, CompleteSharing{}
+		tr, _ := newTestToR(t, cfg)
+		owner := map[int32]string{}
+		for q := 0; q < tr.NumQueues(); q++ {
+			qs := tr.State().Queues[q]
+			key := ""
+			if qs.NextHop >= 0 {
+				key = fmt.Sprint("voq ", qs.NextHop)
+			} else {
+				key = fmt.Sprint("port ", (q-tr.ownBase)/tr.Classes())
+			}
+			if o, ok := owner[qs.Port]; ok && o != key {
+				t.Errorf("%+v: port id %d shared by %s and %s", cfg, qs.Port, o, key)
+			}
+			owner[qs.Port] = key
+			if qs.Port < 0 || int(qs.Port) >= tr.NumPorts() {
+				t.Errorf("%+v: queue %d port %d outside [0, %d)", cfg, q, qs.Port, tr.NumPorts())
+			}
+		}
+		for h := 0; h < cfg.Hosts; h++ {
+			if got := tr.State().Queues[tr.HostQueue(h)].Port; got != int32(tr.HostPort(h)) {
+				t.Errorf("%+v: host %d queue on port %d, want %d", cfg, h, got, tr.HostPort(h))
+			}
+		}
+		for j := 0; j < cfg.Ports; j++ {
+			for c := 0; c < tr.Classes(); c++ {
+				if got := tr.State().Queues[tr.PortQueue(tr.FabricPort(j), c)]; got.Port != int32(tr.FabricPort(j)) || int(got.Prio) != c {
+					t.Errorf("%+v: fabric port %d class %d queue has port %d prio %d", cfg, j, c, got.Port, got.Prio)
+				}
+			}
+		}
+	}
+	tr, _ := newTestToR(t, Config{ToRs: 8, Hosts: 2, Uplinks: 4, Buffer: 1, Policy: CompleteSharing{}})
+	if a, b := tr.State().Queues[tr.HostQueue(1)].Port, tr.State().Queues[tr.VOQ(5, Local)].Port; a == b {
+		t.Errorf("host 1 and VOQ 5 share port %d", a)
+	}
+}
+
+// TestPickStrictPriority: a port serves its lowest class first.
+func TestPickStrictPriority(t *testing.T) {
+	tr, pool := newTestToR(t, Config{Hosts: 1, Ports: 2, Classes: 2, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	port := tr.FabricPort(1)
+	if _, ok := tr.Pick(port); ok {
+		t.Fatal("Pick on empty port: ok")
+	}
+	tr.Enqueue(0, tr.PortQueue(port, 1), pkt(pool, 1500))
+	tr.Enqueue(0, tr.PortQueue(port, 0), pkt(pool, 64))
+	tr.Enqueue(0, tr.PortQueue(tr.FabricPort(0), 0), pkt(pool, 64))
+	var got []int32
+	for {
+		q, ok := tr.Pick(port)
+		if !ok {
+			break
+		}
+		got = append(got, pool.At(tr.Dequeue(0, q, port, 0)).Size)
+	}
+	if diff := cmp.Diff([]int32{64, 1500}, got); diff != "" {
+		t.Errorf("service order (-want +got):\n%s", diff)
+	}
+}
+
+// TestPickRoundRobin: with RoundRobin a port alternates between its
+// non-empty classes, one packet each, and skips empty ones.
+func TestPickRoundRobin(t *testing.T) {
+	tr, pool := newTestToR(t, Config{Ports: 1, Classes: 3, RoundRobin: true, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	port := tr.FabricPort(0)
+	for _, c := range []struct {
+		class int
+		size  int32
+	}{{0, 10}, {0, 11}, {0, 12}, {2, 30}, {2, 31}} {
+		tr.Enqueue(0, tr.PortQueue(port, c.class), pkt(pool, c.size))
+	}
+	var got []int32
+	for {
+		q, ok := tr.Pick(port)
+		if !ok {
+			break
+		}
+		got = append(got, pool.At(tr.Dequeue(0, q, port, 0)).Size)
+	}
+	if diff := cmp.Diff([]int32{10, 30, 11, 31, 12}, got); diff != "" {
+		t.Errorf("service order (-want +got):\n%s", diff)
 	}
 }

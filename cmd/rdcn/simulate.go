@@ -81,7 +81,9 @@ func simulateCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("quiet") {
-				printSchedule(c.App.Writer, out.setup.Schedule)
+				if out.setup.Schedule != nil { // leafspine has none
+					printSchedule(c.App.Writer, out.setup.Schedule)
+				}
 				printSummary(c.App.Writer, out.summary)
 				// Standard output stays byte-identical for the same inputs;
 				// the wall time goes to stderr (and perf.json).
@@ -207,6 +209,9 @@ func asConfigErr(err error, target **fabric.ConfigError) bool {
 const maxScheduleEntries = 1 << 24
 
 func scheduleEntries(s *rotor.Schedule) int64 {
+	if s == nil {
+		return 0
+	}
 	return int64(s.Switches) * int64(s.Period) * int64(s.Nodes)
 }
 
@@ -294,7 +299,7 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 		"buffer_cdf.csv": func(w io.Writer) error { return o.writeBufferCDF(w) },
 		"workload.flows": func(w io.Writer) error { return workload.WriteFlows(w, o.setup.Flows) },
 	}
-	if sc := o.setup.Schedule; scheduleEntries(sc) <= maxScheduleEntries {
+	if sc := o.setup.Schedule; sc != nil && scheduleEntries(sc) <= maxScheduleEntries {
 		files["schedule.json"] = func(w io.Writer) error { return rotor.WriteJSON(w, sc) }
 	}
 	if withPlots {

@@ -1,0 +1,289 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// The rotor fabric's circuits: day and night of each switch, the uplinks
+// that serve the VOQs over the circuits up, and re-routing at slice changes.
+
+func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
+	st := &s.sw[sw]
+	st.slot, st.day, st.dayAt, st.nightAt = k, true, now, night
+	m := s.sched.Matchings[sw][k]
+	active := 0
+	for t := 0; t < s.n; t++ {
+		v := int32(m[t])
+		if v == int32(t) {
+			v = rotor.Idle // a self-circuit carries nothing
+		}
+		s.peer[t*s.U+sw] = v
+		if v != rotor.Idle {
+			active++
+			s.upTo[t*s.n+int(v)] |= 1 << sw
+		}
+	}
+	s.m.dayPorts[sw] = active
+	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
+	nextTo := s.pull.nextTo
+	for t := 0; t < s.n; t++ {
+		u := t*s.U + sw
+		if nextTo != nil {
+			if old := s.peerNext[u]; old >= 0 {
+				nextTo[t*s.n+int(old)] &^= 1 << sw
+			}
+			if next[t] >= 0 {
+				nextTo[t*s.n+next[t]] |= 1 << sw
+			}
+		}
+		s.peerNext[u] = int32(next[t])
+	}
+	if s.cfg.Check && nextTo != nil {
+		s.checkNextTo()
+	}
+	for t := 0; t < s.n; t++ {
+		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			s.notifyCircuit(t, v, true)
+			if s.pulling {
+				s.fill(t, int(v), now, night)
+			}
+			s.startUplink(t, sw)
+		}
+	}
+}
+
+// checkNextTo verifies (run.check) that nextTo holds exactly the switches
+// whose next slot connects t to x, as peerNext says.
+func (s *sim) checkNextTo() {
+	for t := 0; t < s.n; t++ {
+		for x := 0; x < s.n; x++ {
+			var want uint64
+			for sw := 0; sw < s.U; sw++ {
+				if s.peerNext[t*s.U+sw] == int32(x) {
+					want |= 1 << sw
+				}
+			}
+			if got := s.pull.nextTo[t*s.n+x]; got != want {
+				s.fail("ToR %d: next-slot circuits to %d are %b, the schedule says %b", t, x, got, want)
+				return
+			}
+		}
+	}
+}
+
+// prefetch stages pulled packets for the circuits switch sw brings up at
+// the end of its night, so that they are at the ToR when the day starts.
+func (s *sim) prefetch(sw int) {
+	st := &s.sw[sw]
+	k := (st.slot + 1) % s.sched.Period
+	day := st.nextDay
+	night := day + s.sched.SlotDuration(k) - s.sched.Reconf
+	for t, v := range s.sched.Matchings[sw][k] {
+		if v != rotor.Idle && v != t {
+			s.fill(t, v, day, night)
+		}
+	}
+}
+
+func (s *sim) dayStart(sw int) {
+	now := s.q.Now()
+	k := (s.sw[sw].slot + 1) % s.sched.Period
+	night := now + s.sched.SlotDuration(k) - s.sched.Reconf
+	s.beginDay(sw, k, now, night)
+	s.q.Schedule(night, evNight, int32(sw), 0)
+}
+
+func (s *sim) nightStart(sw int) {
+	st := &s.sw[sw]
+	now := s.q.Now()
+	s.m.circuitCapacity(s, sw, st.dayAt, now)
+	st.day = false
+	for t := 0; t < s.n; t++ {
+		v := s.peer[t*s.U+sw]
+		s.peer[t*s.U+sw] = rotor.Idle
+		if v != rotor.Idle {
+			s.upTo[t*s.n+int(v)] &^= 1 << sw
+			s.notifyCircuit(t, v, false)
+		}
+		if (s.paths != nil || s.ksp != nil || s.early != nil) && v != rotor.Idle {
+			s.reroute(t, v)
+		}
+	}
+	s.q.Schedule(now+s.sched.Reconf, evDay, int32(sw), 0)
+	if s.pulling {
+		st.nextDay = now + s.sched.Reconf
+		s.q.Schedule(max(now, st.nextDay-s.pull.latency), evPrefetch, int32(sw), 0)
+	}
+}
+
+// startUplink starts the next packet on ToR t's uplink through switch sw if
+// the uplink is idle, its circuit is up, and a packet can finish
+// serialisation before the night.
+func (s *sim) startUplink(t, sw int) {
+	i := t*s.U + sw
+	if s.wake.When(i) != des.Never {
+		return
+	}
+	st := &s.sw[sw]
+	v := s.peer[i]
+	if !st.day || v == rotor.Idle {
+		return
+	}
+	now := s.q.Now()
+	if now < s.upFree[i] { // still serialising a packet: come back then
+		s.wakeUplink(i, s.upFree[i])
+		return
+	}
+	if st.nightAt-now < s.serByte { // not one byte fits before the night
+		return
+	}
+	tr := s.tors[t]
+	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
+	if s.pulling {
+		w = &s.pull.waiting[t*s.n+int(v)]
+		if s.pull.relay {
+			// The fill at the end of this event looks at the stored packet
+			// that waits longest for v: it was stored long ago, so start
+			// loading it now.
+			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
+				s.pool.Prefetch(st.Head())
+			}
+		}
+	}
+	var idx int32
+	var q tor.QueueID
+	ok := false
+	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
+		budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
+		if budget > 0 {
+			q, ok = tr.PickCircuit(int(v), budget, s.relay, nil)
+		}
+	}
+	switch {
+	case ok:
+		s.settle(t) // the policy's dequeue hook sees the buffer
+		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
+	case w != nil && w.Len() > 0:
+		e := w.Head()
+		if e.ready > now { // not at the ToR yet: come back when it is
+			s.wakeUplink(i, e.ready)
+			return
+		}
+		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
+			return
+		}
+		// Flow control: a pulled packet leaves toward v only if v has room
+		// for it. (It waits only for the circuit to its destination or to
+		// the relay that promised it room when it was pulled.)
+		if !s.roomAt(int(v), e.size) {
+			s.retryUplink(i, now)
+			return
+		}
+		pk := w.Pop()
+		if w.Len() == 0 {
+			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
+		}
+		tr.Release(pk.size)
+		idx = pk.idx
+		q = tr.VOQ(int(v), tor.Local)
+	default:
+		return
+	}
+	p := s.pool.At(idx)
+	nh := int32(q) >> 1
+	if nh != v { // relayed by RotorLB: first of two hops
+		p.Via = v
+	}
+	if p.Has(packet.Pulled) {
+		s.pullSent(t, int(v), p, nh != v)
+	}
+	ser := s.ser(linkCircuit, p.Size)
+	if s.cfg.Check {
+		if now+ser > st.nightAt {
+			s.fail("packet on ToR %d uplink %d ends serialisation at %v, after night start %v", t, sw, now+ser, st.nightAt)
+		}
+		if int32(s.sched.Matchings[sw][st.slot][t]) != v {
+			s.fail("ToR %d uplink %d sends to %d, matching holds %d", t, sw, v, s.sched.Matchings[sw][st.slot][t])
+		}
+	}
+	p.Hops++
+	s.upFree[i] = now + ser
+	s.m.circuitBytes += int64(p.Size)
+	s.m.circuitSeries.Add(now, float64(p.Size))
+	// The "uplink free" event is needed only if more could go now; an
+	// arrival later finds upFree and schedules it then.
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
+		s.wakeUplink(i, now+ser)
+	} else if w != nil && w.Len() > 0 {
+		s.wakeUplink(i, max(now+ser, w.Head().ready))
+	}
+	if p.Has(packet.Pulled) {
+		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)
+	} else {
+		s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
+	}
+	if s.pulling {
+		s.fill(t, int(v), st.dayAt, st.nightAt)
+	}
+}
+
+// retryUplink looks at uplink i again one packet time after now: flow
+// control holds its next packet back.
+func (s *sim) retryUplink(i int, now rotor.Time) {
+	s.wakeUplink(i, now+s.serMTU[linkCircuit])
+}
+
+// wakeUplink makes uplink i look for a packet to send at time at, unless
+// it will already look by then; an earlier wake-up moves its timer.
+func (s *sim) wakeUplink(i int, at rotor.Time) {
+	if s.wake.When(i) > at {
+		s.wake.Set(i, at)
+	}
+}
+
+// reroute moves the multi-hop packets waiting at ToR t for the circuit to
+// v, which just went down, onto their next hop in the new epoch, as Opera
+// does at every slice change (Paths: the Transit class; Earliest: both
+// classes, since a packet waits where its earliest path leaves). Packets
+// for v itself stay.
+func (s *sim) reroute(t int, v int32) {
+	tr := s.tors[t]
+	now := s.q.Now()
+	s.settle(t)
+	for class := tor.Transit; class <= tor.Local; class++ {
+		if class == tor.Local && s.early == nil {
+			break
+		}
+		q := tr.VOQ(int(v), class)
+		n := tr.Len(q)
+		for k := 0; k < n; k++ {
+			idx := tr.Take(now, q)
+			p := s.pool.At(idx)
+			next, nclass := v, class
+			if p.DstToR != v {
+				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
+				if s.early != nil {
+					nclass = class
+				}
+			}
+			if s.enqueue(tr, tr.VOQ(int(next), nclass), idx) {
+				s.kick(t, next, false)
+			}
+		}
+	}
+}
+
+// kick wakes the idle uplinks of ToR t that could serve VOQ(v): those whose
+// circuit reaches v, and, when any=true (relay-capable Local traffic), all
+// of them.
+func (s *sim) kick(t int, v int32, any bool) {
+	base := t * s.U
+	for sw := 0; sw < s.U; sw++ {
+		if s.wake.When(base+sw) == des.Never && (any || s.peer[base+sw] == v) {
+			s.startUplink(t, sw)
+		}
+	}
+}

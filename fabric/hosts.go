@@ -1,0 +1,296 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Hosts and their transport: flows start, NICs send data and ACKs,
+// receivers acknowledge, senders time out, finished flows retire.
+
+func (s *sim) pullFlow() {
+	f, ok := s.cfg.Flows.Next()
+	s.next, s.hasNext = f, ok
+	if ok && f.Start <= s.cfg.SimTime {
+		s.q.Schedule(f.Start, evFlow, 0, 0)
+	}
+}
+
+func (s *sim) startFlow() {
+	f := s.next
+	hosts := s.n * s.H
+	switch {
+	case f.Src < 0 || f.Src >= hosts:
+		s.fail("flow %d: source host %d out of range [0,%d)", f.ID, f.Src, hosts)
+		return
+	case f.Dst < 0 || f.Dst >= hosts:
+		s.fail("flow %d: destination host %d out of range [0,%d)", f.ID, f.Dst, hosts)
+		return
+	case f.Src == f.Dst:
+		s.fail("flow %d: source and destination are both host %d", f.ID, f.Src)
+		return
+	case f.Bytes < 0:
+		s.fail("flow %d: negative size %d", f.ID, f.Bytes)
+		return
+	case f.Bytes/int64(s.cfg.MTU) >= packet.MaxSegments:
+		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.cfg.MTU)
+		return
+	}
+	id := int32(len(s.flows))
+	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f), srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
+	fs := &s.flows[id]
+	s.pullFlow()
+	if f.Bytes == 0 {
+		fs.done, fs.finish = true, s.q.Now()
+		return
+	}
+	var ctl cc.Controller = &cc.Unlimited{}
+	pulled := s.pulled(fs)
+	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
+	if reliable {
+		p := cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU, HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote}
+		var c cc.Controller
+		var err error
+		if s.cfg.NewController != nil {
+			c, err = s.cfg.NewController(f, p)
+		} else {
+			c, err = cc.NewController(s.cfg.CC, p)
+		}
+		if err != nil {
+			s.fail("transport: %v", err)
+			return
+		}
+		ctl = c
+	}
+	if reliable {
+		fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
+	} else { // pulled or line rate: each segment is sent once, nothing is acknowledged
+		fs.recv = cc.NewLosslessReceiver(f.Bytes, s.cfg.MTU)
+	}
+	if pulled { // its ToR hands out the segments in order (fill): no sender
+		s.addPulled(id)
+		return
+	}
+	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
+	if reliable {
+		s.watchCircuit(id)
+	}
+	h := &s.hosts[f.Src]
+	h.active.Push(id)
+	if !h.busy {
+		s.hostSend(int32(f.Src))
+	}
+}
+
+// hostSend puts the next packet on host h's NIC: a waiting ACK first, then
+// the flows with data in round-robin order.
+func (s *sim) hostSend(h int32) {
+	hs := &s.hosts[h]
+	now := s.q.Now()
+	if now < hs.nicFree {
+		hs.busy = true
+		s.q.ScheduleFirst(hs.nicFree, evHostTxDone, h, 0)
+		return
+	}
+	if hs.acks.Len() > 0 {
+		s.transmit(h, hs.acks.Pop())
+		return
+	}
+	var wake rotor.Time
+	for k, n := 0, hs.active.Len(); k < n; k++ {
+		id := hs.active.Pop()
+		fs := &s.flows[id]
+		if fs.sender == nil || fs.sender.Done() {
+			continue // leaves the active list
+		}
+		hs.active.Push(id)
+		if fs.nextSend > now {
+			if wake == 0 || fs.nextSend < wake {
+				wake = fs.nextSend
+			}
+			continue
+		}
+		seq, size, retx, ok := fs.sender.Next(now)
+		if !ok {
+			continue
+		}
+		idx := s.pool.Alloc()
+		p := s.pool.At(idx)
+		p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
+		if retx {
+			p.Flags = packet.Retx
+		}
+		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
+		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
+		if r := fs.sender.CC.PacingRate(); r > 0 {
+			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
+		}
+		s.armRTO(id)
+		s.m.injectedData += int64(size)
+		s.transmit(h, idx)
+		return
+	}
+	if wake > 0 && (hs.wakeAt == 0 || wake < hs.wakeAt) {
+		hs.wakeAt = wake
+		s.q.Schedule(wake, evHostWake, h, 0)
+	}
+}
+
+func (s *sim) transmit(h int32, idx int32) {
+	now := s.q.Now()
+	p := s.pool.At(idx)
+	ser := s.ser(linkHost, p.Size)
+	hs := &s.hosts[h]
+	hs.nicFree = now + ser
+	s.m.injectedPkts++
+	s.m.injectedBytes += int64(p.Size)
+	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.canSend(hs) {
+		hs.busy = true
+		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
+	}
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+}
+
+// canSend reports whether a flow of host hs may send a packet now or
+// after its pacing gap: without one, the NIC needs no "done" event (an
+// ACK, a timeout or a new flow that lets it send calls hostSend, which
+// waits for the NIC).
+func (s *sim) canSend(hs *hostState) bool {
+	for k, n := 0, hs.active.Len(); k < n; k++ {
+		if snd := s.flows[hs.active.At(k)].sender; snd != nil && snd.CanSend() {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *sim) armRTO(id int32) {
+	fs := &s.flows[id]
+	if d := fs.sender.Deadline; d != 0 && fs.timerAt == 0 {
+		fs.timerAt = d
+		s.q.Schedule(d, evRTO, id, 0)
+	}
+}
+
+func (s *sim) rto(id int32) {
+	fs := &s.flows[id]
+	fs.timerAt = 0
+	if fs.sender == nil {
+		return
+	}
+	if fs.sender.OnTimeout(s.q.Now()) {
+		h := int32(fs.f.Src)
+		if !s.hosts[h].busy {
+			s.hostSend(h)
+		}
+		return
+	}
+	s.armRTO(id)
+}
+
+// hostReceive delivers packet idx to host h at time at (now, or for a
+// pulled data packet the time it will arrive).
+func (s *sim) hostReceive(h int32, idx int32, at rotor.Time) {
+	s.receive(h, idx, s.pool.At(idx), at)
+}
+
+// receive is hostReceive for a caller that holds the packet already.
+func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
+	s.m.deliveredPkts++
+	s.m.deliveredBytes += int64(p.Size)
+	s.m.hostSeries.Add(at, float64(p.Size))
+	if p.Kind == packet.Ack {
+		s.ackArrive(h, idx)
+		return
+	}
+	s.m.deliveredData += int64(p.Size)
+	if int(p.Hops) < len(s.m.hops) {
+		s.m.hops[p.Hops]++
+	}
+	fs := &s.flows[p.Flow]
+	if p.Hops > fs.maxHops {
+		fs.maxHops = p.Hops
+	}
+	if fs.recv == nil { // a late duplicate for a retired flow
+		s.pool.Free(idx)
+		return
+	}
+	cum, complete := fs.recv.OnData(p.Seq, p.Size)
+	if complete {
+		fs.done, fs.finish = true, at
+		s.m.completed++
+	}
+	if s.cfg.Transport == LineRate || p.Has(packet.Pulled) {
+		s.pool.Free(idx)
+		s.retire(p.Flow)
+		return
+	}
+	// Turn the data packet into its ACK in place. It keeps the data
+	// packet's INT records (IntN), which switches do not add to: the
+	// sender's controller sees the data path.
+	flags := p.Flags & packet.Retx
+	if p.Has(packet.ECN) {
+		flags |= packet.ECE
+	}
+	if p.Hops > 0 && s.sched != nil {
+		flags |= packet.Circuit
+	}
+	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags
+	p.Hops, p.Via, p.Route = 0, packet.NoToR, packet.NoRoute
+	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
+	p.DstToR = fs.srcToR
+	if s.cfg.Acks == AcksIdeal {
+		d := s.ackDelayRemote
+		if fs.srcToR == fs.dstToR {
+			d = s.ackDelayLocal
+		}
+		s.m.idealInFlight++
+		s.q.Schedule(s.q.Now()+d, evAckIdeal, p.DstHost, idx)
+		return
+	}
+	hs := &s.hosts[h]
+	hs.acks.Push(idx)
+	if !hs.busy {
+		s.hostSend(h)
+	}
+}
+
+func (s *sim) ackArrive(h int32, idx int32) {
+	p := s.pool.At(idx)
+	id := p.Flow
+	fs := &s.flows[id]
+	if fs.sender == nil { // a late ACK for a retired flow
+		s.pool.Free(idx)
+		return
+	}
+	a := &s.ack
+	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
+	if p.IntN > 0 {
+		a.Int, a.IntTruncated = s.ints.Records(idx, p), s.ints.Truncated(p)
+	}
+	newly := fs.sender.OnAck(s.q.Now(), p.Seq, int64(p.EchoSeg)*int64(s.cfg.MTU), p.Sent, p.Has(packet.Retx), a)
+	a.Int = nil
+	s.pool.Free(idx)
+	s.retire(id)
+	if newly > 0 && fs.sender != nil {
+		s.armRTO(id)
+		if !s.hosts[h].busy {
+			s.hostSend(h)
+		}
+	}
+}
+
+// retire frees a finished flow's transport state (keeping its statistics),
+// so memory does not grow with the number of flows served.
+func (s *sim) retire(id int32) {
+	fs := &s.flows[id]
+	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() {
+		return
+	}
+	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
+	if fs.sender != nil {
+		fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
+	}
+	fs.sender, fs.recv = nil, nil
+}

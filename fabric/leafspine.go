@@ -1,0 +1,194 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// ECMP is the leaf-spine fabric's routing: a flow's packets take the
+// uplink and the spine's downlink that a hash of the flow picks, so they
+// stay in order and flows spread over the spines.
+const ECMP = "ecmp"
+
+// LeafSpine is a two-tier Clos fabric. Config.HostsPerToR hosts attach to
+// each leaf by Config.HostLink links with Config.HostDelay propagation;
+// each leaf connects to each spine by LinksPerPair links of FabricLink
+// with FabricDelay propagation. A leaf's oversubscription is
+// HostsPerToR·HostLink / (Spines·LinksPerPair·FabricLink). Every switch
+// is a tor shared-buffer switch of Config.Buffer bytes under the buffer
+// policy (Config.NewPolicy: leaves are switches 0…Leaves−1, spines
+// Leaves…Leaves+Spines−1), with Classes queues per port served in strict
+// priority or round robin: control packets (ACKs) in class 0, data in the
+// last class.
+type LeafSpine struct {
+	Leaves, Spines int
+	LinksPerPair   int        // parallel links between each leaf and each spine
+	FabricLink     rotor.Rate // leaf↔spine link rate
+	FabricDelay    rotor.Time // leaf↔spine propagation
+	Classes        int        // queues per port; 0: 1
+	RoundRobin     bool       // serve a port's queues in turn, not in strict priority
+}
+
+// Limits of the leaf-spine fabric.
+const (
+	maxLeafSpineSwitches = 4096
+	maxLinksPerPair      = 64
+)
+
+func (c *Config) validateLeafSpine() error {
+	ls := c.LeafSpine
+	switch {
+	case c.Schedule != nil:
+		return cfgErr("topology.kind", "leafspine has no circuit schedule (leave schedule.* unset)")
+	case ls.Leaves < 1 || ls.Leaves > maxLeafSpineSwitches:
+		return cfgErr("topology.leaves", "must be in [1, %d], got %d", maxLeafSpineSwitches, ls.Leaves)
+	case ls.Spines < 1 || ls.Spines > maxLeafSpineSwitches:
+		return cfgErr("topology.spines", "must be in [1, %d], got %d", maxLeafSpineSwitches, ls.Spines)
+	case ls.LinksPerPair < 1 || ls.LinksPerPair > maxLinksPerPair:
+		return cfgErr("topology.links_per_pair", "must be in [1, %d], got %d", maxLinksPerPair, ls.LinksPerPair)
+	case ls.FabricLink <= 0:
+		return cfgErr("topology.fabric_link", "must be positive, got %v", ls.FabricLink)
+	case ls.FabricDelay < 0:
+		return cfgErr("topology.fabric_delay", "must not be negative, got %v", ls.FabricDelay)
+	case ls.Classes < 0 || ls.Classes > tor.MaxClasses:
+		return cfgErr("topology.queues_per_port", "must be in [1, %d], got %d", tor.MaxClasses, ls.Classes)
+	case c.Leaves()*c.HostsPerToR > maxHosts:
+		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, maxHosts)
+	case c.Routing != ECMP:
+		return cfgErr("routing.mode", "leafspine routes by ECMP (%q), not %q", ECMP, c.Routing)
+	case c.Transport == Pull:
+		return cfgErr("transport.kind", "pull needs circuits; leafspine runs window or linerate")
+	case c.PacketSwitchLink > 0:
+		return cfgErr("topology.packet_switch_link", "leafspine has no separate packet switch (its spines are)")
+	}
+	return nil
+}
+
+// Leaves is the number of ToRs (leaves) of the configured fabric.
+func (c *Config) Leaves() int {
+	if c.LeafSpine != nil {
+		return c.LeafSpine.Leaves
+	}
+	return c.Schedule.Nodes
+}
+
+// leafSpine is the engine's state of a leaf-spine fabric. Switches are
+// numbered leaves first, then spines (as in s.ports).
+type leafSpine struct {
+	cfg     LeafSpine
+	spines  []*tor.ToR
+	data    int // class of data packets (control: 0)
+	seed    uint64
+	uplinks int // per leaf: Spines·LinksPerPair
+}
+
+// newLeafSpine builds the spines and connects every port; the leaves are
+// s.tors, built by newSim.
+func (s *sim) newLeafSpine() error {
+	c := s.cfg.LeafSpine
+	ls := &leafSpine{cfg: *c, seed: s.rng.Uint64(), uplinks: c.Spines * c.LinksPerPair}
+	ls.data = max(c.Classes, 1) - 1
+	L, K := c.Leaves, c.LinksPerPair
+	ls.spines = make([]*tor.ToR, c.Spines)
+	for j := range ls.spines {
+		pol, err := s.policy(L + j)
+		if err != nil {
+			return err
+		}
+		sp, err := tor.New(L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
+			Policy: pol, PortRate: c.FabricLink, ECNThreshold: s.cfg.ECNThreshold,
+			RecordINT: s.cfg.RecordINT, Ints: s.ints}, &s.pool)
+		if err != nil {
+			return cfgErr("buffer", "%v", err)
+		}
+		ls.spines[j] = sp
+	}
+	pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ls.spines...))
+	fabric := portPeer{delay: c.FabricDelay, rate: c.FabricLink, link: linkFabric, hop: true}
+	for l, tr := range s.tors {
+		for h := 0; h < s.H; h++ {
+			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, rate: s.cfg.HostLink, link: linkHost,
+				ev: evHostArrive, target: int32(l*s.H + h)})
+		}
+		for u := 0; u < ls.uplinks; u++ { // uplink j·K+k goes to spine j
+			fabric.ev, fabric.target = evSpineArrive, int32(u/K)
+			pt.connect(l, tr.FabricPort(u), fabric)
+		}
+	}
+	for j, sp := range ls.spines {
+		for d := 0; d < L*K; d++ { // port l·K+k goes to leaf l
+			fabric.ev, fabric.target = evToRArrive, int32(d/K)
+			pt.connect(L+j, sp.FabricPort(d), fabric)
+		}
+	}
+	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
+	s.ports, s.ls = pt, ls
+	return nil
+}
+
+// flowHash is ECMP's hash of flow f at switch sw (splitmix64 of the flow,
+// the switch and the run's seed): each switch hashes independently, as
+// switches with their own hash seeds do.
+func (ls *leafSpine) flowHash(f int32, sw int) uint64 {
+	z := ls.seed ^ uint64(uint32(f)) ^ uint64(sw)<<32
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// class is the queue class of packet p: control packets first.
+func (ls *leafSpine) class(p *packet.Packet) int {
+	if p.Kind.Control() {
+		return 0
+	}
+	return ls.data
+}
+
+// leafArrive forwards packet idx arriving at leaf l: down to its host, or
+// up to the spine link its flow hashes to.
+func (s *sim) leafArrive(l int, idx int32) {
+	ls := s.ls
+	p := s.pool.At(idx)
+	tr := s.tors[l]
+	var port int
+	if p.DstToR == int32(l) {
+		port = tr.HostPort(int(p.DstHost) - l*s.H)
+	} else {
+		port = tr.FabricPort(int(ls.flowHash(p.Flow, l) % uint64(ls.uplinks)))
+	}
+	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+		s.portSend(l, port)
+	}
+}
+
+// spineArrive forwards packet idx arriving at spine j down to its
+// destination leaf, on the link its flow hashes to.
+func (s *sim) spineArrive(j int, idx int32) {
+	ls := s.ls
+	p := s.pool.At(idx)
+	sw := ls.cfg.Leaves + j
+	tr := ls.spines[j]
+	k := int(ls.flowHash(p.Flow, sw) % uint64(ls.cfg.LinksPerPair))
+	port := tr.FabricPort(int(p.DstToR)*ls.cfg.LinksPerPair + k)
+	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+		s.portSend(sw, port)
+	}
+}
+
+// idealFCT of a flow across the leaf-spine: its bytes at the bottleneck
+// rate, the last packet stored and forwarded on every link, and the
+// propagation of each link.
+func (ls *leafSpine) idealFCT(s *sim, bytes int64, local bool) rotor.Time {
+	mtu := int64(s.cfg.MTU)
+	last := bytes - (bytes-1)/mtu*mtu
+	host := s.cfg.HostLink
+	if local {
+		return host.TransmitTime(rotor.Bytes(bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay
+	}
+	fab := ls.cfg.FabricLink
+	bott := min(host, fab)
+	return bott.TransmitTime(rotor.Bytes(bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) +
+		2*fab.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay + 2*ls.cfg.FabricDelay
+}

@@ -1,0 +1,278 @@
+package fabric
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// lsConfig is a leaf-spine fabric with 1 µs propagation on every link.
+func lsConfig(leaves, spines, hosts, links int, host, fabric rotor.Rate, flows []workload.Flow) Config {
+	return Config{
+		LeafSpine:   &LeafSpine{Leaves: leaves, Spines: spines, LinksPerPair: links, FabricLink: fabric, FabricDelay: rotor.Microsecond},
+		HostsPerToR: hosts, HostLink: host, HostDelay: rotor.Microsecond,
+		Buffer: 10_000_000, Flows: &SliceSource{Flows: flows},
+		SimTime: 10 * rotor.Millisecond, Check: true,
+	}
+}
+
+// TestLeafSpineSingleFlowFCT: FCTs from the link arithmetic. 10 Gbps
+// everywhere, 1 µs on each link: a 1500 B packet takes 1.2 µs per link.
+// Across leaves a packet crosses 4 links (host→leaf, leaf→spine,
+// spine→leaf, leaf→host), pipelined: FCT = 4·(1.2 + 1) + (N − 1)·1.2 µs
+// for N packets. Within a leaf: 2·(1.2 + 1) + (N − 1)·1.2 µs. A short last
+// packet of b bytes takes b·0.8 ns per link (1500 + 500 B: the second
+// packet waits for the first on every link and reaches the host 0.4 µs
+// after it). With 40 Gbps fabric links
+// the fabric links take 0.3 µs per packet and the host links bind.
+func TestLeafSpineSingleFlowFCT(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	g := rotor.Gbps
+	cases := []struct {
+		name      string
+		fabric    rotor.Rate
+		flow      workload.Flow
+		transport string
+		want      rotor.Time
+	}{
+		{"1 packet across", 10 * g, workload.Flow{Src: 0, Dst: 2, Bytes: 1500}, LineRate, 8*us + 800*ns},
+		{"2 packets across", 10 * g, workload.Flow{Src: 0, Dst: 2, Bytes: 3000}, LineRate, 10 * us},
+		{"10 packets across", 10 * g, workload.Flow{Src: 1, Dst: 3, Bytes: 15000}, LineRate, 19*us + 600*ns},
+		{"10 packets across, window", 10 * g, workload.Flow{Src: 1, Dst: 3, Bytes: 15000}, Windowed, 19*us + 600*ns},
+		// 1500 + 500 B: the 500 B packet takes 0.4 µs a link, behind the first.
+		{"1.33 packets across", 10 * g, workload.Flow{Src: 0, Dst: 3, Bytes: 2000}, LineRate, 8*us + 800*ns + 400*ns},
+		{"3 packets within a leaf", 10 * g, workload.Flow{Src: 0, Dst: 1, Bytes: 4500}, LineRate, 4*us + 400*ns + 2*1200*ns},
+		// host links 1.2 µs, fabric links 0.3 µs: 2·1.2 + 2·0.3 + 4 + (N − 1)·1.2 with N = 4.
+		{"4 packets, fast fabric", 40 * g, workload.Flow{Src: 0, Dst: 2, Bytes: 6000}, LineRate, 7*us + 3*1200*ns},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := lsConfig(2, 2, 2, 1, 10*g, c.fabric, []workload.Flow{c.flow})
+			cfg.Transport = c.transport
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Flows) != 1 || !r.Flows[0].Done {
+				t.Fatalf("flow did not complete: %+v", r.Flows)
+			}
+			if got := r.Flows[0].FCT; got != c.want {
+				t.Errorf("FCT = %v, want %v", got, c.want)
+			}
+			// The ideal FCT is exact for full packets; a short last packet
+			// cannot overtake the one ahead, so there it is a lower bound.
+			if got := r.Flows[0].Ideal; got > c.want || c.flow.Bytes%1500 == 0 && got != c.want {
+				t.Errorf("ideal FCT = %v, want %v (alone, a flow of full packets is ideal)", got, c.want)
+			}
+			if r.InFlightPackets != 0 || r.DroppedPackets != 0 {
+				t.Errorf("after the run: %d packets in flight, %d dropped", r.InFlightPackets, r.DroppedPackets)
+			}
+		})
+	}
+}
+
+// TestLeafSpineIncastLineRate: 16 senders on leaf 0 send 150 kB each to
+// one host on leaf 1 at t = 0 (line rate, no window). 4 spines with
+// 40 Gbps links: the fabric carries 160 Gbps, the receiver's 10 Gbps host
+// link is the bottleneck and, with a buffer that holds everything, stays
+// busy from the first arrival to the last: 16·100 packets at 1.2 µs each
+// arrive by 1600·1.2 µs after the first packet reaches the host port,
+// exactly line rate. The first packet reaches the last leaf at
+// 1.2 + 1 + 0.3 + 1 + 0.3 + 1 = 4.8 µs; the last byte reaches the host
+// at 4.8 + 1600·1.2 + 1 = 1925.8 µs.
+func TestLeafSpineIncastLineRate(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	g := rotor.Gbps
+	var flows []workload.Flow
+	for i := 0; i < 16; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 16, Bytes: 150_000, Query: 1})
+	}
+	cfg := lsConfig(2, 4, 16, 1, 10*g, 40*g, flows)
+	cfg.Transport = LineRate
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last rotor.Time
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		last = max(last, f.Start+f.FCT)
+	}
+	if want := 1925*us + 800*ns; last != want {
+		t.Errorf("last byte delivered at %v, want %v (the bottleneck idle at some point)", last, want)
+	}
+	if r.DroppedPackets != 0 {
+		t.Errorf("%d packets dropped with a buffer that holds them all", r.DroppedPackets)
+	}
+}
+
+// TestLeafSpineECMPChiSquare: 10,000 single-packet flows from leaf 0 to
+// leaf 1 over 8 spines: the flows each spine carries (its bytes / 1500)
+// are uniform by a chi-square test at 1 % (7 degrees of freedom: the
+// critical value is 18.475).
+func TestLeafSpineECMPChiSquare(t *testing.T) {
+	const flows, spines = 10_000, 8
+	var fl []workload.Flow
+	for i := 0; i < flows; i++ {
+		fl = append(fl, workload.Flow{ID: i, Src: i % 4, Dst: 4 + i%4, Bytes: 1500, Start: rotor.Time(i) * 2 * rotor.Microsecond})
+	}
+	cfg := lsConfig(2, spines, 4, 1, 10*rotor.Gbps, 10*rotor.Gbps, fl)
+	cfg.Transport = LineRate
+	cfg.SimTime = 30 * rotor.Millisecond
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var count [spines]float64
+	for i := 0; i < flows; i++ {
+		count[s.ls.flowHash(int32(i), 0)%spines]++
+	}
+	r, err := s.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FlowsComplete != flows {
+		t.Fatalf("%d of %d flows complete", r.FlowsComplete, flows)
+	}
+	// What the spines carried must be what the hash says.
+	for j, sp := range s.ls.spines {
+		var sent float64
+		for p := 0; p < sp.NumPorts(); p++ {
+			sent += float64(sp.TxBytes(p)) / 1500
+		}
+		if sent != count[j] {
+			t.Errorf("spine %d carried %v packets, the hash sends it %v", j, sent, count[j])
+		}
+	}
+	chi := 0.0
+	e := float64(flows) / spines
+	for _, c := range count {
+		chi += (c - e) * (c - e) / e
+	}
+	if chi > 18.475 {
+		t.Errorf("chi-square %.2f over %v exceeds the 1 %% critical value 18.475", chi, count)
+	}
+	if math.IsNaN(chi) {
+		t.Error("chi-square is NaN")
+	}
+}
+
+// TestLeafSpineBurstDrops: complete sharing, a deterministic burst. Eight
+// hosts of leaf 0 send 30 packets each, at line rate (1.2 µs a packet),
+// host i starting at i·37 ns, to host i of leaf 1 over one spine. Leaf 0's
+// uplink, 11 Gbps, is the bottleneck; leaf 0's buffer holds 20 packets.
+// Packet k of host i reaches leaf 0 at i·37 ns + (k+1)·1.2 µs + 1 µs. The
+// hand computation below is a FIFO with a 20-packet buffer fed those
+// times and served every 1500 B/11 Gbps (the packet in service has left
+// the buffer); no arrival ties a departure, so the order is unambiguous.
+// The drops equal its overflow; nothing else is lost.
+func TestLeafSpineBurstDrops(t *testing.T) {
+	const senders, pkts, buf = 8, 30, 20
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	var flows []workload.Flow
+	for i := 0; i < senders; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: senders + i, Bytes: pkts * 1500, Start: rotor.Time(i) * 37 * ns})
+	}
+	fabric := 11 * rotor.Gbps
+	cfg := lsConfig(2, 1, senders, 1, 10*rotor.Gbps, fabric, flows)
+	cfg.Transport, cfg.Buffer = LineRate, buf*1500
+	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.CompleteSharing{}, nil }
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arrivals []rotor.Time
+	for i := 0; i < senders; i++ {
+		for k := 0; k < pkts; k++ {
+			arrivals = append(arrivals, rotor.Time(i)*37*ns+rotor.Time(k+1)*1200*ns+us)
+		}
+	}
+	slices.Sort(arrivals)
+	service := fabric.TransmitTime(1500)
+	queued, dropped, busy, free := 0, 0, false, rotor.Time(0)
+	for _, a := range arrivals {
+		for busy && free <= a {
+			if free == a {
+				t.Fatalf("an arrival ties a departure at %v: the hand order is ambiguous", a)
+			}
+			if queued > 0 {
+				queued--
+				free += service
+			} else {
+				busy = false
+			}
+		}
+		switch {
+		case !busy:
+			busy, free = true, a+service
+		case queued < buf:
+			queued++
+		default:
+			dropped++
+		}
+	}
+	if dropped < 50 {
+		t.Fatalf("the burst overflows only %d packets: test too weak", dropped)
+	}
+	if int(r.DroppedPackets) != dropped {
+		t.Errorf("dropped %d packets, the overflow by hand is %d", r.DroppedPackets, dropped)
+	}
+	if want := int64(senders*pkts-dropped) * 1500; r.DeliveredData != want {
+		t.Errorf("delivered %d data bytes, want %d", r.DeliveredData, want)
+	}
+}
+
+// TestLeafSpinePortIDsUnique: in the leaf-spine, the rotor fabric and the
+// hybrid's packet switch, every queue's port id is unique in its switch
+// (two queues share one iff they are classes of one port or the two VOQ
+// classes toward one ToR).
+func TestLeafSpinePortIDsUnique(t *testing.T) {
+	us := rotor.Microsecond
+	ls := lsConfig(3, 2, 4, 2, 10*rotor.Gbps, 40*rotor.Gbps, nil)
+	ls.LeafSpine.Classes = 2
+	hybrid := baseConfig(cyclicSchedule(t, 5, 2, 1, 10*us, us), nil)
+	hybrid.PacketSwitchLink, hybrid.Routing = 10*rotor.Gbps, Hybrid
+	for name, cfg := range map[string]Config{"leafspine": ls, "hybrid": hybrid} {
+		s, err := newSimFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switches := append([]*tor.ToR(nil), s.tors...)
+		if s.ps != nil {
+			switches = append(switches, s.ps)
+		}
+		if s.ls != nil {
+			switches = append(switches, s.ls.spines...)
+		}
+		for _, tr := range switches {
+			owner := map[int32]int{} // port id → first queue on it
+			for q, qs := range tr.State().Queues {
+				var key int
+				if qs.NextHop >= 0 {
+					key = -1 - int(qs.NextHop)
+				} else {
+					key = (q - 2*tr.Config().ToRs) / tr.Classes()
+				}
+				if o, ok := owner[qs.Port]; ok && o != key {
+					t.Errorf("%s switch %d: port %d shared by queue groups %d and %d", name, tr.ID, qs.Port, o, key)
+				}
+				owner[qs.Port] = key
+			}
+		}
+	}
+}
+
+// newSimFor is Run's set-up without the run.
+func newSimFor(cfg Config) (*sim, error) {
+	cfg.defaults()
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	return newSim(cfg)
+}

@@ -1,0 +1,101 @@
+package fabric
+
+import (
+	"strings"
+
+	"github.com/rdcn/rdcn/stats"
+)
+
+// Topology kinds (topology.kind).
+const (
+	TopologyRotor     = "rotor"     // ToRs joined by rotor circuit switches playing schedule.*
+	TopologyLeafSpine = "leafspine" // a two-tier Clos of packet switches
+)
+
+// leafSpineKeys are the keys of the leaf-spine topology; a leaf is a ToR,
+// so topology.hosts_per_tor, host_link, host_delay and mtu keep their
+// meaning.
+var leafSpineKeys = []Key{
+	{"topology.kind", TopologyRotor, "rotor (ToRs and rotor circuit switches playing schedule.*) or leafspine (two-tier Clos: topology.leaves, spines, links_per_pair, fabric_link, fabric_delay, queues_per_port; a leaf is a ToR)"},
+	{"topology.leaves", "2", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
+	{"topology.spines", "2", "leafspine: spines"},
+	{"topology.links_per_pair", "1", "leafspine: parallel links between each leaf and each spine"},
+	{"topology.fabric_link", "10Gbps", "leafspine: leaf↔spine link rate (oversubscription = hosts_per_tor·host_link / (spines·links_per_pair·fabric_link))"},
+	{"topology.fabric_delay", "500ns", "leafspine: leaf↔spine propagation delay"},
+	{"topology.queues_per_port", "1", "leafspine: queues per switch port; with 2 or more, ACKs take the first and data the last"},
+	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
+}
+
+func init() { Keys = append(Keys, leafSpineKeys...) }
+
+// rotorOnlyKeys are read only by the rotor topology.
+var rotorOnlyKeys = []string{"topology.tors", "topology.uplinks", "topology.circuit_link", "topology.link_delay",
+	"topology.packet_switch_link", "topology.packet_switch_delay", "buffer.packet_switch",
+	"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "transport.pull_depth"}
+
+// checkTopologyKeys fails on keys of one topology kind set for the other.
+func (s *Spec) checkTopologyKeys(p *specParser) {
+	kind := s.values["topology.kind"]
+	switch kind {
+	case TopologyRotor:
+		for _, k := range leafSpineKeys[1:] {
+			if s.set[k.Name] && s.values[k.Name] != k.Default {
+				p.fail(k.Name, "is read only with topology.kind %s, not %s", TopologyLeafSpine, kind)
+			}
+		}
+	case TopologyLeafSpine:
+		for _, k := range rotorOnlyKeys {
+			if s.set[k] && s.values[k] != defaultOf(k) {
+				p.fail(k, "is read only with topology.kind %s, not %s", TopologyRotor, kind)
+			}
+		}
+		for k := range s.set {
+			if strings.HasPrefix(k, "schedule.") && s.values[k] != defaultOf(k) {
+				p.fail(k, "leafspine has no circuit schedule; leave schedule.* unset")
+			}
+		}
+	default:
+		p.fail("topology.kind", "unknown kind %q (want %s or %s)", kind, TopologyRotor, TopologyLeafSpine)
+	}
+}
+
+// buildLeafSpine is Build for topology.kind = leafspine: cfg holds the
+// keys both topologies read.
+func (s *Spec) buildLeafSpine(p *specParser, cfg Config, buckets stats.Buckets, mtu, hpt int) (*Setup, error) {
+	ls := &LeafSpine{
+		Leaves:       p.int("topology.leaves", 1),
+		Spines:       p.int("topology.spines", 1),
+		LinksPerPair: p.int("topology.links_per_pair", 1),
+		FabricLink:   p.rate("topology.fabric_link", false),
+		FabricDelay:  p.time("topology.fabric_delay", false),
+		Classes:      p.int("topology.queues_per_port", 1),
+	}
+	switch sched := s.values["topology.port_scheduling"]; sched {
+	case "strict":
+	case "rr":
+		ls.RoundRobin = true
+	default:
+		p.fail("topology.port_scheduling", "unknown scheduling %q (want strict or rr)", sched)
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	if ls.Leaves > maxLeafSpineSwitches || ls.Spines > maxLeafSpineSwitches || ls.LinksPerPair > maxLinksPerPair {
+		cfg.LeafSpine = ls
+		if err := cfg.validateLeafSpine(); err != nil { // names the key, before anything is sized by it
+			return nil, err
+		}
+	}
+	if ls.Leaves*hpt > maxHosts {
+		return nil, cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts = %d hosts, more than the limit of %d", ls.Leaves, hpt, ls.Leaves*hpt, maxHosts)
+	}
+	cfg.LeafSpine = ls
+	switch mode := s.values["routing.mode"]; {
+	case !s.set["routing.mode"] || mode == defaultOf("routing.mode"):
+		cfg.Routing = ECMP
+	case mode != ECMP:
+		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", ECMP, mode)
+	}
+	// One buffer size for every switch; per_port counts a leaf's ports.
+	return s.buildRest(p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)
+}

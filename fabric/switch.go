@@ -1,0 +1,118 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// ToR queues (admission, drops, the ToR→host ports) and the electrical
+// packet switch of the rotor fabric.
+
+func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	now := s.q.Now()
+	if tr.ID >= 0 {
+		s.settle(tr.ID)
+	}
+	if !tr.Enqueue(now, q, idx) {
+		s.drop(idx)
+		return false
+	}
+	for _, e := range tr.TakeEvicted() {
+		s.drop(e)
+	}
+	if s.cfg.Check && tr.Used() > tr.State().Size {
+		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.State().Size)
+	}
+	return true
+}
+
+func (s *sim) drop(idx int32) {
+	p := s.pool.At(idx)
+	s.m.droppedPkts++
+	s.m.droppedBytes += int64(p.Size)
+	if p.Kind == packet.Data {
+		s.m.droppedData += int64(p.Size)
+	}
+	s.pool.Free(idx)
+}
+
+func (s *sim) torArrive(t int, idx int32) {
+	if s.ls != nil {
+		s.leafArrive(t, idx)
+		return
+	}
+	p := s.pool.At(idx)
+	tr := s.tors[t]
+	if p.DstToR == int32(t) {
+		h := p.DstHost - int32(t*s.H)
+		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
+			s.bookHostPort(p.DstHost, p.Size)
+		}
+		return
+	}
+	if p.Via == int32(t) {
+		p.Via = packet.NoToR
+	}
+	if s.ksp != nil && p.Hops >= s.hopLimit {
+		s.m.hopLimitDrops++
+		s.drop(idx)
+		return
+	}
+	next, class, usePS := s.route(t, p, p.Hops == 0)
+	if usePS {
+		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
+			s.portSend(t, tr.PacketSwitchPort())
+		}
+		return
+	}
+	if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
+		s.kick(t, next, class == tor.Local && s.relay != nil)
+	}
+}
+
+// bookHostPort books the ToR→host port for the packet of size bytes just
+// queued for host: the port serves its queue in order, so the packet's
+// turn is when the port has finished everything booked before it. It is
+// sent now or by an event then.
+func (s *sim) bookHostPort(host int32, size int32) {
+	hs := &s.hosts[host]
+	now := s.q.Now()
+	at := max(now, hs.portFree)
+	hs.portFree = at + s.ser(linkHost, size)
+	if at == now {
+		s.sendHostPort(host)
+		return
+	}
+	s.q.ScheduleFirst(at, evHostPortFree, host, 0)
+}
+
+// sendHostPort sends the head of host's queue at its ToR down the host
+// link; its turn on the port was booked.
+func (s *sim) sendHostPort(host int32) {
+	t := int(s.torOf(host))
+	tr := s.tors[t]
+	h := int(host) - t*s.H
+	q := tr.HostQueue(h)
+	if tr.Len(q) == 0 {
+		return // pushed out by the buffer policy
+	}
+	now := s.q.Now()
+	s.settle(t)
+	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
+	ser := s.ser(linkHost, s.pool.At(idx).Size)
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
+}
+
+// ---- packet switch ----
+
+func (s *sim) psArrive(idx int32) {
+	p := s.pool.At(idx)
+	p.Hops++
+	v := p.DstToR
+	if p.Via >= 0 {
+		v = p.Via
+	}
+	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, 0), idx) {
+		s.portSend(s.n, port)
+	}
+}

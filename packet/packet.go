@@ -1,0 +1,97 @@
+package packet
+
+import (
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Kind is what a packet is.
+type Kind uint8
+
+// Packet kinds.
+const (
+	Data    Kind = iota // payload bytes of a flow
+	Ack                 // cumulative acknowledgement (Seq), answering the data segment EchoSeg
+	Nack                // negative acknowledgement of the data segment EchoSeg
+	Trimmed             // a data packet's header, its payload cut by a full queue
+	Pull                // receiver's request for the next data packet (receiver-driven transports)
+	Pause               // PFC pause of the link's class
+	Resume              // PFC resume of the link's class
+	numKinds
+)
+
+var kindNames = [numKinds]string{"data", "ack", "nack", "trimmed", "pull", "pause", "resume"}
+
+func (k Kind) String() string {
+	if k < numKinds {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Control reports whether k is a control packet (everything but data and
+// trimmed headers): switches may give such packets a higher class.
+func (k Kind) Control() bool { return k != Data && k != Trimmed }
+
+// NoToR marks Via (and other ToR references) as unset.
+const NoToR int32 = -1
+
+// NoRoute marks Route as unset.
+const NoRoute int32 = -1
+
+// Flags are a packet's yes/no properties, one bit each.
+type Flags uint8
+
+// Flag bits.
+const (
+	ECN     Flags = 1 << iota // congestion experienced (set by a switch queue)
+	ECE                       // ack: echo of the data packet's ECN
+	Retx                      // data: a retransmission; ack: answers one (no RTT sample)
+	Circuit                   // ack: the data packet crossed a circuit
+	Pulled                    // host-buffered data the ToR pulled: lossless, room reserved hop by hop
+)
+
+// Has reports whether all of f are set.
+func (p *Packet) Has(f Flags) bool { return p.Flags&f == f }
+
+// Set sets f.
+func (p *Packet) Set(f Flags) { p.Flags |= f }
+
+// MaxSegments is the most segments a flow may have: an ACK names the
+// segment it answers in 32 bits (EchoSeg).
+const MaxSegments = 1<<31 - 1
+
+// Packet is a packet of any kind. Packets live in a Pool and are passed
+// around by index. It is 64 bytes, one cache line (the fields are ordered
+// by size so that nothing is padded; TestSize): the simulator touches a
+// packet or two per event, and at 80 bytes most packets straddled two
+// lines.
+type Packet struct {
+	Seq  int64      // data, trimmed: byte offset of the first payload byte; ack: cumulative ack
+	Sent rotor.Time // when the data packet was injected (echoed by its ACK for RTT samples)
+	// Ready is when a relayed pulled packet reaches the host that keeps
+	// it (Keeper) until its relay ToR pulls it again.
+	Ready   rotor.Time
+	Flow    int32 // flow id
+	Size    int32 // bytes on the wire
+	SrcHost int32
+	DstHost int32
+	DstToR  int32 // rack (leaf) of DstHost
+	Via     int32 // next intermediate ToR on a two-hop route, or NoToR
+	Route   int32 // source-route reference of the fabric's router, or NoRoute
+	Keeper  int32 // relayed pulled packet: the host of the relay rack that stores it
+	EchoSeg int32 // ack, nack: segment (offset / MSS) of the data packet answered
+	Kind    Kind
+	Hops    uint8 // switch-to-switch hops taken so far (circuit, packet switch, spine)
+	IntN    uint8 // INT hops stamped (saturates at 255); records kept in an IntStore
+	Flags   Flags
+}
+
+// Reset makes p a fresh packet of kind k: zero fields, no intermediate,
+// no route.
+func (p *Packet) Reset(k Kind) {
+	*p = Packet{Kind: k, Via: NoToR, Route: NoRoute}
+}
+
+// Pool stores packets by index.
+type Pool = des.Pool[Packet]
