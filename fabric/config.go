@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
@@ -82,20 +83,20 @@ type Config struct {
 
 	Buffer             rotor.Bytes                       // shared buffer per ToR
 	PacketSwitchBuffer rotor.Bytes                       // shared buffer of the packet switch; default 1 MB per port
-	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default Complete Sharing
+	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default buffer.policy's (Keys)
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
 
-	Routing    string      // see RoutingModes; default direct
+	Routing    string      // see RoutingModes; default DesignedFor(Schedule.Kind)
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
-	Transport string     // Windowed (default) or LineRate
+	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule.Kind) if Routing allows it, else Windowed
 	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
-	Window    int64      // fixed window in bytes; default 10 packets
+	Window    int64      // fixed window in bytes; default transport.window's (Keys)
 	MinRTO    rotor.Time // default 1 ms
 	Acks      string     // AcksFabric (default) or AcksIdeal
 	PullDepth int        // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
@@ -143,17 +144,27 @@ func (c *Config) defaults() {
 	if c.AckSize == 0 {
 		c.AckSize = 64
 	}
+	kind := ""
+	if c.Schedule != nil {
+		kind = c.Schedule.Kind
+	}
 	if c.Routing == "" {
-		c.Routing = Direct
+		c.Routing = DesignedFor(kind).Routing
 	}
 	if c.Transport == "" {
-		c.Transport = Windowed
+		c.Transport = defaultTransport(kind, c.Routing)
 	}
 	if c.CC == "" {
 		c.CC = "fixed"
 	}
 	if c.Window == 0 {
-		c.Window = 10 * int64(c.MTU)
+		w, _ := parseSize(defaultOf("transport.window"), rotor.Bytes(c.MTU))
+		c.Window = int64(w)
+	}
+	if c.NewPolicy == nil {
+		policy := defaultOf("buffer.policy")
+		alpha, _ := strconv.ParseFloat(defaultOf("buffer.alpha"), 64)
+		c.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = rotor.Millisecond
@@ -276,7 +287,7 @@ func (c *Config) validate() error {
 	switch c.Transport {
 	case Windowed, LineRate:
 	case Pull:
-		if c.Routing != Direct && c.Routing != RotorLB && c.Routing != Paths {
+		if !pullRoutes(c.Routing) {
 			return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
 		}
 	default:

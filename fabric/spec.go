@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -60,13 +61,13 @@ var Keys = []Key{
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "direct", "direct, vlb, rotorlb, paths, hybrid, earliest or vlb-paths"},
+	{"routing.mode", "", "direct, vlb, rotorlb, paths, hybrid, earliest or vlb-paths; empty: the schedule kind's designed mode (rotornet, sirius: rotorlb; opera: paths; static, mars, vermilion, bvn and others: earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk) with pull: a ToR offers all its backlog for relaying (all, RotorLB) or only its backlog to a destination beyond routing.relay_limit (excess)"},
-	{"transport.kind", "window", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only)"},
+	{"transport.kind", "", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only); empty: the schedule kind's designed transport (rotornet, sirius, opera: pull, if routing.mode is direct, rotorlb or paths; others: window)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (pull: those not pulled): fixed or none"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
@@ -348,7 +349,15 @@ type Setup struct {
 // Build resolves the Spec: it builds or reads the schedule, generates or
 // reads the flows, and fills a Config. Errors are *ConfigError naming the
 // key.
-func (s *Spec) Build() (*Setup, error) {
+func (s *Spec) Build() (*Setup, error) { return s.BuildContext(context.Background()) }
+
+// BuildContext is Build that stops when ctx is done, in any phase
+// (schedule generation included), returning ctx.Err(). A combination that
+// cannot deliver the flows (checkReach) is a *ConfigError on routing.mode.
+func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := &specParser{s: s}
 	for _, k := range Keys { // an empty value is not a way to ask for the default
 		if k.Default != "" && s.set[k.Name] && strings.TrimSpace(s.values[k.Name]) == "" {
@@ -397,8 +406,10 @@ func (s *Spec) Build() (*Setup, error) {
 	if cfg.SimTime <= 0 {
 		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
 	}
-	if s.checkModeKeys(p, cfg.PathsK); p.err != nil {
-		return nil, p.err
+	if s.values["schedule.file"] == "" { // else the file names the kind
+		if err := s.resolveModes(p, &cfg, s.values["schedule.kind"]); err != nil {
+			return nil, err
+		}
 	}
 	buckets, err := s.buckets(rotor.Bytes(mtu))
 	if err != nil {
@@ -439,6 +450,9 @@ func (s *Spec) Build() (*Setup, error) {
 		if sc.Kind != "" {
 			s.values["schedule.kind"] = sc.Kind // what the file holds, not the default generator
 		}
+		if err := s.resolveModes(p, &cfg, sc.Kind); err != nil {
+			return nil, err
+		}
 	} else {
 		sp := schedules.Params{
 			Nodes:      p.int("topology.tors", 2),
@@ -476,7 +490,10 @@ func (s *Spec) Build() (*Setup, error) {
 			}
 		}
 		var err error
-		sc, err = schedules.Build(s.values["schedule.kind"], sp)
+		sc, err = schedules.BuildContext(ctx, s.values["schedule.kind"], sp)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return nil, scheduleError(err)
 		}
@@ -585,6 +602,9 @@ func (s *Spec) Build() (*Setup, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
+	if err := checkReach(ctx, &cfg, flows); err != nil {
+		return nil, err
+	}
 	return &Setup{Config: cfg, Schedule: sc, Flows: flows, Buckets: buckets}, nil
 }
 
@@ -670,6 +690,21 @@ var modeKeys = []struct {
 	{"transport.ack_size", "transport.kind", []string{Windowed, Pull}},
 	{"transport.pull_depth", "transport.kind", []string{Pull}},
 	{"transport.window", "transport.cc", []string{"fixed"}}, // none: no window
+}
+
+// resolveModes fills an empty routing.mode and transport.kind with the
+// schedule kind's designed ones (DesignedFor; the resolved values are what
+// Values echoes) and then checks the mode-dependent keys.
+func (s *Spec) resolveModes(p *specParser, cfg *Config, kind string) error {
+	if s.values["routing.mode"] == "" {
+		s.values["routing.mode"] = DesignedFor(kind).Routing
+	}
+	if s.values["transport.kind"] == "" {
+		s.values["transport.kind"] = defaultTransport(kind, s.values["routing.mode"])
+	}
+	cfg.Routing, cfg.Transport = s.values["routing.mode"], s.values["transport.kind"]
+	s.checkModeKeys(p, cfg.PathsK)
+	return p.err
 }
 
 // checkModeKeys fails on a routing or transport key set (to a value other

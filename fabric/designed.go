@@ -1,0 +1,219 @@
+package fabric
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/yourbasic/graph"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Designed is the routing mode and transport a schedule kind was designed
+// to run with: the defaults of routing.mode and transport.kind (and of
+// Config.Routing and Config.Transport) for that kind.
+type Designed struct {
+	Routing, Transport string
+	Why                string // one line: the design it follows
+}
+
+// designed holds the kinds whose design names a routing; every other kind
+// (static, mars, vermilion, bvn, a schedule file of unknown kind) takes
+// multiHop.
+var designed = map[string]Designed{
+	"rotornet": {RotorLB, Pull, "RotorNet: traffic waits at the hosts and RotorLB relays it over spare circuits"},
+	"sirius":   {RotorLB, Pull, "Sirius: a rotor sweep, run like RotorNet (host-buffered, RotorLB)"},
+	"opera":    {Paths, Pull, "Opera: short flows over the expander slices, bulk flows host-buffered over RotorLB"},
+}
+
+var multiHop = Designed{Earliest, Windowed, "multi-hop: earliest-arrival temporal paths reach every pair the schedule connects"}
+
+// DesignedFor returns the designed routing and transport of a schedule kind.
+func DesignedFor(kind string) Designed {
+	if d, ok := designed[kind]; ok {
+		return d
+	}
+	return multiHop
+}
+
+// reach is what a schedule connects: the ToR pairs that get a direct
+// circuit at some time of the cycle (a day long enough for one packet),
+// and the strongly connected components of their union.
+type reach struct {
+	n      int
+	direct []uint64 // n rows of ⌈n/64⌉ words: bit v of row u = circuit u→v
+	comp   []int    // strongly connected component of each ToR in the union
+}
+
+func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int32) (*reach, error) {
+	n := sc.Nodes
+	w := (n + 63) / 64
+	r := &reach{n: n, direct: make([]uint64, n*w)}
+	need := link.TransmitTime(rotor.Bytes(mtu))
+	for sw := range sc.Matchings {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k, m := range sc.Matchings[sw] {
+			if sc.SlotDuration(k)-sc.Reconf < need {
+				continue // no packet crosses in this slot's day
+			}
+			for u, v := range m {
+				if v != rotor.Idle && v != u {
+					r.direct[u*w+v/64] |= 1 << (v % 64)
+				}
+			}
+		}
+	}
+	r.comp = make([]int, n)
+	for c, nodes := range graph.StrongComponents(r) {
+		for _, v := range nodes {
+			r.comp[v] = c
+		}
+	}
+	return r, ctx.Err()
+}
+
+func (r *reach) words() int { return (r.n + 63) / 64 }
+
+// Order and Visit make the union graph a graph.Iterator.
+func (r *reach) Order() int { return r.n }
+
+func (r *reach) Visit(u int, do func(v int, c int64) bool) bool {
+	w := r.words()
+	for i, word := range r.direct[u*w : (u+1)*w] {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			if do(i*64+b, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reach) hasDirect(u, v int) bool {
+	return r.direct[u*r.words()+v/64]&(1<<(v%64)) != 0
+}
+
+// connected reports whether the union reaches v from u: same component,
+// or (rarely) a path between components, found by search.
+func (r *reach) connected(u, v int) bool {
+	if r.comp[u] == r.comp[v] {
+		return true
+	}
+	seen := make([]bool, r.n)
+	stack := []int{u}
+	seen[u] = true
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == v {
+			return true
+		}
+		r.Visit(x, func(y int, _ int64) bool {
+			if !seen[y] {
+				seen[y] = true
+				stack = append(stack, y)
+			}
+			return false
+		})
+	}
+	return false
+}
+
+// checkReach refuses, before a run, a routing mode that cannot carry some
+// flow of the workload on the schedule: one line naming routing.mode, the
+// schedule and a ToR pair. Direct and RotorLB wait for a direct circuit
+// (RotorLB's relaying is optional); VLB's second leg is direct from any
+// ToR; Paths sends bulk flows direct and the others over circuit paths;
+// VLBPaths goes through any ToR; Earliest needs a temporal path; Hybrid
+// always has the packet switch. For Paths the test is necessary, not
+// sufficient: each slice's paths are not checked one by one.
+func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
+	if cfg.Routing == Hybrid || cfg.Schedule == nil {
+		return nil
+	}
+	sc := cfg.Schedule
+	r, err := newReach(ctx, sc, cfg.CircuitLink, cfg.MTU)
+	if err != nil {
+		return err
+	}
+	allConnected := true
+	for v := 1; v < r.n; v++ {
+		allConnected = allConnected && r.comp[v] == r.comp[0]
+	}
+	hpt := int(cfg.HostsPerToR)
+	for i, f := range flows {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		s, d := f.Src/hpt, f.Dst/hpt
+		if s == d {
+			continue
+		}
+		var problem string
+		switch cfg.Routing {
+		case Direct, RotorLB:
+			if !r.hasDirect(s, d) {
+				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit", s, d, i)
+			}
+		case VLB:
+			for w := 0; w < r.n && problem == ""; w++ {
+				if w != d && !r.hasDirect(w, d) {
+					problem = fmt.Sprintf("VLB may relay flow %d (ToR %d → ToR %d) through ToR %d, which never gets a circuit to ToR %d", i, s, d, w, d)
+				}
+			}
+		case Paths:
+			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) {
+				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) goes direct, and that pair never gets a circuit", i, s, d, f.Bytes)
+			} else if !r.connected(s, d) {
+				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
+			}
+		case VLBPaths:
+			if !allConnected {
+				problem = fmt.Sprintf("the circuits do not connect every ToR to every other, and VLB may relay flow %d (ToR %d → ToR %d) through any", i, s, d)
+			}
+		case Earliest:
+			if !r.connected(s, d) {
+				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
+			}
+		}
+		if problem != "" {
+			return reachError(cfg, problem)
+		}
+	}
+	return nil
+}
+
+func reachError(cfg *Config, problem string) error {
+	kind := cfg.Schedule.Kind
+	if kind == "" {
+		kind = "(unnamed)"
+	}
+	hint := "; add a packet switch (topology.packet_switch_link) and routing.mode = hybrid, or choose a schedule that connects the pair"
+	if d := DesignedFor(kind); d.Routing != cfg.Routing {
+		hint = fmt.Sprintf("; leave routing.mode unset for %s's default, %s", kind, d.Routing)
+	}
+	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)
+}
+
+// defaultTransport is the transport a kind runs with under routing: the
+// designed one, unless it is pull and routing is one pull does not serve.
+func defaultTransport(kind, routing string) string {
+	t := DesignedFor(kind).Transport
+	if t == Pull && !pullRoutes(routing) {
+		return Windowed
+	}
+	return t
+}
+
+// pullRoutes reports whether the pull transport serves routing.
+func pullRoutes(routing string) bool {
+	return routing == Direct || routing == RotorLB || routing == Paths
+}

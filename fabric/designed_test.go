@@ -1,0 +1,119 @@
+package fabric
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// TestDesignedDefaults: with routing.mode and transport.kind unset, each
+// schedule kind runs with its designed routing and transport, and the
+// resolved values are what the configuration echoes.
+func TestDesignedDefaults(t *testing.T) {
+	for _, tc := range []struct {
+		kind, routing, transport string
+		extra                    []string
+	}{
+		{"rotornet", RotorLB, Pull, nil},
+		{"opera", Paths, Pull, nil},
+		{"static", Earliest, Windowed, nil},
+		{"mars", Earliest, Windowed, []string{"schedule.degree=4"}},
+		{"vermilion", Earliest, Windowed, []string{"schedule.demand=uniform"}},
+		{"bvn", Earliest, Windowed, []string{"schedule.demand=uniform"}},
+	} {
+		keys := append([]string{"schedule.kind=" + tc.kind, "topology.tors=8", "run.sim_time=1ms"}, tc.extra...)
+		setup := buildSpec(t, keys...)
+		if c := setup.Config; c.Routing != tc.routing || c.Transport != tc.transport {
+			t.Errorf("%s: routing %s, transport %s; want %s, %s", tc.kind, c.Routing, c.Transport, tc.routing, tc.transport)
+		}
+	}
+	// A routing pull does not serve falls back to the windowed transport.
+	if c := buildSpec(t, "routing.mode=vlb", "run.sim_time=1ms").Config; c.Transport != Windowed {
+		t.Errorf("rotornet with vlb: transport %s; want window", c.Transport)
+	}
+	// The Go API resolves an empty Routing the same way.
+	c := Config{Schedule: &rotor.Schedule{Kind: "opera"}}
+	c.defaults()
+	if c.Routing != Paths || c.Transport != Pull {
+		t.Errorf("Config.defaults for opera: %s, %s; want paths, pull", c.Routing, c.Transport)
+	}
+}
+
+// TestCLIAndAPIDefaultsAgree: a Config filled by Spec.Build with every key
+// at its default and one filled by Config.defaults from zero values have
+// the same window and buffer policy (one default, in Keys).
+func TestCLIAndAPIDefaultsAgree(t *testing.T) {
+	spec := buildSpec(t, "run.sim_time=1ms").Config
+	api := Config{Schedule: spec.Schedule, MTU: spec.MTU}
+	api.defaults()
+	if api.Window != spec.Window || api.Window != 20*int64(rotor.DefaultMTU) {
+		t.Errorf("window: API %d B, CLI %d B; want both 20 packets", api.Window, spec.Window)
+	}
+	p1, err1 := api.NewPolicy(0)
+	p2, err2 := spec.NewPolicy(0)
+	if err1 != nil || err2 != nil || p1 != p2 {
+		t.Errorf("buffer policy: API %#v (%v), CLI %#v (%v); want the same", p1, err1, p2, err2)
+	}
+}
+
+// TestReachRefused: a routing that cannot reach a demanded pair is refused
+// before the run with one line naming routing.mode. A static 2-regular
+// digraph on 8 ToRs has 16 of the 56 ordered pairs as circuits, so direct
+// routing cannot carry an all-to-all workload; earliest (the default)
+// can. On two disjoint rings no routing but hybrid reaches across.
+func TestReachRefused(t *testing.T) {
+	_, err := specWith(t, "schedule.kind=static", "topology.uplinks=2", "routing.mode=direct", "run.sim_time=2ms").Build()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, "never gets a direct circuit") ||
+		!strings.Contains(ce.Problem, "static's default, earliest") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("direct on static: got %v; want a one-line routing.mode error", err)
+	}
+	if _, err := specWith(t, "schedule.kind=static", "topology.uplinks=2", "run.sim_time=2ms").Build(); err != nil {
+		t.Fatalf("static with its default routing: %v", err)
+	}
+
+	// Two rings 0→1→2→3→0 and 4→5→6→7→4: a flow 0 → 4 has no path.
+	ring := []int{1, 2, 3, 0, 5, 6, 7, 4}
+	sc := &rotor.Schedule{Kind: "static", Nodes: 8, Switches: 1, Period: 1, Slot: 100 * rotor.Microsecond,
+		Matchings: [][][]int{{ring}}}
+	flows := []workload.Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1500}, {ID: 1, Src: 0, Dst: 2, Bytes: 1500}, {ID: 2, Src: 1, Dst: 4, Bytes: 1500}}
+	cfg := baseConfig(sc, flows)
+	for _, tc := range []struct {
+		routing, want string
+	}{
+		{Direct, "ToR 0 → ToR 2 (flow 1) never gets a direct circuit"},
+		{Earliest, "no circuit path from ToR 1 to ToR 4 (flow 2)"},
+		{VLBPaths, "do not connect every ToR"},
+		{VLB, "through ToR"},
+	} {
+		cfg.Routing = tc.routing
+		err := checkReach(context.Background(), &cfg, flows)
+		if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, tc.want) {
+			t.Errorf("%s: got %v; want routing.mode … %q", tc.routing, err, tc.want)
+		}
+	}
+	cfg.Routing = Earliest
+	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
+		t.Errorf("earliest within a ring: %v", err)
+	}
+	cfg.Routing = Hybrid
+	if err := checkReach(context.Background(), &cfg, flows); err != nil {
+		t.Errorf("hybrid: %v", err)
+	}
+}
+
+// specWith returns a Spec with the key=value overrides applied.
+func specWith(tb testing.TB, keys ...string) *Spec {
+	tb.Helper()
+	s := NewSpec()
+	for _, kv := range keys {
+		if err := s.SetArg(kv); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return s
+}
