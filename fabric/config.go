@@ -108,8 +108,11 @@ type Config struct {
 	// to run a Config again, give it a fresh source.
 	Flows   FlowSource
 	SimTime rotor.Time // stop time
-	Check   bool       // verify invariants as the run goes; a violation fails the run
-	Seed    uint64     // routing randomness
+	// Measure is the window of flow start times the statistics cover
+	// (Result.Summarize); the zero Window measures every flow.
+	Measure Window
+	Check   bool   // verify invariants as the run goes; a violation fails the run
+	Seed    uint64 // routing randomness
 
 	SampleInterval rotor.Time // mean time between buffer samples (Poisson); default 100 µs
 	SeriesInterval rotor.Time // time-series bin; default 1 ms
@@ -127,6 +130,14 @@ type Config struct {
 	// hopLimit overrides kspHopLimit (tests).
 	hopLimit int
 }
+
+// Window is an interval [From, To) of flow start times; To = 0 means no end.
+// The measured flows of a run are those that start in Config.Measure:
+// run.warmup to workload.duration (the arrivals' end).
+type Window struct{ From, To rotor.Time }
+
+// Contains reports whether t lies in w.
+func (w Window) Contains(t rotor.Time) bool { return t >= w.From && (w.To == 0 || t < w.To) }
 
 // ConfigError names a bad field.
 type ConfigError struct{ Field, Problem string }
@@ -244,6 +255,10 @@ func (c *Config) validate() error {
 		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
 	case c.SimTime <= 0:
 		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
+	case c.Measure.From >= c.SimTime:
+		return cfgErr("run.warmup", "%v: must be below run.sim_time %v", c.Measure.From, c.SimTime)
+	case c.Measure.From < 0 || c.Measure.To < 0 || c.Measure.To != 0 && c.Measure.To <= c.Measure.From:
+		return cfgErr("run.warmup", "the measured window [%v, %v) is empty or negative (run.warmup must be below workload.duration)", c.Measure.From, c.Measure.To)
 	case c.SampleInterval <= 0:
 		return cfgErr("run.sample_interval", "must be positive, got %v", c.SampleInterval)
 	case c.SimTime/c.SampleInterval > maxSamples:

@@ -84,9 +84,10 @@ var Keys = []Key{
 	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load"},
 	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other workload keys must stay unset)"},
 	{"workload.seed", "1", "workload seed"},
-	{"workload.duration", "", "flows start in [0, duration); empty: run.sim_time"},
+	{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
 	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
 	{"run.sim_time", "10ms", "simulated time"},
+	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
 	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
@@ -395,6 +396,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
 		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
 		SimTime:            p.time("run.sim_time", false),
+		Measure:            Window{From: p.time("run.warmup", false)},
 		Check:              p.bool("run.check"),
 		SampleInterval:     p.posTime("run.sample_interval", false, ""),
 		SeriesInterval:     p.posTime("run.series_interval", false, ""),
@@ -563,10 +565,11 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 			}
 			return nil, cfgErr("workload.sizes", "%v", err)
 		}
-		dur := p.posTime("workload.duration", true, "empty: run.sim_time")
+		dur := p.posTime("workload.duration", true, "empty: 80 % of run.sim_time")
 		if dur == 0 {
-			dur = cfg.SimTime
+			dur = cfg.SimTime / 5 * 4
 		}
+		cfg.Measure.To = dur
 		wc := workload.Config{Hosts: hosts, HostsPerTor: hpt, HostRate: cfg.HostLink,
 			Load: p.float("workload.load"), Sizes: sizes, Pattern: s.values["workload.pattern"],
 			AllowIntraRack: p.bool("workload.intra_rack"), Duration: dur}
