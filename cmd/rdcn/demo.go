@@ -105,8 +105,7 @@ func demoCommand() *cli.Command {
 					fmtNum(short.FCTus.P50), fmtNum(short.FCTus.P99), fmtNum(long.FCTus.P50), fmtNum(long.FCTus.P99),
 					fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped)
 				if !s.Complete {
-					fmt.Fprintln(w, "interrupted")
-					return nil
+					return &interruptedError{"during the " + run.name + " run"}
 				}
 			}
 			fmt.Fprintln(w, "period in slots; θ certified lower bounds (uniform, worst-case permutation; hose model, duty cycle included)")
