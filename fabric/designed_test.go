@@ -117,3 +117,36 @@ func specWith(tb testing.TB, keys ...string) *Spec {
 	}
 	return s
 }
+
+// TestDefaultsDeliver is the new user's runs redone on the defaults: 32
+// ToRs × 4 hosts, 4 uplinks, websearch at 30 % load, with only the
+// schedule kind chosen (Mars at degree 8, the deBruijn case that direct
+// routing could not serve). Arrivals last 20 ms and the fabric drains
+// until 60 ms (the largest websearch flow takes 24 ms alone at 10 Gbps).
+// Each kind's designed routing and transport must deliver at least 90 % of
+// the offered bytes (direct routing, the old default for every kind, is
+// now refused on static: TestReachRefused).
+func TestDefaultsDeliver(t *testing.T) {
+	for _, kind := range []string{"rotornet", "opera", "static", "mars"} {
+		keys := []string{"topology.tors=32", "schedule.kind=" + kind, "workload.load=0.3",
+			"run.sim_time=60ms", "workload.duration=20ms"}
+		if kind == "mars" {
+			keys = append(keys, "schedule.degree=8")
+		}
+		setup := buildSpec(t, keys...)
+		r, err := Run(setup.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := r.Summarize(setup.Buckets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := s.Measured
+		t.Logf("%s (%s, %s): offered load %.3f, delivered %.3f (%.3f), %d of %d flows completed",
+			kind, setup.Config.Routing, setup.Config.Transport, m.OfferedLoad, m.DeliveredLoad, m.DeliveredFraction, m.Completed, m.Started)
+		if m.OfferedLoad < 0.25 || m.DeliveredFraction < 0.9 {
+			t.Errorf("%s: delivered %.3f of the offered %.3f load; want at least 90 %%", kind, m.DeliveredFraction, m.OfferedLoad)
+		}
+	}
+}
