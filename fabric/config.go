@@ -22,8 +22,8 @@ const (
 	VLBPaths = "vlb-paths" // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
 )
 
-// RoutingModes lists the routing modes Run accepts.
-var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid, Earliest, VLBPaths}
+// RoutingModes lists the routing modes Run accepts (the Routers registry).
+var RoutingModes = Routers.Names()
 
 // Transports.
 const (
@@ -279,6 +279,9 @@ func (c *Config) validate() error {
 		return cfgErr("workload", "no flow source")
 	}
 	if c.NewController == nil { // the controller is made when a flow starts: check its name now
+		if err := CongestionControls.check(c.CC); err != nil {
+			return err
+		}
 		if _, err := cc.NewController(c.CC, cc.Params{Window: 1, MSS: c.MTU}); err != nil {
 			return cfgErr("transport.cc", "%v", err)
 		}
@@ -289,24 +292,17 @@ func (c *Config) validate() error {
 	if c.Schedule.Switches > 64 {
 		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
 	}
-	ok := false
-	for _, m := range RoutingModes {
-		ok = ok || m == c.Routing
-	}
-	if !ok {
-		return cfgErr("routing.mode", "unknown mode %q (want one of %v)", c.Routing, RoutingModes)
+	if err := Routers.check(c.Routing); err != nil {
+		return err
 	}
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
 	}
-	switch c.Transport {
-	case Windowed, LineRate:
-	case Pull:
-		if !pullRoutes(c.Routing) {
-			return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
-		}
-	default:
-		return cfgErr("transport.kind", "unknown transport %q (want window, linerate or pull)", c.Transport)
+	if err := Transports.check(c.Transport); err != nil {
+		return err
+	}
+	if c.Transport == Pull && !pullRoutes(c.Routing) {
+		return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)

@@ -30,6 +30,7 @@ type Key struct {
 // Keys lists every key a run configuration (TOML file or key=value
 // override) accepts, with its default.
 var Keys = []Key{
+	{"topology.kind", "rotor", "topology: " + Topologies.choices() + " (see the registry table)"},
 	{"topology.tors", "8", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
 	{"topology.hosts_per_tor", "4", "hosts per ToR"},
 	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
@@ -57,19 +58,19 @@ var Keys = []Key{
 	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
-	{"buffer.policy", "dt", "buffer sharing policy: cs (complete sharing) or dt (dynamic thresholds)"},
+	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "", "direct, vlb, rotorlb, paths, hybrid, earliest or vlb-paths; empty: the schedule kind's designed mode (rotornet, sirius: rotorlb; opera: paths; static, mars, vermilion, bvn and others: earliest)"},
+	{"routing.mode", "", Routers.choices() + "; empty: the schedule kind's designed mode (rotornet, sirius: rotorlb; opera: paths; static, mars, vermilion, bvn and others: earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-	{"transport.kind", "", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only); empty: the schedule kind's designed transport (rotornet, sirius, opera: pull, if routing.mode is direct, rotorlb or paths; others: window)"},
+	{"transport.kind", "", Transports.choices() + "; empty: the schedule kind's designed transport (rotornet, sirius, opera: pull, if routing.mode is direct, rotorlb or paths; others: window)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
-	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): `fixed` or `none`; checked before the run"},
+	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
 	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
 	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
@@ -365,6 +366,9 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 			p.fail(k.Name, "is empty; leave it out for its default %q", k.Default)
 		}
 	}
+	if err := Topologies.check(s.values["topology.kind"]); err != nil {
+		return nil, err
+	}
 	mtu := p.intIn("topology.mtu", 64, maxMTU, "")
 	hpt := p.int("topology.hosts_per_tor", 1)
 	if hpt > maxHosts { // also keeps n·hpt below from overflowing
@@ -530,6 +534,9 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 	if p.err != nil {
 		return nil, p.err
 	}
+	if err := BufferPolicies.check(policy); err != nil {
+		return nil, err
+	}
 	if _, err := tor.NewPolicy(policy, alpha); err != nil {
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
@@ -672,29 +679,6 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 	}
 }
 
-// modeKeys are the routing and transport keys only some routing modes or
-// transport kinds read: as with generatorKeys, a value other than the
-// default where it is not read is an error rather than silently unused.
-// A key may depend on both (routing.offer: pulled RotorLB relaying).
-var modeKeys = []struct {
-	key, by string // by: routing.mode, transport.kind or transport.cc
-	values  []string
-}{
-	{"routing.paths_k", "routing.mode", []string{Paths, VLBPaths}},
-	{"routing.multipath", "routing.mode", []string{Paths, VLBPaths}},
-	{"routing.bulk", "routing.mode", []string{Paths}},
-	{"routing.relay_limit", "routing.mode", []string{RotorLB, Paths}},
-	{"routing.offer", "routing.mode", []string{RotorLB, Paths}},
-	{"routing.offer", "transport.kind", []string{Pull}},
-	{"transport.cc", "transport.kind", []string{Windowed, Pull}}, // pull: its flows that are not pulled
-	{"transport.window", "transport.kind", []string{Windowed, Pull}},
-	{"transport.min_rto", "transport.kind", []string{Windowed, Pull}},
-	{"transport.acks", "transport.kind", []string{Windowed, Pull}},
-	{"transport.ack_size", "transport.kind", []string{Windowed, Pull}},
-	{"transport.pull_depth", "transport.kind", []string{Pull}},
-	{"transport.window", "transport.cc", []string{"fixed"}}, // none: no window
-}
-
 // resolveModes fills an empty routing.mode and transport.kind with the
 // schedule kind's designed ones (DesignedFor; the resolved values are what
 // Values echoes) and then checks the mode-dependent keys.
@@ -710,24 +694,29 @@ func (s *Spec) resolveModes(p *specParser, cfg *Config, kind string) error {
 	return p.err
 }
 
-// checkModeKeys fails on a routing or transport key set (to a value other
-// than its default) for a routing mode or transport kind that does not
-// read it; routing.multipath is read only with routing.paths_k > 1.
+// checkModeKeys fails on a key set (to a value other than its default)
+// that the choice of a registry's key does not read (Registry: each entry
+// lists the keys only it reads): rather an error than silently unused. A
+// key may be read under two registries (routing.offer: pulled RotorLB
+// relaying; transport.window: the windowed transport with fixed
+// congestion control); routing.multipath is read only with paths_k > 1.
 func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
-	for _, m := range modeKeys {
-		if s.values[m.key] == defaultOf(m.key) {
-			continue
+	for _, r := range Registries() {
+		sel := s.values[r.Key]
+		if _, ok := r.Lookup(sel); !ok {
+			continue // an unknown choice is validate's error, not this key's
 		}
-		known := RoutingModes
-		switch m.by {
-		case "transport.kind":
-			known = []string{Windowed, LineRate, Pull}
-		case "transport.cc":
-			known = []string{"fixed", "none"}
-		}
-		// An unknown mode or kind is validate's error, not this key's.
-		if by := s.values[m.by]; slices.Contains(known, by) && !slices.Contains(m.values, by) {
-			p.fail(m.key, "is read only with %s %s, not %s", m.by, strings.Join(m.values, " or "), by)
+		seen := map[string]bool{}
+		for _, e := range r.Entries {
+			for _, k := range e.Reads {
+				if seen[k] || s.values[k] == defaultOf(k) {
+					continue
+				}
+				seen[k] = true
+				if by := r.readers(k); !slices.Contains(by, sel) {
+					p.fail(k, "is read only with %s %s, not %s", r.Key, strings.Join(by, " or "), sel)
+				}
+			}
 		}
 	}
 	if s.values["routing.multipath"] != defaultOf("routing.multipath") && pathsK <= 1 {

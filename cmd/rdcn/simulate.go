@@ -56,6 +56,12 @@ func simulateCommand() *cli.Command {
 				for _, k := range fabric.Keys {
 					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, strings.ReplaceAll(k.Doc, "`", ""))
 				}
+				for _, r := range fabric.Registries() {
+					fmt.Fprintf(c.App.Writer, "\n%s:\n", r.Key)
+					for _, e := range r.Entries {
+						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(e.Reads))
+					}
+				}
 				return nil
 			}
 			if c.NArg() > 0 {
@@ -102,6 +108,14 @@ func simulateCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// readsNote is " (reads k1, k2)" for an entry's own keys, else "".
+func readsNote(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	return " (reads " + strings.Join(keys, ", ") + ")"
 }
 
 func loadSpec(config string, sets []string) (*fabric.Spec, error) {
