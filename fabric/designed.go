@@ -217,3 +217,26 @@ func defaultTransport(kind, routing string) string {
 func pullRoutes(routing string) bool {
 	return routing == Direct || routing == RotorLB || routing == Paths
 }
+
+// tableProblem refuses, before the workload is built and the run starts,
+// a routing whose next-hop table (one entry per epoch, ToR pair and path)
+// would exceed maxPathEntries; newSim applies the same limit.
+func tableProblem(cfg *Config) error {
+	switch cfg.Routing {
+	case Paths, VLBPaths, Earliest:
+	default:
+		return nil
+	}
+	n := cfg.Schedule.Nodes
+	epochs := len(epochBounds(cfg.Schedule))
+	k := max(cfg.PathsK, 1)
+	ksp := cfg.Routing != Earliest && k > 1 && cfg.Multipath == MultipathKSP
+	if ksp {
+		k = 1 // the k-shortest-path table holds references, not k entries per pair; newKSPTable checks n·k
+	}
+	if epochs*n*n*k <= maxPathEntries && n <= 32767 {
+		return nil
+	}
+	return cfgErr("routing.mode", "%s: the next-hop table of %d epochs × %d² ToR pairs is too large (limit %d entries); rotorlb (RotorNet's and Opera's bulk routing) needs no table",
+		cfg.Routing, epochs, n, maxPathEntries)
+}

@@ -150,3 +150,19 @@ func TestDefaultsDeliver(t *testing.T) {
 		}
 	}
 }
+
+// TestTableRefusedBeforeRun: Opera at 512 ToRs has 2 · 128 · 4 = 1024
+// epochs; its paths table would hold 1024 · 512² = 2^28 entries, above
+// the 2^26 limit, so the default routing is refused at Build, before the
+// workload is made and the run starts, naming routing.mode.
+func TestTableRefusedBeforeRun(t *testing.T) {
+	_, err := specWith(t, "schedule.kind=opera", "topology.tors=512", "topology.hosts_per_tor=1", "run.sim_time=1ms").Build()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, "1024 epochs × 512² ToR pairs is too large") {
+		t.Fatalf("got %v; want a routing.mode error on the table size", err)
+	}
+	if _, err := specWith(t, "schedule.kind=opera", "topology.tors=512", "topology.hosts_per_tor=1", "run.sim_time=1ms",
+		"routing.mode=rotorlb").Build(); err != nil {
+		t.Errorf("opera 512 with rotorlb: %v", err)
+	}
+}

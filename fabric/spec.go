@@ -521,6 +521,9 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
 	}
 	cfg.Schedule = sc
+	if err := tableProblem(&cfg); err != nil {
+		return nil, err
+	}
 	// Buffer.
 	ports := hpt + sc.Switches
 	if cfg.PacketSwitchLink > 0 {
