@@ -122,7 +122,7 @@ type Config struct {
 	// MemoryAt lists simulated times at which to sample the Go heap (for
 	// the perf report); the values land in Result.Memory.
 	MemoryAt []rotor.Time
-	Context  context.Context // cancellation stops the run early (Result.Complete = false)
+	Context  context.Context // done: the run stops early (Result.Complete = false); if it stops a routing table's build, Run returns its error
 
 	// eagerFree schedules every "link free" event, even when nothing waits
 	// for the link; tests use it to check that skipping them changes nothing.

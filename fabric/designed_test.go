@@ -166,3 +166,24 @@ func TestTableRefusedBeforeRun(t *testing.T) {
 		t.Errorf("opera 512 with rotorlb: %v", err)
 	}
 }
+
+// TestRunCanceledBeforeStart: a context done before the run stops it
+// within the first 4096 events (TestCancelStopsPromptly) or, when the
+// earliest-arrival table is being built, stops that build and Run returns
+// context.Canceled; BuildContext returns context.Canceled at once.
+func TestRunCanceledBeforeStart(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	keys := []string{"topology.tors=16", "run.sim_time=1ms", "routing.mode=earliest", "transport.kind=window"}
+	cfg := buildSpec(t, keys...).Config
+	cfg.Context = ctx
+	if r, err := Run(cfg); !errors.Is(err, context.Canceled) || r != nil {
+		t.Errorf("earliest: Run gave %v, %v; want context.Canceled", r, err)
+	}
+	if newEarliestTable(ctx, cfg.Schedule) != nil {
+		t.Error("newEarliestTable built a table under a done context")
+	}
+	if _, err := specWith(t, keys...).BuildContext(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("BuildContext gave %v; want context.Canceled", err)
+	}
+}

@@ -208,6 +208,9 @@ func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOut
 	cpu0, _ := cpuAndRSS()
 	t0 := time.Now()
 	res, err := fabric.Run(cfg)
+	if err != nil && ctx.Err() != nil {
+		return nil, &interruptedError{"while setting up the run; nothing written"}
+	}
 	if err != nil {
 		var ce *fabric.ConfigError
 		if asConfigErr(err, &ce) {
