@@ -2,6 +2,7 @@ package fabric_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
@@ -64,4 +65,20 @@ func ExampleResult_Queries() {
 	// Output:
 	// responses 13.8us 3.9us
 	// queries 1 completed 1 QCT µs [13.8]
+}
+
+// Each schedule kind runs by default with the routing and transport it
+// was designed for; the routers' registry lists every routing mode.
+func ExampleDesignedFor() {
+	for _, kind := range []string{"rotornet", "opera", "static", "mars"} {
+		d := fabric.DesignedFor(kind)
+		fmt.Printf("%-8s %-8s %s\n", kind, d.Routing, d.Transport)
+	}
+	fmt.Println(strings.Join(fabric.Routers.Names(), " "))
+	// Output:
+	// rotornet rotorlb  pull
+	// opera    paths    pull
+	// static   earliest window
+	// mars     earliest window
+	// direct vlb rotorlb paths hybrid earliest vlb-paths
 }
