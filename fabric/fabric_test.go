@@ -54,13 +54,7 @@ func meanHops(h []int64) float64 {
 // the defaults.
 func buildSpec(tb testing.TB, keys ...string) *Setup {
 	tb.Helper()
-	s := NewSpec()
-	for _, kv := range keys {
-		if err := s.SetArg(kv); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	setup, err := s.Build()
+	setup, err := specWith(tb, keys...).Build()
 	if err != nil {
 		tb.Fatal(err)
 	}
