@@ -87,14 +87,14 @@ type Config struct {
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
 
-	Routing    string      // see RoutingModes; default DesignedFor(Schedule.Kind)
+	Routing    string      // see RoutingModes; default DesignedFor(Schedule)
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
-	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule.Kind) if Routing allows it, else Windowed
+	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
 	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
 	Window    int64      // fixed window in bytes; default transport.window's (Keys)
 	MinRTO    rotor.Time // default 1 ms
@@ -155,15 +155,14 @@ func (c *Config) defaults() {
 	if c.AckSize == 0 {
 		c.AckSize = 64
 	}
-	kind := ""
-	if c.Schedule != nil {
-		kind = c.Schedule.Kind
-	}
-	if c.Routing == "" {
-		c.Routing = DesignedFor(kind).Routing
-	}
-	if c.Transport == "" {
-		c.Transport = defaultTransport(kind, c.Routing)
+	if (c.Routing == "" || c.Transport == "") && c.Schedule != nil && c.Schedule.Validate() == nil {
+		d := DesignedFor(c.Schedule)
+		if c.Routing == "" {
+			c.Routing = d.Routing
+		}
+		if c.Transport == "" {
+			c.Transport = defaultTransport(d, c.Routing)
+		}
 	}
 	if c.CC == "" {
 		c.CC = "fixed"

@@ -11,31 +11,58 @@ import (
 	"github.com/rdcn/rdcn/workload"
 )
 
-// Designed is the routing mode and transport a schedule kind was designed
-// to run with: the defaults of routing.mode and transport.kind (and of
-// Config.Routing and Config.Transport) for that kind.
+// Designed is the routing mode and transport a schedule was designed to
+// run with: the defaults of routing.mode and transport.kind (and of
+// Config.Routing and Config.Transport) for it.
 type Designed struct {
 	Routing, Transport string
 	Why                string // one line: the design it follows
 }
 
-// designed holds the kinds whose design names a routing; every other kind
-// (static, mars, vermilion, bvn, a schedule file of unknown kind) takes
-// multiHop.
+// designed holds the kinds whose design names a routing.
 var designed = map[string]Designed{
 	"rotornet": {RotorLB, Pull, "RotorNet: traffic waits at the hosts and RotorLB relays it over spare circuits"},
 	"sirius":   {RotorLB, Pull, "Sirius: a rotor sweep, run like RotorNet (host-buffered, RotorLB)"},
 	"opera":    {Paths, Pull, "Opera: short flows over the expander slices, bulk flows host-buffered over RotorLB"},
 }
 
-var multiHop = Designed{Earliest, Windowed, "multi-hop: earliest-arrival temporal paths reach every pair the schedule connects"}
+var (
+	// rotorLike is the design of any other schedule in which every ToR
+	// pair gets a direct circuit during the cycle (Mars at degree n,
+	// Vermilion's ℓ-complete part): one or two circuit hops, as RotorNet.
+	rotorLike = Designed{RotorLB, Pull, "every ToR pair meets directly in the cycle: run like RotorNet (host-buffered, RotorLB)"}
+	// multiHop is the design of the rest (static graphs, Mars below
+	// degree n, BvN): paths of several circuits, which earliest-arrival
+	// routing finds for every pair the circuits connect.
+	multiHop = Designed{Earliest, Windowed, "some ToR pairs never meet directly: earliest-arrival temporal paths reach every pair the circuits connect"}
+)
 
-// DesignedFor returns the designed routing and transport of a schedule kind.
-func DesignedFor(kind string) Designed {
-	if d, ok := designed[kind]; ok {
+// DesignedFor returns the designed routing and transport of sc: its
+// kind's (rotornet, sirius, opera), else rotorlb with pull when every ToR
+// pair gets a direct circuit during the cycle, else earliest with the
+// windowed transport.
+func DesignedFor(sc *rotor.Schedule) Designed {
+	if d, ok := designed[sc.Kind]; ok {
 		return d
 	}
+	if everyPairMeets(sc) {
+		return rotorLike
+	}
 	return multiHop
+}
+
+// everyPairMeets reports whether every ordered pair of distinct ToRs gets
+// a circuit in some slot with a day (slot longer than the night).
+func everyPairMeets(sc *rotor.Schedule) bool {
+	r, _ := newReach(context.Background(), sc, 0, 0)
+	for u := 0; u < r.n; u++ {
+		for v := 0; v < r.n; v++ {
+			if u != v && !r.hasDirect(u, v) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // reach is what a schedule connects: the ToR pairs that get a direct
@@ -51,7 +78,10 @@ func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int3
 	n := sc.Nodes
 	w := (n + 63) / 64
 	r := &reach{n: n, direct: make([]uint64, n*w)}
-	need := link.TransmitTime(rotor.Bytes(mtu))
+	need := rotor.Time(1) // a day at all; with a link, one mtu packet's time
+	if link > 0 {
+		need = link.TransmitTime(rotor.Bytes(mtu))
+	}
 	for sw := range sc.Matchings {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -197,16 +227,16 @@ func reachError(cfg *Config, problem string) error {
 		kind = "(unnamed)"
 	}
 	hint := "; add a packet switch (topology.packet_switch_link) and routing.mode = hybrid, or choose a schedule that connects the pair"
-	if d := DesignedFor(kind); d.Routing != cfg.Routing {
-		hint = fmt.Sprintf("; leave routing.mode unset for %s's default, %s", kind, d.Routing)
+	if d := DesignedFor(cfg.Schedule); d.Routing != cfg.Routing {
+		hint = fmt.Sprintf("; leave routing.mode unset for this schedule's default, %s", d.Routing)
 	}
 	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)
 }
 
-// defaultTransport is the transport a kind runs with under routing: the
+// defaultTransport is the transport d runs with under routing: the
 // designed one, unless it is pull and routing is one pull does not serve.
-func defaultTransport(kind, routing string) string {
-	t := DesignedFor(kind).Transport
+func defaultTransport(d Designed, routing string) string {
+	t := d.Transport
 	if t == Pull && !pullRoutes(routing) {
 		return Windowed
 	}

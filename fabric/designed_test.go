@@ -20,10 +20,12 @@ func TestDesignedDefaults(t *testing.T) {
 	}{
 		{"rotornet", RotorLB, Pull, nil},
 		{"opera", Paths, Pull, nil},
-		{"static", Earliest, Windowed, nil},
-		{"mars", Earliest, Windowed, []string{"schedule.degree=4"}},
-		{"vermilion", Earliest, Windowed, []string{"schedule.demand=uniform"}},
-		{"bvn", Earliest, Windowed, []string{"schedule.demand=uniform"}},
+		{"static", Earliest, Windowed, nil},                               // U = 4 of 7 neighbours
+		{"mars", Earliest, Windowed, []string{"schedule.degree=4"}},       // deBruijn d = 4 < n
+		{"mars", RotorLB, Pull, nil},                                      // default degree n = 8: complete
+		{"vermilion", RotorLB, Pull, []string{"schedule.demand=uniform"}}, // ℓ-complete part: every pair meets
+		{"bvn", RotorLB, Pull, []string{"schedule.demand=uniform"}},       // uniform demand: every pair gets a term
+		{"bvn", Earliest, Windowed, []string{"schedule.demand=ring"}},     // ring demand: only the ring's pairs
 	} {
 		keys := append([]string{"schedule.kind=" + tc.kind, "topology.tors=8", "run.sim_time=1ms"}, tc.extra...)
 		setup := buildSpec(t, keys...)
@@ -36,10 +38,13 @@ func TestDesignedDefaults(t *testing.T) {
 		t.Errorf("rotornet with vlb: transport %s; want window", c.Transport)
 	}
 	// The Go API resolves an empty Routing the same way.
-	c := Config{Schedule: &rotor.Schedule{Kind: "opera"}}
-	c.defaults()
-	if c.Routing != Paths || c.Transport != Pull {
-		t.Errorf("Config.defaults for opera: %s, %s; want paths, pull", c.Routing, c.Transport)
+	for _, kind := range []string{"opera", "static"} {
+		sc := buildSpec(t, "schedule.kind="+kind, "run.sim_time=1ms").Schedule
+		c := Config{Schedule: sc}
+		c.defaults()
+		if d := DesignedFor(sc); c.Routing != d.Routing || c.Transport != d.Transport {
+			t.Errorf("Config.defaults for %s: %s, %s; want %s, %s", kind, c.Routing, c.Transport, d.Routing, d.Transport)
+		}
 	}
 }
 
@@ -69,7 +74,7 @@ func TestReachRefused(t *testing.T) {
 	_, err := specWith(t, "schedule.kind=static", "topology.uplinks=2", "routing.mode=direct", "run.sim_time=2ms").Build()
 	var ce *ConfigError
 	if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, "never gets a direct circuit") ||
-		!strings.Contains(ce.Problem, "static's default, earliest") || strings.Contains(err.Error(), "\n") {
+		!strings.Contains(ce.Problem, "this schedule's default, earliest") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("direct on static: got %v; want a one-line routing.mode error", err)
 	}
 	if _, err := specWith(t, "schedule.kind=static", "topology.uplinks=2", "run.sim_time=2ms").Build(); err != nil {
@@ -120,17 +125,17 @@ func specWith(tb testing.TB, keys ...string) *Spec {
 
 // TestDefaultsDeliver is the new user's runs redone on the defaults: 32
 // ToRs × 4 hosts, 4 uplinks, websearch at 30 % load, with only the
-// schedule kind chosen (Mars at degree 8, the deBruijn case that direct
-// routing could not serve). Arrivals last 20 ms and the fabric drains
+// schedule kind chosen (Mars at its default degree, n: every pair meets,
+// and at degree 8, the deBruijn case that direct routing could not serve). Arrivals last 20 ms and the fabric drains
 // until 60 ms (the largest websearch flow takes 24 ms alone at 10 Gbps).
 // Each kind's designed routing and transport must deliver at least 90 % of
 // the offered bytes (direct routing, the old default for every kind, is
 // now refused on static: TestReachRefused).
 func TestDefaultsDeliver(t *testing.T) {
-	for _, kind := range []string{"rotornet", "opera", "static", "mars"} {
-		keys := []string{"topology.tors=32", "schedule.kind=" + kind, "workload.load=0.3",
+	for _, kind := range []string{"rotornet", "opera", "static", "mars", "mars-d8"} {
+		keys := []string{"topology.tors=32", "schedule.kind=" + strings.TrimSuffix(kind, "-d8"), "workload.load=0.3",
 			"run.sim_time=60ms", "workload.duration=20ms"}
-		if kind == "mars" {
+		if kind == "mars-d8" {
 			keys = append(keys, "schedule.degree=8")
 		}
 		setup := buildSpec(t, keys...)

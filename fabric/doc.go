@@ -59,9 +59,11 @@
 //
 // Defaults follow the schedule's design (DesignedFor): RotorNet and
 // Sirius run rotorlb over the pull transport, Opera paths with its bulk
-// flows pulled over RotorLB, every other kind (static, Mars, Vermilion,
-// BvN, a schedule file) earliest-arrival routing with the windowed
-// transport, which reaches every pair the circuits connect. Spec.Build
+// flows pulled over RotorLB; any other schedule in which every ToR pair
+// meets directly (Mars at degree n, Vermilion) runs like RotorNet, and
+// the rest (static graphs, sparser Mars and BvN, schedule files)
+// earliest-arrival routing with the windowed transport, which reaches
+// every pair the circuits connect. Spec.Build
 // refuses, before the run, a routing that cannot reach a demanded ToR
 // pair (checkReach) or whose next-hop table is too large (tableProblem).
 // Both are decisions the issue left open: earliest (not paths, whose bulk

@@ -49,8 +49,8 @@ func TestRegistries(t *testing.T) {
 			t.Errorf("congestion control %s: %v", name, err)
 		}
 	}
-	for _, kind := range []string{"rotornet", "sirius", "opera", "static", "mars", ""} {
-		d := DesignedFor(kind)
+	for _, d := range []Designed{designed["rotornet"], designed["sirius"], designed["opera"], rotorLike, multiHop} {
+		kind := d.Why
 		if _, ok := Routers.Lookup(d.Routing); !ok {
 			t.Errorf("%s: designed routing %q unregistered", kind, d.Routing)
 		}

@@ -62,13 +62,13 @@ var Keys = []Key{
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "", Routers.choices() + "; empty: the schedule kind's designed mode (rotornet, sirius: rotorlb; opera: paths; static, mars, vermilion, bvn and others: earliest)"},
+	{"routing.mode", "", Routers.choices() + "; empty: the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-	{"transport.kind", "", Transports.choices() + "; empty: the schedule kind's designed transport (rotornet, sirius, opera: pull, if routing.mode is direct, rotorlb or paths; others: window)"},
+	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
@@ -412,11 +412,6 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 	if cfg.SimTime <= 0 {
 		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
 	}
-	if s.values["schedule.file"] == "" { // else the file names the kind
-		if err := s.resolveModes(p, &cfg, s.values["schedule.kind"]); err != nil {
-			return nil, err
-		}
-	}
 	buckets, err := s.buckets(rotor.Bytes(mtu))
 	if err != nil {
 		return nil, err
@@ -455,9 +450,6 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		s.values["topology.tors"], s.values["topology.uplinks"] = strconv.Itoa(sc.Nodes), strconv.Itoa(sc.Switches)
 		if sc.Kind != "" {
 			s.values["schedule.kind"] = sc.Kind // what the file holds, not the default generator
-		}
-		if err := s.resolveModes(p, &cfg, sc.Kind); err != nil {
-			return nil, err
 		}
 	} else {
 		sp := schedules.Params{
@@ -521,6 +513,9 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
 	}
 	cfg.Schedule = sc
+	if err := s.resolveModes(p, &cfg, sc); err != nil {
+		return nil, err
+	}
 	if err := tableProblem(&cfg); err != nil {
 		return nil, err
 	}
@@ -683,14 +678,15 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 }
 
 // resolveModes fills an empty routing.mode and transport.kind with the
-// schedule kind's designed ones (DesignedFor; the resolved values are what
+// schedule's designed ones (DesignedFor; the resolved values are what
 // Values echoes) and then checks the mode-dependent keys.
-func (s *Spec) resolveModes(p *specParser, cfg *Config, kind string) error {
+func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) error {
+	d := DesignedFor(sc)
 	if s.values["routing.mode"] == "" {
-		s.values["routing.mode"] = DesignedFor(kind).Routing
+		s.values["routing.mode"] = d.Routing
 	}
 	if s.values["transport.kind"] == "" {
-		s.values["transport.kind"] = defaultTransport(kind, s.values["routing.mode"])
+		s.values["transport.kind"] = defaultTransport(d, s.values["routing.mode"])
 	}
 	cfg.Routing, cfg.Transport = s.values["routing.mode"], s.values["transport.kind"]
 	s.checkModeKeys(p, cfg.PathsK)
