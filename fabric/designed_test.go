@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -190,5 +191,23 @@ func TestRunCanceledBeforeStart(t *testing.T) {
 	}
 	if _, err := specWith(t, keys...).BuildContext(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("BuildContext gave %v; want context.Canceled", err)
+	}
+}
+
+// TestStaticNoNight: a static schedule built by rdcn simulate's defaults
+// has no reconfiguration night (duty cycle 1) unless schedule.reconf asks
+// for one. The schedules registry sets the static default; until it does,
+// the test says so and skips.
+func TestStaticNoNight(t *testing.T) {
+	if sc, err := schedules.Build("static", schedules.Params{Nodes: 8, Uplinks: 2, Seed: 1}); err != nil || sc.Reconf != 0 {
+		t.Skip("the schedules registry still gives static a reconfiguration night by default")
+	}
+	sc := buildSpec(t, "schedule.kind=static", "run.sim_time=1ms").Schedule
+	if sc.Reconf != 0 || sc.DutyCycle() != 1 {
+		t.Errorf("static: reconf %v, duty cycle %v; want 0 and 1", sc.Reconf, sc.DutyCycle())
+	}
+	asked := buildSpec(t, "schedule.kind=static", "schedule.slot=100us", "schedule.reconf=10us", "run.sim_time=1ms").Schedule
+	if asked.Reconf != 10*rotor.Microsecond {
+		t.Errorf("static with schedule.reconf=10us: reconf %v", asked.Reconf)
 	}
 }
