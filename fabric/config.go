@@ -87,7 +87,7 @@ type Config struct {
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
 
-	Routing    string      // see RoutingModes; default DesignedFor(Schedule)
+	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
@@ -156,7 +156,7 @@ func (c *Config) defaults() {
 		c.AckSize = 64
 	}
 	if (c.Routing == "" || c.Transport == "") && c.Schedule != nil && c.Schedule.Validate() == nil {
-		d := DesignedFor(c.Schedule)
+		d := defaultsFor(c.Schedule, c.PacketSwitchLink > 0)
 		if c.Routing == "" {
 			c.Routing = d.Routing
 		}

@@ -35,12 +35,25 @@ var (
 	// degree n, BvN): paths of several circuits, which earliest-arrival
 	// routing finds for every pair the circuits connect.
 	multiHop = Designed{Earliest, Windowed, "some ToR pairs never meet directly: earliest-arrival temporal paths reach every pair the circuits connect"}
+
+	// withPacketSwitch is the design of a fabric given an electrical
+	// packet switch: it carries what no circuit reaches now.
+	withPacketSwitch = Designed{Hybrid, Windowed, "a packet switch beside the circuits: hybrid sends what no circuit reaches now through it"}
 )
+
+// defaultsFor is the design Config.defaults and Spec apply: hybrid when
+// the fabric has a packet switch, else DesignedFor(sc).
+func defaultsFor(sc *rotor.Schedule, packetSwitch bool) Designed {
+	if packetSwitch {
+		return withPacketSwitch
+	}
+	return DesignedFor(sc)
+}
 
 // DesignedFor returns the designed routing and transport of sc: its
 // kind's (rotornet, sirius, opera), else rotorlb with pull when every ToR
 // pair gets a direct circuit during the cycle, else earliest with the
-// windowed transport.
+// windowed transport. (With a packet switch the default is hybrid.)
 func DesignedFor(sc *rotor.Schedule) Designed {
 	if d, ok := designed[sc.Kind]; ok {
 		return d
@@ -227,7 +240,7 @@ func reachError(cfg *Config, problem string) error {
 		kind = "(unnamed)"
 	}
 	hint := "; add a packet switch (topology.packet_switch_link) and routing.mode = hybrid, or choose a schedule that connects the pair"
-	if d := DesignedFor(cfg.Schedule); d.Routing != cfg.Routing {
+	if d := defaultsFor(cfg.Schedule, cfg.PacketSwitchLink > 0); d.Routing != cfg.Routing {
 		hint = fmt.Sprintf("; leave routing.mode unset for this schedule's default, %s", d.Routing)
 	}
 	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)

@@ -34,6 +34,10 @@ func TestDesignedDefaults(t *testing.T) {
 			t.Errorf("%s: routing %s, transport %s; want %s, %s", tc.kind, c.Routing, c.Transport, tc.routing, tc.transport)
 		}
 	}
+	// With a packet switch the default is hybrid, over the windowed transport.
+	if c := buildSpec(t, "topology.packet_switch_link=40Gbps", "run.sim_time=1ms").Config; c.Routing != Hybrid || c.Transport != Windowed {
+		t.Errorf("with a packet switch: %s, %s; want hybrid, window", c.Routing, c.Transport)
+	}
 	// A routing pull does not serve falls back to the windowed transport.
 	if c := buildSpec(t, "routing.mode=vlb", "run.sim_time=1ms").Config; c.Transport != Windowed {
 		t.Errorf("rotornet with vlb: transport %s; want window", c.Transport)
@@ -209,5 +213,29 @@ func TestStaticNoNight(t *testing.T) {
 	asked := buildSpec(t, "schedule.kind=static", "schedule.slot=100us", "schedule.reconf=10us", "run.sim_time=1ms").Schedule
 	if asked.Reconf != 10*rotor.Microsecond {
 		t.Errorf("static with schedule.reconf=10us: reconf %v", asked.Reconf)
+	}
+}
+
+// TestMeasureWindow: the measured window runs from run.warmup to
+// workload.duration (80 % of run.sim_time by default), no flow of the
+// workload starts after it, and a warm-up not below the arrivals' end is
+// an error naming run.warmup.
+func TestMeasureWindow(t *testing.T) {
+	setup := buildSpec(t, "run.sim_time=10ms", "run.warmup=1ms")
+	if w := setup.Config.Measure; w.From != rotor.Millisecond || w.To != 8*rotor.Millisecond {
+		t.Errorf("window %v; want [1ms, 8ms)", w)
+	}
+	for _, f := range setup.Flows {
+		if f.Start >= 8*rotor.Millisecond {
+			t.Fatalf("flow %d starts at %v, after the arrivals' end", f.ID, f.Start)
+		}
+	}
+	if w := buildSpec(t, "run.sim_time=10ms", "workload.duration=3ms").Config.Measure; w.From != 0 || w.To != 3*rotor.Millisecond {
+		t.Errorf("window %v; want [0, 3ms)", w)
+	}
+	_, err := specWith(t, "run.sim_time=10ms", "run.warmup=8ms").Build()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "run.warmup" {
+		t.Errorf("warm-up at the arrivals' end: %v; want a run.warmup error", err)
 	}
 }

@@ -63,7 +63,8 @@
 // meets directly (Mars at degree n, Vermilion) runs like RotorNet, and
 // the rest (static graphs, sparser Mars and BvN, schedule files)
 // earliest-arrival routing with the windowed transport, which reaches
-// every pair the circuits connect. Spec.Build
+// every pair the circuits connect. With a packet switch the default is
+// hybrid. Spec.Build
 // refuses, before the run, a routing that cannot reach a demanded ToR
 // pair (checkReach) or whose next-hop table is too large (tableProblem).
 // Both are decisions the issue left open: earliest (not paths, whose bulk

@@ -62,7 +62,7 @@ var Keys = []Key{
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "", Routers.choices() + "; empty: the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
+	{"routing.mode", "", Routers.choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
@@ -681,7 +681,7 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 // schedule's designed ones (DesignedFor; the resolved values are what
 // Values echoes) and then checks the mode-dependent keys.
 func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) error {
-	d := DesignedFor(sc)
+	d := defaultsFor(sc, cfg.PacketSwitchLink > 0)
 	if s.values["routing.mode"] == "" {
 		s.values["routing.mode"] = d.Routing
 	}
