@@ -83,8 +83,9 @@ func everyPairMeets(sc *rotor.Schedule) bool {
 // and the strongly connected components of their union.
 type reach struct {
 	n      int
-	direct []uint64 // n rows of ⌈n/64⌉ words: bit v of row u = circuit u→v
-	comp   []int    // strongly connected component of each ToR in the union
+	direct []uint64       // n rows of ⌈n/64⌉ words: bit v of row u = circuit u→v
+	comp   []int          // strongly connected component of each ToR in the union
+	from   map[int][]bool // ToRs the union reaches from a source, for pairs across components
 }
 
 func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int32) (*reach, error) {
@@ -143,29 +144,33 @@ func (r *reach) hasDirect(u, v int) bool {
 }
 
 // connected reports whether the union reaches v from u: same component,
-// or (rarely) a path between components, found by search.
+// or (rarely) a path between components, found by one search per source.
 func (r *reach) connected(u, v int) bool {
 	if r.comp[u] == r.comp[v] {
 		return true
 	}
-	seen := make([]bool, r.n)
-	stack := []int{u}
-	seen[u] = true
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == v {
-			return true
+	seen, ok := r.from[u]
+	if !ok {
+		seen = make([]bool, r.n)
+		stack := []int{u}
+		seen[u] = true
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r.Visit(x, func(y int, _ int64) bool {
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+				return false
+			})
 		}
-		r.Visit(x, func(y int, _ int64) bool {
-			if !seen[y] {
-				seen[y] = true
-				stack = append(stack, y)
-			}
-			return false
-		})
+		if r.from == nil {
+			r.from = map[int][]bool{}
+		}
+		r.from[u] = seen
 	}
-	return false
+	return seen[v]
 }
 
 // checkReach refuses, before a run, a routing mode that cannot carry some

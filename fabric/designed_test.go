@@ -239,3 +239,24 @@ func TestMeasureWindow(t *testing.T) {
 		t.Errorf("warm-up at the arrivals' end: %v; want a run.warmup error", err)
 	}
 }
+
+// TestReachAcrossComponents: rings A = 0→1→2→0 and B = 3→4→5→3 and one
+// bridge 0→3: A reaches B but not back, so earliest carries 1 → 4 (over
+// 1→2→0→3→4) and refuses 4 → 1.
+func TestReachAcrossComponents(t *testing.T) {
+	idle := rotor.Idle
+	sc := &rotor.Schedule{Kind: "static", Nodes: 6, Switches: 2, Period: 1, Slot: 100 * rotor.Microsecond,
+		Matchings: [][][]int{{{1, 2, 0, 4, 5, 3}}, {{3, idle, idle, idle, idle, idle}}}}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg := baseConfig(sc, nil)
+	cfg.Routing = Earliest
+	if err := checkReach(context.Background(), &cfg, []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {Src: 2, Dst: 5, Bytes: 1}}); err != nil {
+		t.Errorf("A to B: %v", err)
+	}
+	err := checkReach(context.Background(), &cfg, []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {ID: 1, Src: 4, Dst: 1, Bytes: 1}})
+	if err == nil || !strings.Contains(err.Error(), "no circuit path from ToR 4 to ToR 1 (flow 1)") {
+		t.Errorf("B to A: %v", err)
+	}
+}
