@@ -68,11 +68,14 @@ func DesignedFor(sc *rotor.Schedule) Designed {
 // a circuit in some slot with a day (slot longer than the night).
 func everyPairMeets(sc *rotor.Schedule) bool {
 	r, _ := newReach(context.Background(), sc, 0, 0)
+	w := r.words()
 	for u := 0; u < r.n; u++ {
-		for v := 0; v < r.n; v++ {
-			if u != v && !r.hasDirect(u, v) {
-				return false
-			}
+		ones := 0
+		for _, word := range r.direct[u*w : (u+1)*w] {
+			ones += bits.OnesCount64(word)
+		}
+		if ones < r.n-1 { // rows never hold u itself
+			return false
 		}
 	}
 	return true
@@ -80,12 +83,36 @@ func everyPairMeets(sc *rotor.Schedule) bool {
 
 // reach is what a schedule connects: the ToR pairs that get a direct
 // circuit at some time of the cycle (a day long enough for one packet),
-// and the strongly connected components of their union.
+// and, computed when first asked, the strongly connected components of
+// their union.
 type reach struct {
 	n      int
 	direct []uint64       // n rows of ⌈n/64⌉ words: bit v of row u = circuit u→v
-	comp   []int          // strongly connected component of each ToR in the union
+	comp   []int          // strongly connected component of each ToR in the union; nil until needed
+	one    bool           // the union has one component
 	from   map[int][]bool // ToRs the union reaches from a source, for pairs across components
+}
+
+// components fills r.comp.
+func (r *reach) components() {
+	if r.comp != nil {
+		return
+	}
+	r.comp = make([]int, r.n)
+	cs := graph.StrongComponents(r)
+	for c, nodes := range cs {
+		for _, v := range nodes {
+			r.comp[v] = c
+		}
+	}
+	r.one = len(cs) == 1
+}
+
+// stronglyConnected reports whether the union connects every ToR to
+// every other.
+func (r *reach) stronglyConnected() bool {
+	r.components()
+	return r.one
 }
 
 func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int32) (*reach, error) {
@@ -111,13 +138,7 @@ func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int3
 			}
 		}
 	}
-	r.comp = make([]int, n)
-	for c, nodes := range graph.StrongComponents(r) {
-		for _, v := range nodes {
-			r.comp[v] = c
-		}
-	}
-	return r, ctx.Err()
+	return r, nil
 }
 
 func (r *reach) words() int { return (r.n + 63) / 64 }
@@ -146,6 +167,7 @@ func (r *reach) hasDirect(u, v int) bool {
 // connected reports whether the union reaches v from u: same component,
 // or (rarely) a path between components, found by one search per source.
 func (r *reach) connected(u, v int) bool {
+	r.components()
 	if r.comp[u] == r.comp[v] {
 		return true
 	}
@@ -190,10 +212,6 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 	if err != nil {
 		return err
 	}
-	allConnected := true
-	for v := 1; v < r.n; v++ {
-		allConnected = allConnected && r.comp[v] == r.comp[0]
-	}
 	hpt := int(cfg.HostsPerToR)
 	for i, f := range flows {
 		if i%4096 == 0 {
@@ -224,7 +242,7 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
 			}
 		case VLBPaths:
-			if !allConnected {
+			if !r.stronglyConnected() {
 				problem = fmt.Sprintf("the circuits do not connect every ToR to every other, and VLB may relay flow %d (ToR %d → ToR %d) through any", i, s, d)
 			}
 		case Earliest:
