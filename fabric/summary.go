@@ -185,7 +185,7 @@ func (r *Result) measured(b stats.Buckets) (Measured, []int) {
 	unfinished := make([]int, len(b.Edges)+2)
 	w := r.Measure
 	to := w.To
-	if to == 0 {
+	if to == 0 || to > r.SimTime { // no end, or a run interrupted before it
 		to = r.SimTime
 	}
 	us := func(t rotor.Time) Num { return Num(float64(t) / float64(rotor.Microsecond)) }

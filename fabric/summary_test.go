@@ -51,6 +51,11 @@ func TestSummaryMeasured(t *testing.T) {
 	if s.Flows.Started != 5 || s.Flows.Completed != 2 || s.Flows.Unfinished != 3 {
 		t.Errorf("flows %+v", s.Flows)
 	}
+	// Interrupted at 2 ms: the window ends there (capacity 250 000 B).
+	r.SimTime, r.Complete = 2*rotor.Millisecond, false
+	if s2, _ := r.Summarize(stats.DefaultBuckets(), nil); s2.Measured.ToUs != 2000 || math.Abs(float64(s2.Measured.OfferedLoad)-2_250_000.0/250_000) > 1e-12 {
+		t.Errorf("interrupted at 2 ms: window to %v µs, offered load %v; want 2000, 9", s2.Measured.ToUs, s2.Measured.OfferedLoad)
+	}
 	want := map[string][2]int{"short": {1, 0}, "medium": {0, 1}, "long": {0, 1}, "all": {1, 2}} // completed, unfinished
 	for _, b := range s.FCT {
 		if w := want[b.Bucket]; b.FCTus.Count != w[0] || b.Unfinished != w[1] {
