@@ -47,6 +47,11 @@ func FuzzConfig(f *testing.F) {
 		"[schedule]\nkind = \"vermilion\"\ndemand = \"skewring:0.5\"\nk = 3\ngamma = 3\n[run]\nsim_time = \"100us\"\n",
 		"[schedule]\nkind = \"bvn\"\ndemand = \"random:3\"\n[run]\nsim_time = \"100us\"\n",
 		"[schedule]\nkind = \"mars\"\nbuffer = \"2MB\"\ndelay = \"2ms\"\n[topology]\ntors = 16\n[run]\nsim_time = \"100us\"\n",
+		"[schedule]\nkind = \"static\"\n[routing]\nmode = \"direct\"\n[run]\nsim_time = \"100us\"\n",
+		"[run]\nsim_time = \"1ms\"\nwarmup = \"900us\"\n",
+		"[run]\nwarmup = \"-1ms\"\n",
+		"[topology]\nkind = \"leaf-spine\"\n",
+		"[buffer]\npolicy = \"cs\"\nalpha = 2\n",
 	} {
 		f.Add([]byte(s))
 	}
