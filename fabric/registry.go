@@ -14,6 +14,19 @@ type Entry struct {
 	Reads []string
 }
 
+// Params returns the Keys entries (name, default, doc) of the keys e reads.
+func (e Entry) Params() []Key {
+	out := make([]Key, 0, len(e.Reads))
+	for _, name := range e.Reads {
+		for _, k := range Keys {
+			if k.Name == name {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
 // Registry is the table of the choices one key selects (routing.mode,
 // transport.kind, …). The config parser, rdcn simulate --keys, the docs'
 // tables, the error messages and Config.validate all read it.

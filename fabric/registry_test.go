@@ -32,6 +32,9 @@ func TestRegistries(t *testing.T) {
 					t.Errorf("%s %q reads %q, which is not a key", r.Key, e.Name, k)
 				}
 			}
+			if len(e.Params()) != len(e.Reads) {
+				t.Errorf("%s %q: %d params for %d keys read", r.Key, e.Name, len(e.Params()), len(e.Reads))
+			}
 		}
 		err := r.check("bogus")
 		ce, ok := err.(*ConfigError)

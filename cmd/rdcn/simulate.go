@@ -59,7 +59,7 @@ func simulateCommand() *cli.Command {
 				for _, r := range fabric.Registries() {
 					fmt.Fprintf(c.App.Writer, "\n%s:\n", r.Key)
 					for _, e := range r.Entries {
-						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(e.Reads))
+						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(e.Params()))
 					}
 				}
 				return nil
@@ -110,12 +110,16 @@ func simulateCommand() *cli.Command {
 	}
 }
 
-// readsNote is " (reads k1, k2)" for an entry's own keys, else "".
-func readsNote(keys []string) string {
+// readsNote is " (reads k1 = "default", …)" for an entry's own keys, else "".
+func readsNote(keys []fabric.Key) string {
 	if len(keys) == 0 {
 		return ""
 	}
-	return " (reads " + strings.Join(keys, ", ") + ")"
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s = %q", k.Name, k.Default)
+	}
+	return " (reads " + strings.Join(parts, ", ") + ")"
 }
 
 func loadSpec(config string, sets []string) (*fabric.Spec, error) {

@@ -400,12 +400,16 @@ func keyTable() string {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.Name, def, k.Doc)
 	}
-	b.WriteString("\nThe choices of the keys that select a component (the registries of\npackage fabric, also listed by `rdcn simulate --keys`):\n\n| key | choice | what it is | keys only it reads |\n|---|---|---|---|\n")
+	b.WriteString("\nThe choices of the keys that select a component (the registries of\npackage fabric, also listed by `rdcn simulate --keys`):\n\n| key | choice | what it is | keys only it reads (default) |\n|---|---|---|---|\n")
 	for _, r := range fabric.Registries() {
 		for _, e := range r.Entries {
-			reads := make([]string, len(e.Reads))
-			for i, k := range e.Reads {
-				reads[i] = "`" + k + "`"
+			var reads []string
+			for _, k := range e.Params() {
+				def := "(empty)"
+				if k.Default != "" {
+					def = "`" + k.Default + "`"
+				}
+				reads = append(reads, "`"+k.Name+"` = "+def)
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", r.Key, e.Name, e.Doc, strings.Join(reads, ", "))
 		}
