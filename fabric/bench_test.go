@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"strconv"
 	"testing"
 
@@ -90,7 +91,7 @@ func BenchmarkEarliestTable(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if newEarliestTable(setup.Schedule) == nil {
+				if newEarliestTable(context.Background(), setup.Schedule) == nil {
 					b.Fatal("table too large")
 				}
 			}

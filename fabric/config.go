@@ -3,6 +3,7 @@ package fabric
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
@@ -21,8 +22,8 @@ const (
 	VLBPaths = "vlb-paths" // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
 )
 
-// RoutingModes lists the routing modes Run accepts.
-var RoutingModes = []string{Direct, VLB, RotorLB, Paths, Hybrid, Earliest, VLBPaths}
+// RoutingModes lists the routing modes Run accepts (the Routers registry).
+var RoutingModes = Routers.Names()
 
 // Transports.
 const (
@@ -85,20 +86,20 @@ type Config struct {
 
 	Buffer             rotor.Bytes                       // shared buffer per ToR
 	PacketSwitchBuffer rotor.Bytes                       // shared buffer of the packet switch; default 1 MB per port
-	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default Complete Sharing
+	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default buffer.policy's (Keys)
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
 
-	Routing    string      // see RoutingModes; default direct
+	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
-	Transport string     // Windowed (default) or LineRate
+	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
 	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
-	Window    int64      // fixed window in bytes; default 10 packets
+	Window    int64      // fixed window in bytes; default transport.window's (Keys)
 	MinRTO    rotor.Time // default 1 ms
 	Acks      string     // AcksFabric (default) or AcksIdeal
 	PullDepth int        // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
@@ -110,8 +111,11 @@ type Config struct {
 	// to run a Config again, give it a fresh source.
 	Flows   FlowSource
 	SimTime rotor.Time // stop time
-	Check   bool       // verify invariants as the run goes; a violation fails the run
-	Seed    uint64     // routing randomness
+	// Measure is the window of flow start times the statistics cover
+	// (Result.Summarize); the zero Window measures every flow.
+	Measure Window
+	Check   bool   // verify invariants as the run goes; a violation fails the run
+	Seed    uint64 // routing randomness
 
 	SampleInterval rotor.Time // mean time between buffer samples (Poisson); default 100 µs
 	SeriesInterval rotor.Time // time-series bin; default 1 ms
@@ -121,7 +125,7 @@ type Config struct {
 	// MemoryAt lists simulated times at which to sample the Go heap (for
 	// the perf report); the values land in Result.Memory.
 	MemoryAt []rotor.Time
-	Context  context.Context // cancellation stops the run early (Result.Complete = false)
+	Context  context.Context // done: the run stops early (Result.Complete = false); if it stops a routing table's build, Run returns its error
 
 	// eagerFree schedules every "link free" event, even when nothing waits
 	// for the link; tests use it to check that skipping them changes nothing.
@@ -129,6 +133,14 @@ type Config struct {
 	// hopLimit overrides kspHopLimit (tests).
 	hopLimit int
 }
+
+// Window is an interval [From, To) of flow start times; To = 0 means no end.
+// The measured flows of a run are those that start in Config.Measure:
+// run.warmup to workload.duration (the arrivals' end).
+type Window struct{ From, To rotor.Time }
+
+// Contains reports whether t lies in w.
+func (w Window) Contains(t rotor.Time) bool { return t >= w.From && (w.To == 0 || t < w.To) }
 
 // ConfigError names a bad field.
 type ConfigError struct{ Field, Problem string }
@@ -146,20 +158,33 @@ func (c *Config) defaults() {
 	if c.AckSize == 0 {
 		c.AckSize = 64
 	}
-	if c.Routing == "" {
-		c.Routing = Direct
-		if c.LeafSpine != nil {
+	if c.LeafSpine != nil {
+		if c.Routing == "" {
 			c.Routing = ECMP
 		}
-	}
-	if c.Transport == "" {
-		c.Transport = Windowed
+		if c.Transport == "" {
+			c.Transport = Windowed
+		}
+	} else if (c.Routing == "" || c.Transport == "") && c.Schedule != nil && c.Schedule.Validate() == nil {
+		d := defaultsFor(c.Schedule, c.PacketSwitchLink > 0)
+		if c.Routing == "" {
+			c.Routing = d.Routing
+		}
+		if c.Transport == "" {
+			c.Transport = defaultTransport(d, c.Routing)
+		}
 	}
 	if c.CC == "" {
 		c.CC = "fixed"
 	}
 	if c.Window == 0 {
-		c.Window = 10 * int64(c.MTU)
+		w, _ := parseSize(defaultOf("transport.window"), rotor.Bytes(c.MTU))
+		c.Window = int64(w)
+	}
+	if c.NewPolicy == nil {
+		policy := defaultOf("buffer.policy")
+		alpha, _ := strconv.ParseFloat(defaultOf("buffer.alpha"), 64)
+		c.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = rotor.Millisecond
@@ -239,6 +264,10 @@ func (c *Config) validate() error {
 		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
 	case c.SimTime <= 0:
 		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
+	case c.Measure.From >= c.SimTime:
+		return cfgErr("run.warmup", "%v: must be below run.sim_time %v", c.Measure.From, c.SimTime)
+	case c.Measure.From < 0 || c.Measure.To < 0 || c.Measure.To != 0 && c.Measure.To <= c.Measure.From:
+		return cfgErr("run.warmup", "the measured window [%v, %v) is empty or negative (run.warmup must be below workload.duration)", c.Measure.From, c.Measure.To)
 	case c.SampleInterval <= 0:
 		return cfgErr("run.sample_interval", "must be positive, got %v", c.SampleInterval)
 	case c.SimTime/c.SampleInterval > maxSamples:
@@ -259,6 +288,9 @@ func (c *Config) validate() error {
 		return cfgErr("workload", "no flow source")
 	}
 	if c.NewController == nil { // the controller is made when a flow starts: check its name now
+		if err := CongestionControls.check(c.CC); err != nil {
+			return err
+		}
 		if _, err := cc.NewController(c.CC, cc.Params{Window: 1, MSS: c.MTU}); err != nil {
 			return cfgErr("transport.cc", "%v", err)
 		}
@@ -273,14 +305,11 @@ func (c *Config) validate() error {
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
 	}
-	switch c.Transport {
-	case Windowed, LineRate:
-	case Pull:
-		if c.Routing != Direct && c.Routing != RotorLB && c.Routing != Paths {
-			return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
-		}
-	default:
-		return cfgErr("transport.kind", "unknown transport %q (want window, linerate or pull)", c.Transport)
+	if err := Transports.check(c.Transport); err != nil {
+		return err
+	}
+	if c.Transport == Pull && !pullRoutes(c.Routing) {
+		return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
@@ -308,14 +337,10 @@ func (c *Config) validateRotor() error {
 	if c.Schedule.Switches > 64 {
 		return cfgErr("topology.uplinks", "at most 64 supported, got %d", c.Schedule.Switches)
 	}
-	ok := false
-	for _, m := range RoutingModes {
-		ok = ok || m == c.Routing
+	if c.Routing == ECMP {
+		return cfgErr("routing.mode", "%s routes topology.kind %s only", ECMP, TopologyLeafSpine)
 	}
-	if !ok {
-		return cfgErr("routing.mode", "unknown mode %q (want one of %v)", c.Routing, RoutingModes)
-	}
-	return nil
+	return Routers.check(c.Routing)
 }
 
 // dayProblem says why no packet can ever cross a circuit of sc: every day

@@ -50,6 +50,11 @@ func FuzzConfig(f *testing.F) {
 		"[topology]\nkind = \"leafspine\"\nuplinks = 2\n",
 		"[topology]\nkind = \"leafspine\"\nfabric_link = \"0bps\"\n",
 		"[schedule]\nkind = \"mars\"\nbuffer = \"2MB\"\ndelay = \"2ms\"\n[topology]\ntors = 16\n[run]\nsim_time = \"100us\"\n",
+		"[schedule]\nkind = \"static\"\n[routing]\nmode = \"direct\"\n[run]\nsim_time = \"100us\"\n",
+		"[run]\nsim_time = \"1ms\"\nwarmup = \"900us\"\n",
+		"[run]\nwarmup = \"-1ms\"\n",
+		"[topology]\nkind = \"leaf-spine\"\n",
+		"[buffer]\npolicy = \"cs\"\nalpha = 2\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -57,4 +57,39 @@
 // schedule file) and the flows (package workload: size distributions,
 // Poisson load, rack patterns including a demand matrix, incast, flow
 // files).
+//
+// Every key and its default is in Keys, once: Spec starts from it and
+// Config.defaults reads the same entries, so the CLI and the Go API agree.
+// The keys that select a component (topology.kind, buffer.policy,
+// routing.mode, transport.kind, transport.cc) each have a Registry: its
+// entries' names, one-line docs and the keys only they read, from which
+// the parser refuses a key set where it is not read, validate names the
+// valid choices, and "rdcn simulate --keys" and docs/simulate.md print
+// the tables.
+//
+// Defaults follow the schedule's design (DesignedFor): RotorNet and
+// Sirius run rotorlb over the pull transport, Opera paths with its bulk
+// flows pulled over RotorLB; any other schedule in which every ToR pair
+// meets directly (Mars at degree n, Vermilion) runs like RotorNet, and
+// the rest (static graphs, sparser Mars and BvN, schedule files)
+// earliest-arrival routing with the windowed transport, which reaches
+// every pair the circuits connect. With a packet switch the default is
+// hybrid. Spec.Build
+// refuses, before the run, a routing that cannot reach a demanded ToR
+// pair (checkReach) or whose next-hop table is too large (tableProblem).
+// Both are decisions the issue left open: earliest (not paths, whose bulk
+// flows go direct) is the multi-hop default because it needs no
+// bulk-size threshold and is exact on any schedule; the reachability test
+// for paths is necessary, not sufficient.
+//
+// Statistics are over measured flows: those starting in Config.Measure,
+// run.warmup to workload.duration (the arrivals' end, by default 80 % of
+// run.sim_time, after which the fabric drains). Summary reports offered
+// and delivered load over that window (delivered: the measured flows'
+// bytes received by the end of the run), and counts unfinished flows next
+// to the percentiles, which cover completed flows only.
+//
+// BuildContext and Run stop when their context is done, in every phase:
+// schedule generation, the reachability check, the earliest-arrival
+// table's build and the event loop (every 4096 events).
 package fabric

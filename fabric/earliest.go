@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"context"
+
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -42,7 +44,9 @@ func (a label) less(b label) bool { return a.arr < b.arr || a.arr == b.arr && a.
 
 var unreachable = label{arr: 1<<62 - 1, hops: 1 << 30}
 
-func newEarliestTable(sc *rotor.Schedule) *earliestTable {
+// newEarliestTable builds the table; nil if it would be too large, or if
+// ctx is done (checked once per destination).
+func newEarliestTable(ctx context.Context, sc *rotor.Schedule) *earliestTable {
 	pt := newPathTable(sc, 1) // epochs and their circuit graphs; its BFS entries are overwritten
 	if pt == nil {
 		return nil
@@ -56,6 +60,9 @@ func newEarliestTable(sc *rotor.Schedule) *earliestTable {
 	curHop := make([]int16, n)
 	h := &labelHeap{}
 	for d := 0; d < n; d++ {
+		if ctx.Err() != nil {
+			return nil
+		}
 		for u := range next {
 			next[u], nextHop[u] = unreachable, -1
 		}

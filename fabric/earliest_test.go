@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -138,7 +139,7 @@ func TestEarliestAgainstBruteForce(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			sc := c.sc
-			et := newEarliestTable(sc)
+			et := newEarliestTable(context.Background(), sc)
 			horizon := 3 * sc.CycleDuration()
 			checked, waits, multi := 0, 0, 0
 			for _, b := range et.bounds {

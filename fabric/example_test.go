@@ -2,9 +2,11 @@ package fabric_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -24,7 +26,7 @@ func Example() {
 		Schedule: sc, HostsPerToR: 1,
 		HostLink: 10 * rotor.Gbps, CircuitLink: 10 * rotor.Gbps,
 		HostDelay: 100 * rotor.Nanosecond, LinkDelay: 100 * rotor.Nanosecond,
-		Buffer: 1_000_000, Routing: fabric.Direct,
+		Buffer: 1_000_000, Routing: fabric.Direct, Transport: fabric.Windowed,
 		Flows:   &fabric.SliceSource{Flows: []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}}},
 		SimTime: rotor.Millisecond, Check: true,
 	})
@@ -64,4 +66,24 @@ func ExampleResult_Queries() {
 	// Output:
 	// responses 13.8us 3.9us
 	// queries 1 completed 1 QCT µs [13.8]
+}
+
+// Each schedule runs by default with the routing and transport it was
+// designed for: RotorNet's and Opera's by kind; a static graph, where some
+// ToR pairs never meet directly, multi-hop earliest-arrival paths.
+func ExampleDesignedFor() {
+	for _, kind := range []string{"rotornet", "opera", "static"} {
+		sc, err := schedules.Build(kind, schedules.Params{Nodes: 8, Uplinks: 4, Seed: 1})
+		if err != nil {
+			panic(err)
+		}
+		d := fabric.DesignedFor(sc)
+		fmt.Printf("%-8s %-8s %s\n", kind, d.Routing, d.Transport)
+	}
+	fmt.Println(strings.Join(fabric.Routers.Names(), " "))
+	// Output:
+	// rotornet rotorlb  pull
+	// opera    paths    pull
+	// static   earliest window
+	// direct vlb rotorlb paths hybrid earliest vlb-paths ecmp
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -53,13 +54,7 @@ func meanHops(h []int64) float64 {
 // the defaults.
 func buildSpec(tb testing.TB, keys ...string) *Setup {
 	tb.Helper()
-	s := NewSpec()
-	for _, kv := range keys {
-		if err := s.SetArg(kv); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	setup, err := s.Build()
+	setup, err := specWith(tb, keys...).Build()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -73,6 +68,10 @@ func baseConfig(sc *rotor.Schedule, flows []workload.Flow) Config {
 		HostDelay: 100 * rotor.Nanosecond, LinkDelay: 100 * rotor.Nanosecond,
 		Buffer: 10_000_000, Flows: &SliceSource{Flows: flows},
 		SimTime: rotor.Millisecond, Check: true,
+		// The hand-computed tests were written for direct routing, the
+		// windowed transport, a 10-packet window and complete sharing.
+		Routing: Direct, Transport: Windowed, Window: 10 * 1500,
+		NewPolicy: func(int) (tor.Policy, error) { return tor.CompleteSharing{}, nil },
 	}
 }
 

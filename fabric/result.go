@@ -72,6 +72,12 @@ type Result struct {
 	FlowsStarted  int
 	FlowsComplete int
 
+	// Measure is Config.Measure; Hosts and HostLink give the capacity
+	// the loads of Summarize are fractions of.
+	Measure  Window
+	Hosts    int
+	HostLink rotor.Rate
+
 	Memory []MemorySample
 	// PathCache describes the k-shortest-path cache (routing.multipath =
 	// ksp with paths_k > 1); nil otherwise.
@@ -184,6 +190,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		r.Flows[i] = fr
 	}
 	r.FlowsStarted = len(s.flows)
+	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
 	if s.ksp != nil {
 		r.PathCache = s.ksp.stats()
@@ -236,11 +243,12 @@ func (r *Result) Queries() (started, completed int, qctUs []float64) {
 	return len(order), completed, qctUs
 }
 
-// Records returns the completed flows as stats records (for SummarizeFlows).
+// Records returns the completed measured flows (those that started in
+// r.Measure) as stats records (for SummarizeFlows).
 func (r *Result) Records() []stats.FlowRecord {
 	var out []stats.FlowRecord
 	for _, f := range r.Flows {
-		if f.Done {
+		if f.Done && r.Measure.Contains(f.Start) {
 			out = append(out, stats.FlowRecord{Bytes: f.Bytes, FCT: f.FCT, Ideal: f.Ideal})
 		}
 	}

@@ -13,6 +13,9 @@ func Run(cfg Config) (*Result, error) {
 	}
 	s, err := newSim(cfg)
 	if err != nil {
+		if cerr := cfg.Context.Err(); cerr != nil {
+			return nil, cerr // setup (a routing table) stopped: nothing ran
+		}
 		return nil, err
 	}
 	return s.run()

@@ -272,7 +272,7 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	if cfg.Routing == Earliest {
-		s.early = newEarliestTable(sc)
+		s.early = newEarliestTable(cfg.Context, sc)
 		if s.early == nil {
 			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}

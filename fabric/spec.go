@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,9 +30,10 @@ type Key struct {
 // Keys lists every key a run configuration (TOML file or key=value
 // override) accepts, with its default.
 var Keys = []Key{
-	{"topology.tors", "8", "number of ToRs n (with schedule.file: the file's node count; a value given must agree)"},
+	{"topology.kind", "rotor", "topology: " + Topologies.choices() + " (see the registry table)"},
+	{"topology.tors", "8", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
 	{"topology.hosts_per_tor", "4", "hosts per ToR"},
-	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with schedule.file: the file's; a value given must agree)"},
+	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
 	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
 	{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
 	{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
@@ -40,57 +42,58 @@ var Keys = []Key{
 	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
 	{"topology.mtu", "1500", "data packet size in bytes, 64 to 65536"},
 	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
-	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then schedule.kind, slot, reconf, seed and the generator parameters must stay unset)"},
-	{"schedule.slot", "", "slot duration Δ; empty: the generator's default; a day (Δ − Δr) must carry one topology.mtu packet"},
-	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if schedule.slot is empty too, else 0"},
+	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then `schedule.kind`, `schedule.slot`, `schedule.reconf`, `schedule.seed` and the generator parameters must stay at their defaults)"},
+	{"schedule.slot", "", "slot duration Δ; empty: the generator's default (0 is an error); a day Δ − Δr must be long enough for one `topology.mtu` packet on `topology.circuit_link`"},
+	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if `schedule.slot` is empty too (static: 0, a static graph has no night), else 0 (instantaneous), as in `rdcn schedule`"},
 	{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
 	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
 	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
-	{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from schedule.buffer and schedule.delay (neither: the largest multiple of U up to n)"},
-	{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with topology.circuit_link), e.g. 20MB; empty: no limit"},
-	{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. 850us; empty: no limit"},
-	{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from: a file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED"},
+	{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from `schedule.buffer` and `schedule.delay` (neither: the largest multiple of U up to n)"},
+	{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with `topology.circuit_link`), e.g. `20MB`; empty: no limit"},
+	{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. `850us`; empty: no limit"},
+	{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from — a file (`rdcn demand`'s format) or `uniform`, `permutation`, `ring`, `chessboard`, `skew:ALPHA`, `skewring:ALPHA`, `random:SEED` (the same specs as `rdcn schedule --demand`)"},
 	{"schedule.k", "0", "vermilion: emulated-graph degree k·n (0: 3); bvn: a cycle of ⌈k·n/U⌉ slots (0: the generator's default)"},
-	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from schedule.gamma, else 1)"},
-	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of schedule.l (0: unset)"},
+	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
+	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
 	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
-	{"buffer.policy", "dt", "buffer sharing policy: cs (complete sharing) or dt (dynamic thresholds)"},
+	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "direct", "direct, vlb, rotorlb, paths, hybrid, earliest or vlb-paths"},
+	{"routing.mode", "", Routers.choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
 	{"routing.multipath", "ksp", "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
-	{"routing.relay_limit", "", "rotorlb, paths (bulk): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog and what it already relays there; empty: one circuit day"},
-	{"routing.offer", "all", "rotorlb, paths (bulk) with pull: a ToR offers all its backlog for relaying (all, RotorLB) or only its backlog to a destination beyond routing.relay_limit (excess)"},
-	{"transport.kind", "window", "window (reliable, retransmits), linerate (unreliable, no ACKs) or pull (circuit traffic waits at the hosts and ToRs pull it: lossless; paths: bulk flows only)"},
+	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
+	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
+	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
-	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (pull: those not pulled): fixed or none"},
+	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
 	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
 	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
-	{"transport.ack_size", "64", "window, pull: ACK size in bytes, at most topology.mtu"},
+	{"transport.ack_size", "64", "window, pull: ACK size in bytes, at most `topology.mtu`"},
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
-	{"workload.pattern", "all-to-all", "all-to-all, permutation, ring, or matrix (destination ToRs weighted by workload.matrix)"},
-	{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
-	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
+	{"workload.pattern", "all-to-all", "all-to-all, permutation, ring, or matrix (destination ToRs weighted by `workload.matrix`)"},
+	{"workload.matrix", "", "pattern matrix: a demand matrix file (`rdcn demand`'s format, n × n for n ToRs) or a generator: uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED. Hose-normalised: the busiest ToR (sending or receiving) offers `workload.load`"},
+	{"workload.incast_senders", "0", "incast fan-in: responders per query, hosts on other ToRs; 0: no incast"},
 	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
-	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load"},
-	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other workload keys must stay unset)"},
+	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load; `workload.load` may then be 0"},
+	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults)"},
 	{"workload.seed", "1", "workload seed"},
-	{"workload.duration", "", "flows start in [0, duration); empty: run.sim_time"},
+	{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
 	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
 	{"run.sim_time", "10ms", "simulated time"},
+	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
 	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
-	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in summary.json (100KB,1MB: short, medium, long; others are named by their edges)"},
+	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
 }
 
 // Spec holds a run configuration as key → value strings.
@@ -348,12 +351,23 @@ type Setup struct {
 // Build resolves the Spec: it builds or reads the schedule, generates or
 // reads the flows, and fills a Config. Errors are *ConfigError naming the
 // key.
-func (s *Spec) Build() (*Setup, error) {
+func (s *Spec) Build() (*Setup, error) { return s.BuildContext(context.Background()) }
+
+// BuildContext is Build that stops when ctx is done, in any phase
+// (schedule generation included), returning ctx.Err(). A combination that
+// cannot deliver the flows (checkReach) is a *ConfigError on routing.mode.
+func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	p := &specParser{s: s}
 	for _, k := range Keys { // an empty value is not a way to ask for the default
 		if k.Default != "" && s.set[k.Name] && strings.TrimSpace(s.values[k.Name]) == "" {
 			p.fail(k.Name, "is empty; leave it out for its default %q", k.Default)
 		}
+	}
+	if err := Topologies.check(s.values["topology.kind"]); err != nil {
+		return nil, err
 	}
 	mtu := p.intIn("topology.mtu", 64, maxMTU, "")
 	hpt := p.int("topology.hosts_per_tor", 1)
@@ -386,6 +400,7 @@ func (s *Spec) Build() (*Setup, error) {
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
 		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
 		SimTime:            p.time("run.sim_time", false),
+		Measure:            Window{From: p.time("run.warmup", false)},
 		Check:              p.bool("run.check"),
 		SampleInterval:     p.posTime("run.sample_interval", false, ""),
 		SeriesInterval:     p.posTime("run.series_interval", false, ""),
@@ -397,9 +412,6 @@ func (s *Spec) Build() (*Setup, error) {
 	if cfg.SimTime <= 0 {
 		return nil, cfgErr("run.sim_time", "must be positive, got %v", cfg.SimTime)
 	}
-	if s.checkModeKeys(p, cfg.PathsK); p.err != nil {
-		return nil, p.err
-	}
 	buckets, err := s.buckets(rotor.Bytes(mtu))
 	if err != nil {
 		return nil, err
@@ -408,7 +420,7 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, p.err
 	}
 	if s.values["topology.kind"] == TopologyLeafSpine {
-		return s.buildLeafSpine(p, cfg, buckets, mtu, hpt)
+		return s.buildLeafSpine(ctx, p, cfg, buckets, mtu, hpt)
 	}
 	// Schedule.
 	var sc *rotor.Schedule
@@ -482,7 +494,10 @@ func (s *Spec) Build() (*Setup, error) {
 			}
 		}
 		var err error
-		sc, err = schedules.Build(s.values["schedule.kind"], sp)
+		sc, err = schedules.BuildContext(ctx, s.values["schedule.kind"], sp)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return nil, scheduleError(err)
 		}
@@ -504,17 +519,23 @@ func (s *Spec) Build() (*Setup, error) {
 		return nil, cfgErr("schedule.slot", "%s: %s", slot, problem)
 	}
 	cfg.Schedule = sc
+	if err := s.resolveModes(p, &cfg, sc); err != nil {
+		return nil, err
+	}
+	if err := tableProblem(&cfg); err != nil {
+		return nil, err
+	}
 	ports := hpt + sc.Switches
 	if cfg.PacketSwitchLink > 0 {
 		ports++
 	}
-	return s.buildRest(p, cfg, buckets, sc.Nodes, hpt, ports, mtu)
+	return s.buildRest(ctx, p, cfg, buckets, sc.Nodes, hpt, ports, mtu)
 }
 
 // buildRest completes Build for either topology: the buffer of a switch
 // with ports ports, its policy, and the workload among tors racks of hpt
 // hosts.
-func (s *Spec) buildRest(p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
+func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
@@ -522,6 +543,9 @@ func (s *Spec) buildRest(p *specParser, cfg Config, buckets stats.Buckets, tors,
 	policy, alpha := s.values["buffer.policy"], p.float("buffer.alpha")
 	if p.err != nil {
 		return nil, p.err
+	}
+	if err := BufferPolicies.check(policy); err != nil {
+		return nil, err
 	}
 	if _, err := tor.NewPolicy(policy, alpha); err != nil {
 		return nil, cfgErr("buffer.policy", "%v", err)
@@ -535,6 +559,11 @@ func (s *Spec) buildRest(p *specParser, cfg Config, buckets stats.Buckets, tors,
 	cfg.defaults()
 	if err := cfg.validate(); err != nil {
 		return nil, err
+	}
+	if cfg.LeafSpine == nil {
+		if err := checkReach(ctx, &cfg, flows); err != nil {
+			return nil, err
+		}
 	}
 	return &Setup{Config: cfg, Schedule: cfg.Schedule, Flows: flows, Buckets: buckets}, nil
 }
@@ -571,10 +600,11 @@ func (s *Spec) workloadFlows(p *specParser, cfg *Config, tors, hpt, mtu int) ([]
 			}
 			return nil, cfgErr("workload.sizes", "%v", err)
 		}
-		dur := p.posTime("workload.duration", true, "empty: run.sim_time")
+		dur := p.posTime("workload.duration", true, "empty: 80 % of run.sim_time")
 		if dur == 0 {
-			dur = cfg.SimTime
+			dur = cfg.SimTime / 5 * 4
 		}
+		cfg.Measure.To = dur
 		wc := workload.Config{Hosts: hosts, HostsPerTor: hpt, HostRate: cfg.HostLink,
 			Load: p.float("workload.load"), Sizes: sizes, Pattern: s.values["workload.pattern"],
 			AllowIntraRack: p.bool("workload.intra_rack"), Duration: dur}
@@ -669,47 +699,45 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 	}
 }
 
-// modeKeys are the routing and transport keys only some routing modes or
-// transport kinds read: as with generatorKeys, a value other than the
-// default where it is not read is an error rather than silently unused.
-// A key may depend on both (routing.offer: pulled RotorLB relaying).
-var modeKeys = []struct {
-	key, by string // by: routing.mode, transport.kind or transport.cc
-	values  []string
-}{
-	{"routing.paths_k", "routing.mode", []string{Paths, VLBPaths}},
-	{"routing.multipath", "routing.mode", []string{Paths, VLBPaths}},
-	{"routing.bulk", "routing.mode", []string{Paths}},
-	{"routing.relay_limit", "routing.mode", []string{RotorLB, Paths}},
-	{"routing.offer", "routing.mode", []string{RotorLB, Paths}},
-	{"routing.offer", "transport.kind", []string{Pull}},
-	{"transport.cc", "transport.kind", []string{Windowed, Pull}}, // pull: its flows that are not pulled
-	{"transport.window", "transport.kind", []string{Windowed, Pull}},
-	{"transport.min_rto", "transport.kind", []string{Windowed, Pull}},
-	{"transport.acks", "transport.kind", []string{Windowed, Pull}},
-	{"transport.ack_size", "transport.kind", []string{Windowed, Pull}},
-	{"transport.pull_depth", "transport.kind", []string{Pull}},
-	{"transport.window", "transport.cc", []string{"fixed"}}, // none: no window
+// resolveModes fills an empty routing.mode and transport.kind with the
+// schedule's designed ones (DesignedFor; the resolved values are what
+// Values echoes) and then checks the mode-dependent keys.
+func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) error {
+	d := defaultsFor(sc, cfg.PacketSwitchLink > 0)
+	if s.values["routing.mode"] == "" {
+		s.values["routing.mode"] = d.Routing
+	}
+	if s.values["transport.kind"] == "" {
+		s.values["transport.kind"] = defaultTransport(d, s.values["routing.mode"])
+	}
+	cfg.Routing, cfg.Transport = s.values["routing.mode"], s.values["transport.kind"]
+	s.checkModeKeys(p, cfg.PathsK)
+	return p.err
 }
 
-// checkModeKeys fails on a routing or transport key set (to a value other
-// than its default) for a routing mode or transport kind that does not
-// read it; routing.multipath is read only with routing.paths_k > 1.
+// checkModeKeys fails on a key set (to a value other than its default)
+// that the choice of a registry's key does not read (Registry: each entry
+// lists the keys only it reads): rather an error than silently unused. A
+// key may be read under two registries (routing.offer: pulled RotorLB
+// relaying; transport.window: the windowed transport with fixed
+// congestion control); routing.multipath is read only with paths_k > 1.
 func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
-	for _, m := range modeKeys {
-		if s.values[m.key] == defaultOf(m.key) {
-			continue
+	for _, r := range Registries() {
+		sel := s.values[r.Key]
+		if _, ok := r.Lookup(sel); !ok {
+			continue // an unknown choice is validate's error, not this key's
 		}
-		known := RoutingModes
-		switch m.by {
-		case "transport.kind":
-			known = []string{Windowed, LineRate, Pull}
-		case "transport.cc":
-			known = []string{"fixed", "none"}
-		}
-		// An unknown mode or kind is validate's error, not this key's.
-		if by := s.values[m.by]; slices.Contains(known, by) && !slices.Contains(m.values, by) {
-			p.fail(m.key, "is read only with %s %s, not %s", m.by, strings.Join(m.values, " or "), by)
+		seen := map[string]bool{}
+		for _, e := range r.Entries {
+			for _, k := range e.Reads {
+				if seen[k] || s.values[k] == defaultOf(k) {
+					continue
+				}
+				seen[k] = true
+				if by := r.readers(k); !slices.Contains(by, sel) {
+					p.fail(k, "is read only with %s %s, not %s", r.Key, strings.Join(by, " or "), sel)
+				}
+			}
 		}
 	}
 	if s.values["routing.multipath"] != defaultOf("routing.multipath") && pathsK <= 1 {

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"context"
+	"slices"
 	"strings"
 
 	"github.com/rdcn/rdcn/stats"
@@ -16,7 +18,6 @@ const (
 // so topology.hosts_per_tor, host_link, host_delay and mtu keep their
 // meaning.
 var leafSpineKeys = []Key{
-	{"topology.kind", TopologyRotor, "rotor (ToRs and rotor circuit switches playing schedule.*) or leafspine (two-tier Clos: topology.leaves, spines, links_per_pair, fabric_link, fabric_delay, queues_per_port; a leaf is a ToR)"},
 	{"topology.leaves", "2", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
 	{"topology.spines", "2", "leafspine: spines"},
 	{"topology.links_per_pair", "1", "leafspine: parallel links between each leaf and each spine"},
@@ -26,7 +27,11 @@ var leafSpineKeys = []Key{
 	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
 }
 
-func init() { Keys = append(Keys, leafSpineKeys...) }
+// init places the leaf-spine keys after the topology keys both kinds read.
+func init() {
+	at := slices.IndexFunc(Keys, func(k Key) bool { return k.Name == "topology.mtu" }) + 1
+	Keys = slices.Insert(Keys, at, leafSpineKeys...)
+}
 
 // rotorOnlyKeys are read only by the rotor topology.
 var rotorOnlyKeys = []string{"topology.tors", "topology.uplinks", "topology.circuit_link", "topology.link_delay",
@@ -38,7 +43,7 @@ func (s *Spec) checkTopologyKeys(p *specParser) {
 	kind := s.values["topology.kind"]
 	switch kind {
 	case TopologyRotor:
-		for _, k := range leafSpineKeys[1:] {
+		for _, k := range leafSpineKeys {
 			if s.set[k.Name] && s.values[k.Name] != k.Default {
 				p.fail(k.Name, "is read only with topology.kind %s, not %s", TopologyLeafSpine, kind)
 			}
@@ -61,7 +66,7 @@ func (s *Spec) checkTopologyKeys(p *specParser) {
 
 // buildLeafSpine is Build for topology.kind = leafspine: cfg holds the
 // keys both topologies read.
-func (s *Spec) buildLeafSpine(p *specParser, cfg Config, buckets stats.Buckets, mtu, hpt int) (*Setup, error) {
+func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg Config, buckets stats.Buckets, mtu, hpt int) (*Setup, error) {
 	ls := &LeafSpine{
 		Leaves:       p.int("topology.leaves", 1),
 		Spines:       p.int("topology.spines", 1),
@@ -97,5 +102,5 @@ func (s *Spec) buildLeafSpine(p *specParser, cfg Config, buckets stats.Buckets, 
 		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", ECMP, mode)
 	}
 	// One buffer size for every switch; per_port counts a leaf's ports.
-	return s.buildRest(p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)
+	return s.buildRest(ctx, p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)
 }

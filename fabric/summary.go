@@ -34,11 +34,41 @@ func quantiles(s stats.Summary) Quantiles {
 	return Quantiles{s.Count, Num(s.Mean), Num(s.P50), Num(s.P99), Num(s.P999), Num(s.Max)}
 }
 
-// BucketStats is the FCT (µs) and slowdown of one flow-size bucket.
+// BucketStats is the FCT (µs) and slowdown of the completed measured flows
+// of one flow-size bucket, and how many of its measured flows did not
+// complete (they are in no percentile).
 type BucketStats struct {
-	Bucket   string    `json:"bucket"`
-	FCTus    Quantiles `json:"fct_us"`
-	Slowdown Quantiles `json:"slowdown"`
+	Bucket     string    `json:"bucket"`
+	FCTus      Quantiles `json:"fct_us"`
+	Slowdown   Quantiles `json:"slowdown"`
+	Unfinished int       `json:"unfinished"`
+}
+
+// Measured digests the measured flows: those that started in the window
+// [from, to) (run.warmup to workload.duration). Loads are fractions of the
+// hosts' link capacity over the window: offered counts the flows' bytes,
+// delivered the bytes of them that reached their receivers by the end of
+// the run (the arrivals stop at to, and the fabric drains until
+// run.sim_time). DeliveredFraction is delivered / offered bytes.
+type Measured struct {
+	FromUs            Num   `json:"from_us"`
+	ToUs              Num   `json:"to_us"`
+	Started           int   `json:"started"`
+	Completed         int   `json:"completed"`
+	Unfinished        int   `json:"unfinished"`
+	OfferedBytes      int64 `json:"offered_bytes"`
+	DeliveredBytes    int64 `json:"delivered_bytes"`
+	OfferedLoad       Num   `json:"offered_load"`
+	DeliveredLoad     Num   `json:"delivered_load"`
+	DeliveredFraction Num   `json:"delivered_fraction"`
+}
+
+// CompletedFraction is Completed / Started (NaN with no measured flow).
+func (m Measured) CompletedFraction() float64 {
+	if m.Started == 0 {
+		return math.NaN()
+	}
+	return float64(m.Completed) / float64(m.Started)
 }
 
 // QuerySummary is the query completion time (QCT, µs: from the query's
@@ -58,11 +88,15 @@ type Summary struct {
 	SimTime  string      `json:"sim_time"`
 	Config   [][2]string `json:"config,omitempty"`
 
+	// Flows counts every flow of the run; Measured the measured ones, and
+	// FCT holds the percentiles over the completed measured flows.
 	Flows struct {
-		Started   int `json:"started"`
-		Completed int `json:"completed"`
+		Started    int `json:"started"`
+		Completed  int `json:"completed"`
+		Unfinished int `json:"unfinished"`
 	} `json:"flows"`
-	FCT []BucketStats `json:"fct"`
+	Measured Measured      `json:"measured"`
+	FCT      []BucketStats `json:"fct"`
 	// Queries: incast queries (workload.incast_*, or a flow file's fifth
 	// column), present only when the run has some.
 	Queries *QuerySummary `json:"queries,omitempty"`
@@ -114,8 +148,12 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	}
 	s := &Summary{Format: "rdcn.simulate/v1", Complete: r.Complete, SimTime: r.SimTime.String(), Config: config}
 	s.Flows.Started, s.Flows.Completed = r.FlowsStarted, r.FlowsComplete
-	for _, row := range rows {
-		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown)})
+	s.Flows.Unfinished = r.FlowsStarted - r.FlowsComplete
+	var unfinished []int
+	s.Measured, unfinished = r.measured(b)
+	for i, row := range rows {
+		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown),
+			Unfinished: unfinished[i]})
 	}
 	if started, completed, qct := r.Queries(); started > 0 {
 		s.Queries = &QuerySummary{Started: started, Completed: completed, QCTus: quantiles(stats.Summarize(qct))}
@@ -136,6 +174,46 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Buffer.P99Bytes, s.Buffer.VOQP99Bytes = Num(cdfQuantile(r.BufferCDF, 0.99)), Num(cdfQuantile(r.VOQCDF, 0.99))
 	s.Hops, s.Reordered, s.Retransmits, s.Timeouts, s.Events = r.Hops, r.Reordered, r.Retransmits, r.Timeouts, r.Events
 	return s, nil
+}
+
+// measured digests the flows that started in r.Measure, and counts the
+// unfinished ones per bucket of b (the last entry: all buckets).
+func (r *Result) measured(b stats.Buckets) (Measured, []int) {
+	if len(b.Edges) == 0 && b.Names == nil {
+		b = stats.DefaultBuckets() // as SummarizeFlows
+	}
+	unfinished := make([]int, len(b.Edges)+2)
+	w := r.Measure
+	to := w.To
+	if to == 0 || to > r.SimTime { // no end, or a run interrupted before it
+		to = r.SimTime
+	}
+	us := func(t rotor.Time) Num { return Num(float64(t) / float64(rotor.Microsecond)) }
+	m := Measured{FromUs: us(w.From), ToUs: us(to)}
+	for _, f := range r.Flows {
+		if !w.Contains(f.Start) {
+			continue
+		}
+		m.Started++
+		m.OfferedBytes += f.Bytes
+		m.DeliveredBytes += min(f.Received, f.Bytes)
+		if f.Done {
+			m.Completed++
+		} else {
+			unfinished[b.Index(f.Bytes)]++
+			unfinished[len(unfinished)-1]++
+		}
+	}
+	m.Unfinished = m.Started - m.Completed
+	m.OfferedLoad, m.DeliveredLoad, m.DeliveredFraction = Num(math.NaN()), Num(math.NaN()), Num(math.NaN())
+	if capacity := float64(r.HostLink.BytesIn(to-w.From)) * float64(r.Hosts); capacity > 0 {
+		m.OfferedLoad = Num(float64(m.OfferedBytes) / capacity)
+		m.DeliveredLoad = Num(float64(m.DeliveredBytes) / capacity)
+	}
+	if m.OfferedBytes > 0 {
+		m.DeliveredFraction = Num(float64(m.DeliveredBytes) / float64(m.OfferedBytes))
+	}
+	return m, unfinished
 }
 
 // cdfQuantile is the smallest bin upper edge whose cumulative weight

@@ -40,12 +40,12 @@ func BenchmarkOperaParts(b *testing.B) {
 	b.Run("factorisation", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; b.Loop(); i++ {
-			if _, err := loopyFactorization(n, rand.New(rand.NewPCG(uint64(i), 0)), 200*n*n); err != nil {
+			if _, err := loopyFactorization(n, rand.New(rand.NewPCG(uint64(i), 0)), 200*n*n, never); err != nil {
 				b.Fatal(err)
 			}
 		}
 	})
-	f, err := loopyFactorization(n, rand.New(rand.NewPCG(1, 0)), 200*n*n)
+	f, err := loopyFactorization(n, rand.New(rand.NewPCG(1, 0)), 200*n*n, never)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func BenchmarkOperaParts(b *testing.B) {
 		gs := sparseGraphs(s, sliceGraphs(s))
 		b.ReportAllocs()
 		for b.Loop() {
-			spectralGaps(gs)
+			spectralGaps(gs, never)
 		}
 	})
 }

@@ -20,9 +20,9 @@ import (
 // instead of forming one all-idle identity matching, are spread two per
 // edge of R over about n/2 of the other matchings. Every slice of an Opera
 // schedule therefore keeps U−1 nearly perfect matchings.
-func loopyFactorization(n int, rng *rand.Rand, maxSteps int) ([][]int, error) {
+func loopyFactorization(n int, rng *rand.Rand, maxSteps int, canceled func() error) ([][]int, error) {
 	if n%2 == 1 {
-		f, err := oneFactorization(n+1, rng, maxSteps)
+		f, err := oneFactorization(n+1, rng, maxSteps, canceled)
 		if err != nil {
 			return nil, err
 		}
@@ -33,7 +33,7 @@ func loopyFactorization(n int, rng *rand.Rand, maxSteps int) ([][]int, error) {
 		}
 		return f, nil
 	}
-	f, err := oneFactorization(n, rng, maxSteps)
+	f, err := oneFactorization(n, rng, maxSteps, canceled)
 	if err != nil {
 		return nil, err
 	}
@@ -63,13 +63,18 @@ func loopyFactorization(n int, rng *rand.Rand, maxSteps int) ([][]int, error) {
 // small multiple of n² steps. The walk can circle without finishing (see
 // the kick below), so after 8n steps without a new low in the number of
 // uncovered (colour, node) pairs it uncolours one random edge. maxSteps
-// bounds the whole walk.
-func oneFactorization(n int, rng *rand.Rand, maxSteps int) ([][]int, error) {
+// bounds the whole walk; a non-nil canceled() ends it early with that error.
+func oneFactorization(n int, rng *rand.Rand, maxSteps int, canceled func() error) ([][]int, error) {
 	h := newHillClimb(n)
 	best, stall := len(h.deficient), 0
 	for steps := 0; len(h.deficient) > 0; steps++ {
 		if steps >= maxSteps {
 			return nil, fmt.Errorf("1-factorisation of K_%d did not complete in %d hill-climbing steps", n, maxSteps)
+		}
+		if steps%checkEvery == 0 {
+			if err := canceled(); err != nil {
+				return nil, err
+			}
 		}
 		x := int(h.deficient[rng.IntN(len(h.deficient))])
 		c, u := x/n, x%n

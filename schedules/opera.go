@@ -58,7 +58,10 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
-		f, err := loopyFactorization(n, rng, 200*n*n+10000)
+		f, err := loopyFactorization(n, rng, 200*n*n+10000, p.canceled)
+		if cerr := p.canceled(); cerr != nil {
+			return nil, cerr
+		}
 		if err != nil {
 			lastErr = err
 			continue
@@ -83,6 +86,9 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		slices := sliceGraphs(sched)
 		bad := -1
 		for i, sl := range slices {
+			if i%64 == 0 && p.canceled() != nil {
+				return nil, p.canceled()
+			}
 			if !graph.Connected(sl.graph(sched)) {
 				bad = i
 				break
@@ -92,7 +98,10 @@ func Opera(p Params) (*rotor.Schedule, error) {
 			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", slices[bad].start, len(slices[bad].up))
 			continue
 		}
-		gaps := spectralGaps(sparseGraphs(sched, slices))
+		gaps := spectralGaps(sparseGraphs(sched, slices), p.canceled)
+		if err := p.canceled(); err != nil {
+			return nil, err
+		}
 		gapMin, gapMean := 2.0, 0.0
 		for _, g := range gaps {
 			gapMin = min(gapMin, g)
@@ -210,11 +219,11 @@ func sliceGraphs(s *rotor.Schedule) []slice {
 	return out
 }
 
-// spectralGaps computes the gap of every graph, spread over GOMAXPROCS
-// workers, each with its own reused buffers; each result lands at its own
+// spectralGaps computes the gap of every graph (until canceled returns an
+// error, between graphs), spread over GOMAXPROCS workers, each with its own reused buffers; each result lands at its own
 // index and depends only on its graph, so the output does not depend on
 // scheduling.
-func spectralGaps(gs []circuits) []float64 {
+func spectralGaps(gs []circuits, canceled func() error) []float64 {
 	out := make([]float64, len(gs))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -229,6 +238,9 @@ func spectralGaps(gs []circuits) []float64 {
 		}()
 	}
 	for i := range gs {
+		if canceled() != nil {
+			break // the caller returns the error; the gaps are not used
+		}
 		next <- i
 	}
 	close(next)

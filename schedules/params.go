@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rdcn/rdcn/demand"
@@ -52,7 +53,23 @@ type Params struct {
 	Gamma float64
 	// Randomized selects randomised Vermilion.
 	Randomized bool
+
+	// ctx, set by BuildContext, stops a generator's long loops; nil: never.
+	ctx context.Context
 }
+
+// canceled is the error of a done BuildContext context, else nil.
+// Generators call it in their loops (checkEvery steps apart in the
+// tightest ones).
+func (p *Params) canceled() error {
+	if p.ctx == nil {
+		return nil
+	}
+	return p.ctx.Err()
+}
+
+// checkEvery is how many steps of a tight loop pass between context checks.
+const checkEvery = 1 << 14
 
 // ParamError reports a parameter that a generator cannot use.
 type ParamError struct {

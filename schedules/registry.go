@@ -1,6 +1,7 @@
 package schedules
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -54,11 +55,24 @@ func Usage(kind string) string {
 // Build generates a schedule of the given kind. The result passes
 // Validate; bad parameters give a *ParamError naming the field.
 func Build(kind string, p Params) (*rotor.Schedule, error) {
+	return BuildContext(context.Background(), kind, p)
+}
+
+// BuildContext is Build that gives up when ctx is done, returning
+// ctx.Err(): the generators check it in their long loops.
+func BuildContext(ctx context.Context, kind string, p Params) (*rotor.Schedule, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.ctx = ctx
 	for _, g := range generators() {
 		if g.kind != kind {
 			continue
 		}
 		s, err := g.build(p)
+		if cerr := ctx.Err(); cerr != nil {
+			return nil, cerr
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -456,3 +456,6 @@ func TestDefaultTimings(t *testing.T) {
 		}
 	}
 }
+
+// never is a canceled func that never cancels.
+func never() error { return nil }

@@ -54,7 +54,7 @@ func TestSpectralGapClosedForms(t *testing.T) {
 func TestLanczosMatchesDense(t *testing.T) {
 	for _, n := range []int{130, 256, 400} {
 		rng := rand.New(rand.NewPCG(uint64(n), 1))
-		f, err := loopyFactorization(n, rng, 200*n*n)
+		f, err := loopyFactorization(n, rng, 200*n*n, never)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestLanczosMatchesDense(t *testing.T) {
 func TestMatchingOperator(t *testing.T) {
 	for _, n := range []int{9, 130, 256} {
 		rng := rand.New(rand.NewPCG(uint64(n), 2))
-		f, err := loopyFactorization(n, rng, 200*n*n)
+		f, err := loopyFactorization(n, rng, 200*n*n, never)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,7 +155,7 @@ func TestSpectralGapsDeterministic(t *testing.T) {
 	var gs []circuits
 	for _, n := range []int{300, 64, 140} {
 		rng := rand.New(rand.NewPCG(uint64(n), 5))
-		f, err := loopyFactorization(n, rng, 200*n*n)
+		f, err := loopyFactorization(n, rng, 200*n*n, never)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func TestSpectralGapsDeterministic(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range []int{1, 2, 5} {
 		runtime.GOMAXPROCS(procs)
-		for i, got := range spectralGaps(gs) {
+		for i, got := range spectralGaps(gs, never) {
 			if math.Float64bits(got) != math.Float64bits(want[i]) {
 				t.Fatalf("GOMAXPROCS=%d, graph %d: gap %v, alone %v", procs, i, got, want[i])
 			}
@@ -190,7 +190,7 @@ func flatten(ms [][][]int) [][]int {
 func TestFactorizations(t *testing.T) {
 	for _, n := range []int{2, 3, 4, 7, 10, 31, 64} {
 		rng := rand.New(rand.NewPCG(7, uint64(n)))
-		f, err := loopyFactorization(n, rng, 200*n*n+1000)
+		f, err := loopyFactorization(n, rng, 200*n*n+1000, never)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -40,6 +40,9 @@ func Static(p Params) (*rotor.Schedule, error) {
 	var best [][][]int
 	bestGap, bestAttempt, found := -1.0, -1, 0
 	for attempt := 0; attempt < staticAttempts && found < tries; attempt++ {
+		if err := p.canceled(); err != nil {
+			return nil, err
+		}
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
 		ms := drawRegular(n, u, rng)
 		g := circuits{n: n, maps: make([][]int, u)}

@@ -22,15 +22,15 @@ type demoRun struct {
 }
 
 func demoRuns() []demoRun {
+	// Each kind on its designed routing and transport (fabric.DesignedFor).
 	runs := []demoRun{
-		// RotorNet as designed: bulk data waits at the hosts, ToRs pull it (RotorLB).
-		{"rotornet", []string{"schedule.kind=rotornet", "routing.mode=rotorlb", "transport.kind=pull"}},
-		{"opera", []string{"schedule.kind=opera", "routing.mode=paths"}},
-		{"static", []string{"schedule.kind=static", "routing.mode=paths", "schedule.tries=4"}},
+		{"rotornet", []string{"schedule.kind=rotornet"}},
+		{"opera", []string{"schedule.kind=opera"}},
+		{"static", []string{"schedule.kind=static", "schedule.tries=4"}},
 	}
 	for _, k := range schedules.Kinds() {
-		if k == "mars" { // Mars d = 8 (deBruijn): multi-hop earliest-arrival paths
-			runs = append(runs, demoRun{"mars", []string{"schedule.kind=mars", "schedule.degree=8", "routing.mode=earliest"}})
+		if k == "mars" { // Mars d = 8 (deBruijn)
+			runs = append(runs, demoRun{"mars", []string{"schedule.kind=mars", "schedule.degree=8"}})
 		}
 	}
 	return runs
@@ -46,9 +46,10 @@ func demoCommand() *cli.Command {
 			"and long (≥1 MB) flows, utilisation and drops. Next to them stand the schedule's period\n" +
 			"and the certified throughput θ of its emulated graph (rdcn throughput, gap 1e-3) for\n" +
 			"uniform all-to-all demand (the largest load the fabric can carry with ideal routing)\n" +
-			"and for its worst-case permutation. RotorNet uses RotorLB, Opera and the\n" +
-			"static expander shortest paths over the circuits up now, Mars (deBruijn d = 8) earliest-arrival\n" +
-			"temporal paths. RotorNet's bulk data waits at the hosts (transport pull).",
+			"and for its worst-case permutation. Each fabric runs its designed routing and transport\n" +
+			"(rdcn simulate's defaults): RotorNet RotorLB with host buffering (pull), Opera shortest\n" +
+			"paths over the circuits up now with bulk flows pulled over RotorLB, the static expander\n" +
+			"and Mars (deBruijn d = 8) earliest-arrival temporal paths.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "sim-time", Value: "50ms", Usage: "simulated time per fabric"},
 			&cli.Float64Flag{Name: "load", Value: 0.3, Usage: "offered load per host"},
@@ -74,8 +75,8 @@ func demoCommand() *cli.Command {
 			w := c.App.Writer
 			fmt.Fprintf(w, "n = 32 ToRs × 4 hosts, 4 uplinks, 10 Gbps links, websearch at %g %% load, %s simulated per fabric, seed %d\n",
 				100*c.Float64("load"), c.String("sim-time"), c.Uint64("seed"))
-			fmt.Fprintf(w, "%-9s %6s %7s %7s %-8s %-9s %10s %10s %10s %10s %7s %7s %8s\n", "fabric", "period", "θ_unif", "θ_worst",
-				"routing", "transport", "short_p50", "short_p99", "long_p50", "long_p99", "host_u", "circ_u", "drops")
+			fmt.Fprintf(w, "%-9s %6s %7s %7s %-8s %-9s %10s %10s %10s %10s %7s %7s %8s %9s %9s\n", "fabric", "period", "θ_unif", "θ_worst",
+				"routing", "transport", "short_p50", "short_p99", "long_p50", "long_p99", "host_u", "circ_u", "drops", "done", "delivered")
 			for _, run := range demoRuns() {
 				spec, err := loadSpec("", append(append([]string{}, common...), run.sets...))
 				if err != nil {
@@ -100,17 +101,19 @@ func demoCommand() *cli.Command {
 						long = b
 					}
 				}
-				fmt.Fprintf(w, "%-9s %6d %7.4f %7.4f %-8s %-9s %10s %10s %10s %10s %7s %7s %8d\n", run.name, sched.Period, unif, worst,
+				m := s.Measured
+				fmt.Fprintf(w, "%-9s %6d %7.4f %7.4f %-8s %-9s %10s %10s %10s %10s %7s %7s %8d %9s %9s\n", run.name, sched.Period, unif, worst,
 					spec.Get("routing.mode"), spec.Get("transport.kind"),
 					fmtNum(short.FCTus.P50), fmtNum(short.FCTus.P99), fmtNum(long.FCTus.P50), fmtNum(long.FCTus.P99),
-					fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped)
+					fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped,
+					fmt.Sprintf("%d/%d", m.Completed, m.Started), fmtNum(m.DeliveredFraction))
 				if !s.Complete {
-					fmt.Fprintln(w, "interrupted")
-					return nil
+					return &interruptedError{"during the " + run.name + " run"}
 				}
 			}
 			fmt.Fprintln(w, "period in slots; θ certified lower bounds (uniform, worst-case permutation; hose model, duty cycle included)")
-			fmt.Fprintln(w, "FCT percentiles in µs; short < 100 KB ≤ medium < 1 MB ≤ long; utilisation as fractions")
+			fmt.Fprintln(w, "FCT percentiles in µs over the completed measured flows (done: completed/started, arrivals for 80 % of the time);")
+			fmt.Fprintln(w, "short < 100 KB ≤ medium < 1 MB ≤ long; utilisation and delivered (of the measured flows' bytes) as fractions")
 			return nil
 		},
 	}

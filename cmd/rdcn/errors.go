@@ -34,3 +34,12 @@ func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
+
+// exitInterrupted is the exit status of a run stopped by Ctrl-C (SIGINT)
+// or SIGTERM: 128 + SIGINT, as shells report it.
+const exitInterrupted = 130
+
+// interruptedError is a run stopped by a signal; what says where.
+type interruptedError struct{ what string }
+
+func (e *interruptedError) Error() string { return "interrupted " + e.what }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,12 +19,22 @@ func main() {
 }
 
 // run executes the CLI and returns the exit status: 0 success, 1 runtime
-// failure, 2 bad input.
+// failure, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM).
 func run(args []string, stdout, stderr io.Writer) int {
+	return runContext(context.Background(), args, stdout, stderr)
+}
+
+// runContext is run under ctx: a done ctx stops a command as a signal does.
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.Run(args)
+	err := app.RunContext(ctx, args)
 	if err == nil {
 		return 0
+	}
+	var intr *interruptedError
+	if errors.As(err, &intr) {
+		fmt.Fprintln(stderr, "rdcn: "+intr.Error())
+		return exitInterrupted
 	}
 	var bad *inputError
 	if errors.As(err, &bad) || isUsageError(err) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -53,7 +54,13 @@ func simulateCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.Bool("keys") {
 				for _, k := range fabric.Keys {
-					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, k.Doc)
+					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, strings.ReplaceAll(k.Doc, "`", ""))
+				}
+				for _, r := range fabric.Registries() {
+					fmt.Fprintf(c.App.Writer, "\n%s:\n", r.Key)
+					for _, e := range r.Entries {
+						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(e.Params()))
+					}
 				}
 				return nil
 			}
@@ -94,9 +101,27 @@ func simulateCommand() *cli.Command {
 					fmt.Fprintf(c.App.Writer, "schedule.json left out: %d matching entries, more than %d\n", e, maxScheduleEntries)
 				}
 			}
+			if warn := completionWarning(out.summary); warn != "" {
+				fmt.Fprintln(c.App.ErrWriter, "rdcn simulate: "+warn)
+			}
+			if !out.summary.Complete {
+				return &interruptedError{fmt.Sprintf("at %s simulated; %s holds the partial results (\"complete\": false)", out.summary.SimTime, c.String("output"))}
+			}
 			return nil
 		},
 	}
+}
+
+// readsNote is " (reads k1 = "default", …)" for an entry's own keys, else "".
+func readsNote(keys []fabric.Key) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s = %q", k.Name, k.Default)
+	}
+	return " (reads " + strings.Join(parts, ", ") + ")"
 }
 
 func loadSpec(config string, sets []string) (*fabric.Spec, error) {
@@ -140,8 +165,26 @@ type simOutput struct {
 	perf    perfReport
 }
 
+// minCompleted is the fraction of the measured flows below which simulate
+// warns that the FCT percentiles describe only the flows that finished.
+const minCompleted = 0.95
+
+// completionWarning is one line when fewer than minCompleted of the
+// measured flows completed, else "".
+func completionWarning(s *fabric.Summary) string {
+	m := s.Measured
+	if f := m.CompletedFraction(); m.Started == 0 || f >= minCompleted {
+		return ""
+	}
+	return fmt.Sprintf("only %d of %d measured flows (%.1f %%) completed by run.sim_time %s; %d unfinished are in no FCT percentile (delivered %.1f %% of the offered bytes): lengthen run.sim_time or shorten workload.duration for the fabric to drain",
+		m.Completed, m.Started, 100*m.CompletedFraction(), s.SimTime, m.Unfinished, 100*float64(m.DeliveredFraction))
+}
+
 func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOutput, error) {
-	setup, err := spec.Build()
+	setup, err := spec.BuildContext(ctx)
+	if ctx.Err() != nil {
+		return nil, &interruptedError{"while building the schedule and workload; nothing written"}
+	}
 	if err != nil {
 		return nil, asInput("config", err)
 	}
@@ -171,6 +214,9 @@ func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOut
 	cpu0, _ := cpuAndRSS()
 	t0 := time.Now()
 	res, err := fabric.Run(cfg)
+	if err != nil && ctx.Err() != nil {
+		return nil, &interruptedError{"while setting up the run; nothing written"}
+	}
 	if err != nil {
 		var ce *fabric.ConfigError
 		if asConfigErr(err, &ce) {
@@ -256,12 +302,29 @@ func checkOutputDir(dir string) error {
 	case !fi.IsDir():
 		return badInput("output", "%q exists and is not a directory", dir)
 	}
-	for _, n := range simOutputNames {
-		if fi, err := os.Stat(filepath.Join(dir, n)); err == nil && fi.IsDir() {
-			return badInput("output", "%q is a directory; simulate writes a file there", filepath.Join(dir, n))
+	if err := onlySimOutputs(dir); err != nil {
+		return err
+	}
+	return probeWritable(filepath.Dir(filepath.Clean(dir)))
+}
+
+// onlySimOutputs refuses a directory holding anything but files simulate
+// writes: the run replaces the whole directory, and must not delete what
+// it did not write.
+func onlySimOutputs(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return badInput("output", "%v", err)
+	}
+	for _, e := range entries {
+		if slices.Contains(simOutputNames, e.Name()) && e.IsDir() {
+			return badInput("output", "%q is a directory; simulate writes a file there", filepath.Join(dir, e.Name()))
+		}
+		if !slices.Contains(simOutputNames, e.Name()) {
+			return badInput("output", "%q holds %q, which rdcn simulate did not write; the run replaces the directory, so choose a new or empty one", dir, e.Name())
 		}
 	}
-	return probeWritable(dir)
+	return nil
 }
 
 // probeWritable checks that a file can be created in dir (and removes it).
@@ -275,9 +338,9 @@ func probeWritable(dir string) error {
 	return os.Remove(name)
 }
 
-// write puts every output file into dir atomically: all files are written
-// into a temporary sibling directory first and renamed into dir only when
-// all of them succeeded.
+// write puts this run's files, and only them, into dir: all are written
+// into a temporary sibling directory, which replaces dir (an earlier run's
+// output, see onlySimOutputs) only when all of them succeeded.
 func (o *simOutput) write(dir string, withPlots bool) error {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -324,16 +387,27 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 			return err
 		}
 	}
-	if _, err := os.Stat(dir); os.IsNotExist(err) {
-		if err := os.Rename(tmp, dir); err != nil {
-			return err
-		}
-		return os.Chmod(dir, 0o755)
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
 	}
-	for _, n := range names {
-		if err := os.Rename(filepath.Join(tmp, n), filepath.Join(dir, n)); err != nil {
-			return err
-		}
+	if _, err := os.Stat(dir); os.IsNotExist(err) {
+		return os.Rename(tmp, dir)
+	}
+	if err := onlySimOutputs(dir); err != nil { // checked before the run; again now
+		return err
+	}
+	old, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".old*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(old)
+	prev := filepath.Join(old, "prev")
+	if err := os.Rename(dir, prev); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		os.Rename(prev, dir) // put the earlier run back
+		return err
 	}
 	return nil
 }
@@ -452,18 +526,21 @@ func printSchedule(w io.Writer, s *rotor.Schedule) {
 }
 
 func printSummary(w io.Writer, s *fabric.Summary) {
-	state := "complete"
-	if !s.Complete {
-		state = "INTERRUPTED"
+	m := s.Measured
+	if s.Complete {
+		fmt.Fprintf(w, "simulated %s: %d flows started, %d completed, %d unfinished\n", s.SimTime, s.Flows.Started, s.Flows.Completed, s.Flows.Unfinished)
+	} else {
+		fmt.Fprintf(w, "INTERRUPTED after %s simulated: %d flows started, %d completed, %d unfinished\n", s.SimTime, s.Flows.Started, s.Flows.Completed, s.Flows.Unfinished)
 	}
-	fmt.Fprintf(w, "simulated %s (%s): %d flows started, %d completed\n", s.SimTime, state, s.Flows.Started, s.Flows.Completed)
+	fmt.Fprintf(w, "measured flows (start in [%sus, %sus)): %d started, %d completed, %d unfinished; offered load %s, delivered %s (%s of the offered bytes)\n",
+		fmtNum(m.FromUs), fmtNum(m.ToUs), m.Started, m.Completed, m.Unfinished, fmtNum(m.OfferedLoad), fmtNum(m.DeliveredLoad), fmtNum(m.DeliveredFraction))
 	width := len("bucket")
 	for _, b := range s.FCT {
 		width = max(width, len(b.Bucket))
 	}
-	fmt.Fprintf(w, "%-*s %7s %12s %12s %12s %10s %10s\n", width, "bucket", "flows", "fct_p50_us", "fct_p99_us", "fct_p999_us", "slow_p50", "slow_p99")
+	fmt.Fprintf(w, "%-*s %7s %10s %12s %12s %12s %10s %10s\n", width, "bucket", "done", "unfinished", "fct_p50_us", "fct_p99_us", "fct_p999_us", "slow_p50", "slow_p99")
 	for _, b := range s.FCT {
-		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s %10s %10s\n", width, b.Bucket, b.FCTus.Count, fmtNum(b.FCTus.P50),
+		fmt.Fprintf(w, "%-*s %7d %10d %12s %12s %12s %10s %10s\n", width, b.Bucket, b.FCTus.Count, b.Unfinished, fmtNum(b.FCTus.P50),
 			fmtNum(b.FCTus.P99), fmtNum(b.FCTus.P999), fmtNum(b.Slowdown.P50), fmtNum(b.Slowdown.P99))
 	}
 	if q := s.Queries; q != nil {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,8 +88,11 @@ func TestSimulateConsoleDeterministic(t *testing.T) {
 		if code := run(args, &stdout, &stderr); code != 0 {
 			t.Fatalf("run %d: exit %d: %s", i, code, stderr.String())
 		}
-		if e := stderr.String(); !strings.HasPrefix(e, "rdcn simulate: ") || !strings.HasSuffix(e, " events/s (perf.json)\n") || strings.Count(e, "\n") != 1 {
-			t.Errorf("run %d: stderr %q, want one line with the wall time", i, e)
+		// The wall time, then possibly the warning on unfinished flows.
+		lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+		if e := lines[0]; !strings.HasPrefix(e, "rdcn simulate: ") || !strings.HasSuffix(e, " events/s (perf.json)") ||
+			len(lines) > 2 || len(lines) == 2 && !strings.Contains(lines[1], "measured flows") {
+			t.Errorf("run %d: stderr %q, want one line with the wall time", i, stderr.String())
 		}
 		if o := stdout.String(); !strings.Contains(o, "events ") || strings.Contains(o, "wall") || strings.Contains(o, "/s") {
 			t.Fatalf("run %d: want the report without timings on stdout: %q", i, o)
@@ -211,7 +216,7 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.paths_k=4"}, `config: routing.paths_k: "4": is read only with routing.mode paths or vlb-paths, not direct`},
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.relay_limit=10KB"}, `config: routing.relay_limit: "10KB": is read only with routing.mode rotorlb or paths, not direct`},
 		{[]string{"--set", "routing.mode=paths", "--set", "routing.multipath=ecmp"}, `config: routing.multipath: "ecmp": is read only with routing.paths_k > 1`},
-		{[]string{"--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull, not window`},
+		{[]string{"--set", "transport.kind=window", "--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull, not window`},
 		// No packet fits in a day (ran for minutes).
 		{[]string{"--set", "schedule.slot=1ps"}, `config: schedule.slot: "1ps": no packet fits in a day`},
 		{[]string{"--set", "schedule.kind=sirius"}, `config: schedule.slot: (empty: sirius's default, 384ns): no packet fits in a day`},
@@ -381,16 +386,60 @@ func TestSimulateTOML(t *testing.T) {
 	}
 }
 
-// TestSimulateDocs checks that docs/simulate.md documents every key.
+var updateDocs = flag.Bool("update-docs", false, "rewrite the key table of docs/simulate.md from fabric.Keys")
+
+// keyTable is the markdown table of fabric.Keys: the one source of every
+// key's default and meaning, which --keys prints too.
+func keyTable() string {
+	var b strings.Builder
+	b.WriteString("| key | default | meaning |\n|---|---|---|\n")
+	for _, k := range fabric.Keys {
+		def := "(empty)"
+		if k.Default != "" {
+			def = "`" + k.Default + "`"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.Name, def, k.Doc)
+	}
+	b.WriteString("\nThe choices of the keys that select a component (the registries of\npackage fabric, also listed by `rdcn simulate --keys`):\n\n| key | choice | what it is | keys only it reads (default) |\n|---|---|---|---|\n")
+	for _, r := range fabric.Registries() {
+		for _, e := range r.Entries {
+			var reads []string
+			for _, k := range e.Params() {
+				def := "(empty)"
+				if k.Default != "" {
+					def = "`" + k.Default + "`"
+				}
+				reads = append(reads, "`"+k.Name+"` = "+def)
+			}
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", r.Key, e.Name, e.Doc, strings.Join(reads, ", "))
+		}
+	}
+	return b.String()
+}
+
+// TestSimulateDocs checks that the key table of docs/simulate.md is
+// fabric.Keys, key for key (go test -run TestSimulateDocs -update-docs
+// rewrites it).
 func TestSimulateDocs(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/simulate.md")
+	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from fabric.Keys -->\n", "<!-- /keys -->"
+	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip("docs/simulate.md not found:", err)
 	}
-	for _, k := range fabric.Keys {
-		if !bytes.Contains(doc, []byte("`"+k.Name+"`")) {
-			t.Errorf("docs/simulate.md does not document %s", k.Name)
+	before, rest, ok1 := strings.Cut(string(doc), begin)
+	table, after, ok2 := strings.Cut(rest, end)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s has no %q … %q section", path, begin, end)
+	}
+	if want := keyTable(); table != want {
+		if *updateDocs {
+			if err := os.WriteFile(path, []byte(before+begin+want+end+after), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return
 		}
+		t.Errorf("the key table of %s is not fabric.Keys (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
+			path, cmp.Diff(strings.Split(table, "\n"), strings.Split(want, "\n")))
 	}
 }
 
@@ -581,5 +630,82 @@ func TestPlotNotLeftBehind(t *testing.T) {
 		if code := run(args, &stdout, &stderr); code != 2 || !isOneErrorLine(stderr.String()) || !strings.Contains(stderr.String(), `arguments: unexpected "pos"`) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 naming the stray argument", args, code, stderr.String())
 		}
+	}
+}
+
+// TestSimulateInterrupted: a run whose context is done before it starts
+// (as after Ctrl-C during schedule building) exits with status 130, one
+// line, and writes nothing.
+func TestSimulateInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := filepath.Join(t.TempDir(), "o")
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "simulate", "--set", "schedule.kind=opera", "--set", "topology.tors=64", "-o", out}
+	if code := runContext(ctx, args, &stdout, &stderr); code != exitInterrupted || !isOneErrorLine(stderr.String()) ||
+		!strings.Contains(stderr.String(), "interrupted while building") {
+		t.Errorf("exit %d, stderr %q; want %d and one line", code, stderr.String(), exitInterrupted)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("%s exists after an interrupted build", out)
+	}
+}
+
+// TestSimulateRerunReplaces: the output directory holds exactly the last
+// run's files (a rerun without --plot leaves no plots behind), and a
+// directory holding other files is refused before the run.
+func TestSimulateRerunReplaces(t *testing.T) {
+	tiny := []string{"--set", "topology.tors=4", "--set", "topology.uplinks=1", "--set", "topology.hosts_per_tor=2", "--set", "run.sim_time=1ms", "-q"}
+	out := filepath.Join(t.TempDir(), "o")
+	for _, plot := range []bool{true, false} {
+		args := append([]string{"rdcn", "simulate", "-o", out}, tiny...)
+		if plot {
+			args = append(args, "--plot")
+		}
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		_, err := os.Stat(filepath.Join(out, "fct_cdf.png"))
+		if plot == os.IsNotExist(err) {
+			t.Errorf("plot %v: fct_cdf.png present = %v", plot, err == nil)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(append([]string{"rdcn", "simulate", "-o", out}, tiny...), &stdout, &stderr)
+	if !isOneErrorLine(stderr.String()) || code != 2 || !strings.Contains(stderr.String(), `"notes.txt"`) {
+		t.Errorf("dir with notes.txt: exit %d, stderr %q; want 2 and one line naming it", code, stderr.String())
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "notes.txt")); err != nil || string(b) != "mine" {
+		t.Errorf("notes.txt: %q, %v", b, err)
+	}
+}
+
+// TestSimulateWarnsUnfinished: when fewer than 95 % of the measured flows
+// complete, stderr says so in one line, and the summary counts them.
+func TestSimulateWarnsUnfinished(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o")
+	// 1 MB flows at 50 % load arriving for 1.6 ms of a 2 ms run: few finish.
+	args := []string{"rdcn", "simulate", "-o", out, "-q", "--set", "topology.tors=8", "--set", "run.sim_time=2ms",
+		"--set", "workload.sizes=1MB", "--set", "workload.load=0.5"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var s fabric.Summary
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatal(err)
+	}
+	m := s.Measured
+	if m.Started == 0 || m.Unfinished != m.Started-m.Completed || float64(m.Completed) >= 0.95*float64(m.Started) {
+		t.Fatalf("measured %+v: want some flows and fewer than 95 %% complete", m)
+	}
+	warn := fmt.Sprintf("only %d of %d measured flows", m.Completed, m.Started)
+	if n := strings.Count(stderr.String(), warn); n != 1 {
+		t.Errorf("stderr %q: want one line with %q", stderr.String(), warn)
 	}
 }

@@ -1,0 +1,308 @@
+package fabric
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"github.com/yourbasic/graph"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Designed is the routing mode and transport a schedule was designed to
+// run with: the defaults of routing.mode and transport.kind (and of
+// Config.Routing and Config.Transport) for it.
+type Designed struct {
+	Routing, Transport string
+	Why                string // one line: the design it follows
+}
+
+// designed holds the kinds whose design names a routing.
+var designed = map[string]Designed{
+	"rotornet": {RotorLB, Pull, "RotorNet: traffic waits at the hosts and RotorLB relays it over spare circuits"},
+	"sirius":   {RotorLB, Pull, "Sirius: a rotor sweep, run like RotorNet (host-buffered, RotorLB)"},
+	"opera":    {Paths, Pull, "Opera: short flows over the expander slices, bulk flows host-buffered over RotorLB"},
+}
+
+var (
+	// rotorLike is the design of any other schedule in which every ToR
+	// pair gets a direct circuit during the cycle (Mars at degree n,
+	// Vermilion's ℓ-complete part): one or two circuit hops, as RotorNet.
+	rotorLike = Designed{RotorLB, Pull, "every ToR pair meets directly in the cycle: run like RotorNet (host-buffered, RotorLB)"}
+	// multiHop is the design of the rest (static graphs, Mars below
+	// degree n, BvN): paths of several circuits, which earliest-arrival
+	// routing finds for every pair the circuits connect.
+	multiHop = Designed{Earliest, Windowed, "some ToR pairs never meet directly: earliest-arrival temporal paths reach every pair the circuits connect"}
+
+	// withPacketSwitch is the design of a fabric given an electrical
+	// packet switch: it carries what no circuit reaches now.
+	withPacketSwitch = Designed{Hybrid, Windowed, "a packet switch beside the circuits: hybrid sends what no circuit reaches now through it"}
+)
+
+// defaultsFor is the design Config.defaults and Spec apply: hybrid when
+// the fabric has a packet switch, else DesignedFor(sc).
+func defaultsFor(sc *rotor.Schedule, packetSwitch bool) Designed {
+	if packetSwitch {
+		return withPacketSwitch
+	}
+	return DesignedFor(sc)
+}
+
+// DesignedFor returns the designed routing and transport of sc: its
+// kind's (rotornet, sirius, opera), else rotorlb with pull when every ToR
+// pair gets a direct circuit during the cycle, else earliest with the
+// windowed transport. (With a packet switch the default is hybrid.)
+func DesignedFor(sc *rotor.Schedule) Designed {
+	if d, ok := designed[sc.Kind]; ok {
+		return d
+	}
+	if everyPairMeets(sc) {
+		return rotorLike
+	}
+	return multiHop
+}
+
+// everyPairMeets reports whether every ordered pair of distinct ToRs gets
+// a circuit in some slot with a day (slot longer than the night).
+func everyPairMeets(sc *rotor.Schedule) bool {
+	r, _ := newReach(context.Background(), sc, 0, 0)
+	w := r.words()
+	for u := 0; u < r.n; u++ {
+		ones := 0
+		for _, word := range r.direct[u*w : (u+1)*w] {
+			ones += bits.OnesCount64(word)
+		}
+		if ones < r.n-1 { // rows never hold u itself
+			return false
+		}
+	}
+	return true
+}
+
+// reach is what a schedule connects: the ToR pairs that get a direct
+// circuit at some time of the cycle (a day long enough for one packet),
+// and, computed when first asked, the strongly connected components of
+// their union.
+type reach struct {
+	n      int
+	direct []uint64       // n rows of ⌈n/64⌉ words: bit v of row u = circuit u→v
+	comp   []int          // strongly connected component of each ToR in the union; nil until needed
+	one    bool           // the union has one component
+	from   map[int][]bool // ToRs the union reaches from a source, for pairs across components
+}
+
+// components fills r.comp.
+func (r *reach) components() {
+	if r.comp != nil {
+		return
+	}
+	r.comp = make([]int, r.n)
+	cs := graph.StrongComponents(r)
+	for c, nodes := range cs {
+		for _, v := range nodes {
+			r.comp[v] = c
+		}
+	}
+	r.one = len(cs) == 1
+}
+
+// stronglyConnected reports whether the union connects every ToR to
+// every other.
+func (r *reach) stronglyConnected() bool {
+	r.components()
+	return r.one
+}
+
+func newReach(ctx context.Context, sc *rotor.Schedule, link rotor.Rate, mtu int32) (*reach, error) {
+	n := sc.Nodes
+	w := (n + 63) / 64
+	r := &reach{n: n, direct: make([]uint64, n*w)}
+	need := rotor.Time(1) // a day at all; with a link, one mtu packet's time
+	if link > 0 {
+		need = link.TransmitTime(rotor.Bytes(mtu))
+	}
+	for sw := range sc.Matchings {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		for k, m := range sc.Matchings[sw] {
+			if sc.SlotDuration(k)-sc.Reconf < need {
+				continue // no packet crosses in this slot's day
+			}
+			for u, v := range m {
+				if v != rotor.Idle && v != u {
+					r.direct[u*w+v/64] |= 1 << (v % 64)
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+func (r *reach) words() int { return (r.n + 63) / 64 }
+
+// Order and Visit make the union graph a graph.Iterator.
+func (r *reach) Order() int { return r.n }
+
+func (r *reach) Visit(u int, do func(v int, c int64) bool) bool {
+	w := r.words()
+	for i, word := range r.direct[u*w : (u+1)*w] {
+		for word != 0 {
+			b := bits.TrailingZeros64(word)
+			word &= word - 1
+			if do(i*64+b, 0) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (r *reach) hasDirect(u, v int) bool {
+	return r.direct[u*r.words()+v/64]&(1<<(v%64)) != 0
+}
+
+// connected reports whether the union reaches v from u: same component,
+// or (rarely) a path between components, found by one search per source.
+func (r *reach) connected(u, v int) bool {
+	r.components()
+	if r.comp[u] == r.comp[v] {
+		return true
+	}
+	seen, ok := r.from[u]
+	if !ok {
+		seen = make([]bool, r.n)
+		stack := []int{u}
+		seen[u] = true
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			r.Visit(x, func(y int, _ int64) bool {
+				if !seen[y] {
+					seen[y] = true
+					stack = append(stack, y)
+				}
+				return false
+			})
+		}
+		if r.from == nil {
+			r.from = map[int][]bool{}
+		}
+		r.from[u] = seen
+	}
+	return seen[v]
+}
+
+// checkReach refuses, before a run, a routing mode that cannot carry some
+// flow of the workload on the schedule: one line naming routing.mode, the
+// schedule and a ToR pair. Direct and RotorLB wait for a direct circuit
+// (RotorLB's relaying is optional); VLB's second leg is direct from any
+// ToR; Paths sends bulk flows direct and the others over circuit paths;
+// VLBPaths goes through any ToR; Earliest needs a temporal path; Hybrid
+// always has the packet switch. For Paths the test is necessary, not
+// sufficient: each slice's paths are not checked one by one.
+func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
+	if cfg.Routing == Hybrid || cfg.Schedule == nil {
+		return nil
+	}
+	sc := cfg.Schedule
+	r, err := newReach(ctx, sc, cfg.CircuitLink, cfg.MTU)
+	if err != nil {
+		return err
+	}
+	hpt := int(cfg.HostsPerToR)
+	for i, f := range flows {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		s, d := f.Src/hpt, f.Dst/hpt
+		if s == d {
+			continue
+		}
+		var problem string
+		switch cfg.Routing {
+		case Direct, RotorLB:
+			if !r.hasDirect(s, d) {
+				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit", s, d, i)
+			}
+		case VLB:
+			for w := 0; w < r.n && problem == ""; w++ {
+				if w != d && !r.hasDirect(w, d) {
+					problem = fmt.Sprintf("VLB may relay flow %d (ToR %d → ToR %d) through ToR %d, which never gets a circuit to ToR %d", i, s, d, w, d)
+				}
+			}
+		case Paths:
+			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) {
+				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) goes direct, and that pair never gets a circuit", i, s, d, f.Bytes)
+			} else if !r.connected(s, d) {
+				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
+			}
+		case VLBPaths:
+			if !r.stronglyConnected() {
+				problem = fmt.Sprintf("the circuits do not connect every ToR to every other, and VLB may relay flow %d (ToR %d → ToR %d) through any", i, s, d)
+			}
+		case Earliest:
+			if !r.connected(s, d) {
+				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
+			}
+		}
+		if problem != "" {
+			return reachError(cfg, problem)
+		}
+	}
+	return nil
+}
+
+func reachError(cfg *Config, problem string) error {
+	kind := cfg.Schedule.Kind
+	if kind == "" {
+		kind = "(unnamed)"
+	}
+	hint := "; add a packet switch (topology.packet_switch_link) and routing.mode = hybrid, or choose a schedule that connects the pair"
+	if d := defaultsFor(cfg.Schedule, cfg.PacketSwitchLink > 0); d.Routing != cfg.Routing {
+		hint = fmt.Sprintf("; leave routing.mode unset for this schedule's default, %s", d.Routing)
+	}
+	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)
+}
+
+// defaultTransport is the transport d runs with under routing: the
+// designed one, unless it is pull and routing is one pull does not serve.
+func defaultTransport(d Designed, routing string) string {
+	t := d.Transport
+	if t == Pull && !pullRoutes(routing) {
+		return Windowed
+	}
+	return t
+}
+
+// pullRoutes reports whether the pull transport serves routing.
+func pullRoutes(routing string) bool {
+	return routing == Direct || routing == RotorLB || routing == Paths
+}
+
+// tableProblem refuses, before the workload is built and the run starts,
+// a routing whose next-hop table (one entry per epoch, ToR pair and path)
+// would exceed maxPathEntries; newSim applies the same limit.
+func tableProblem(cfg *Config) error {
+	switch cfg.Routing {
+	case Paths, VLBPaths, Earliest:
+	default:
+		return nil
+	}
+	n := cfg.Schedule.Nodes
+	epochs := len(epochBounds(cfg.Schedule))
+	k := max(cfg.PathsK, 1)
+	ksp := cfg.Routing != Earliest && k > 1 && cfg.Multipath == MultipathKSP
+	if ksp {
+		k = 1 // the k-shortest-path table holds references, not k entries per pair; newKSPTable checks n·k
+	}
+	if epochs*n*n*k <= maxPathEntries && n <= 32767 {
+		return nil
+	}
+	return cfgErr("routing.mode", "%s: the next-hop table of %d epochs × %d² ToR pairs is too large (limit %d entries); rotorlb (RotorNet's and Opera's bulk routing) needs no table",
+		cfg.Routing, epochs, n, maxPathEntries)
+}

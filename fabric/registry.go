@@ -1,0 +1,148 @@
+package fabric
+
+import (
+	"slices"
+	"strings"
+)
+
+// Entry is one choice of a registry: its name, a one-line doc, and the
+// keys (parameters) only it reads among its registry's entries; their
+// defaults are in Keys, the one place a default lives.
+type Entry struct {
+	Name  string
+	Doc   string
+	Reads []string
+}
+
+// Params returns the Keys entries (name, default, doc) of the keys e reads.
+func (e Entry) Params() []Key {
+	out := make([]Key, 0, len(e.Reads))
+	for _, name := range e.Reads {
+		for _, k := range Keys {
+			if k.Name == name {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// Registry is the table of the choices one key selects (routing.mode,
+// transport.kind, …). The config parser, rdcn simulate --keys, the docs'
+// tables, the error messages and Config.validate all read it.
+type Registry struct {
+	Key     string // the key that selects an entry
+	What    string // what an entry is, for messages: "routing mode"
+	Entries []Entry
+}
+
+// Names lists the entries' names in table order.
+func (r Registry) Names() []string {
+	out := make([]string, len(r.Entries))
+	for i, e := range r.Entries {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Lookup returns the entry called name.
+func (r Registry) Lookup(name string) (Entry, bool) {
+	for _, e := range r.Entries {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// check is nil for a known name, else a *ConfigError naming r.Key and
+// listing the valid names.
+func (r Registry) check(name string) error {
+	if _, ok := r.Lookup(name); ok {
+		return nil
+	}
+	return cfgErr(r.Key, "unknown %s %q (want %s)", r.What, name, strings.Join(r.Names(), ", "))
+}
+
+// readers lists the entries that read key; nil if no entry of r reads it
+// (then r says nothing about key).
+func (r Registry) readers(key string) []string {
+	var out []string
+	for _, e := range r.Entries {
+		if slices.Contains(e.Reads, key) {
+			out = append(out, e.Name)
+		}
+	}
+	return out
+}
+
+// choices is the names joined for a key's doc: "a, b or c".
+func (r Registry) choices() string {
+	n := r.Names()
+	if len(n) == 1 {
+		return n[0]
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// Registries lists every registry, in the order of their keys in Keys.
+func Registries() []Registry {
+	return []Registry{Topologies, BufferPolicies, Routers, Transports, CongestionControls}
+}
+
+// Topologies: how switches, ports and links are assembled.
+var Topologies = Registry{Key: "topology.kind", What: "topology", Entries: []Entry{
+	{Name: TopologyRotor, Doc: "n ToRs with H hosts each, U rotor circuit switches playing the schedule (day/night); with topology.packet_switch_link an electrical packet switch beside them (hybrid)",
+		Reads: nil},
+	{Name: TopologyLeafSpine, Doc: "a two-tier Clos: topology.leaves leaves (ToRs) of topology.hosts_per_tor hosts, topology.spines spines, topology.links_per_pair links per leaf–spine pair; ECMP by flow hash",
+		Reads: leafSpineKeyNames()},
+}}
+
+// leafSpineKeyNames lists the keys only the leaf-spine reads.
+func leafSpineKeyNames() []string {
+	out := make([]string, len(leafSpineKeys))
+	for i, k := range leafSpineKeys {
+		out[i] = k.Name
+	}
+	return out
+}
+
+// BufferPolicies: how a ToR's shared buffer is divided among its queues
+// (package tor builds them).
+var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entries: []Entry{
+	{Name: "cs", Doc: "complete sharing: a packet is admitted while the buffer has room"},
+	{Name: "dt", Doc: "dynamic thresholds (Choudhury–Hahne): a queue may grow to α × the free buffer", Reads: []string{"buffer.alpha"}},
+}}
+
+// Routers: how a ToR picks a packet's next hop.
+var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: []Entry{
+	{Name: Direct, Doc: "wait for a circuit to the destination ToR"},
+	{Name: VLB, Doc: "first hop to a ToR a circuit reaches now, then direct (Valiant)"},
+	{Name: RotorLB, Doc: "direct first; spare circuit capacity relays two-hop traffic (RotorNet's RotorLB)",
+		Reads: []string{"routing.relay_limit", "routing.offer"}},
+	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
+		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer"}},
+	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch"},
+	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits"},
+	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
+		Reads: []string{"routing.paths_k", "routing.multipath"}},
+	{Name: ECMP, Doc: "topology.kind leafspine only (its default and only mode): each flow hashed onto one of the equal-cost leaf–spine paths"},
+}}
+
+// windowKeys are the keys of the windowed flows' transport.
+var windowKeys = []string{"transport.cc", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
+
+// Transports: how hosts send.
+var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []Entry{
+	{Name: Windowed, Doc: "reliable: a window (or a congestion controller), ACKs, retransmission on timeout",
+		Reads: windowKeys},
+	{Name: LineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate"},
+	{Name: Pull, Doc: "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
+		Reads: append([]string{"transport.pull_depth", "routing.offer"}, windowKeys...)},
+}}
+
+// CongestionControls: the controller of each windowed flow (package cc).
+var CongestionControls = Registry{Key: "transport.cc", What: "congestion control", Entries: []Entry{
+	{Name: "fixed", Doc: "a fixed window of transport.window bytes", Reads: []string{"transport.window"}},
+	{Name: "none", Doc: "no window: send whenever the NIC is free"},
+}}

@@ -1,0 +1,83 @@
+package fabric
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// TestRegistries: every registry's key and every key an entry reads is a
+// run-configuration key; names are unique; every buffer policy and
+// congestion control named builds in its package; the designed defaults
+// are registered choices; an unknown choice's error lists the table.
+func TestRegistries(t *testing.T) {
+	known := map[string]bool{}
+	for _, k := range Keys {
+		known[k.Name] = true
+	}
+	for _, r := range Registries() {
+		if !known[r.Key] || r.What == "" {
+			t.Errorf("registry %q: not a key, or no What", r.Key)
+		}
+		names := map[string]bool{}
+		for _, e := range r.Entries {
+			if names[e.Name] || e.Doc == "" || strings.Contains(e.Doc, "\n") {
+				t.Errorf("%s %q: duplicate, or doc not one line", r.Key, e.Name)
+			}
+			names[e.Name] = true
+			for _, k := range e.Reads {
+				if !known[k] {
+					t.Errorf("%s %q reads %q, which is not a key", r.Key, e.Name, k)
+				}
+			}
+			if len(e.Params()) != len(e.Reads) {
+				t.Errorf("%s %q: %d params for %d keys read", r.Key, e.Name, len(e.Params()), len(e.Reads))
+			}
+		}
+		err := r.check("bogus")
+		ce, ok := err.(*ConfigError)
+		if !ok || ce.Field != r.Key || !strings.Contains(ce.Problem, strings.Join(r.Names(), ", ")) {
+			t.Errorf("%s: unknown choice gives %v", r.Key, err)
+		}
+	}
+	for _, name := range BufferPolicies.Names() {
+		if _, err := tor.NewPolicy(name, 0.5); err != nil {
+			t.Errorf("buffer policy %s: %v", name, err)
+		}
+	}
+	for _, name := range CongestionControls.Names() {
+		if _, err := cc.NewController(name, cc.Params{Window: 15000, MSS: 1500}); err != nil {
+			t.Errorf("congestion control %s: %v", name, err)
+		}
+	}
+	for _, d := range []Designed{designed["rotornet"], designed["sirius"], designed["opera"], rotorLike, multiHop} {
+		kind := d.Why
+		if _, ok := Routers.Lookup(d.Routing); !ok {
+			t.Errorf("%s: designed routing %q unregistered", kind, d.Routing)
+		}
+		if _, ok := Transports.Lookup(d.Transport); !ok {
+			t.Errorf("%s: designed transport %q unregistered", kind, d.Transport)
+		}
+	}
+}
+
+// TestRegistryReadsChecked: a key an entry reads, set while another entry
+// is chosen, is an error naming the key and the entries that read it.
+func TestRegistryReadsChecked(t *testing.T) {
+	for _, tc := range []struct {
+		keys      []string
+		key, want string
+	}{
+		{[]string{"buffer.policy=cs", "buffer.alpha=2"}, "buffer.alpha", "read only with buffer.policy dt, not cs"},
+		{[]string{"routing.mode=earliest", "routing.bulk=1MB"}, "routing.bulk", "read only with routing.mode paths, not earliest"},
+		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull, not linerate"},
+	} {
+		_, err := specWith(t, append(tc.keys, "run.sim_time=1ms")...).Build()
+		ce, ok := err.(*ConfigError)
+		if !ok || ce.Field != tc.key || !strings.Contains(ce.Problem, tc.want) {
+			t.Errorf("%v: got %v; want %s: …%s", tc.keys, err, tc.key, tc.want)
+		}
+	}
+}
