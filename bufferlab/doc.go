@@ -1,0 +1,3 @@
+// Package bufferlab is the discrete-time shared-memory switch of the
+// buffer-sharing theory.
+package bufferlab
