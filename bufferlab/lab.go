@@ -2,6 +2,7 @@ package bufferlab
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -113,10 +114,11 @@ func Run(seq *Sequence, b int64, p tor.BufferPolicy) (*Result, error) {
 func Policy(name string, set map[string]float64, n int, b int64, oracle tor.Oracle, rng *rand.Rand) (tor.BufferPolicy, error) {
 	cfg := SwitchConfig(n, b)
 	if name == "followlqd" || name == "credence" {
-		if set == nil {
-			set = map[string]float64{}
-		}
 		if _, ok := set["reset_empty"]; !ok {
+			set = maps.Clone(set)
+			if set == nil {
+				set = map[string]float64{}
+			}
 			set["reset_empty"] = 0 // the paper's rule: virtual queues drain on their own
 		}
 	}

@@ -1,0 +1,241 @@
+package bufferlab
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/rdcn/rdcn/tor"
+)
+
+// LabPolicies are the policies the lab runs by default: those whose rule
+// needs no clock beyond the slot.
+var LabPolicies = []string{"cs", "cp", "dt", "fb", "lqd", "followlqd", "credence"}
+
+// Bound is a policy's proven competitive ratio on N ports, 0 if none is
+// proven (the literature gives only lower bounds or O(·)). Credence's is
+// its robustness bound N (with the safeguard); with perfect predictions
+// it is also LQD's 1.707.
+func Bound(policy string, n int) float64 {
+	switch policy {
+	case "cs":
+		return float64(n + 1)
+	case "lqd":
+		return 1.707
+	case "credence":
+		return float64(n)
+	}
+	return 0
+}
+
+// Row is one policy's result on a sequence.
+type Row struct {
+	Policy      string
+	Transmitted int64
+	Opt         int64
+	Ratio       float64 // OPT / ALG
+	Bound       float64 // proven ratio, 0 if none
+}
+
+// LQDLabels runs LQD on seq and returns its per-packet drops (the perfect
+// oracle's labels) and throughput.
+func LQDLabels(seq *Sequence, b int64) ([]bool, int64, error) {
+	p, err := Policy("lqd", nil, seq.N, b, nil, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	r, err := Run(seq, b, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	return r.Dropped, r.Transmitted, nil
+}
+
+// Compare runs every policy on seq with buffer b and sets each against the
+// exact optimum. Credence gets LQD's own decisions as predictions, each
+// flipped with probability flip (rng draws the flips).
+func Compare(seq *Sequence, b int64, policies []string, params map[string]map[string]float64, flip float64, rng *rand.Rand) ([]Row, error) {
+	opt, err := Opt(seq, b)
+	if err != nil {
+		return nil, err
+	}
+	var oracle tor.Oracle
+	if slices.Contains(policies, "credence") {
+		labels, _, err := LQDLabels(seq, b)
+		if err != nil {
+			return nil, err
+		}
+		oracle = tor.PerfectOracle{Drops: labels}
+		if flip > 0 {
+			oracle = &tor.Flipped{Inner: oracle, P: flip, Rand: rng}
+		}
+	}
+	var rows []Row
+	for _, name := range policies {
+		p, err := Policy(name, params[name], seq.N, b, oracle, rng)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		r, err := Run(seq, b, p)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, Row{Policy: name, Transmitted: r.Transmitted, Opt: opt,
+			Ratio: ratio(opt, r.Transmitted), Bound: Bound(name, seq.N)})
+	}
+	return rows, nil
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		if a == 0 {
+			return 1
+		}
+		return float64(a) // nothing sent: report OPT itself
+	}
+	return float64(a) / float64(b)
+}
+
+// Fig14Config is the Credence paper's discrete-time study: bursts of B
+// packets arriving as a Poisson process, LQD's drops as predictions, each
+// flipped with a probability.
+type Fig14Config struct {
+	N      int
+	B      int64
+	Slots  int
+	Lambda float64   // bursts per slot
+	Flips  []float64 // flip probabilities
+	Runs   int       // sequences averaged per point
+	Alpha  float64   // DT's α
+}
+
+// Fig14Point is one flip probability: LQD's throughput over Credence's and
+// over DT's (lower is better; 1 = as good as LQD), and OPT over LQD.
+type Fig14Point struct {
+	Flip                       float64
+	LQDOverCredence, LQDOverDT float64
+	OptOverLQD                 float64
+}
+
+// Fig14 runs the study; each run draws its own sequence from rng, which
+// every flip probability then shares (as in the paper, the arrivals are
+// fixed across runs). Ratios are of summed throughputs over the runs.
+func Fig14(c Fig14Config, rng *rand.Rand) ([]Fig14Point, error) {
+	if c.Runs < 1 || c.N < 2 || c.B < 1 || c.Slots < 1 || len(c.Flips) == 0 {
+		return nil, fmt.Errorf("fig14: runs %d, ports %d, buffer %d, slots %d, %d flips: want positive values and ports ≥ 2", c.Runs, c.N, c.B, c.Slots, len(c.Flips))
+	}
+	for _, f := range c.Flips {
+		if !(f >= 0 && f <= 1) {
+			return nil, fmt.Errorf("fig14: flip %v: must be a probability", f)
+		}
+	}
+	cred := make([]int64, len(c.Flips))
+	var lqd, dt, opt int64
+	for run := 0; run < c.Runs; run++ {
+		seq, err := Bursts(c.N, int(c.B), c.Slots, c.Lambda, rng)
+		if err != nil {
+			return nil, err
+		}
+		labels, l, err := LQDLabels(seq, c.B)
+		if err != nil {
+			return nil, err
+		}
+		lqd += l
+		o, err := Opt(seq, c.B)
+		if err != nil {
+			return nil, err
+		}
+		opt += o
+		p, err := Policy("dt", map[string]float64{"alpha": c.Alpha}, c.N, c.B, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Run(seq, c.B, p)
+		if err != nil {
+			return nil, err
+		}
+		dt += r.Transmitted
+		for i, f := range c.Flips {
+			var o tor.Oracle = tor.PerfectOracle{Drops: labels}
+			if f > 0 {
+				o = &tor.Flipped{Inner: o, P: f, Rand: rng}
+			}
+			p, err := Policy("credence", nil, c.N, c.B, o, rng)
+			if err != nil {
+				return nil, err
+			}
+			r, err := Run(seq, c.B, p)
+			if err != nil {
+				return nil, err
+			}
+			cred[i] += r.Transmitted
+		}
+	}
+	pts := make([]Fig14Point, len(c.Flips))
+	for i, f := range c.Flips {
+		pts[i] = Fig14Point{Flip: f, LQDOverCredence: ratio(lqd, cred[i]), LQDOverDT: ratio(lqd, dt), OptOverLQD: ratio(opt, lqd)}
+	}
+	return pts, nil
+}
+
+// PlotFig14 draws LQD/Credence and LQD/DT against the flip probability;
+// format is "png" or "svg".
+func PlotFig14(w io.Writer, pts []Fig14Point, format string) error {
+	p := plot.New()
+	p.Title.Text = "Throughput relative to LQD (lower is better)"
+	p.X.Label.Text = "probability of a false prediction"
+	p.Y.Label.Text = "LQD / ALG"
+	cr := make(plotter.XYs, len(pts))
+	dt := make(plotter.XYs, len(pts))
+	for i, pt := range pts {
+		cr[i] = plotter.XY{X: pt.Flip, Y: pt.LQDOverCredence}
+		dt[i] = plotter.XY{X: pt.Flip, Y: pt.LQDOverDT}
+	}
+	for _, s := range []struct {
+		name string
+		xy   plotter.XYs
+		c    color.Color
+		dash bool
+	}{{"Credence", cr, color.RGBA{0, 114, 178, 255}, false}, {"DT", dt, color.RGBA{213, 94, 0, 255}, true}} {
+		l, pts, err := plotter.NewLinePoints(s.xy)
+		if err != nil {
+			return err
+		}
+		l.Color, pts.Color = s.c, s.c
+		pts.Shape = draw.CircleGlyph{}
+		if s.dash {
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(2)}
+		}
+		p.Add(l, pts)
+		p.Legend.Add(s.name, l, pts)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Y.Min = 0.9
+	width, height := vg.Points(420), vg.Points(300)
+	switch format {
+	case "png":
+		img := vgimg.New(width, height)
+		dc := draw.New(img)
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		p.Draw(dc)
+		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
+		return err
+	case "svg":
+		img := vgsvg.New(width, height)
+		p.Draw(draw.New(img))
+		_, err := img.WriteTo(w)
+		return err
+	}
+	return fmt.Errorf("plot: format %q, want png or svg", format)
+}
