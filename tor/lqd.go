@@ -185,6 +185,7 @@ type Credence struct {
 	lastQ     []rotor.Time
 	avgS      float64
 	lastS     rotor.Time
+	feat      Features
 	Consulted int64 // packets that reached the oracle
 }
 
@@ -201,8 +202,8 @@ func (c *Credence) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 	}
 	c.Consulted++
 	b := float64(s.B)
-	f := Features{float64(s.Queues[q].Bytes) / b, c.avgQ[q] / b, float64(s.Used) / b, c.avgS / b}
-	return !c.oracle.Drop(a, &f)
+	c.feat = Features{float64(s.Queues[q].Bytes) / b, c.avgQ[q] / b, float64(s.Used) / b, c.avgS / b}
+	return !c.oracle.Drop(a, &c.feat) // a field: a local would escape through the interface
 }
 
 func (c *Credence) Dequeued(now rotor.Time, size int32, q int32, s *State) {
