@@ -1,8 +1,10 @@
 package bufferlab
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/rdcn/rdcn/tor"
@@ -140,4 +142,63 @@ func TestFollowLQDAdversary(t *testing.T) {
 			t.Errorf("N=%d: OPT/FollowLQD = %.3f, want ≈ (N+1)/2 = %.1f", n, r, want)
 		}
 	}
+}
+
+// A trace survives WriteTrace/ReadTrace; bad traces name the line.
+func TestTrace(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	seq, _ := OnOff(5, 100, 4, 6, rng)
+	var buf bytes.Buffer
+	if err := WriteTrace(&buf, seq); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTrace(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for len(got.Slots) < len(seq.Slots) { // trailing empty slots are not written
+		got.Slots = append(got.Slots, nil)
+	}
+	for i := range seq.Slots {
+		if !slices.Equal(got.Slots[i], seq.Slots[i]) {
+			t.Fatalf("slot %d: %v, want %v", i, got.Slots[i], seq.Slots[i])
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"", "line 0: empty trace"},
+		{"port 3\n", "line 1: want \"ports N\" first"},
+		{"ports 3\n0 3\n", "line 2: port \"3\": want 0..2"},
+		{"ports 3\n5 1\n2 1\n", "line 3: slot \"2\""},
+		{"ports 3\n0 1 0\n", "line 2: count \"0\""},
+		{"ports 3\n0 1 2 3\n", "line 2: want \"SLOT PORT [COUNT]\""},
+	} {
+		_, err := ReadTrace(strings.NewReader(tc.in))
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want prefix %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func FuzzReadTrace(f *testing.F) {
+	f.Add("ports 2\n0 0\n0 1 3\n# comment\n4 1\n")
+	f.Add("ports 1\n\n7 0 2 # end\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		seq, err := ReadTrace(strings.NewReader(in))
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if err := seq.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if seq.Packets() > 1<<12 {
+			return
+		}
+		opt, err := Opt(seq, 4)
+		if err != nil || opt > int64(seq.Packets()) {
+			t.Fatalf("OPT %d of %d packets: %v", opt, seq.Packets(), err)
+		}
+	})
 }

@@ -41,3 +41,17 @@ func TestOptMethodsAgree(t *testing.T) {
 		t.Errorf("%d of 5000 instances disagree", bad)
 	}
 }
+
+// The optimum of a hand-solved case: two ports, B = 1, two packets to port
+// 0 and one to port 1 in slot 0, nothing after. One packet fits; the best
+// keeps either and sends 1 — plus nothing else: OPT = 1. With B = 2 both
+// ports send in slot 0: OPT = 2, and port 0's second packet is lost.
+func TestOptHand(t *testing.T) {
+	seq := &Sequence{N: 2, Slots: [][]int32{{0, 0, 1}}}
+	for b, want := range map[int64]int64{1: 1, 2: 2, 3: 3} {
+		got, err := Opt(seq, b)
+		if err != nil || got != want {
+			t.Errorf("B=%d: OPT %d (%v), want %d", b, got, err, want)
+		}
+	}
+}
