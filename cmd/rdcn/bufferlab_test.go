@@ -1,0 +1,69 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestBufferLabBadInput(t *testing.T) {
+	dir := t.TempDir()
+	trace := filepath.Join(dir, "bad.trace")
+	os.WriteFile(trace, []byte("ports 2\n0 5\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--policies", "cs,dtt"}, `rdcn: policies: policy "dtt": unknown`},
+		{[]string{"--param", "dt.alpah=1"}, "rdcn: param dt: alpah: policy dt takes no such parameter"},
+		{[]string{"--param", "dt.alpha=0"}, "rdcn: param dt: alpha 0: must be positive"},
+		{[]string{"--param", "dt.alpha=-1"}, "rdcn: param dt: alpha -1: must be positive"},
+		{[]string{"--param", "dt.alpha=x"}, `rdcn: param dt.alpha: "x" is not a number`},
+		{[]string{"--param", "lqd.alpha=1", "--policies", "lqd"}, "rdcn: param lqd: alpha: policy lqd takes no such parameter (takes: none)"},
+		{[]string{"--traffic", "trace", "--trace", trace}, "rdcn: trace " + trace + `: line 2: port "5": want 0..1`},
+		{[]string{"--traffic", "trace", "--trace", filepath.Join(dir, "missing")}, "rdcn: trace: open "},
+		{[]string{"--traffic", "nope"}, `rdcn: traffic: "nope": want bursts`},
+		{[]string{"--ports", "1"}, "rdcn: ports: 1: want 2..4096"},
+		{[]string{"--flip", "1.5"}, "rdcn: flip: 1.5: must be a probability"},
+		{[]string{"--fig14", "--flips", "0,2"}, `rdcn: flips: "2": want probabilities`},
+	} {
+		var out, errw bytes.Buffer
+		args := append([]string{"rdcn", "buffer-lab", "--slots", "50"}, tc.args...)
+		if code := run(args, &out, &errw); code != 2 {
+			t.Errorf("%v: status %d, want 2 (stderr %q)", tc.args, code, errw.String())
+			continue
+		}
+		if got := errw.String(); !strings.HasPrefix(got, tc.want) || strings.Count(got, "\n") != 1 {
+			t.Errorf("%v: stderr %q, want one line starting %q", tc.args, got, tc.want)
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: wrote %q to stdout", tc.args, out.String())
+		}
+	}
+}
+
+// Same seed, same bytes; the CS adversary's table shows the ratio.
+func TestBufferLabRun(t *testing.T) {
+	args := []string{"rdcn", "buffer-lab", "--traffic", "cs", "--ports", "4", "--buffer", "8", "--rounds", "100", "--policies", "cs,lqd"}
+	var a, b, errw bytes.Buffer
+	if code := run(args, &a, &errw); code != 0 {
+		t.Fatalf("status %d: %s", code, errw.String())
+	}
+	run(args, &b, &errw)
+	if a.String() != b.String() {
+		t.Errorf("two runs differ:\n%s\n%s", a.String(), b.String())
+	}
+	if !strings.Contains(a.String(), "cs   110   3.7000") {
+		t.Errorf("table:\n%s", a.String())
+	}
+	var f bytes.Buffer
+	png := filepath.Join(t.TempDir(), "f.png")
+	if code := run([]string{"rdcn", "buffer-lab", "--fig14", "--slots", "300", "--runs", "1", "--flips", "0,0.5", "--plot", png}, &f, &errw); code != 0 {
+		t.Fatalf("fig14: status %d: %s", code, errw.String())
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
+		t.Errorf("no plot: %v", err)
+	}
+}
