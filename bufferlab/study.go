@@ -218,9 +218,13 @@ func PlotFig14(w io.Writer, pts []Fig14Point, format string) error {
 		p.Add(l, pts)
 		p.Legend.Add(s.name, l, pts)
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Y.Min = 0.9
+	top := 1.0
+	for _, pt := range pts {
+		top = max(top, pt.LQDOverCredence, pt.LQDOverDT)
+	}
+	p.Y.Min, p.Y.Max = 0.95, 1+1.15*(top-1)+0.05
+	p.Legend.Top = false // bottom right: the curves rise to the right
+	p.Legend.Left = false
 	width, height := vg.Points(420), vg.Points(300)
 	switch format {
 	case "png":
