@@ -11,7 +11,7 @@ import (
 // sending one packet a slot; the optimum sends four.
 func Example() {
 	seq, _ := bufferlab.CSAdversary(4, 8, 100)
-	rows, _ := bufferlab.Compare(seq, 8, []string{"cs", "dt", "lqd"}, nil, 0, nil)
+	rows, _ := bufferlab.Compare(seq, 8, []string{"cs", "dt", "lqd"}, nil, nil, nil)
 	for _, r := range rows {
 		fmt.Printf("%s sends %d of OPT's %d (OPT/ALG %.2f)\n", r.Policy, r.Transmitted, r.Opt, r.Ratio)
 	}

@@ -43,7 +43,7 @@ func TestLabBounds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for si, seq := range labSequences(t, rng) {
 		for _, b := range []int64{int64(seq.N), 3 * int64(seq.N), 20} {
-			rows, err := Compare(seq, b, LabPolicies, nil, 0, rng)
+			rows, err := Compare(seq, b, LabPolicies, nil, nil, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestCSAdversary(t *testing.T) {
 		prev := 0.0
 		for _, rounds := range []int{10, 100, 2000} {
 			seq, _ := CSAdversary(n, 32, rounds)
-			rows, err := Compare(seq, 32, []string{"cs"}, nil, 0, nil)
+			rows, err := Compare(seq, 32, []string{"cs"}, nil, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestCSAdversary(t *testing.T) {
 func TestFollowLQDAdversary(t *testing.T) {
 	for _, n := range []int{3, 5, 8} {
 		seq, _ := FollowLQDAdversary(n, 32, 2000)
-		rows, err := Compare(seq, 32, []string{"followlqd"}, nil, 0, nil)
+		rows, err := Compare(seq, 32, []string{"followlqd"}, nil, nil, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -201,4 +201,30 @@ func FuzzReadTrace(f *testing.F) {
 			t.Fatalf("OPT %d of %d packets: %v", opt, seq.Packets(), err)
 		}
 	})
+}
+
+// A forest trained on LQD's traces predicts LQD's drops on a new sequence
+// better than always answering the majority class.
+func TestTrainOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	var train []*Sequence
+	for k := 0; k < 3; k++ {
+		s, _ := Bursts(8, 64, 3000, 0.3*8/64, rng)
+		train = append(train, s)
+	}
+	m, err := TrainOracle(train, 64, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, _ := Bursts(8, 64, 3000, 0.3*8/64, rng)
+	x, y, err := Traces([]*Sequence{test}, 64)
+	if err != nil || len(x) != test.Packets() {
+		t.Fatalf("%d features for %d packets: %v", len(x), test.Packets(), err)
+	}
+	q := m.Evaluate(x, y)
+	drops := q.TP + q.FN
+	majority := float64(max(drops, len(y)-drops)) / float64(len(y))
+	if q.Accuracy() <= majority {
+		t.Errorf("accuracy %.3f, no better than the majority class %.3f", q.Accuracy(), majority)
+	}
 }

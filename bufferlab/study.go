@@ -60,24 +60,56 @@ func LQDLabels(seq *Sequence, b int64) ([]bool, int64, error) {
 	return r.Dropped, r.Transmitted, nil
 }
 
+// Traces runs LQD on each sequence and returns Credence's features of
+// every arrival (taken before LQD's decision) with LQD's verdict: the
+// training data of Credence's model.
+func Traces(seqs []*Sequence, b int64) ([]tor.Features, []bool, error) {
+	var x []tor.Features
+	var y []bool
+	for _, seq := range seqs {
+		p, err := Policy("lqd", nil, seq.N, b, nil, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		start := len(x)
+		p.(*tor.LQD).RecordFeatures(func(_ *tor.Arrival, f *tor.Features) { x = append(x, *f) }, Slot)
+		r, err := Run(seq, b, p)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(x)-start != len(r.Dropped) {
+			return nil, nil, fmt.Errorf("traces: %d features for %d packets", len(x)-start, len(r.Dropped))
+		}
+		y = append(y, r.Dropped...)
+	}
+	return x, y, nil
+}
+
+// TrainOracle trains Credence's model (4 trees of depth 4) on LQD's
+// traces of seqs.
+func TrainOracle(seqs []*Sequence, b int64, rng *rand.Rand) (*tor.Forest, error) {
+	x, y, err := Traces(seqs, b)
+	if err != nil {
+		return nil, err
+	}
+	return tor.TrainForest(x, y, tor.TrainConfig{}, rng)
+}
+
 // Compare runs every policy on seq with buffer b and sets each against the
-// exact optimum. Credence gets LQD's own decisions as predictions, each
-// flipped with probability flip (rng draws the flips).
-func Compare(seq *Sequence, b int64, policies []string, params map[string]map[string]float64, flip float64, rng *rand.Rand) ([]Row, error) {
+// exact optimum. Credence asks oracle, or, if it is nil, LQD's own
+// decisions on seq (perfect predictions; its "flip" parameter adds
+// errors, drawn from rng).
+func Compare(seq *Sequence, b int64, policies []string, params map[string]map[string]float64, oracle tor.Oracle, rng *rand.Rand) ([]Row, error) {
 	opt, err := Opt(seq, b)
 	if err != nil {
 		return nil, err
 	}
-	var oracle tor.Oracle
-	if slices.Contains(policies, "credence") {
+	if oracle == nil && slices.Contains(policies, "credence") {
 		labels, _, err := LQDLabels(seq, b)
 		if err != nil {
 			return nil, err
 		}
 		oracle = tor.PerfectOracle{Drops: labels}
-		if flip > 0 {
-			oracle = &tor.Flipped{Inner: oracle, P: flip, Rand: rng}
-		}
 	}
 	var rows []Row
 	for _, name := range policies {
@@ -126,10 +158,20 @@ type Fig14Point struct {
 	OptOverLQD                 float64
 }
 
+// Fig14Result is the study: one point per flip probability, and Credence
+// with a forest trained on LQD's traces of Runs other sequences (the
+// paper's model: 4 trees of depth 4), with the forest's quality on the
+// test sequences.
+type Fig14Result struct {
+	Points        []Fig14Point
+	LQDOverForest float64
+	Quality       tor.Quality
+}
+
 // Fig14 runs the study; each run draws its own sequence from rng, which
 // every flip probability then shares (as in the paper, the arrivals are
 // fixed across runs). Ratios are of summed throughputs over the runs.
-func Fig14(c Fig14Config, rng *rand.Rand) ([]Fig14Point, error) {
+func Fig14(c Fig14Config, rng *rand.Rand) (*Fig14Result, error) {
 	if c.Runs < 1 || c.N < 2 || c.B < 1 || c.Slots < 1 || len(c.Flips) == 0 {
 		return nil, fmt.Errorf("fig14: runs %d, ports %d, buffer %d, slots %d, %d flips: want positive values and ports ≥ 2", c.Runs, c.N, c.B, c.Slots, len(c.Flips))
 	}
@@ -138,13 +180,44 @@ func Fig14(c Fig14Config, rng *rand.Rand) ([]Fig14Point, error) {
 			return nil, fmt.Errorf("fig14: flip %v: must be a probability", f)
 		}
 	}
+	train := make([]*Sequence, c.Runs)
+	for i := range train {
+		seq, err := Bursts(c.N, int(c.B), c.Slots, c.Lambda, rng)
+		if err != nil {
+			return nil, err
+		}
+		train[i] = seq
+	}
+	forest, err := TrainOracle(train, c.B, rng)
+	if err != nil {
+		return nil, err
+	}
+	res := &Fig14Result{}
 	cred := make([]int64, len(c.Flips))
-	var lqd, dt, opt int64
+	var lqd, dt, opt, withForest int64
 	for run := 0; run < c.Runs; run++ {
 		seq, err := Bursts(c.N, int(c.B), c.Slots, c.Lambda, rng)
 		if err != nil {
 			return nil, err
 		}
+		x, y, err := Traces([]*Sequence{seq}, c.B)
+		if err != nil {
+			return nil, err
+		}
+		q := forest.Evaluate(x, y)
+		res.Quality.TP += q.TP
+		res.Quality.FP += q.FP
+		res.Quality.TN += q.TN
+		res.Quality.FN += q.FN
+		p, err := Policy("credence", nil, c.N, c.B, forest, nil)
+		if err != nil {
+			return nil, err
+		}
+		r, err := Run(seq, c.B, p)
+		if err != nil {
+			return nil, err
+		}
+		withForest += r.Transmitted
 		labels, l, err := LQDLabels(seq, c.B)
 		if err != nil {
 			return nil, err
@@ -155,11 +228,11 @@ func Fig14(c Fig14Config, rng *rand.Rand) ([]Fig14Point, error) {
 			return nil, err
 		}
 		opt += o
-		p, err := Policy("dt", map[string]float64{"alpha": c.Alpha}, c.N, c.B, nil, nil)
+		p, err = Policy("dt", map[string]float64{"alpha": c.Alpha}, c.N, c.B, nil, nil)
 		if err != nil {
 			return nil, err
 		}
-		r, err := Run(seq, c.B, p)
+		r, err = Run(seq, c.B, p)
 		if err != nil {
 			return nil, err
 		}
@@ -180,11 +253,12 @@ func Fig14(c Fig14Config, rng *rand.Rand) ([]Fig14Point, error) {
 			cred[i] += r.Transmitted
 		}
 	}
-	pts := make([]Fig14Point, len(c.Flips))
+	res.Points = make([]Fig14Point, len(c.Flips))
 	for i, f := range c.Flips {
-		pts[i] = Fig14Point{Flip: f, LQDOverCredence: ratio(lqd, cred[i]), LQDOverDT: ratio(lqd, dt), OptOverLQD: ratio(opt, lqd)}
+		res.Points[i] = Fig14Point{Flip: f, LQDOverCredence: ratio(lqd, cred[i]), LQDOverDT: ratio(lqd, dt), OptOverLQD: ratio(opt, lqd)}
 	}
-	return pts, nil
+	res.LQDOverForest = ratio(lqd, withForest)
+	return res, nil
 }
 
 // PlotFig14 draws LQD/Credence and LQD/DT against the flip probability;

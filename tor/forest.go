@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -206,6 +207,54 @@ func (m *Forest) Write(w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// LoadForest reads a model file; errors start with its path.
+func LoadForest(path string) (*Forest, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	defer f.Close()
+	m, err := ReadForest(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// Quality is a classifier's confusion counts on a labelled set, with
+// "drop" as the positive class (the Credence paper's metrics).
+type Quality struct{ TP, FP, TN, FN int }
+
+// Accuracy, Precision and Recall as usual; 0 when undefined.
+func (q Quality) Accuracy() float64  { return frac(q.TP+q.TN, q.TP+q.TN+q.FP+q.FN) }
+func (q Quality) Precision() float64 { return frac(q.TP, q.TP+q.FP) }
+func (q Quality) Recall() float64    { return frac(q.TP, q.TP+q.FN) }
+
+func frac(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Evaluate is m's confusion on (x, y).
+func (m *Forest) Evaluate(x []Features, y []bool) Quality {
+	var q Quality
+	for i := range x {
+		switch p := m.Predict(&x[i]); {
+		case p && y[i]:
+			q.TP++
+		case p:
+			q.FP++
+		case y[i]:
+			q.FN++
+		default:
+			q.TN++
+		}
+	}
+	return q
 }
 
 // MaxForestNodes bounds a model file.

@@ -85,11 +85,37 @@ func (l longest) Dropped(_ rotor.Time, _ *Arrival, _ int32, q int32, pushed bool
 // and, while the buffer lacks room, drops the tail packet of the longest
 // queue (the smallest index among equally long ones); when that queue is
 // the arrival's own, the arrival is dropped instead (same lengths after).
-type LQD struct{ longest }
+type LQD struct {
+	longest
+	rec    func(a *Arrival, f *Features)
+	feats  *featureTracker
+	buffer Features
+}
 
 func (LQD) Name() string { return "lqd" }
 
-func (LQD) Admit(rotor.Time, *Arrival, int32, *State) bool { return true }
+// RecordFeatures makes LQD report Credence's features of every arrival,
+// before its decision, to fn (the training traces of Credence's model).
+// rtt is the averaging time of the moving averages.
+func (l *LQD) RecordFeatures(fn func(a *Arrival, f *Features), rtt rotor.Time) {
+	l.rec = fn
+	l.feats = newFeatureTracker(len(l.h.val), rtt)
+}
+
+func (l *LQD) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
+	if l.rec != nil {
+		l.feats.fill(&l.buffer, q, s)
+		l.rec(a, &l.buffer)
+	}
+	return true
+}
+
+func (l *LQD) Dequeued(now rotor.Time, size int32, q int32, s *State) {
+	l.longest.Dequeued(now, size, q, s)
+	if l.feats != nil {
+		l.feats.departed(now, q, s)
+	}
+}
 
 func (l *LQD) Victim(_ rotor.Time, _ *Arrival, q int32, _ *State) int32 {
 	v := l.h.Top()
@@ -180,11 +206,7 @@ type Credence struct {
 	longest
 	oracle    Oracle
 	guard     int64 // B/N; 0 disables the safeguard
-	tau       float64
-	avgQ      []float64 // per queue, EWMA of its length
-	lastQ     []rotor.Time
-	avgS      float64
-	lastS     rotor.Time
+	feats     *featureTracker
 	feat      Features
 	Consulted int64 // packets that reached the oracle
 }
@@ -201,26 +223,49 @@ func (c *Credence) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 		return false
 	}
 	c.Consulted++
-	b := float64(s.B)
-	c.feat = Features{float64(s.Queues[q].Bytes) / b, c.avgQ[q] / b, float64(s.Used) / b, c.avgS / b}
+	c.feats.fill(&c.feat, q, s)
 	return !c.oracle.Drop(a, &c.feat) // a field: a local would escape through the interface
 }
 
 func (c *Credence) Dequeued(now rotor.Time, size int32, q int32, s *State) {
 	c.depart(q, int64(size), s.Queues[q].Packets == 0)
 	c.longest.Dequeued(now, size, q, s)
-	c.avgQ[q] = c.ewma(now, c.lastQ[q], c.avgQ[q], float64(s.Queues[q].Bytes))
-	c.lastQ[q] = now
-	c.avgS = c.ewma(now, c.lastS, c.avgS, float64(s.Used))
-	c.lastS = now
+	c.feats.departed(now, q, s)
+}
+
+// featureTracker keeps the moving averages of Credence's features.
+type featureTracker struct {
+	tau   float64
+	avgQ  []float64 // per queue, EWMA of its length
+	lastQ []rotor.Time
+	avgS  float64 // EWMA of the shared occupancy
+	lastS rotor.Time
+}
+
+func newFeatureTracker(queues int, rtt rotor.Time) *featureTracker {
+	return &featureTracker{tau: float64(rtt), avgQ: make([]float64, queues), lastQ: make([]rotor.Time, queues)}
+}
+
+// departed updates the averages after a departure from queue q.
+func (t *featureTracker) departed(now rotor.Time, q int32, s *State) {
+	t.avgQ[q] = t.ewma(now, t.lastQ[q], t.avgQ[q], float64(s.Queues[q].Bytes))
+	t.lastQ[q] = now
+	t.avgS = t.ewma(now, t.lastS, t.avgS, float64(s.Used))
+	t.lastS = now
+}
+
+// fill writes queue q's features, as fractions of B.
+func (t *featureTracker) fill(f *Features, q int32, s *State) {
+	b := float64(s.B)
+	*f = Features{float64(s.Queues[q].Bytes) / b, t.avgQ[q] / b, float64(s.Used) / b, t.avgS / b}
 }
 
 // ewma is the artifact's time-weighted average: weight min(Δt, τ)/τ on
 // the new sample (τ = one base RTT; τ = 0 keeps the instantaneous value).
-func (c *Credence) ewma(now, last rotor.Time, avg, x float64) float64 {
-	if c.tau <= 0 {
+func (t *featureTracker) ewma(now, last rotor.Time, avg, x float64) float64 {
+	if t.tau <= 0 {
 		return x
 	}
-	w := min(float64(now-last), c.tau) / c.tau
+	w := min(float64(now-last), t.tau) / t.tau
 	return w*x + (1-w)*avg
 }

@@ -148,7 +148,7 @@ var registry = []PolicySpec{
 		}},
 	{Name: "lqd", Doc: "Longest Queue Drop: push out the longest queue's tail",
 		build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
-			return &LQD{longest{newMaxHeap(e.Switch.Ports * e.Switch.Queues)}}, nil
+			return &LQD{longest: longest{newMaxHeap(e.Switch.Ports * e.Switch.Queues)}}, nil
 		}},
 	{Name: "followlqd", Doc: "FollowLQD: drop-tail on the thresholds of a virtual LQD",
 		Params: []Param{{Name: "reset_empty", Default: 1, Doc: "1: an emptied queue resets its threshold (packet switches); 0: paper's rule"}},
@@ -175,7 +175,7 @@ var registry = []PolicySpec{
 			}
 			n := e.Switch.Ports * e.Switch.Queues
 			c := &Credence{virtualLQD: newVirtualLQD(v, e), longest: longest{newMaxHeap(n)}, oracle: o,
-				tau: float64(e.Switch.RTT), avgQ: make([]float64, n), lastQ: make([]rotor.Time, n)}
+				feats: newFeatureTracker(n, e.Switch.RTT)}
 			if v["safeguard"] != 0 {
 				c.guard = e.Switch.Buffer / int64(e.Switch.Ports)
 			}

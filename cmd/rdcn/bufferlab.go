@@ -44,9 +44,11 @@ func bufferLabCommand() *cli.Command {
 			&cli.StringFlag{Name: "policies", Value: strings.Join(bufferlab.LabPolicies, ","), Usage: "policies to run"},
 			&cli.StringSliceFlag{Name: "param", Usage: "a policy parameter, POLICY.KEY=VALUE (e.g. dt.alpha=1)"},
 			&cli.Float64Flag{Name: "flip", Usage: "probability of flipping each of Credence's predictions"},
+			&cli.StringFlag{Name: "model", Usage: "Credence asks the random forest in `FILE` instead of LQD's own decisions"},
+			&cli.StringFlag{Name: "train", Usage: "train Credence's forest on LQD's traces of --runs other sequences of the same traffic, write it to `FILE` and use it"},
 			&cli.BoolFlag{Name: "fig14", Usage: "run the Credence paper's flip-probability study instead"},
 			&cli.StringFlag{Name: "flips", Value: "0,0.001,0.005,0.01,0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.7", Usage: "--fig14: flip probabilities"},
-			&cli.IntFlag{Name: "runs", Value: 5, Usage: "--fig14: sequences per point"},
+			&cli.IntFlag{Name: "runs", Value: 5, Usage: "--fig14: sequences per point; --train: training sequences"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
@@ -99,12 +101,41 @@ func runBufferLab(c *cli.Context) error {
 	if !(flip >= 0 && flip <= 1) {
 		return badInput("flip", "%v: must be a probability", flip)
 	}
+	if flip > 0 {
+		if params["credence"] == nil {
+			params["credence"] = map[string]float64{}
+		}
+		params["credence"]["flip"] = flip
+	}
+	var oracle tor.Oracle // nil: LQD's own decisions
+	if path := c.String("model"); path != "" {
+		m, err := tor.LoadForest(path)
+		if err != nil {
+			return badInput("model", "%v", err)
+		}
+		oracle = m
+	}
 	for _, p := range policies { // bad parameters are bad input, before any run
 		if _, err := bufferlab.Policy(p, params[p], seq.N, b, tor.PerfectOracle{}, rng); err != nil {
 			return asInput("param "+p, err)
 		}
 	}
-	rows, err := bufferlab.Compare(seq, b, policies, params, flip, rng)
+	if path := c.String("train"); path != "" {
+		if oracle != nil {
+			return badInput("train", "give --train or --model, not both")
+		}
+		m, q, err := trainLabModel(c, n, b, rng)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(c.App.ErrWriter, "rdcn: model trained on LQD's traces of %d other sequences; on this one: accuracy %.3f, precision %.3f, recall %.3f\n",
+			c.Int("runs"), q.Accuracy(), q.Precision(), q.Recall())
+		if err := writeOutput(c.App.Writer, path, m.Write); err != nil {
+			return err
+		}
+		oracle = m
+	}
+	rows, err := bufferlab.Compare(seq, b, policies, params, oracle, rng)
 	if err != nil {
 		return err
 	}
@@ -178,6 +209,36 @@ func labSequence(c *cli.Context, n int, b int64, rng *rand.Rand) (*bufferlab.Seq
 	return seq, nil
 }
 
+// trainLabModel trains a forest on --runs fresh sequences of the same
+// traffic and scores it on the run's own sequence.
+func trainLabModel(c *cli.Context, n int, b int64, rng *rand.Rand) (*tor.Forest, tor.Quality, error) {
+	runs := c.Int("runs")
+	if runs < 1 || runs > 1000 {
+		return nil, tor.Quality{}, badInput("runs", "%d: want 1..1000", runs)
+	}
+	train := make([]*bufferlab.Sequence, runs)
+	for i := range train {
+		s, err := labSequence(c, n, b, rng)
+		if err != nil {
+			return nil, tor.Quality{}, err
+		}
+		train[i] = s
+	}
+	m, err := bufferlab.TrainOracle(train, b, rng)
+	if err != nil {
+		return nil, tor.Quality{}, err
+	}
+	test, err := labSequence(c, n, b, rng)
+	if err != nil {
+		return nil, tor.Quality{}, err
+	}
+	x, y, err := bufferlab.Traces([]*bufferlab.Sequence{test}, b)
+	if err != nil {
+		return nil, tor.Quality{}, err
+	}
+	return m, m.Evaluate(x, y), nil
+}
+
 // labParams parses --param POLICY.KEY=VALUE.
 func labParams(list []string, policies []string) (map[string]map[string]float64, error) {
 	out := map[string]map[string]float64{}
@@ -229,14 +290,15 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 	}
 	cfg := bufferlab.Fig14Config{N: n, B: b, Slots: c.Int("slots"), Lambda: load * float64(n) / float64(b),
 		Flips: flips, Runs: c.Int("runs"), Alpha: 0.5}
-	pts, err := bufferlab.Fig14(cfg, rng)
+	res, err := bufferlab.Fig14(cfg, rng)
 	if err != nil {
 		return asInput("fig14", err)
 	}
+	pts := res.Points
 	outs := []outputFile{{c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			return writeJSON(w, pts)
+			return writeJSON(w, res)
 		case "csv":
 			cw := csv.NewWriter(w)
 			cw.Write([]string{"flip", "lqd_over_credence", "lqd_over_dt", "opt_over_lqd"})
@@ -253,7 +315,14 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 		for _, p := range pts {
 			fmt.Fprintf(tw, "%g\t%.4f\t%.4f\t\n", p.Flip, p.LQDOverCredence, p.LQDOverDT)
 		}
-		return tw.Flush()
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		q := res.Quality
+		_, err := fmt.Fprintf(w, "Credence with a random forest (4 trees, depth 4) trained on LQD's traces of %d other sequences: LQD/Credence = %.4f\n"+
+			"  the forest on the test sequences: accuracy %.3f, precision %.3f, recall %.3f\n",
+			cfg.Runs, res.LQDOverForest, q.Accuracy(), q.Precision(), q.Recall())
+		return err
 	}}}
 	if plotPath != "" {
 		outs = append(outs, outputFile{plotPath, func(w io.Writer) error {

@@ -67,3 +67,33 @@ func TestBufferLabRun(t *testing.T) {
 		t.Errorf("no plot: %v", err)
 	}
 }
+
+// A trained model file is written, read back and used; a missing or
+// corrupt one is bad input.
+func TestBufferLabModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.forest")
+	var out, errw bytes.Buffer
+	base := []string{"rdcn", "buffer-lab", "--slots", "400", "--runs", "2", "--policies", "lqd,credence"}
+	if code := run(append(base, "--train", model), &out, &errw); code != 0 {
+		t.Fatalf("train: status %d: %s", code, errw.String())
+	}
+	var out2 bytes.Buffer
+	if code := run(append(base, "--model", model), &out2, &errw); code != 0 {
+		t.Fatalf("model: status %d: %s", code, errw.String())
+	}
+	if out.String() != out2.String() {
+		t.Errorf("the written model gives another table:\n%s\n%s", out.String(), out2.String())
+	}
+	bad := filepath.Join(dir, "bad.forest")
+	os.WriteFile(bad, []byte("rdcn-forest 1\ntree\nleaf 7\n"), 0o644)
+	for path, want := range map[string]string{
+		bad:                             "rdcn: model: " + bad + `: line 3: leaf value "7"`,
+		filepath.Join(dir, "no.forest"): "rdcn: model: " + filepath.Join(dir, "no.forest") + ": open",
+	} {
+		errw.Reset()
+		if code := run(append(base, "--model", path), &out, &errw); code != 2 || !strings.HasPrefix(errw.String(), want) {
+			t.Errorf("--model %s: status %d, stderr %q, want 2 and %q", path, code, errw.String(), want)
+		}
+	}
+}
