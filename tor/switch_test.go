@@ -2,6 +2,7 @@ package tor
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -252,4 +253,27 @@ func FuzzReadForest(f *testing.F) {
 			t.Fatal("round trip changed the prediction")
 		}
 	})
+}
+
+type circuitSpy struct {
+	CompleteSharingPolicy
+	heard []string
+}
+
+func (c *circuitSpy) Circuit(_ rotor.Time, port int32, up bool, s *State) {
+	c.heard = append(c.heard, fmt.Sprint(port, up, s.Ports[port].Night))
+}
+
+// Day and night reach the counters and a CircuitAware policy.
+func TestCircuit(t *testing.T) {
+	spy := &circuitSpy{}
+	sw, err := NewSwitch(cfgN(3, 1, 1e6, rotor.Gbps), spy, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.SetCircuit(0, 2, false)
+	sw.SetCircuit(5, 2, true)
+	if got := strings.Join(spy.heard, ";"); got != "2 false true;2 true false" {
+		t.Errorf("heard %q", got)
+	}
 }
