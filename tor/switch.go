@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -199,54 +200,15 @@ type CircuitAware interface {
 	Circuit(now rotor.Time, port int32, up bool, s *State)
 }
 
-type slot struct {
-	h    int32 // caller's packet handle
-	size int32
-}
-
-// ring is a growable FIFO of slots that can also drop its tail.
-type ring struct {
-	buf  []slot
-	head int
-	n    int
-}
-
-func (r *ring) push(x slot) {
-	if r.n == len(r.buf) {
-		size := 2 * len(r.buf)
-		if size == 0 {
-			size = 16
-		}
-		nb := make([]slot, size)
-		for i := 0; i < r.n; i++ {
-			nb[i] = r.buf[(r.head+i)&(len(r.buf)-1)]
-		}
-		r.buf, r.head = nb, 0
-	}
-	r.buf[(r.head+r.n)&(len(r.buf)-1)] = x
-	r.n++
-}
-
-func (r *ring) pop() slot {
-	x := r.buf[r.head]
-	r.head = (r.head + 1) & (len(r.buf) - 1)
-	r.n--
-	return x
-}
-
-func (r *ring) popTail() slot {
-	r.n--
-	return r.buf[(r.head+r.n)&(len(r.buf)-1)]
-}
-
 // Switch is a shared-buffer switch: ports of up to MaxQueues FIFO queues,
 // one buffer, one BufferPolicy. It stores caller handles (packet indices),
 // so it allocates nothing per packet once its queues reached their size.
 type Switch struct {
 	cfg    SwitchConfig
 	st     State
-	q      []ring
-	rr     []uint8 // per port: next queue for round robin
+	q      []des.FIFO // per queue: caller handles
+	sizes  []des.FIFO // per queue: their sizes, in step with q
+	rr     []uint8    // per port: next queue for round robin
 	policy BufferPolicy
 	push   PushOut
 	enq    OnEnqueue
@@ -276,7 +238,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 		return nil, fmt.Errorf("policy: is nil")
 	}
 	n := cfg.Ports * cfg.Queues
-	sw := &Switch{cfg: cfg, q: make([]ring, n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
+	sw := &Switch{cfg: cfg, q: make([]des.FIFO, n), sizes: make([]des.FIFO, n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
 	sw.st = State{B: cfg.Buffer, MTU: cfg.MTU, NQ: cfg.Queues, RTT: cfg.RTT,
 		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Ports)}
 	for i := range sw.st.Queues {
@@ -347,16 +309,16 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 		}
 		for s.Used+size > s.B {
 			v := sw.push.Victim(now, a, q, s)
-			if v < 0 || sw.q[v].n == 0 {
+			if v < 0 || sw.q[v].Len() == 0 {
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
-			x := sw.q[v].popTail()
-			sw.sub(v, x.size)
+			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
+			sw.sub(v, vsize)
 			sw.PushedOut++
-			sw.Evicted = append(sw.Evicted, x.h)
+			sw.Evicted = append(sw.Evicted, vh)
 			if sw.drop != nil {
-				sw.drop.Dropped(now, nil, x.size, v, true, s)
+				sw.drop.Dropped(now, nil, vsize, v, true, s)
 			}
 		}
 	}
@@ -366,7 +328,8 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 			sw.Marks++
 		}
 	}
-	sw.q[q].push(slot{h: h, size: a.Size})
+	sw.q[q].Push(h)
+	sw.sizes[q].Push(a.Size)
 	sw.add(q, a.Size)
 	if s.Used > sw.PeakUsed {
 		sw.PeakUsed = s.Used
@@ -464,20 +427,20 @@ func (sw *Switch) Dequeue(now rotor.Time, port int) (h int32, size int32, ok boo
 // DequeueQueue sends the head packet of queue q (for callers with their
 // own scheduler, such as a rotor ToR serving VOQs by circuit).
 func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok bool) {
-	if sw.q[q].n == 0 {
+	if sw.q[q].Len() == 0 {
 		return 0, 0, false
 	}
-	x := sw.q[q].pop()
-	sw.sub(q, x.size)
+	h, size = sw.q[q].Pop(), sw.sizes[q].Pop()
+	sw.sub(q, size)
 	port := sw.st.Queues[q].Port
-	sw.st.Ports[port].TxBytes += int64(x.size)
+	sw.st.Ports[port].TxBytes += int64(size)
 	if sw.cfg.Sched == RoundRobin {
 		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
 	}
 	if sw.deq != nil {
-		sw.deq.Dequeued(now, x.size, q, &sw.st)
+		sw.deq.Dequeued(now, size, q, &sw.st)
 	}
-	return x.h, x.size, true
+	return h, size, true
 }
 
 // TickEvery is the policy's tick period, 0 if it has no ticks.
@@ -505,4 +468,4 @@ func (sw *Switch) SetCircuit(now rotor.Time, port int, up bool) {
 }
 
 // Len is the number of packets in queue q.
-func (sw *Switch) Len(q int32) int { return sw.q[q].n }
+func (sw *Switch) Len(q int32) int { return sw.q[q].Len() }

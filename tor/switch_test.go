@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,25 +94,13 @@ func TestSchedulers(t *testing.T) {
 			got = append(got, h)
 		}
 		want := map[Sched][]int32{StrictPriority: {1, 4, 3, 0, 2, 5}, RoundRobin: {1, 3, 0, 4, 2, 5}}[sched]
-		if !equal(got, want) {
+		if !slices.Equal(got, want) {
 			t.Errorf("sched %d: order %v, want %v", sched, got, want)
 		}
 		if s.Used != 0 || s.Active != 0 || s.Ports[1].Active != 0 || s.Ports[1].TxBytes != 600 {
 			t.Errorf("counters after drain: %+v", s)
 		}
 	}
-}
-
-func equal(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // DCTCP marks a packet that finds more than K bytes; RED with
