@@ -191,6 +191,17 @@ func TestTDTMicroBenchmark(t *testing.T) {
 				first, q = now-start, h.sw.st.Queues[2].Bytes
 			}
 		}
+		h.run(start)
+		if tdt, ok := h.sw.Policy().(*TDT); ok {
+			// the long-lived ports have been evacuated; the burst is absorbed
+			if tdt.State(0) != "evacuation" || tdt.State(1) != "evacuation" {
+				t.Errorf("tdt before the burst: ports 0, 1 in %s, %s, want evacuation", tdt.State(0), tdt.State(1))
+			}
+			h.run(start + 100*rotor.Microsecond)
+			if tdt.State(2) != "absorption" {
+				t.Errorf("tdt 100 µs into the burst: port 2 in %s, want absorption", tdt.State(2))
+			}
+		}
 		h.run(start + 2*rotor.Millisecond)
 		gotUS, gotMB := first.Seconds()*1e6, float64(q)/1e6
 		t.Logf("%s: first burst drop after %.0f µs at %.3f MB", tc.policy, gotUS, gotMB)
