@@ -266,20 +266,28 @@ func (p PolicySpec) Values(set map[string]float64, c *SwitchConfig) (map[string]
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		x := set[k]
-		i := slices.IndexFunc(p.Params, func(prm Param) bool { return prm.Name == k })
-		if i < 0 {
+		if !slices.ContainsFunc(p.Params, func(prm Param) bool { return prm.Name == k }) {
 			return nil, fmt.Errorf("%s: policy %s takes no such parameter (takes: %s)", k, p.Name, p.paramList())
 		}
+		v[k] = set[k]
+	}
+	for _, prm := range p.Params { // given or default: all must hold
+		x := v[prm.Name]
+		why := ""
 		switch {
 		case math.IsNaN(x) || math.IsInf(x, 0):
-			return nil, fmt.Errorf("%s %v: must be finite", k, x)
-		case p.Params[i].Positive && x <= 0:
-			return nil, fmt.Errorf("%s %v: must be positive", k, x)
+			why = "must be finite"
+		case prm.Positive && x <= 0:
+			why = "must be positive"
 		case x < 0:
-			return nil, fmt.Errorf("%s %v: must not be negative", k, x)
+			why = "must not be negative"
+		default:
+			continue
 		}
-		v[k] = x
+		if _, given := set[prm.Name]; !given {
+			why += " (its default: " + prm.Doc + ")"
+		}
+		return nil, fmt.Errorf("%s %v: %s", prm.Name, x, why)
 	}
 	return v, nil
 }

@@ -266,3 +266,17 @@ func TestCircuit(t *testing.T) {
 		t.Errorf("heard %q", got)
 	}
 }
+
+// A default derived from the switch is checked like a given value: ABM
+// without an RTT has no update period.
+func TestDerivedDefaults(t *testing.T) {
+	cfg := cfgN(4, 1, 1e6, rotor.Gbps)
+	cfg.RTT = 0
+	_, err := NewBufferPolicy("abm", nil, Env{Switch: &cfg})
+	if err == nil || !strings.HasPrefix(err.Error(), "period_us 0: must be positive (its default: n_p and μ update period, µs (one base RTT))") {
+		t.Errorf("abm without RTT: %v", err)
+	}
+	if _, err := NewBufferPolicy("abm", map[string]float64{"period_us": 80}, Env{Switch: &cfg}); err != nil {
+		t.Errorf("abm with a period: %v", err)
+	}
+}
