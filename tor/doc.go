@@ -11,9 +11,10 @@
 //
 // Buffer policies implement the Policy interface (per-packet Admit with a
 // Verdict that may name push-out victims, hooks on enqueue, dequeue and
-// drop, and a periodic Tick) and see the buffer through BufferState. This
-// package ships Complete Sharing and Dynamic Thresholds; more policies plug
-// in without changes here. On dequeue the ToR stamps an INT hop record
+// drop, and a periodic Tick) and see the buffer through BufferState; the
+// ToR ships Complete Sharing and Dynamic Thresholds. The Switch below, with
+// all the registered policies, is to replace this interface when the
+// engine's ports get multiple queues. On dequeue the ToR stamps an INT hop record
 // (queue length, transmitted bytes, time, link rate) for telemetry-driven
 // congestion control, and on enqueue it sets the ECN mark above a threshold.
 //
