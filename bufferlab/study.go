@@ -39,11 +39,11 @@ func Bound(policy string, n int) float64 {
 
 // Row is one policy's result on a sequence.
 type Row struct {
-	Policy      string
-	Transmitted int64
-	Opt         int64
-	Ratio       float64 // OPT / ALG
-	Bound       float64 // proven ratio, 0 if none
+	Policy      string  `json:"policy"`
+	Transmitted int64   `json:"sent"`
+	Opt         int64   `json:"opt"`
+	Ratio       float64 `json:"opt_over_alg"`
+	Bound       float64 `json:"proven_bound"` // 0 if none
 }
 
 // LQDLabels runs LQD on seq and returns its per-packet drops (the perfect
@@ -153,9 +153,10 @@ type Fig14Config struct {
 // Fig14Point is one flip probability: LQD's throughput over Credence's and
 // over DT's (lower is better; 1 = as good as LQD), and OPT over LQD.
 type Fig14Point struct {
-	Flip                       float64
-	LQDOverCredence, LQDOverDT float64
-	OptOverLQD                 float64
+	Flip            float64 `json:"flip"`
+	LQDOverCredence float64 `json:"lqd_over_credence"`
+	LQDOverDT       float64 `json:"lqd_over_dt"`
+	OptOverLQD      float64 `json:"opt_over_lqd"`
 }
 
 // Fig14Result is the study: one point per flip probability, and Credence
@@ -163,9 +164,9 @@ type Fig14Point struct {
 // paper's model: 4 trees of depth 4), with the forest's quality on the
 // test sequences.
 type Fig14Result struct {
-	Points        []Fig14Point
-	LQDOverForest float64
-	Quality       tor.Quality
+	Points        []Fig14Point `json:"points"`
+	LQDOverForest float64      `json:"lqd_over_credence_forest"`
+	Quality       tor.Quality  `json:"forest_quality"`
 }
 
 // Fig14 runs the study; each run draws its own sequence from rng, which

@@ -225,7 +225,12 @@ func LoadForest(path string) (*Forest, error) {
 
 // Quality is a classifier's confusion counts on a labelled set, with
 // "drop" as the positive class (the Credence paper's metrics).
-type Quality struct{ TP, FP, TN, FN int }
+type Quality struct {
+	TP int `json:"tp"`
+	FP int `json:"fp"`
+	TN int `json:"tn"`
+	FN int `json:"fn"`
+}
 
 // Accuracy, Precision and Recall as usual; 0 when undefined.
 func (q Quality) Accuracy() float64  { return frac(q.TP+q.TN, q.TP+q.TN+q.FP+q.FN) }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdcn/rdcn/bufferlab"
+	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -144,7 +144,12 @@ func runBufferLab(c *cli.Context) error {
 		case "json":
 			return writeJSON(w, rows)
 		case "csv":
-			return writeRecordCSV(w, rows)
+			cells := make([][]string, len(rows))
+			for i, r := range rows {
+				cells[i] = []string{r.Policy, fmt.Sprint(r.Transmitted), fmt.Sprint(r.Opt),
+					strconv.FormatFloat(r.Ratio, 'g', -1, 64), strconv.FormatFloat(r.Bound, 'g', -1, 64)}
+			}
+			return stats.WriteCSV(w, []string{"policy", "sent", "opt", "opt_over_alg", "proven_bound"}, cells)
 		}
 		fmt.Fprintf(w, "%s: %d ports, buffer %d, %d slots, %d packets; OPT = %d\n",
 			c.String("traffic"), seq.N, b, len(seq.Slots), seq.Packets(), rows[0].Opt)
@@ -300,13 +305,12 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 		case "json":
 			return writeJSON(w, res)
 		case "csv":
-			cw := csv.NewWriter(w)
-			cw.Write([]string{"flip", "lqd_over_credence", "lqd_over_dt", "opt_over_lqd"})
-			for _, p := range pts {
-				cw.Write([]string{fmt.Sprint(p.Flip), fmt.Sprintf("%.4f", p.LQDOverCredence), fmt.Sprintf("%.4f", p.LQDOverDT), fmt.Sprintf("%.4f", p.OptOverLQD)})
+			cells := make([][]string, len(pts))
+			for i, p := range pts {
+				cells[i] = []string{strconv.FormatFloat(p.Flip, 'g', -1, 64), strconv.FormatFloat(p.LQDOverCredence, 'g', -1, 64),
+					strconv.FormatFloat(p.LQDOverDT, 'g', -1, 64), strconv.FormatFloat(p.OptOverLQD, 'g', -1, 64)}
 			}
-			cw.Flush()
-			return cw.Error()
+			return stats.WriteCSV(w, []string{"flip", "lqd_over_credence", "lqd_over_dt", "opt_over_lqd"}, cells)
 		}
 		fmt.Fprintf(w, "bursts of B = %d packets, %d ports, load %.2f, %d slots × %d runs; OPT/LQD = %.4f\n",
 			b, n, load, cfg.Slots, cfg.Runs, pts[0].OptOverLQD)

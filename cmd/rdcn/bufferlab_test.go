@@ -97,3 +97,19 @@ func TestBufferLabModel(t *testing.T) {
 		}
 	}
 }
+
+func TestBufferLabFormats(t *testing.T) {
+	base := []string{"rdcn", "buffer-lab", "--traffic", "cs", "--ports", "4", "--buffer", "8", "--rounds", "100", "--policies", "cs,lqd"}
+	for format, want := range map[string]string{
+		"csv":  "policy,sent,opt,opt_over_alg,proven_bound\ncs,110,407,3.7,5\nlqd,407,407,1,1.707\n",
+		"json": `"opt_over_alg": 3.7,`,
+	} {
+		var out, errw bytes.Buffer
+		if code := run(append(base, "--format", format), &out, &errw); code != 0 {
+			t.Fatalf("%s: status %d: %s", format, code, errw.String())
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s:\n%s\nwant %q", format, out.String(), want)
+		}
+	}
+}
