@@ -13,7 +13,9 @@ import (
 
 type source struct {
 	port        int32
+	inPort      int32
 	class       uint8
+	paused      bool // by PFC
 	rate        rotor.Rate
 	start, stop rotor.Time
 	next        rotor.Time
@@ -43,7 +45,18 @@ func newHarness(t testing.TB, cfg SwitchConfig, policy string, set map[string]fl
 	for _, s := range src {
 		s.next = s.start
 	}
-	return &harness{sw: sw, src: src, busy: make([]rotor.Time, cfg.Ports), dropped: make([]int64, cfg.Ports)}
+	h := &harness{sw: sw, src: src, busy: make([]rotor.Time, cfg.Ports), dropped: make([]int64, cfg.Ports)}
+	sw.OnPFC = func(now rotor.Time, inPort int32, class int, pause bool) {
+		for _, s := range h.src {
+			if s.inPort == inPort && sw.Classify(s.class) == class {
+				s.paused = pause
+				if !pause && s.next < now {
+					s.next = now // an upstream that was stopped resumes now
+				}
+			}
+		}
+	}
+	return h
 }
 
 // run advances to until.
@@ -53,7 +66,7 @@ func (h *harness) run(until rotor.Time) {
 		// next arrival
 		var s *source
 		for _, c := range h.src {
-			if c.next < c.stop && (s == nil || c.next < s.next) {
+			if !c.paused && c.next < c.stop && (s == nil || c.next < s.next) {
 				s = c
 			}
 		}
@@ -72,7 +85,7 @@ func (h *harness) run(until rotor.Time) {
 		if s == nil || s.next >= until {
 			return
 		}
-		a := Arrival{ID: h.id, Flow: int32(s.port), Size: mtu, Port: s.port, Class: s.class}
+		a := Arrival{ID: h.id, Flow: int32(s.port), Size: mtu, Port: s.port, InPort: s.inPort, Class: s.class}
 		h.id++
 		if ok, _ := h.sw.Enqueue(now, &a, int32(h.id)); !ok {
 			h.dropped[s.port]++
@@ -81,7 +94,7 @@ func (h *harness) run(until rotor.Time) {
 			}
 		}
 		s.sent++
-		s.next = s.start + rotor.Time(math.Round(float64(s.sent)*float64(s.rate.TransmitTime(rotor.Bytes(mtu)))))
+		s.next += s.rate.TransmitTime(rotor.Bytes(mtu))
 		h.drain(now)
 	}
 }

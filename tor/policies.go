@@ -49,8 +49,21 @@ type DT struct{ alpha classAlpha }
 func (DT) Name() string { return "dt" }
 
 func (d *DT) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
-	return float64(s.Queues[q].Bytes+int64(a.Size)) <= d.alpha[s.Prio(q)]*float64(s.Free())
+	return float64(s.Queues[q].Bytes+int64(a.Size)) <= d.alpha[s.Prio(q)]*float64(s.SharedFree())
 }
+
+// AdmitLossless is DT on the lossless class's ingress queue (its bytes in
+// the shared pool): PFC pauses the ingress port instead of dropping.
+func (d *DT) AdmitLossless(_ rotor.Time, a *Arrival, iq int32, s *State) bool {
+	return float64(s.Ingress[iq].Shared+int64(a.Size)) <= d.alpha[int(iq)%s.NQ]*float64(s.SharedFree())
+}
+
+// Resume lets a drained ingress queue go once a full packet passes DT.
+func (d *DT) Resume(_ rotor.Time, iq int32, s *State) bool {
+	return float64(s.Ingress[iq].Shared+int64(s.MTU)) <= d.alpha[int(iq)%s.NQ]*float64(s.SharedFree())
+}
+
+func (d *DT) IngressDequeued(rotor.Time, int32, int32, *State) {}
 
 // FB is Flexible Buffer management: T = α_c·(1/N_p)·γ·(B − Q), N_p the
 // non-empty queues of the packet's priority (its queue index) counting its

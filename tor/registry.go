@@ -181,6 +181,19 @@ var registry = []PolicySpec{
 			}
 			return c, nil
 		}},
+	{Name: "reverie", Doc: "Reverie: one pool for lossless (PFC) and lossy, low-pass-filtered queue lengths",
+		Params: []Param{{Name: "alpha", Default: 1, Positive: true, Doc: "α of low-priority queues (and of all, with hi_queues = 0)"},
+			{Name: "alpha_hi", Default: 1, Positive: true, Doc: "α of the high-priority queues"}, pHi,
+			{Name: "gamma", Default: 0.999, Positive: true, Doc: "low-pass filter weight on the old value, per departure"},
+			{Name: "sat", Derive: mtus(20), Positive: true, Doc: "bytes at which a queue counts fully congested (20 MTU)"}},
+		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+			a, err := alphas(v, e)
+			if v["gamma"] >= 1 {
+				return nil, fmt.Errorf("gamma %v: must be below 1", v["gamma"])
+			}
+			n := e.Switch.Ports * e.Switch.Queues
+			return &Reverie{alpha: a, gamma: v["gamma"], sat: v["sat"], qhat: make([]float64, n), ihat: make([]float64, n)}, err
+		}},
 	{Name: "tdt", Doc: "Traffic-aware DT: per-port normal/absorption/evacuation machine",
 		Params: []Param{{Name: "alpha", Default: 1, Positive: true, Doc: "DT α in the normal state"},
 			{Name: "nec", Derive: func(c *SwitchConfig) float64 { return pk(c, 1/float64(c.Ports)) }, Positive: true, Doc: "net-enqueue packets that start absorption (B/n)"},

@@ -62,6 +62,14 @@ type SwitchConfig struct {
 	// RTT is the base round-trip time: policies that update once per RTT
 	// (ABM) or average over one (Credence's features) use it.
 	RTT rotor.Time
+	// PFC: Lossless has bit k set iff queue index k is a lossless class.
+	// Lossless packets are accounted to their ingress queue (InPort,
+	// class); one that the policy does not admit to the shared pool goes
+	// to headroom (at most Headroom bytes per ingress queue, HeadroomPool
+	// in all, carved out of Buffer) and pauses its ingress queue.
+	Lossless     uint8
+	Headroom     int64
+	HeadroomPool int64
 }
 
 // Validate reports the first bad field.
@@ -83,6 +91,12 @@ func (c *SwitchConfig) Validate() error {
 		return fmt.Errorf("ecn: %d given, want 0, 1 or %d (one per queue)", len(c.ECN), c.Queues)
 	case c.RTT < 0:
 		return fmt.Errorf("rtt %v: must not be negative", c.RTT)
+	case c.Lossless>>c.Queues != 0:
+		return fmt.Errorf("lossless %#b: classes beyond queues %d", c.Lossless, c.Queues)
+	case c.Lossless != 0 && (c.Headroom <= 0 || c.HeadroomPool < c.Headroom || c.HeadroomPool >= c.Buffer):
+		return fmt.Errorf("headroom %d, headroom_pool %d: PFC needs 0 < headroom ≤ headroom_pool < buffer %d", c.Headroom, c.HeadroomPool, c.Buffer)
+	case c.Lossless == 0 && (c.Headroom != 0 || c.HeadroomPool != 0):
+		return fmt.Errorf("headroom %d, headroom_pool %d: set only with lossless classes", c.Headroom, c.HeadroomPool)
 	}
 	for i, r := range c.Rates {
 		if r <= 0 {
@@ -108,6 +122,7 @@ type Arrival struct {
 	Flow    int32 // flow id (FAB and IB keep per-flow state)
 	Size    int32 // bytes
 	Port    int32 // egress port
+	InPort  int32 // ingress port (PFC accounts lossless packets to it)
 	Class   uint8 // priority class, mapped to a queue by the classifier
 	Unsched bool  // sent in its flow's first RTT (ABM's unscheduled packets)
 }
@@ -143,9 +158,31 @@ type State struct {
 	PrioActive [MaxQueues]int32
 	Active     int32 // non-empty queues
 	RTT        rotor.Time
+	// PFC: ingress queues (InPort·NQ + class) of the lossless classes, and
+	// the headroom pool. Used counts headroom bytes too.
+	Ingress      []IngressCounters
+	HeadroomPool int64
+	HeadroomUsed int64
+	Lossless     uint8 // bit k: queue index k is lossless
 }
 
-// Free is B − Q.
+// IsLossless reports whether queue q carries a lossless class.
+func (s *State) IsLossless(q int32) bool { return s.Lossless>>s.Prio(q)&1 != 0 }
+
+// IngressCounters is one lossless ingress queue: bytes in the shared pool
+// and in headroom, and whether it has paused its upstream.
+type IngressCounters struct {
+	Shared, Headroom int64
+	Paused           bool
+}
+
+// SharedSize is b* = B − headroom pool, the shared pool.
+func (s *State) SharedSize() int64 { return s.B - s.HeadroomPool }
+
+// SharedFree is b* − q*: the shared pool's free bytes.
+func (s *State) SharedFree() int64 { return s.SharedSize() - (s.Used - s.HeadroomUsed) }
+
+// Free is B − Q (the shared pool's free bytes when PFC is off).
 func (s *State) Free() int64 { return s.B - s.Used }
 
 // PortOf is the port of queue q.
@@ -194,6 +231,18 @@ type Ticker interface {
 	Tick(now rotor.Time, s *State)
 }
 
+// LosslessPolicy is a policy with lossless (PFC) classes. AdmitLossless
+// decides whether a lossless packet may enter the shared pool, accounted
+// to ingress queue iq; if not, it goes to headroom and iq pauses. Resume
+// decides whether a paused ingress queue whose headroom has drained may
+// resume. IngressDequeued hears a lossless packet leave, after iq's
+// counters changed.
+type LosslessPolicy interface {
+	AdmitLossless(now rotor.Time, a *Arrival, iq int32, s *State) bool
+	Resume(now rotor.Time, iq int32, s *State) bool
+	IngressDequeued(now rotor.Time, size int32, iq int32, s *State)
+}
+
 // CircuitAware hears a rotor ToR's circuit day (up) and night (down) per
 // port; State.Ports[p].Night is already updated.
 type CircuitAware interface {
@@ -208,6 +257,7 @@ type Switch struct {
 	st     State
 	q      []des.FIFO // per queue: caller handles
 	sizes  []des.FIFO // per queue: their sizes, in step with q
+	ingr   []des.FIFO // with PFC, per queue: the packets' ingress queues (−1: lossy)
 	rr     []uint8    // per port: next queue for round robin
 	policy BufferPolicy
 	push   PushOut
@@ -216,6 +266,9 @@ type Switch struct {
 	drop   OnDrop
 	tick   Ticker
 	circ   CircuitAware
+	pfc    LosslessPolicy // nil without lossless classes
+	idle   des.FIFO       // paused ingress queues whose headroom drained
+	inIdle []bool         // per ingress queue: in idle
 	rng    *rand.Rand
 	ecn    [MaxQueues]ECN
 	ecnOn  bool
@@ -224,8 +277,14 @@ type Switch struct {
 	// caller owns them and should reset the slice (Evicted = Evicted[:0]).
 	Evicted []int32
 
+	// OnPFC, if set, hears every pause (pause true) and resume of ingress
+	// port inPort's class: the caller stops or restarts the upstream.
+	OnPFC func(now rotor.Time, inPort int32, class int, pause bool)
+
 	Drops, PushedOut, Marks int64
 	PeakUsed                int64
+	LosslessDrops           int64 // lossless packets lost (headroom overflow): must stay 0
+	Pauses                  int64
 }
 
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
@@ -263,6 +322,18 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
+	if cfg.Lossless != 0 {
+		lp, ok := p.(LosslessPolicy)
+		if !ok {
+			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie or dt)", p.Name())
+		}
+		sw.pfc = lp
+		sw.ingr = make([]des.FIFO, n)
+		sw.inIdle = make([]bool, n)
+		sw.st.Ingress = make([]IngressCounters, n)
+		sw.st.HeadroomPool = cfg.HeadroomPool
+		sw.st.Lossless = cfg.Lossless
+	}
 	return sw, nil
 }
 
@@ -298,22 +369,33 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 	q := sw.QueueOf(a)
 	s := &sw.st
 	size := int64(a.Size)
-	if !sw.policy.Admit(now, a, q, s) {
+	iq := int32(-1)
+	if sw.pfc != nil && s.IsLossless(q) {
+		iq = a.InPort*int32(s.NQ) + int32(s.Prio(q))
+		if !sw.admitLossless(now, a, iq) {
+			sw.LosslessDrops++
+			sw.dropArrival(now, a, q)
+			return false, false
+		}
+	} else if !sw.policy.Admit(now, a, q, s) {
 		sw.dropArrival(now, a, q)
 		return false, false
 	}
-	if s.Used+size > s.B {
+	if iq < 0 && s.Used-s.HeadroomUsed+size > s.SharedSize() {
 		if sw.push == nil {
 			sw.dropArrival(now, a, q)
 			return false, false
 		}
-		for s.Used+size > s.B {
+		for s.Used-s.HeadroomUsed+size > s.SharedSize() {
 			v := sw.push.Victim(now, a, q, s)
 			if v < 0 || sw.q[v].Len() == 0 {
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
 			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
+			if sw.pfc != nil {
+				sw.ingr[v].PopTail() // push-out policies have no lossless classes
+			}
 			sw.sub(v, vsize)
 			sw.PushedOut++
 			sw.Evicted = append(sw.Evicted, vh)
@@ -330,6 +412,9 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 	}
 	sw.q[q].Push(h)
 	sw.sizes[q].Push(a.Size)
+	if sw.pfc != nil {
+		sw.ingr[q].Push(iq)
+	}
 	sw.add(q, a.Size)
 	if s.Used > sw.PeakUsed {
 		sw.PeakUsed = s.Used
@@ -338,6 +423,70 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 		sw.enq.Enqueued(now, a, q, s)
 	}
 	return true, mark
+}
+
+// admitLossless accounts a lossless packet to ingress queue iq: in the
+// shared pool if the policy admits it there and it fits, else in
+// headroom, pausing iq. It reports false only when headroom overflows.
+func (sw *Switch) admitLossless(now rotor.Time, a *Arrival, iq int32) bool {
+	s := &sw.st
+	ing := &s.Ingress[iq]
+	size := int64(a.Size)
+	if !ing.Paused && sw.pfc.AdmitLossless(now, a, iq, s) && s.Used-s.HeadroomUsed+size <= s.SharedSize() {
+		ing.Shared += size
+		return true
+	}
+	if ing.Headroom+size > sw.cfg.Headroom || s.HeadroomUsed+size > s.HeadroomPool {
+		return false
+	}
+	ing.Headroom += size
+	s.HeadroomUsed += size
+	if !ing.Paused {
+		ing.Paused = true
+		sw.Pauses++
+		if sw.OnPFC != nil {
+			sw.OnPFC(now, iq/int32(s.NQ), int(iq)%s.NQ, true)
+		}
+	}
+	return true
+}
+
+// leaveLossless takes a departing lossless packet off ingress queue iq
+// (headroom first) and resumes paused ingress queues that may resume: iq
+// itself, and one of those waiting, in turn, so that a queue that drained
+// while the pool was congested resumes later.
+func (sw *Switch) leaveLossless(now rotor.Time, size int32, iq int32) {
+	s := &sw.st
+	ing := &s.Ingress[iq]
+	d := min(int64(size), ing.Headroom)
+	ing.Headroom -= d
+	s.HeadroomUsed -= d
+	ing.Shared -= int64(size) - d
+	sw.pfc.IngressDequeued(now, size, iq, s)
+	if ing.Paused && ing.Headroom == 0 && !sw.tryResume(now, iq) && !sw.inIdle[iq] {
+		sw.inIdle[iq] = true
+		sw.idle.Push(iq)
+	}
+	if sw.idle.Len() > 0 {
+		w := sw.idle.Pop()
+		if sw.st.Ingress[w].Paused && !sw.tryResume(now, w) {
+			sw.idle.Push(w)
+		} else {
+			sw.inIdle[w] = false
+		}
+	}
+}
+
+func (sw *Switch) tryResume(now rotor.Time, iq int32) bool {
+	s := &sw.st
+	if !sw.pfc.Resume(now, iq, s) {
+		return false
+	}
+	s.Ingress[iq].Paused = false
+	if sw.OnPFC != nil {
+		sw.OnPFC(now, iq/int32(s.NQ), int(iq)%s.NQ, false)
+	}
+	return true
 }
 
 func (sw *Switch) dropArrival(now rotor.Time, a *Arrival, q int32) {
@@ -431,6 +580,10 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 		return 0, 0, false
 	}
 	h, size = sw.q[q].Pop(), sw.sizes[q].Pop()
+	iq := int32(-1)
+	if sw.pfc != nil {
+		iq = sw.ingr[q].Pop()
+	}
 	sw.sub(q, size)
 	port := sw.st.Queues[q].Port
 	sw.st.Ports[port].TxBytes += int64(size)
@@ -439,6 +592,9 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	}
 	if sw.deq != nil {
 		sw.deq.Dequeued(now, size, q, &sw.st)
+	}
+	if iq >= 0 {
+		sw.leaveLossless(now, size, iq)
 	}
 	return h, size, true
 }
