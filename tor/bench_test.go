@@ -34,17 +34,26 @@ func benchForest(b *testing.B) *Forest {
 func BenchmarkPolicy(b *testing.B) {
 	for _, spec := range Policies() {
 		for _, ports := range []int{64, 512} {
-			b.Run(fmt.Sprintf("%s/ports=%d", spec.Name, ports), func(b *testing.B) { benchPolicy(b, spec, ports) })
+			b.Run(fmt.Sprintf("%s/ports=%d", spec.Name, ports), func(b *testing.B) { benchPolicy(b, spec, ports, false) })
 		}
+	}
+	// with PFC: classes 0–3 lossless; paused upstreams send nothing
+	for _, name := range []string{"dt", "reverie"} {
+		spec, _ := LookupPolicy(name)
+		b.Run(name+"-pfc/ports=64", func(b *testing.B) { benchPolicy(b, spec, 64, true) })
 	}
 }
 
-func benchPolicy(b *testing.B, spec PolicySpec, ports int) {
+func benchPolicy(b *testing.B, spec PolicySpec, ports int, pfc bool) {
 	{
 		{
 			cfg := SwitchConfig{Ports: ports, Queues: 8, Buffer: int64(ports) * 78_125, MTU: 1500,
 				Rates: []rotor.Rate{10 * rotor.Gbps}, Sched: RoundRobin, RTT: 80 * rotor.Microsecond,
 				ECN: []ECN{{K: 65 * 1500}}}
+			if pfc {
+				cfg.Lossless, cfg.Headroom = 0b1111, 4*1500
+				cfg.HeadroomPool = int64(ports*4) * cfg.Headroom
+			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			env := Env{Switch: &cfg, Oracle: benchForest(b), Rand: rng}
 			p, err := NewBufferPolicy(spec.Name, nil, env)
@@ -55,6 +64,8 @@ func benchPolicy(b *testing.B, spec PolicySpec, ports int) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			paused := make([]bool, ports*cfg.Queues)
+			sw.OnPFC = func(_ rotor.Time, in int32, class int, pause bool) { paused[int(in)*cfg.Queues+class] = pause }
 			const n = 1 << 16
 			arr := make([]Arrival, n)
 			for i := range arr {
@@ -63,7 +74,7 @@ func benchPolicy(b *testing.B, spec PolicySpec, ports int) {
 				if rng.IntN(2) == 0 {
 					port = int32(rng.IntN(ports / 4))
 				}
-				arr[i] = Arrival{ID: int64(i), Flow: int32(rng.IntN(1024)), Size: 1500, Port: port,
+				arr[i] = Arrival{ID: int64(i), Flow: int32(rng.IntN(1024)), Size: 1500, Port: port, InPort: int32(rng.IntN(ports)),
 					Class: uint8(rng.IntN(8)), Unsched: rng.IntN(8) == 0}
 			}
 			every := int(sw.TickEvery())
@@ -71,7 +82,9 @@ func benchPolicy(b *testing.B, spec PolicySpec, ports int) {
 			step := func(i int) {
 				now += 19 * rotor.Nanosecond // 64 ports × 10 Gbps ≈ one 1500 B packet per 18.75 ns
 				a := &arr[i&(n-1)]
-				sw.Enqueue(now, a, int32(i))
+				if !paused[int(a.InPort)*cfg.Queues+sw.Classify(a.Class)] {
+					sw.Enqueue(now, a, int32(i))
+				}
 				sw.Evicted = sw.Evicted[:0]
 				sw.Dequeue(now, i%ports)
 				if every > 0 && i&4095 == 0 {
