@@ -20,7 +20,7 @@ func pfcConfig(ports int, buffer int64) SwitchConfig {
 // top of lossy traffic, while the lossy class does drop; every lossless
 // packet sent is eventually transmitted.
 func TestPFCLossless(t *testing.T) {
-	for _, pol := range []string{"reverie", "dt"} {
+	for _, pol := range []string{"reverie", "sonic", "dt"} {
 		cfg := pfcConfig(10, 200*1500)
 		var src []*source
 		for in := int32(1); in <= 8; in++ { // lossless incast into port 0
@@ -83,11 +83,36 @@ func TestReverieShares(t *testing.T) {
 func TestPFCBadConfig(t *testing.T) {
 	cfg := pfcConfig(4, 100*1500)
 	p, _ := NewBufferPolicy("abm", nil, Env{Switch: &cfg})
-	if _, err := NewSwitch(cfg, p, nil); err == nil || !strings.HasPrefix(err.Error(), "lossless: policy abm has no lossless classes") {
+	if _, err := NewSwitch(cfg, p, nil); err == nil || !strings.HasPrefix(err.Error(), "lossless: policy abm has no lossless classes (PFC needs reverie, sonic or dt)") {
 		t.Errorf("abm with PFC: %v", err)
 	}
 	cfg.Headroom = 0
 	if err := cfg.Validate(); err == nil || !strings.HasPrefix(err.Error(), "headroom 0") {
 		t.Errorf("no headroom: %v", err)
+	}
+}
+
+// The SONiC model's steady state (Reverie's chapter, eqs. 5.5–5.7): one
+// congested lossy egress queue holds α∘·b→∘/(1+α∘) = 0.4·b← (α∘ = 1,
+// b→∘ = 0.8·b←), and one congested lossless ingress queue
+// α•(b← − q•− q∘) → (b← − q∘)/2 = 0.3·b←: lossless traffic gets less than
+// lossy — the isolation problem Reverie fixes (its Theorem 10 gives both
+// b*/3).
+func TestSonicSteadyState(t *testing.T) {
+	cfg := pfcConfig(4, 300*1500)
+	h := newHarness(t, cfg, "sonic", nil,
+		&source{port: 0, inPort: 2, class: 0, rate: 2 * rotor.Gbps, stop: rotor.Second},
+		&source{port: 1, inPort: 3, class: 1, rate: 2 * rotor.Gbps, stop: rotor.Second})
+	h.run(100 * rotor.Millisecond)
+	s := h.sw.State()
+	b := float64(s.SharedSize())
+	lossless := float64(s.Ingress[2*2+0].Shared)
+	lossy := float64(s.Queues[1*2+1].Bytes)
+	t.Logf("lossless %.0f (%.3f b←), lossy %.0f (%.3f b←)", lossless, lossless/b, lossy, lossy/b)
+	if math.Abs(lossy-0.4*b) > 0.02*b || math.Abs(lossless-0.3*b) > 0.02*b {
+		t.Errorf("lossless %.3f·b←, lossy %.3f·b←; want 0.3 and 0.4", lossless/b, lossy/b)
+	}
+	if h.sw.LosslessDrops != 0 {
+		t.Errorf("%d lossless drops", h.sw.LosslessDrops)
 	}
 }

@@ -194,6 +194,22 @@ var registry = []PolicySpec{
 			n := e.Switch.Ports * e.Switch.Queues
 			return &Reverie{alpha: a, gamma: v["gamma"], sat: v["sat"], qhat: make([]float64, n), ihat: make([]float64, n)}, err
 		}},
+	{Name: "sonic", Doc: "SONiC MMU: DT on ingress and egress counters, separate pools, PFC headroom",
+		Params: []Param{{Name: "alpha_in_lossless", Default: 1, Positive: true, Doc: "ingress α of lossless classes"},
+			{Name: "alpha_in_lossy", Default: 10000, Positive: true, Doc: "ingress α of lossy classes (10000: bypass)"},
+			{Name: "alpha_out_lossless", Default: 10000, Positive: true, Doc: "egress α of lossless classes (10000: bypass)"},
+			{Name: "alpha_out_lossy", Default: 1, Positive: true, Doc: "egress α of lossy classes"},
+			{Name: "lossy_pool", Default: 0.8, Positive: true, Doc: "egress lossy pool, a fraction of the ingress pool"}},
+		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+			c := e.Switch
+			if v["lossy_pool"] > 1 {
+				return nil, fmt.Errorf("lossy_pool %v: must be at most 1", v["lossy_pool"])
+			}
+			shared := float64(c.Buffer - c.HeadroomPool)
+			return &Sonic{inLossless: v["alpha_in_lossless"], inLossy: v["alpha_in_lossy"],
+				outLossless: v["alpha_out_lossless"], outLossy: v["alpha_out_lossy"],
+				lossyPool: v["lossy_pool"] * shared, losslessPool: float64(c.Buffer)}, nil
+		}},
 	{Name: "tdt", Doc: "Traffic-aware DT: per-port normal/absorption/evacuation machine",
 		Params: []Param{{Name: "alpha", Default: 1, Positive: true, Doc: "DT α in the normal state"},
 			{Name: "nec", Derive: func(c *SwitchConfig) float64 { return pk(c, 1/float64(c.Ports)) }, Positive: true, Doc: "net-enqueue packets that start absorption (B/n)"},

@@ -158,8 +158,8 @@ type State struct {
 	PrioActive [MaxQueues]int32
 	Active     int32 // non-empty queues
 	RTT        rotor.Time
-	// PFC: ingress queues (InPort·NQ + class) of the lossless classes, and
-	// the headroom pool. Used counts headroom bytes too.
+	// PFC: ingress queues (InPort·NQ + class), and the headroom pool.
+	// Used counts headroom bytes too.
 	Ingress      []IngressCounters
 	HeadroomPool int64
 	HeadroomUsed int64
@@ -169,8 +169,9 @@ type State struct {
 // IsLossless reports whether queue q carries a lossless class.
 func (s *State) IsLossless(q int32) bool { return s.Lossless>>s.Prio(q)&1 != 0 }
 
-// IngressCounters is one lossless ingress queue: bytes in the shared pool
-// and in headroom, and whether it has paused its upstream.
+// IngressCounters is one ingress queue (ingress port, class), kept for
+// every class when PFC is on: its bytes in the shared pool, and for a
+// lossless class its bytes in headroom and whether it paused its upstream.
 type IngressCounters struct {
 	Shared, Headroom int64
 	Paused           bool
@@ -325,7 +326,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	if cfg.Lossless != 0 {
 		lp, ok := p.(LosslessPolicy)
 		if !ok {
-			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie or dt)", p.Name())
+			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie, sonic or dt)", p.Name())
 		}
 		sw.pfc = lp
 		sw.ingr = make([]des.FIFO, n)
@@ -369,9 +370,11 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 	q := sw.QueueOf(a)
 	s := &sw.st
 	size := int64(a.Size)
-	iq := int32(-1)
-	if sw.pfc != nil && s.IsLossless(q) {
-		iq = a.InPort*int32(s.NQ) + int32(s.Prio(q))
+	iq, lossless := int32(-1), false
+	if sw.pfc != nil {
+		iq, lossless = a.InPort*int32(s.NQ)+int32(s.Prio(q)), s.IsLossless(q)
+	}
+	if lossless {
 		if !sw.admitLossless(now, a, iq) {
 			sw.LosslessDrops++
 			sw.dropArrival(now, a, q)
@@ -381,7 +384,7 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 		sw.dropArrival(now, a, q)
 		return false, false
 	}
-	if iq < 0 && s.Used-s.HeadroomUsed+size > s.SharedSize() {
+	if !lossless && s.Used-s.HeadroomUsed+size > s.SharedSize() {
 		if sw.push == nil {
 			sw.dropArrival(now, a, q)
 			return false, false
@@ -393,8 +396,8 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 				return false, false
 			}
 			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
-			if sw.pfc != nil {
-				sw.ingr[v].PopTail() // push-out policies have no lossless classes
+			if sw.pfc != nil { // push-out policies have no lossless classes
+				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
 			}
 			sw.sub(v, vsize)
 			sw.PushedOut++
@@ -414,6 +417,9 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 	sw.sizes[q].Push(a.Size)
 	if sw.pfc != nil {
 		sw.ingr[q].Push(iq)
+		if !lossless {
+			s.Ingress[iq].Shared += size
+		}
 	}
 	sw.add(q, a.Size)
 	if s.Used > sw.PeakUsed {
@@ -467,9 +473,16 @@ func (sw *Switch) leaveLossless(now rotor.Time, size int32, iq int32) {
 		sw.inIdle[iq] = true
 		sw.idle.Push(iq)
 	}
+	sw.recheck(now)
+}
+
+// recheck gives one paused, drained ingress queue, in turn, a chance to
+// resume (the pool may have freed up by another queue's departure).
+func (sw *Switch) recheck(now rotor.Time) {
 	if sw.idle.Len() > 0 {
 		w := sw.idle.Pop()
-		if sw.st.Ingress[w].Paused && !sw.tryResume(now, w) {
+		ing := &sw.st.Ingress[w]
+		if ing.Paused && (ing.Headroom > 0 || !sw.tryResume(now, w)) {
 			sw.idle.Push(w)
 		} else {
 			sw.inIdle[w] = false
@@ -593,8 +606,13 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.deq != nil {
 		sw.deq.Dequeued(now, size, q, &sw.st)
 	}
-	if iq >= 0 {
+	switch {
+	case iq < 0:
+	case sw.st.IsLossless(q):
 		sw.leaveLossless(now, size, iq)
+	default:
+		sw.st.Ingress[iq].Shared -= int64(size)
+		sw.recheck(now)
 	}
 	return h, size, true
 }
