@@ -33,14 +33,14 @@
 //
 // Policies are registered by name with their parameters and the papers'
 // defaults (Policies, NewBufferPolicy): cs, cp, dt, edt, fab, ib, fb, fba,
-// abm, lqd, followlqd, credence, reverie, tdt, protean. docs/buffers.md
-// lists them with their rules and sources. Not here yet: harmonic (its
-// rule is not in our sources, so we could not pin it to the original
-// paper) and sonic (the SONiC ingress/egress MMU).
+// abm, lqd, followlqd, credence, reverie, sonic, tdt, protean.
+// docs/buffers.md lists them with their rules and sources. Not here yet:
+// harmonic (its rule is not in our sources, so we could not pin it to the
+// original paper).
 //
 // PFC: SwitchConfig.Lossless marks lossless classes. A lossless packet is
 // accounted to its ingress queue (InPort, class); a LosslessPolicy
-// (reverie, dt) decides whether it enters the shared pool; if not it goes
+// (reverie, sonic, dt) decides whether it enters the shared pool; if not it goes
 // to headroom and the ingress queue pauses (Switch.OnPFC). Pause frames
 // crossing links are the engine's job: the switch only reports pause and
 // resume.
@@ -112,7 +112,13 @@
 //     xon hysteresis is not modelled); queues that drained while the pool
 //     was congested are re-checked one per departure, in turn. DT's
 //     lossless classes apply DT to the ingress queue's bytes in the shared
-//     pool — not the SONiC model's double accounting.
+//     pool — not the SONiC model's double accounting, which is sonic.
+//
+//   - SONiC: the ingress pool is b* (B minus the headroom pool), the
+//     egress lossless pool B, the egress lossy pool 80 % of b* (the
+//     thesis's evaluation); lossy ingress and lossless egress checks are
+//     bypassed with α = 10000 (the artifact). A lossless packet failing
+//     either of its checks goes to headroom and pauses its ingress queue.
 //
 //   - Reverie: q̂ ← γ·q̂ + (1−γ)·q at each departure of the queue, clipped
 //     to q, as the artifact; n_p counts fractionally from q̂ (20 MTU
