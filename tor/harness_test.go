@@ -30,6 +30,7 @@ type harness struct {
 	onDrop  func(now rotor.Time, s *source)
 	onTick  rotor.Time
 	dropped []int64 // per port
+	dropIDs []int64 // arrivals dropped, by id
 }
 
 func newHarness(t testing.TB, cfg SwitchConfig, policy string, set map[string]float64, src ...*source) *harness {
@@ -89,6 +90,7 @@ func (h *harness) run(until rotor.Time) {
 		h.id++
 		if ok, _ := h.sw.Enqueue(now, &a, int32(h.id)); !ok {
 			h.dropped[s.port]++
+			h.dropIDs = append(h.dropIDs, a.ID)
 			if h.onDrop != nil {
 				h.onDrop(now, s)
 			}

@@ -3,6 +3,7 @@ package tor
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -140,5 +141,45 @@ func TestProtean(t *testing.T) {
 		if got := sw.State().Used / 1500; got != tc.want {
 			t.Errorf("class %d: %d packets admitted, want %d", tc.class, got, tc.want)
 		}
+	}
+}
+
+// Credence whose oracle never says drop, safeguard off, is FollowLQD:
+// the same drops, packet for packet, in the packet switch.
+func TestCredenceNeverDropIsFollowLQD(t *testing.T) {
+	var drops [2][]int64
+	for i, tc := range []struct {
+		policy string
+		set    map[string]float64
+	}{{"followlqd", nil}, {"credence", map[string]float64{"safeguard": 0}}} {
+		cfg := cfgN(8, 1, 100*1500, rotor.Gbps)
+		p, err := NewBufferPolicy(tc.policy, tc.set, Env{Switch: &cfg, Oracle: PerfectOracle{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw, _ := NewSwitch(cfg, p, nil)
+		h := &harness{sw: sw, busy: make([]rotor.Time, 8), dropped: make([]int64, 8),
+			src: append(overload([]int32{0, 1, 2}, 0, 3*rotor.Gbps), &source{port: 3, rate: 8 * rotor.Gbps, start: 2 * rotor.Millisecond, stop: 3 * rotor.Millisecond})}
+		h.run(6 * rotor.Millisecond)
+		drops[i] = h.dropIDs
+	}
+	if len(drops[0]) == 0 || !slices.Equal(drops[0], drops[1]) {
+		t.Errorf("followlqd dropped %d packets, credence %d, not the same ones", len(drops[0]), len(drops[1]))
+	}
+}
+
+// LQD drops only when the buffer is full.
+func TestLQDDropsOnlyWhenFull(t *testing.T) {
+	cfg := cfgN(8, 1, 100*1500, rotor.Gbps)
+	h := newHarness(t, cfg, "lqd", nil, append(overload([]int32{0, 1, 2}, 0, 3*rotor.Gbps),
+		&source{port: 3, rate: 8 * rotor.Gbps, start: 2 * rotor.Millisecond, stop: 3 * rotor.Millisecond})...)
+	h.onDrop = func(rotor.Time, *source) {
+		if s := h.sw.State(); s.Used+1500 <= s.B {
+			t.Fatalf("LQD dropped an arrival with %d of %d bytes used", s.Used, s.B)
+		}
+	}
+	h.run(6 * rotor.Millisecond)
+	if h.sw.PushedOut == 0 {
+		t.Error("no push-out: the test did not congest")
 	}
 }
