@@ -30,7 +30,8 @@ func bufferLabCommand() *cli.Command {
 			"port sends one packet. OPT is the exact offline optimum. Credence's predictions are LQD's own\n" +
 			"decisions on the same arrivals, each flipped with probability --flip. --fig14 sweeps the flip\n" +
 			"probability on bursts of B packets arriving as a Poisson process (load ρ of the ports' capacity)\n" +
-			"and reports LQD's throughput over Credence's and over DT's (α = 0.5).",
+			"and reports LQD's throughput over Credence's and over DT's (α = 0.5), and over Credence's with a\n" +
+			"random forest trained on LQD's traces of --runs other sequences.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "ports", Value: 8, Usage: "ports N"},
 			&cli.Int64Flag{Name: "buffer", Value: 64, Usage: "buffer B, unit packets"},
@@ -117,7 +118,7 @@ func runBufferLab(c *cli.Context) error {
 	}
 	for _, p := range policies { // bad parameters are bad input, before any run
 		if _, err := bufferlab.Policy(p, params[p], seq.N, b, tor.PerfectOracle{}, rng); err != nil {
-			return asInput("param "+p, err)
+			return asInput("policy "+p, err)
 		}
 	}
 	if path := c.String("train"); path != "" {

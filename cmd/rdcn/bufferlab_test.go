@@ -17,11 +17,11 @@ func TestBufferLabBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--policies", "cs,dtt"}, `rdcn: policies: policy "dtt": unknown`},
-		{[]string{"--param", "dt.alpah=1"}, "rdcn: param dt: alpah: policy dt takes no such parameter"},
-		{[]string{"--param", "dt.alpha=0"}, "rdcn: param dt: alpha 0: must be positive"},
-		{[]string{"--param", "dt.alpha=-1"}, "rdcn: param dt: alpha -1: must be positive"},
+		{[]string{"--param", "dt.alpah=1"}, "rdcn: policy dt: alpah: policy dt takes no such parameter"},
+		{[]string{"--param", "dt.alpha=0"}, "rdcn: policy dt: alpha 0: must be positive"},
+		{[]string{"--param", "dt.alpha=-1"}, "rdcn: policy dt: alpha -1: must be positive"},
 		{[]string{"--param", "dt.alpha=x"}, `rdcn: param dt.alpha: "x" is not a number`},
-		{[]string{"--param", "lqd.alpha=1", "--policies", "lqd"}, "rdcn: param lqd: alpha: policy lqd takes no such parameter (takes: none)"},
+		{[]string{"--param", "lqd.alpha=1", "--policies", "lqd"}, "rdcn: policy lqd: alpha: policy lqd takes no such parameter (takes: none)"},
 		{[]string{"--traffic", "trace", "--trace", trace}, "rdcn: trace " + trace + `: line 2: port "5": want 0..1`},
 		{[]string{"--traffic", "trace", "--trace", filepath.Join(dir, "missing")}, "rdcn: trace: open "},
 		{[]string{"--traffic", "nope"}, `rdcn: traffic: "nope": want bursts`},
