@@ -20,9 +20,128 @@
 //
 // Buffer policies implement the Policy interface (per-packet Admit with a
 // Verdict that may name push-out victims, hooks on enqueue, dequeue and
-// drop, and a periodic Tick) and see the buffer through BufferState. This
-// package ships Complete Sharing and Dynamic Thresholds; more policies plug
-// in without changes here. On dequeue the ToR stamps an INT hop record
-// on data packets (queue length, transmitted bytes, time, link rate) for telemetry-driven
+// drop, and a periodic Tick) and see the buffer through BufferState; the
+// ToR ships Complete Sharing and Dynamic Thresholds. The Switch below, with
+// all the registered policies, is to replace this interface when the
+// engine's ports run it. On dequeue the ToR stamps an INT hop record on
+// data packets (queue length, transmitted bytes, time, link rate) for telemetry-driven
 // congestion control, and on enqueue it sets the ECN mark above a threshold.
+//
+// # Shared-buffer switch and policies
+//
+// Switch is the general shared-buffer switch that every switch of the
+// simulators is meant to run (integration with the fabric engine comes
+// with its multi-queue ports): ports of up to MaxQueues FIFO queues served
+// by strict priority or round robin, a classifier from packet class to
+// queue, per-queue ECN (DCTCP's K, RED min/max), and counters kept in O(1)
+// per packet (State: per queue, per port with a bitmask of non-empty
+// queues, per queue index over all ports). A BufferPolicy answers Admit;
+// optional interfaces add push-out (PushOut), hooks on enqueue, dequeue and
+// drop, periodic ticks (Ticker) and circuit day/night (CircuitAware). The
+// switch applies the physical check Q + size ≤ B itself.
+//
+// Policies are registered by name with their parameters and the papers'
+// defaults (Policies, NewBufferPolicy): cs, cp, dt, edt, fab, ib, fb, fba,
+// abm, lqd, followlqd, credence, reverie, sonic, tdt, protean.
+// docs/buffers.md lists them with their rules and sources. Not here yet:
+// harmonic (its rule is not in our sources, so we could not pin it to the
+// original paper).
+//
+// PFC: SwitchConfig.Lossless marks lossless classes. A lossless packet is
+// accounted to its ingress queue (InPort, class); a LosslessPolicy
+// (reverie, sonic, dt) decides whether it enters the shared pool; if not it goes
+// to headroom and the ingress queue pauses (Switch.OnPFC). Pause frames
+// crossing links are the engine's job: the switch only reports pause and
+// resume.
+//
+// Decisions where the papers are silent or disagree:
+//
+//   - Threshold checks use bytes: admit iff q + size ≤ T (the papers'
+//     q < T in unit packets).
+//
+//   - Priority = queue index. "hi_queues" makes queue indices 0..k−1 high
+//     priority with α_hi (FB's α_H = 20), the rest use α.
+//
+//   - FB: N_p counts the non-empty queues of the packet's queue index,
+//     its own included; γ = 1/(non-empty queues of the port, its own
+//     included) under round robin and 1 under strict priority. With this,
+//     the FB paper's 60-packet example holds exactly (TestFBExample).
+//
+//   - ABM: n_p is the authors' artifact's fractional count
+//     max(1, Σ min(q/sat, 1)), sat = 20 MTU (the thesis's "q ≥ 0.9·T" is
+//     circular); n_p and γ are refreshed every base RTT; γ = bytes sent in
+//     the last RTT over what the port could send, clamped to [1/queues, 1],
+//     and 1/(non-empty queues of the port) for a queue that sent nothing.
+//     α_unsched = 64 (the papers; the artifact uses 1024) for packets
+//     marked Unsched by their sender (first RTT).
+//
+//   - FAB: α_short = 1024 while the flow sent < 15 MTU within 5 ms
+//     (artifact values); flow state lives in a slice indexed by flow id.
+//
+//   - IB: AFD per queue as in the artifact (window 50 µs, a1 = 1.8,
+//     a2 = 1.7, Qref = one BDP, fair drops only above 150 KiB). Its dynamic
+//     packet prioritisation is classification: map short flows to queue 0.
+//
+//   - EDT: the transitions are ours (the original's are not in our
+//     sources): uncontrolled after C2 = 8 packets of growth with no drop
+//     since the queue was last empty or dropped, unless it left that state
+//     within TM2 = 10 ms; back under control after C1 = 3 dequeues with no
+//     arrival, after TM1 = 2.1 ms, or on a buffer overflow. This reproduces
+//     the TDT paper's 533 µs / 0.47 MB (TestTDTMicroBenchmark).
+//
+//   - TDT: counters in packets; every arrival (admitted or not) resets DEC;
+//     OC1 reaching B/n resets NEC and itself; a drop resets NEC and OC1;
+//     DEC firing resets DC and returns any state to normal. The threshold
+//     bounds the port's bytes over all its queues.
+//
+//   - LQD pushes out the tail of the longest queue (smallest index among
+//     equals); when the arrival's own queue is the longest, the arrival is
+//     dropped instead (same lengths afterwards).
+//
+//   - FollowLQD and Credence: a virtual LQD in bytes (while Γ + size > B
+//     the largest threshold gives up the missing bytes). In a packet
+//     switch a threshold drains with its queue's departures and resets to
+//     0 when the queue empties (reset_empty = 1, as the artifact); the
+//     buffer lab uses the paper's rule instead (drain every slot).
+//     Credence's safeguard admits while the longest queue holds < B/N.
+//
+//   - Credence's features are fractions of B: the queue, its EWMA, the
+//     shared occupancy, its EWMA; the EWMAs are the artifact's
+//     time-weighted ones (weight min(Δt, RTT)/RTT), updated at departures.
+//
+//   - Protean: the short and long classes are queue indices (0 and 1 by
+//     default), every other queue is an incast queue; the gradient is
+//     normalised to the port rate (build-up threshold 2), updated on each
+//     incast-queue dequeue; before a port's first such dequeue its incast
+//     threshold is plain DT with α_incast.
+//
+//   - PFC: on departure a lossless packet leaves headroom first (the
+//     thesis); a paused ingress queue resumes when its headroom is empty
+//     and a full packet would pass the policy's test again (the artifact's
+//     xon hysteresis is not modelled); queues that drained while the pool
+//     was congested are re-checked one per departure, in turn. DT's
+//     lossless classes apply DT to the ingress queue's bytes in the shared
+//     pool — not the SONiC model's double accounting, which is sonic.
+//
+//   - SONiC: the ingress pool is b* (B minus the headroom pool), the
+//     egress lossless pool B, the egress lossy pool 80 % of b* (the
+//     thesis's evaluation); lossy ingress and lossless egress checks are
+//     bypassed with α = 10000 (the artifact). A lossless packet failing
+//     either of its checks goes to headroom and pauses its ingress queue.
+//
+//   - Reverie: q̂ ← γ·q̂ + (1−γ)·q at each departure of the queue, clipped
+//     to q, as the artifact; n_p counts fractionally from q̂ (20 MTU
+//     saturate a queue); no dequeue-rate factor (the thesis leaves it out).
+//
+// Credence's oracles: PerfectOracle (LQD's decisions replayed, for open-
+// loop sequences), Flipped (each answer inverted with probability p) and
+// Forest (a random forest evaluated from one flat node array without
+// allocating). TrainForest is a small CART (Gini, bootstrap, 2 of the 4
+// features tried per split, as scikit-learn's default). We did not use
+// golearn, the Go library the issue suggests (available only as the 2022
+// pseudo-version v0.0.0-20221228163002-74ae077eafb2): its RandomForest bags ID3 trees
+// (trees.NewID3DecisionTree) that have no depth limit, while Credence's
+// model is depth 4 with threshold splits on continuous features; CART is
+// about 150 lines here. Models are text files (Forest.Write,
+// ReadForest, fuzzed).
 package tor

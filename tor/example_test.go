@@ -3,6 +3,7 @@ package tor_test
 import (
 	"fmt"
 
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -23,4 +24,29 @@ func Example() {
 	// true 3000
 	// false 3000
 	// false 3000
+}
+
+// A 4-port switch with one queue per port and a 6000-byte buffer under
+// Dynamic Thresholds (α = 1): a lone congested queue may hold
+// α·B/(1+α) = 3000 bytes, so the third 1500-byte packet is dropped.
+func ExampleSwitch() {
+	cfg := tor.SwitchConfig{Ports: 4, Queues: 1, Buffer: 6000, MTU: 1500,
+		Rates: []rotor.Rate{10 * rotor.Gbps}}
+	p, err := tor.NewBufferPolicy("dt", map[string]float64{"alpha": 1}, tor.Env{Switch: &cfg})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sw, _ := tor.NewSwitch(cfg, p, nil)
+	for k := int32(0); k < 3; k++ {
+		ok, _ := sw.Enqueue(0, &tor.Arrival{ID: int64(k), Size: 1500, Port: 2}, k)
+		fmt.Println(ok, sw.State().Used)
+	}
+	_, err = tor.NewBufferPolicy("dt", map[string]float64{"alpha": 0}, tor.Env{Switch: &cfg})
+	fmt.Println(err)
+	// Output:
+	// true 1500
+	// true 3000
+	// false 3000
+	// alpha 0: must be positive
 }

@@ -97,6 +97,7 @@ func commands() []*cli.Command {
 		tradeoffCommand(),
 		predictCommand(),
 		simulateCommand(), // emulate
+		bufferLabCommand(),
 		versionCommand(),
 	}
 }

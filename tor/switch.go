@@ -1,0 +1,645 @@
+package tor
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// MaxQueues is the most queues a Switch port may have.
+const MaxQueues = 8
+
+// Sched is how a port picks the queue it serves next.
+type Sched uint8
+
+// Schedulers.
+const (
+	StrictPriority Sched = iota // lowest non-empty queue index first
+	RoundRobin                  // non-empty queues in turn, one packet each
+)
+
+// ECN configures marking of one queue index (the same on every port). With
+// K > 0 it is DCTCP's step: mark a packet that finds more than K bytes in
+// its queue. Otherwise, with MaxTh > 0, it is RED on the instantaneous
+// length: no mark below MinTh, probability MaxP·(q−MinTh)/(MaxTh−MinTh)
+// between, always at or above MaxTh (RED min = max is a step at MinTh).
+type ECN struct {
+	K            int64
+	MinTh, MaxTh int64
+	MaxP         float64
+}
+
+func (e ECN) validate(i int) error {
+	switch {
+	case e.K < 0:
+		return fmt.Errorf("ecn[%d].k %d: must not be negative", i, e.K)
+	case e.MinTh < 0 || e.MaxTh < e.MinTh:
+		return fmt.Errorf("ecn[%d].max_th %d: must be at least min_th %d ≥ 0", i, e.MaxTh, e.MinTh)
+	case e.MaxTh > 0 && !(e.MaxP > 0 && e.MaxP <= 1):
+		return fmt.Errorf("ecn[%d].max_p %v: must be in (0, 1]", i, e.MaxP)
+	}
+	return nil
+}
+
+// SwitchConfig describes a shared-buffer output-queued switch.
+type SwitchConfig struct {
+	Ports  int   // egress ports, ids 0..Ports−1
+	Queues int   // queues per port, 1..MaxQueues
+	Buffer int64 // B: shared buffer, bytes (unit packets in the buffer lab)
+	MTU    int32 // a full packet, bytes (1 in the buffer lab); policies count "packets" in it
+	// Rates are the port rates: one per port, or a single rate for all.
+	Rates []rotor.Rate
+	Sched Sched
+	// ClassQueue maps a packet's class (priority) to a queue index; a class
+	// beyond it goes to the last (lowest-priority) queue. Nil maps class c
+	// to queue min(c, Queues−1).
+	ClassQueue []uint8
+	// ECN per queue index: none (no marking), one for all, or one each.
+	ECN []ECN
+	// RTT is the base round-trip time: policies that update once per RTT
+	// (ABM) or average over one (Credence's features) use it.
+	RTT rotor.Time
+	// PFC: Lossless has bit k set iff queue index k is a lossless class.
+	// Lossless packets are accounted to their ingress queue (InPort,
+	// class); one that the policy does not admit to the shared pool goes
+	// to headroom (at most Headroom bytes per ingress queue, HeadroomPool
+	// in all, carved out of Buffer) and pauses its ingress queue.
+	Lossless     uint8
+	Headroom     int64
+	HeadroomPool int64
+}
+
+// Validate reports the first bad field.
+func (c *SwitchConfig) Validate() error {
+	switch {
+	case c.Ports < 1:
+		return fmt.Errorf("ports %d: must be at least 1", c.Ports)
+	case c.Queues < 1 || c.Queues > MaxQueues:
+		return fmt.Errorf("queues %d: must be in 1..%d", c.Queues, MaxQueues)
+	case c.Buffer <= 0:
+		return fmt.Errorf("buffer %d: must be positive", c.Buffer)
+	case c.MTU <= 0:
+		return fmt.Errorf("mtu %d: must be positive", c.MTU)
+	case len(c.Rates) != 1 && len(c.Rates) != c.Ports:
+		return fmt.Errorf("rates: %d given, want 1 or %d (one per port)", len(c.Rates), c.Ports)
+	case c.Sched > RoundRobin:
+		return fmt.Errorf("sched %d: unknown scheduler", c.Sched)
+	case len(c.ECN) > 1 && len(c.ECN) != c.Queues:
+		return fmt.Errorf("ecn: %d given, want 0, 1 or %d (one per queue)", len(c.ECN), c.Queues)
+	case c.RTT < 0:
+		return fmt.Errorf("rtt %v: must not be negative", c.RTT)
+	case c.Lossless>>c.Queues != 0:
+		return fmt.Errorf("lossless %#b: classes beyond queues %d", c.Lossless, c.Queues)
+	case c.Lossless != 0 && (c.Headroom <= 0 || c.HeadroomPool < c.Headroom || c.HeadroomPool >= c.Buffer):
+		return fmt.Errorf("headroom %d, headroom_pool %d: PFC needs 0 < headroom ≤ headroom_pool < buffer %d", c.Headroom, c.HeadroomPool, c.Buffer)
+	case c.Lossless == 0 && (c.Headroom != 0 || c.HeadroomPool != 0):
+		return fmt.Errorf("headroom %d, headroom_pool %d: set only with lossless classes", c.Headroom, c.HeadroomPool)
+	}
+	for i, r := range c.Rates {
+		if r <= 0 {
+			return fmt.Errorf("rates[%d] %d: must be positive", i, r)
+		}
+	}
+	for i, q := range c.ClassQueue {
+		if int(q) >= c.Queues {
+			return fmt.Errorf("class_queue[%d] %d: must be below queues %d", i, q, c.Queues)
+		}
+	}
+	for i, e := range c.ECN {
+		if err := e.validate(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Arrival is what a switch and its policy know of an arriving packet.
+type Arrival struct {
+	ID      int64 // packet identity (oracles and traces key on it)
+	Flow    int32 // flow id (FAB and IB keep per-flow state)
+	Size    int32 // bytes
+	Port    int32 // egress port
+	InPort  int32 // ingress port (PFC accounts lossless packets to it)
+	Class   uint8 // priority class, mapped to a queue by the classifier
+	Unsched bool  // sent in its flow's first RTT (ABM's unscheduled packets)
+}
+
+// QueueCounters is the occupancy of one queue.
+type QueueCounters struct {
+	Bytes   int64
+	Packets int32
+	Port    int32
+}
+
+// PortCounters is the occupancy of one port.
+type PortCounters struct {
+	Bytes   int64
+	TxBytes int64 // bytes sent so far
+	Rate    rotor.Rate
+	Packets int32
+	Active  uint8 // bit k set iff queue k of the port is not empty
+	Night   bool  // the port's circuit is down (rotor ToRs)
+}
+
+// State is what a policy reads of a switch. Every field is kept up to date
+// in O(1) per packet; a policy never needs to scan all queues per packet.
+// Queue (port p, index k) is Queues[p·NQ+k].
+type State struct {
+	B, Used int64
+	MTU     int32
+	NQ      int // queues per port
+	Queues  []QueueCounters
+	Ports   []PortCounters
+	// Per queue index (priority) over all ports: bytes and non-empty queues.
+	PrioBytes  [MaxQueues]int64
+	PrioActive [MaxQueues]int32
+	Active     int32 // non-empty queues
+	RTT        rotor.Time
+	// PFC: ingress queues (InPort·NQ + class), and the headroom pool.
+	// Used counts headroom bytes too.
+	Ingress      []IngressCounters
+	HeadroomPool int64
+	HeadroomUsed int64
+	Lossless     uint8 // bit k: queue index k is lossless
+}
+
+// IsLossless reports whether queue q carries a lossless class.
+func (s *State) IsLossless(q int32) bool { return s.Lossless>>s.Prio(q)&1 != 0 }
+
+// IngressCounters is one ingress queue (ingress port, class), kept for
+// every class when PFC is on: its bytes in the shared pool, and for a
+// lossless class its bytes in headroom and whether it paused its upstream.
+type IngressCounters struct {
+	Shared, Headroom int64
+	Paused           bool
+}
+
+// SharedSize is b* = B − headroom pool, the shared pool.
+func (s *State) SharedSize() int64 { return s.B - s.HeadroomPool }
+
+// SharedFree is b* − q*: the shared pool's free bytes.
+func (s *State) SharedFree() int64 { return s.SharedSize() - (s.Used - s.HeadroomUsed) }
+
+// Free is B − Q (the shared pool's free bytes when PFC is off).
+func (s *State) Free() int64 { return s.B - s.Used }
+
+// PortOf is the port of queue q.
+func (s *State) PortOf(q int32) int32 { return q / int32(s.NQ) }
+
+// Prio is queue q's index within its port (its priority).
+func (s *State) Prio(q int32) int { return int(q) % s.NQ }
+
+// BufferPolicy decides which packets a shared buffer admits. Admit sees
+// every arrival before the switch's own physical check (Q + size ≤ B) and
+// may update state (FollowLQD's thresholds do). A policy may implement any
+// of the optional hook interfaces below; the switch calls only those it
+// implements, after the counters changed.
+type BufferPolicy interface {
+	Name() string
+	Admit(now rotor.Time, a *Arrival, q int32, s *State) bool
+}
+
+// PushOut is a push-out policy (LQD): when an admitted packet does not fit,
+// the switch drops the tail packet of Victim's queue, repeatedly, until it
+// fits. Victim returns −1 to drop the arrival instead.
+type PushOut interface {
+	Victim(now rotor.Time, a *Arrival, q int32, s *State) int32
+}
+
+// OnEnqueue hears every admitted packet.
+type OnEnqueue interface {
+	Enqueued(now rotor.Time, a *Arrival, q int32, s *State)
+}
+
+// OnDequeue hears every transmitted packet.
+type OnDequeue interface {
+	Dequeued(now rotor.Time, size int32, q int32, s *State)
+}
+
+// OnDrop hears every arrival the switch drops, and every pushed-out packet
+// (pushed true, a nil).
+type OnDrop interface {
+	Dropped(now rotor.Time, a *Arrival, size int32, q int32, pushed bool, s *State)
+}
+
+// Ticker is called every Every (an RTT, an AFD window); the owner of the
+// switch drives it with Switch.Tick.
+type Ticker interface {
+	Every() rotor.Time
+	Tick(now rotor.Time, s *State)
+}
+
+// LosslessPolicy is a policy with lossless (PFC) classes. AdmitLossless
+// decides whether a lossless packet may enter the shared pool, accounted
+// to ingress queue iq; if not, it goes to headroom and iq pauses. Resume
+// decides whether a paused ingress queue whose headroom has drained may
+// resume. IngressDequeued hears a lossless packet leave, after iq's
+// counters changed.
+type LosslessPolicy interface {
+	AdmitLossless(now rotor.Time, a *Arrival, iq int32, s *State) bool
+	Resume(now rotor.Time, iq int32, s *State) bool
+	IngressDequeued(now rotor.Time, size int32, iq int32, s *State)
+}
+
+// CircuitAware hears a rotor ToR's circuit day (up) and night (down) per
+// port; State.Ports[p].Night is already updated.
+type CircuitAware interface {
+	Circuit(now rotor.Time, port int32, up bool, s *State)
+}
+
+// Switch is a shared-buffer switch: ports of up to MaxQueues FIFO queues,
+// one buffer, one BufferPolicy. It stores caller handles (packet indices),
+// so it allocates nothing per packet once its queues reached their size.
+type Switch struct {
+	cfg    SwitchConfig
+	st     State
+	q      []des.FIFO // per queue: caller handles
+	sizes  []des.FIFO // per queue: their sizes, in step with q
+	ingr   []des.FIFO // with PFC, per queue: the packets' ingress queues (−1: lossy)
+	rr     []uint8    // per port: next queue for round robin
+	policy BufferPolicy
+	push   PushOut
+	enq    OnEnqueue
+	deq    OnDequeue
+	drop   OnDrop
+	tick   Ticker
+	circ   CircuitAware
+	pfc    LosslessPolicy // nil without lossless classes
+	idle   des.FIFO       // paused ingress queues whose headroom drained
+	inIdle []bool         // per ingress queue: in idle
+	rng    *rand.Rand
+	ecn    [MaxQueues]ECN
+	ecnOn  bool
+
+	// Evicted collects handles pushed out during the last Enqueue; the
+	// caller owns them and should reset the slice (Evicted = Evicted[:0]).
+	Evicted []int32
+
+	// OnPFC, if set, hears every pause (pause true) and resume of ingress
+	// port inPort's class: the caller stops or restarts the upstream.
+	OnPFC func(now rotor.Time, inPort int32, class int, pause bool)
+
+	Drops, PushedOut, Marks int64
+	PeakUsed                int64
+	LosslessDrops           int64 // lossless packets lost (headroom overflow): must stay 0
+	Pauses                  int64
+}
+
+// NewSwitch builds a switch. rng draws RED's marks and is passed to
+// nothing else; it may be nil when no queue uses RED.
+func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, fmt.Errorf("policy: is nil")
+	}
+	n := cfg.Ports * cfg.Queues
+	sw := &Switch{cfg: cfg, q: make([]des.FIFO, n), sizes: make([]des.FIFO, n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
+	sw.st = State{B: cfg.Buffer, MTU: cfg.MTU, NQ: cfg.Queues, RTT: cfg.RTT,
+		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Ports)}
+	for i := range sw.st.Queues {
+		sw.st.Queues[i].Port = int32(i / cfg.Queues)
+	}
+	for p := range sw.st.Ports {
+		sw.st.Ports[p].Rate = cfg.Rates[min(p, len(cfg.Rates)-1)]
+	}
+	for k := 0; k < cfg.Queues && len(cfg.ECN) > 0; k++ {
+		e := cfg.ECN[min(k, len(cfg.ECN)-1)]
+		sw.ecn[k] = e
+		if e.K > 0 || e.MaxTh > 0 {
+			sw.ecnOn = true
+			if e.K == 0 && e.MaxP < 1 && e.MaxTh > e.MinTh && rng == nil {
+				return nil, fmt.Errorf("ecn[%d]: RED with max_p < 1 needs a random source", k)
+			}
+		}
+	}
+	sw.push, _ = p.(PushOut)
+	sw.enq, _ = p.(OnEnqueue)
+	sw.deq, _ = p.(OnDequeue)
+	sw.drop, _ = p.(OnDrop)
+	sw.tick, _ = p.(Ticker)
+	sw.circ, _ = p.(CircuitAware)
+	if cfg.Lossless != 0 {
+		lp, ok := p.(LosslessPolicy)
+		if !ok {
+			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie, sonic or dt)", p.Name())
+		}
+		sw.pfc = lp
+		sw.ingr = make([]des.FIFO, n)
+		sw.inIdle = make([]bool, n)
+		sw.st.Ingress = make([]IngressCounters, n)
+		sw.st.HeadroomPool = cfg.HeadroomPool
+		sw.st.Lossless = cfg.Lossless
+	}
+	return sw, nil
+}
+
+// State is the switch's counters (read only for callers).
+func (sw *Switch) State() *State { return &sw.st }
+
+// Policy is the switch's buffer policy.
+func (sw *Switch) Policy() BufferPolicy { return sw.policy }
+
+// Config is the switch's configuration.
+func (sw *Switch) Config() *SwitchConfig { return &sw.cfg }
+
+// Classify maps a class to a queue index.
+func (sw *Switch) Classify(class uint8) int {
+	if sw.cfg.ClassQueue == nil {
+		return min(int(class), sw.cfg.Queues-1)
+	}
+	if int(class) >= len(sw.cfg.ClassQueue) {
+		return sw.cfg.Queues - 1
+	}
+	return int(sw.cfg.ClassQueue[class])
+}
+
+// QueueOf is the queue an arrival goes to.
+func (sw *Switch) QueueOf(a *Arrival) int32 {
+	return a.Port*int32(sw.cfg.Queues) + int32(sw.Classify(a.Class))
+}
+
+// Enqueue offers packet h to the switch. It reports whether the packet was
+// admitted and whether it was ECN-marked. Packets pushed out to make room
+// are appended to Evicted.
+func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
+	q := sw.QueueOf(a)
+	s := &sw.st
+	size := int64(a.Size)
+	iq, lossless := int32(-1), false
+	if sw.pfc != nil {
+		iq, lossless = a.InPort*int32(s.NQ)+int32(s.Prio(q)), s.IsLossless(q)
+	}
+	if lossless {
+		if !sw.admitLossless(now, a, iq) {
+			sw.LosslessDrops++
+			sw.dropArrival(now, a, q)
+			return false, false
+		}
+	} else if !sw.policy.Admit(now, a, q, s) {
+		sw.dropArrival(now, a, q)
+		return false, false
+	}
+	if !lossless && s.Used-s.HeadroomUsed+size > s.SharedSize() {
+		if sw.push == nil {
+			sw.dropArrival(now, a, q)
+			return false, false
+		}
+		for s.Used-s.HeadroomUsed+size > s.SharedSize() {
+			v := sw.push.Victim(now, a, q, s)
+			if v < 0 || sw.q[v].Len() == 0 {
+				sw.dropArrival(now, a, q)
+				return false, false
+			}
+			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
+			if sw.pfc != nil { // push-out policies have no lossless classes
+				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
+			}
+			sw.sub(v, vsize)
+			sw.PushedOut++
+			sw.Evicted = append(sw.Evicted, vh)
+			if sw.drop != nil {
+				sw.drop.Dropped(now, nil, vsize, v, true, s)
+			}
+		}
+	}
+	if sw.ecnOn {
+		mark = sw.mark(q)
+		if mark {
+			sw.Marks++
+		}
+	}
+	sw.q[q].Push(h)
+	sw.sizes[q].Push(a.Size)
+	if sw.pfc != nil {
+		sw.ingr[q].Push(iq)
+		if !lossless {
+			s.Ingress[iq].Shared += size
+		}
+	}
+	sw.add(q, a.Size)
+	if s.Used > sw.PeakUsed {
+		sw.PeakUsed = s.Used
+	}
+	if sw.enq != nil {
+		sw.enq.Enqueued(now, a, q, s)
+	}
+	return true, mark
+}
+
+// admitLossless accounts a lossless packet to ingress queue iq: in the
+// shared pool if the policy admits it there and it fits, else in
+// headroom, pausing iq. It reports false only when headroom overflows.
+func (sw *Switch) admitLossless(now rotor.Time, a *Arrival, iq int32) bool {
+	s := &sw.st
+	ing := &s.Ingress[iq]
+	size := int64(a.Size)
+	if !ing.Paused && sw.pfc.AdmitLossless(now, a, iq, s) && s.Used-s.HeadroomUsed+size <= s.SharedSize() {
+		ing.Shared += size
+		return true
+	}
+	if ing.Headroom+size > sw.cfg.Headroom || s.HeadroomUsed+size > s.HeadroomPool {
+		return false
+	}
+	ing.Headroom += size
+	s.HeadroomUsed += size
+	if !ing.Paused {
+		ing.Paused = true
+		sw.Pauses++
+		if sw.OnPFC != nil {
+			sw.OnPFC(now, iq/int32(s.NQ), int(iq)%s.NQ, true)
+		}
+	}
+	return true
+}
+
+// leaveLossless takes a departing lossless packet off ingress queue iq
+// (headroom first) and resumes paused ingress queues that may resume: iq
+// itself, and one of those waiting, in turn, so that a queue that drained
+// while the pool was congested resumes later.
+func (sw *Switch) leaveLossless(now rotor.Time, size int32, iq int32) {
+	s := &sw.st
+	ing := &s.Ingress[iq]
+	d := min(int64(size), ing.Headroom)
+	ing.Headroom -= d
+	s.HeadroomUsed -= d
+	ing.Shared -= int64(size) - d
+	sw.pfc.IngressDequeued(now, size, iq, s)
+	if ing.Paused && ing.Headroom == 0 && !sw.tryResume(now, iq) && !sw.inIdle[iq] {
+		sw.inIdle[iq] = true
+		sw.idle.Push(iq)
+	}
+	sw.recheck(now)
+}
+
+// recheck gives one paused, drained ingress queue, in turn, a chance to
+// resume (the pool may have freed up by another queue's departure).
+func (sw *Switch) recheck(now rotor.Time) {
+	if sw.idle.Len() > 0 {
+		w := sw.idle.Pop()
+		ing := &sw.st.Ingress[w]
+		if ing.Paused && (ing.Headroom > 0 || !sw.tryResume(now, w)) {
+			sw.idle.Push(w)
+		} else {
+			sw.inIdle[w] = false
+		}
+	}
+}
+
+func (sw *Switch) tryResume(now rotor.Time, iq int32) bool {
+	s := &sw.st
+	if !sw.pfc.Resume(now, iq, s) {
+		return false
+	}
+	s.Ingress[iq].Paused = false
+	if sw.OnPFC != nil {
+		sw.OnPFC(now, iq/int32(s.NQ), int(iq)%s.NQ, false)
+	}
+	return true
+}
+
+func (sw *Switch) dropArrival(now rotor.Time, a *Arrival, q int32) {
+	sw.Drops++
+	if sw.drop != nil {
+		sw.drop.Dropped(now, a, a.Size, q, false, &sw.st)
+	}
+}
+
+func (sw *Switch) mark(q int32) bool {
+	e := &sw.ecn[sw.st.Prio(q)]
+	b := sw.st.Queues[q].Bytes
+	switch {
+	case e.K > 0:
+		return b > e.K
+	case e.MaxTh == 0 || b < e.MinTh:
+		return false
+	case b >= e.MaxTh || e.MaxP >= 1 && e.MaxTh == e.MinTh:
+		return true
+	}
+	return sw.rng.Float64() < e.MaxP*float64(b-e.MinTh)/float64(e.MaxTh-e.MinTh)
+}
+
+func (sw *Switch) add(q int32, size int32) {
+	s := &sw.st
+	c := &s.Queues[q]
+	p := &s.Ports[c.Port]
+	k := s.Prio(q)
+	if c.Packets == 0 {
+		p.Active |= 1 << k
+		s.PrioActive[k]++
+		s.Active++
+	}
+	c.Bytes += int64(size)
+	c.Packets++
+	p.Bytes += int64(size)
+	p.Packets++
+	s.PrioBytes[k] += int64(size)
+	s.Used += int64(size)
+}
+
+func (sw *Switch) sub(q int32, size int32) {
+	s := &sw.st
+	c := &s.Queues[q]
+	p := &s.Ports[c.Port]
+	k := s.Prio(q)
+	c.Bytes -= int64(size)
+	c.Packets--
+	if c.Packets == 0 {
+		p.Active &^= 1 << k
+		s.PrioActive[k]--
+		s.Active--
+	}
+	p.Bytes -= int64(size)
+	p.Packets--
+	s.PrioBytes[k] -= int64(size)
+	s.Used -= int64(size)
+}
+
+// Pick is the queue port would serve next, or −1 if all its queues are
+// empty. It does not change the round-robin position.
+func (sw *Switch) Pick(port int) int32 {
+	act := uint32(sw.st.Ports[port].Active)
+	if act == 0 {
+		return -1
+	}
+	base := int32(port * sw.cfg.Queues)
+	if sw.cfg.Sched == StrictPriority {
+		return base + int32(bits.TrailingZeros32(act))
+	}
+	r := uint32(sw.rr[port])
+	rot := act>>r | act<<(uint32(sw.cfg.Queues)-r)
+	k := (r + uint32(bits.TrailingZeros32(rot))) % uint32(sw.cfg.Queues)
+	return base + int32(k)
+}
+
+// Dequeue sends the next packet of port: its handle and size, ok false if
+// the port is empty.
+func (sw *Switch) Dequeue(now rotor.Time, port int) (h int32, size int32, ok bool) {
+	q := sw.Pick(port)
+	if q < 0 {
+		return 0, 0, false
+	}
+	return sw.DequeueQueue(now, q)
+}
+
+// DequeueQueue sends the head packet of queue q (for callers with their
+// own scheduler, such as a rotor ToR serving VOQs by circuit).
+func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok bool) {
+	if sw.q[q].Len() == 0 {
+		return 0, 0, false
+	}
+	h, size = sw.q[q].Pop(), sw.sizes[q].Pop()
+	iq := int32(-1)
+	if sw.pfc != nil {
+		iq = sw.ingr[q].Pop()
+	}
+	sw.sub(q, size)
+	port := sw.st.Queues[q].Port
+	sw.st.Ports[port].TxBytes += int64(size)
+	if sw.cfg.Sched == RoundRobin {
+		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
+	}
+	if sw.deq != nil {
+		sw.deq.Dequeued(now, size, q, &sw.st)
+	}
+	switch {
+	case iq < 0:
+	case sw.st.IsLossless(q):
+		sw.leaveLossless(now, size, iq)
+	default:
+		sw.st.Ingress[iq].Shared -= int64(size)
+		sw.recheck(now)
+	}
+	return h, size, true
+}
+
+// TickEvery is the policy's tick period, 0 if it has no ticks.
+func (sw *Switch) TickEvery() rotor.Time {
+	if sw.tick == nil {
+		return 0
+	}
+	return sw.tick.Every()
+}
+
+// Tick runs the policy's periodic update.
+func (sw *Switch) Tick(now rotor.Time) {
+	if sw.tick != nil {
+		sw.tick.Tick(now, &sw.st)
+	}
+}
+
+// SetCircuit records that port's circuit went up (day) or down (night)
+// and tells the policy.
+func (sw *Switch) SetCircuit(now rotor.Time, port int, up bool) {
+	sw.st.Ports[port].Night = !up
+	if sw.circ != nil {
+		sw.circ.Circuit(now, int32(port), up, &sw.st)
+	}
+}
+
+// Len is the number of packets in queue q.
+func (sw *Switch) Len(q int32) int { return sw.q[q].Len() }
