@@ -269,14 +269,39 @@ func reachError(cfg *Config, problem string) error {
 	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)
 }
 
-// defaultTransport is the transport d runs with under routing: the
-// designed one, unless it is pull and routing is one pull does not serve.
-func defaultTransport(d Designed, routing string) string {
+// defaultTransport is the transport d runs with under cfg's routing: the
+// designed one, unless it is pull and the routing is one pull does not
+// serve, or the schedule's days are too short for a pull (pullProblem).
+func defaultTransport(d Designed, cfg *Config) string {
 	t := d.Transport
-	if t == Pull && !pullRoutes(routing) {
+	if t == Pull && (!pullRoutes(cfg.Routing) || pullProblem(cfg) != "") {
 		return Windowed
 	}
 	return t
+}
+
+// pullProblem says why the pull transport could never send on cfg's
+// schedule, or "". A ToR asks a host for a packet at the latest when its
+// circuit's night begins (the prefetch); the packet reaches the ToR
+// latency = 2 · host_delay + one host-link packet time later and must
+// cross the circuit before the night, so some slot k must have
+// slot_k − reconf ≥ max(0, latency − reconf) + one circuit packet time.
+// Sirius' 384 ns slots are far shorter than the ~2 µs round trip.
+func pullProblem(cfg *Config) string {
+	sc := cfg.Schedule
+	if sc == nil || cfg.HostLink <= 0 || cfg.CircuitLink <= 0 || cfg.MTU <= 0 {
+		return "" // validate reports these
+	}
+	latency := 2*cfg.HostDelay + cfg.HostLink.TransmitTime(rotor.Bytes(cfg.MTU))
+	need := max(0, latency-sc.Reconf) + cfg.CircuitLink.TransmitTime(rotor.Bytes(cfg.MTU))
+	longest := sc.Slot - sc.Reconf
+	for _, d := range sc.SlotDurations {
+		longest = max(longest, d-sc.Reconf)
+	}
+	if longest >= need {
+		return ""
+	}
+	return fmt.Sprintf("a pulled packet needs %v of a day (request, host, circuit), the longest day is %v", need, max(longest, 0))
 }
 
 // pullRoutes reports whether the pull transport serves routing.

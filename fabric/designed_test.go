@@ -260,3 +260,22 @@ func TestReachAcrossComponents(t *testing.T) {
 		t.Errorf("B to A: %v", err)
 	}
 }
+
+// TestPullNeedsADay: Sirius' 384 ns slot (3.84 ns night) at a 100 Gbps
+// circuit link carries packets, but a pulled one cannot arrive in time: a
+// request and the packet take 2 × 500 ns + 1.2 µs (1500 B at 10 Gbps), so
+// it needs 2.2 µs − 3.84 ns + 120 ns = 2.31616 µs of a 380.16 ns day.
+// Sirius therefore defaults to rotorlb over the windowed transport, and
+// pull is refused naming transport.kind.
+func TestPullNeedsADay(t *testing.T) {
+	keys := []string{"schedule.kind=sirius", "topology.circuit_link=100Gbps", "run.sim_time=100us"}
+	if c := buildSpec(t, keys...).Config; c.Routing != RotorLB || c.Transport != Windowed {
+		t.Errorf("sirius: %s, %s; want rotorlb, window", c.Routing, c.Transport)
+	}
+	_, err := specWith(t, append(keys, "transport.kind=pull")...).Build()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "transport.kind" || !strings.Contains(ce.Problem, "needs 2.31616us of a day") ||
+		!strings.Contains(ce.Problem, "the longest day is 380.16ns") {
+		t.Errorf("sirius with pull: %v; want a transport.kind error with both times", err)
+	}
+}

@@ -68,7 +68,7 @@ var Keys = []Key{
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve)"},
+	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
@@ -686,7 +686,8 @@ func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) erro
 		s.values["routing.mode"] = d.Routing
 	}
 	if s.values["transport.kind"] == "" {
-		s.values["transport.kind"] = defaultTransport(d, s.values["routing.mode"])
+		cfg.Routing = s.values["routing.mode"]
+		s.values["transport.kind"] = defaultTransport(d, cfg)
 	}
 	cfg.Routing, cfg.Transport = s.values["routing.mode"], s.values["transport.kind"]
 	s.checkModeKeys(p, cfg.PathsK)
