@@ -279,3 +279,20 @@ func TestPullNeedsADay(t *testing.T) {
 		t.Errorf("sirius with pull: %v; want a transport.kind error with both times", err)
 	}
 }
+
+// TestSpecRebuild: a Spec built, changed and built again resolves its
+// empty keys afresh: the designed routing of the first schedule does not
+// stick to the second.
+func TestSpecRebuild(t *testing.T) {
+	s := specWith(t, "schedule.kind=rotornet", "run.sim_time=1ms")
+	if _, err := s.Build(); err != nil || s.Get("routing.mode") != RotorLB {
+		t.Fatalf("rotornet: %v, routing %q", err, s.Get("routing.mode"))
+	}
+	if err := s.Set("schedule.kind", "static"); err != nil {
+		t.Fatal(err)
+	}
+	setup, err := s.Build()
+	if err != nil || setup.Config.Routing != Earliest || s.Get("routing.mode") != Earliest || s.Get("transport.kind") != Windowed {
+		t.Fatalf("static after rotornet: %v, routing %q / %q, transport %q", err, setup.Config.Routing, s.Get("routing.mode"), s.Get("transport.kind"))
+	}
+}
