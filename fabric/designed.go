@@ -164,6 +164,12 @@ func (r *reach) hasDirect(u, v int) bool {
 	return r.direct[u*r.words()+v/64]&(1<<(v%64)) != 0
 }
 
+// twoHop reports whether some ToR w gets circuits u→w and w→v (RotorLB's
+// relay path).
+func (r *reach) twoHop(u, v int) bool {
+	return r.Visit(u, func(w int, _ int64) bool { return r.hasDirect(w, v) })
+}
+
 // connected reports whether the union reaches v from u: same component,
 // or (rarely) a path between components, found by one search per source.
 func (r *reach) connected(u, v int) bool {
@@ -197,9 +203,10 @@ func (r *reach) connected(u, v int) bool {
 
 // checkReach refuses, before a run, a routing mode that cannot carry some
 // flow of the workload on the schedule: one line naming routing.mode, the
-// schedule and a ToR pair. Direct and RotorLB wait for a direct circuit
-// (RotorLB's relaying is optional); VLB's second leg is direct from any
-// ToR; Paths sends bulk flows direct and the others over circuit paths;
+// schedule and a ToR pair. Direct waits for a direct circuit; RotorLB
+// takes it or relays through one intermediate; VLB's second leg is direct
+// from any ToR; Paths sends bulk flows by RotorLB and the others over
+// circuit paths;
 // VLBPaths goes through any ToR; Earliest needs a temporal path; Hybrid
 // always has the packet switch. For Paths the test is necessary, not
 // sufficient: each slice's paths are not checked one by one.
@@ -225,9 +232,13 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 		}
 		var problem string
 		switch cfg.Routing {
-		case Direct, RotorLB:
+		case Direct:
 			if !r.hasDirect(s, d) {
 				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit", s, d, i)
+			}
+		case RotorLB:
+			if !r.hasDirect(s, d) && !r.twoHop(s, d) {
+				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit, nor one through a single intermediate", s, d, i)
 			}
 		case VLB:
 			for w := 0; w < r.n && problem == ""; w++ {
@@ -236,8 +247,8 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 				}
 			}
 		case Paths:
-			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) {
-				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) goes direct, and that pair never gets a circuit", i, s, d, f.Bytes)
+			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) && !r.twoHop(s, d) {
+				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) takes RotorLB, and that pair never gets a circuit, direct or through a single intermediate", i, s, d, f.Bytes)
 			} else if !r.connected(s, d) {
 				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
 			}

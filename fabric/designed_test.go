@@ -110,6 +110,15 @@ func TestReachRefused(t *testing.T) {
 	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
 		t.Errorf("earliest within a ring: %v", err)
 	}
+	// RotorLB relays through one intermediate: 0 → 2 over 1, not 0 → 3.
+	cfg.Routing = RotorLB
+	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
+		t.Errorf("rotorlb 0 → 2 through 1: %v", err)
+	}
+	err = checkReach(context.Background(), &cfg, []workload.Flow{{Src: 0, Dst: 3, Bytes: 1}})
+	if err == nil || !strings.Contains(err.Error(), "ToR 0 → ToR 3 (flow 0) never gets a direct circuit, nor one through a single intermediate") {
+		t.Errorf("rotorlb 0 → 3: %v", err)
+	}
 	cfg.Routing = Hybrid
 	if err := checkReach(context.Background(), &cfg, flows); err != nil {
 		t.Errorf("hybrid: %v", err)
