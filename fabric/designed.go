@@ -205,11 +205,11 @@ func (r *reach) connected(u, v int) bool {
 // flow of the workload on the schedule: one line naming routing.mode, the
 // schedule and a ToR pair. Direct waits for a direct circuit; RotorLB
 // takes it or relays through one intermediate; VLB's second leg is direct
-// from any ToR; Paths sends bulk flows by RotorLB and the others over
-// circuit paths;
-// VLBPaths goes through any ToR; Earliest needs a temporal path; Hybrid
-// always has the packet switch. For Paths the test is necessary, not
-// sufficient: each slice's paths are not checked one by one.
+// from any ToR the source meets; Paths sends bulk flows by RotorLB and
+// the others over circuit paths; VLBPaths goes through any ToR; Earliest
+// needs a temporal path; Hybrid always has the packet switch. For Paths
+// the test is necessary, not sufficient: each slice's paths are not
+// checked one by one.
 func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 	if cfg.Routing == Hybrid || cfg.Schedule == nil {
 		return nil
@@ -240,12 +240,13 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 			if !r.hasDirect(s, d) && !r.twoHop(s, d) {
 				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit, nor one through a single intermediate", s, d, i)
 			}
-		case VLB:
-			for w := 0; w < r.n && problem == ""; w++ {
+		case VLB: // the first hop is any ToR s has a circuit to, the second direct
+			r.Visit(s, func(w int, _ int64) bool {
 				if w != d && !r.hasDirect(w, d) {
 					problem = fmt.Sprintf("VLB may relay flow %d (ToR %d → ToR %d) through ToR %d, which never gets a circuit to ToR %d", i, s, d, w, d)
 				}
-			}
+				return problem != ""
+			})
 		case Paths:
 			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) && !r.twoHop(s, d) {
 				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) takes RotorLB, and that pair never gets a circuit, direct or through a single intermediate", i, s, d, f.Bytes)
