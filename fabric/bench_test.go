@@ -20,7 +20,8 @@ func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, tran
 		// reconfiguration; an explicit slot alone would make it 0.
 		"schedule.reconf=10us",
 		"buffer.per_port=8", "buffer.policy=cs", "workload.sizes=websearch", "workload.load=0.2",
-		"run.sim_time="+simTime, "transport.kind="+transport)
+		// Flows arrive for the whole run, as in testdata/perf.
+		"run.sim_time="+simTime, "workload.duration="+simTime, "transport.kind="+transport)
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

@@ -171,7 +171,7 @@ func (c *Config) defaults() {
 			c.Routing = d.Routing
 		}
 		if c.Transport == "" {
-			c.Transport = defaultTransport(d, c.Routing)
+			c.Transport = defaultTransport(d, c)
 		}
 	}
 	if c.CC == "" {
@@ -310,6 +310,9 @@ func (c *Config) validate() error {
 	}
 	if c.Transport == Pull && !pullRoutes(c.Routing) {
 		return cfgErr("transport.kind", "pull works with routing.mode direct, rotorlb or paths, not %q", c.Routing)
+	}
+	if problem := pullProblem(c); c.Transport == Pull && problem != "" {
+		return cfgErr("transport.kind", "pull can never send on this schedule: %s; use transport.kind = window", problem)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)

@@ -164,6 +164,12 @@ func (r *reach) hasDirect(u, v int) bool {
 	return r.direct[u*r.words()+v/64]&(1<<(v%64)) != 0
 }
 
+// twoHop reports whether some ToR w gets circuits u→w and w→v (RotorLB's
+// relay path).
+func (r *reach) twoHop(u, v int) bool {
+	return r.Visit(u, func(w int, _ int64) bool { return r.hasDirect(w, v) })
+}
+
 // connected reports whether the union reaches v from u: same component,
 // or (rarely) a path between components, found by one search per source.
 func (r *reach) connected(u, v int) bool {
@@ -197,12 +203,13 @@ func (r *reach) connected(u, v int) bool {
 
 // checkReach refuses, before a run, a routing mode that cannot carry some
 // flow of the workload on the schedule: one line naming routing.mode, the
-// schedule and a ToR pair. Direct and RotorLB wait for a direct circuit
-// (RotorLB's relaying is optional); VLB's second leg is direct from any
-// ToR; Paths sends bulk flows direct and the others over circuit paths;
-// VLBPaths goes through any ToR; Earliest needs a temporal path; Hybrid
-// always has the packet switch. For Paths the test is necessary, not
-// sufficient: each slice's paths are not checked one by one.
+// schedule and a ToR pair. Direct waits for a direct circuit; RotorLB
+// takes it or relays through one intermediate; VLB's second leg is direct
+// from any ToR the source meets; Paths sends bulk flows by RotorLB and
+// the others over circuit paths; VLBPaths goes through any ToR; Earliest
+// needs a temporal path; Hybrid always has the packet switch. For Paths
+// the test is necessary, not sufficient: each slice's paths are not
+// checked one by one.
 func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 	if cfg.Routing == Hybrid || cfg.Schedule == nil {
 		return nil
@@ -225,19 +232,24 @@ func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
 		}
 		var problem string
 		switch cfg.Routing {
-		case Direct, RotorLB:
+		case Direct:
 			if !r.hasDirect(s, d) {
 				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit", s, d, i)
 			}
-		case VLB:
-			for w := 0; w < r.n && problem == ""; w++ {
+		case RotorLB:
+			if !r.hasDirect(s, d) && !r.twoHop(s, d) {
+				problem = fmt.Sprintf("ToR %d → ToR %d (flow %d) never gets a direct circuit, nor one through a single intermediate", s, d, i)
+			}
+		case VLB: // the first hop is any ToR s has a circuit to, the second direct
+			r.Visit(s, func(w int, _ int64) bool {
 				if w != d && !r.hasDirect(w, d) {
 					problem = fmt.Sprintf("VLB may relay flow %d (ToR %d → ToR %d) through ToR %d, which never gets a circuit to ToR %d", i, s, d, w, d)
 				}
-			}
+				return problem != ""
+			})
 		case Paths:
-			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) {
-				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) goes direct, and that pair never gets a circuit", i, s, d, f.Bytes)
+			if f.Bytes >= cfg.BulkBytes && !r.hasDirect(s, d) && !r.twoHop(s, d) {
+				problem = fmt.Sprintf("bulk flow %d (ToR %d → ToR %d, %d B ≥ routing.bulk) takes RotorLB, and that pair never gets a circuit, direct or through a single intermediate", i, s, d, f.Bytes)
 			} else if !r.connected(s, d) {
 				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
 			}
@@ -269,14 +281,39 @@ func reachError(cfg *Config, problem string) error {
 	return cfgErr("routing.mode", "%s cannot carry the workload on schedule.kind = %s: %s%s", cfg.Routing, kind, problem, hint)
 }
 
-// defaultTransport is the transport d runs with under routing: the
-// designed one, unless it is pull and routing is one pull does not serve.
-func defaultTransport(d Designed, routing string) string {
+// defaultTransport is the transport d runs with under cfg's routing: the
+// designed one, unless it is pull and the routing is one pull does not
+// serve, or the schedule's days are too short for a pull (pullProblem).
+func defaultTransport(d Designed, cfg *Config) string {
 	t := d.Transport
-	if t == Pull && !pullRoutes(routing) {
+	if t == Pull && (!pullRoutes(cfg.Routing) || pullProblem(cfg) != "") {
 		return Windowed
 	}
 	return t
+}
+
+// pullProblem says why the pull transport could never send on cfg's
+// schedule, or "". A ToR asks a host for a packet at the latest when its
+// circuit's night begins (the prefetch); the packet reaches the ToR
+// latency = 2 · host_delay + one host-link packet time later and must
+// cross the circuit before the night, so some slot k must have
+// slot_k − reconf ≥ max(0, latency − reconf) + one circuit packet time.
+// Sirius' 384 ns slots are far shorter than the ~2 µs round trip.
+func pullProblem(cfg *Config) string {
+	sc := cfg.Schedule
+	if sc == nil || cfg.HostLink <= 0 || cfg.CircuitLink <= 0 || cfg.MTU <= 0 {
+		return "" // validate reports these
+	}
+	latency := 2*cfg.HostDelay + cfg.HostLink.TransmitTime(rotor.Bytes(cfg.MTU))
+	need := max(0, latency-sc.Reconf) + cfg.CircuitLink.TransmitTime(rotor.Bytes(cfg.MTU))
+	longest := sc.Slot - sc.Reconf
+	for _, d := range sc.SlotDurations {
+		longest = max(longest, d-sc.Reconf)
+	}
+	if longest >= need {
+		return ""
+	}
+	return fmt.Sprintf("a pulled packet needs %v of a day (request, host, circuit), the longest day is %v", need, max(longest, 0))
 }
 
 // pullRoutes reports whether the pull transport serves routing.

@@ -110,6 +110,15 @@ func TestReachRefused(t *testing.T) {
 	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
 		t.Errorf("earliest within a ring: %v", err)
 	}
+	// RotorLB relays through one intermediate: 0 → 2 over 1, not 0 → 3.
+	cfg.Routing = RotorLB
+	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
+		t.Errorf("rotorlb 0 → 2 through 1: %v", err)
+	}
+	err = checkReach(context.Background(), &cfg, []workload.Flow{{Src: 0, Dst: 3, Bytes: 1}})
+	if err == nil || !strings.Contains(err.Error(), "ToR 0 → ToR 3 (flow 0) never gets a direct circuit, nor one through a single intermediate") {
+		t.Errorf("rotorlb 0 → 3: %v", err)
+	}
 	cfg.Routing = Hybrid
 	if err := checkReach(context.Background(), &cfg, flows); err != nil {
 		t.Errorf("hybrid: %v", err)
@@ -258,5 +267,41 @@ func TestReachAcrossComponents(t *testing.T) {
 	err := checkReach(context.Background(), &cfg, []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {ID: 1, Src: 4, Dst: 1, Bytes: 1}})
 	if err == nil || !strings.Contains(err.Error(), "no circuit path from ToR 4 to ToR 1 (flow 1)") {
 		t.Errorf("B to A: %v", err)
+	}
+}
+
+// TestPullNeedsADay: Sirius' 384 ns slot (3.84 ns night) at a 100 Gbps
+// circuit link carries packets, but a pulled one cannot arrive in time: a
+// request and the packet take 2 × 500 ns + 1.2 µs (1500 B at 10 Gbps), so
+// it needs 2.2 µs − 3.84 ns + 120 ns = 2.31616 µs of a 380.16 ns day.
+// Sirius therefore defaults to rotorlb over the windowed transport, and
+// pull is refused naming transport.kind.
+func TestPullNeedsADay(t *testing.T) {
+	keys := []string{"schedule.kind=sirius", "topology.circuit_link=100Gbps", "run.sim_time=100us"}
+	if c := buildSpec(t, keys...).Config; c.Routing != RotorLB || c.Transport != Windowed {
+		t.Errorf("sirius: %s, %s; want rotorlb, window", c.Routing, c.Transport)
+	}
+	_, err := specWith(t, append(keys, "transport.kind=pull")...).Build()
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != "transport.kind" || !strings.Contains(ce.Problem, "needs 2.31616us of a day") ||
+		!strings.Contains(ce.Problem, "the longest day is 380.16ns") {
+		t.Errorf("sirius with pull: %v; want a transport.kind error with both times", err)
+	}
+}
+
+// TestSpecRebuild: a Spec built, changed and built again resolves its
+// empty keys afresh: the designed routing of the first schedule does not
+// stick to the second.
+func TestSpecRebuild(t *testing.T) {
+	s := specWith(t, "schedule.kind=rotornet", "run.sim_time=1ms")
+	if _, err := s.Build(); err != nil || s.Get("routing.mode") != RotorLB {
+		t.Fatalf("rotornet: %v, routing %q", err, s.Get("routing.mode"))
+	}
+	if err := s.Set("schedule.kind", "static"); err != nil {
+		t.Fatal(err)
+	}
+	setup, err := s.Build()
+	if err != nil || setup.Config.Routing != Earliest || s.Get("routing.mode") != Earliest || s.Get("transport.kind") != Windowed {
+		t.Fatalf("static after rotornet: %v, routing %q / %q, transport %q", err, setup.Config.Routing, s.Get("routing.mode"), s.Get("transport.kind"))
 	}
 }

@@ -68,7 +68,7 @@ var Keys = []Key{
 	{"routing.bulk", "15MB", "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve)"},
+	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
@@ -100,6 +100,18 @@ var Keys = []Key{
 type Spec struct {
 	values map[string]string
 	set    map[string]bool // keys given by Set (a TOML file or an override), default or not
+	// resolved holds what the last Build made of keys left to it (the
+	// designed routing and transport, a schedule file's n, U and kind):
+	// Values shows them, and a later Build starts again from values.
+	resolved map[string]string
+}
+
+// val is key's value as the current Build resolved it.
+func (s *Spec) val(key string) string {
+	if v, ok := s.resolved[key]; ok {
+		return v
+	}
+	return s.values[key]
 }
 
 // NewSpec returns a Spec with every key at its default.
@@ -111,8 +123,9 @@ func NewSpec() *Spec {
 	return s
 }
 
-// Get returns the value of key.
-func (s *Spec) Get(key string) string { return s.values[key] }
+// Get returns the value of key, as the last Build resolved it (a
+// designed routing.mode for an empty one, a schedule file's n and U).
+func (s *Spec) Get(key string) string { return s.val(key) }
 
 // Set overrides one key; an unknown key is an error naming it, quoted
 // (an empty key or one holding control characters stays visible and the
@@ -198,7 +211,7 @@ func (s *Spec) LoadTOML(r io.Reader) error {
 func (s *Spec) Values() [][2]string {
 	out := make([][2]string, 0, len(Keys))
 	for _, k := range Keys {
-		out = append(out, [2]string{k.Name, s.values[k.Name]})
+		out = append(out, [2]string{k.Name, s.val(k.Name)})
 	}
 	return out
 }
@@ -360,6 +373,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	s.resolved = map[string]string{}
 	p := &specParser{s: s}
 	for _, k := range Keys { // an empty value is not a way to ask for the default
 		if k.Default != "" && s.set[k.Name] && strings.TrimSpace(s.values[k.Name]) == "" {
@@ -453,9 +467,9 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		}
 		// The resolved configuration (Values, echoed into summary.json)
 		// shows the n and U that ran.
-		s.values["topology.tors"], s.values["topology.uplinks"] = strconv.Itoa(sc.Nodes), strconv.Itoa(sc.Switches)
+		s.resolved["topology.tors"], s.resolved["topology.uplinks"] = strconv.Itoa(sc.Nodes), strconv.Itoa(sc.Switches)
 		if sc.Kind != "" {
-			s.values["schedule.kind"] = sc.Kind // what the file holds, not the default generator
+			s.resolved["schedule.kind"] = sc.Kind // what the file holds, not the default generator
 		}
 	} else {
 		sp := schedules.Params{
@@ -704,13 +718,15 @@ func (s *Spec) checkGeneratorKeys(p *specParser) {
 // Values echoes) and then checks the mode-dependent keys.
 func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) error {
 	d := defaultsFor(sc, cfg.PacketSwitchLink > 0)
-	if s.values["routing.mode"] == "" {
-		s.values["routing.mode"] = d.Routing
-	}
-	if s.values["transport.kind"] == "" {
-		s.values["transport.kind"] = defaultTransport(d, s.values["routing.mode"])
-	}
 	cfg.Routing, cfg.Transport = s.values["routing.mode"], s.values["transport.kind"]
+	if cfg.Routing == "" {
+		cfg.Routing = d.Routing
+		s.resolved["routing.mode"] = cfg.Routing
+	}
+	if cfg.Transport == "" {
+		cfg.Transport = defaultTransport(d, cfg)
+		s.resolved["transport.kind"] = cfg.Transport
+	}
 	s.checkModeKeys(p, cfg.PathsK)
 	return p.err
 }
@@ -723,7 +739,7 @@ func (s *Spec) resolveModes(p *specParser, cfg *Config, sc *rotor.Schedule) erro
 // congestion control); routing.multipath is read only with paths_k > 1.
 func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
 	for _, r := range Registries() {
-		sel := s.values[r.Key]
+		sel := s.val(r.Key)
 		if _, ok := r.Lookup(sel); !ok {
 			continue // an unknown choice is validate's error, not this key's
 		}

@@ -40,8 +40,11 @@ func simulateCommand() *cli.Command {
 			"workload.flows (the flows, in the src dst bytes start_ns format), schedule.json\n" +
 			"(the schedule that ran) and, with --plot, fct_cdf.png and utilization.png.\n" +
 			"Every key and its default is listed by\n" +
-			"'rdcn simulate --keys' and in docs/simulate.md. Ctrl-C stops the run and writes\n" +
-			"what it has, marked \"complete\": false.",
+			"'rdcn simulate --keys' and in docs/simulate.md. Unset routing.mode and transport.kind\n" +
+			"take the schedule's designed ones; flows arrive for workload.duration (80 % of\n" +
+			"run.sim_time), then the fabric drains. Ctrl-C stops any phase within a moment and\n" +
+			"exits with status 130; a run stopped while simulating writes what it has, marked\n" +
+			"\"complete\": false.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config", Aliases: []string{"c"}, Usage: "TOML run configuration"},
 			&cli.StringSliceFlag{Name: "set", Usage: "override a key: --set section.key=value (repeatable)"},
