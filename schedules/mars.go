@@ -17,7 +17,7 @@ func Mars(p Params) (*rotor.Schedule, error) {
 	if err := checkSize(kind, p); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}

@@ -32,7 +32,7 @@ func Static(p Params) (*rotor.Schedule, error) {
 	if p.Tries < 0 {
 		return nil, paramError(kind, "tries", p.Tries, "must not be negative")
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}

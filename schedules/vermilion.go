@@ -52,7 +52,7 @@ func Vermilion(p Params) (*rotor.Schedule, error) {
 	if p.Demand == nil {
 		return nil, paramError(kind, "demand", "none", "vermilion designs from a (predicted) demand matrix")
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func BvN(p Params) (*rotor.Schedule, error) {
 	if p.Demand == nil {
 		return nil, paramError(kind, "demand", "none", "bvn decomposes a (predicted) demand matrix")
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
