@@ -1,8 +1,6 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
-
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -33,23 +31,6 @@ func checkUplinks(u int) error {
 		return badInput("uplinks", "%d, want 1 to %d", u, maxTors)
 	}
 	return nil
-}
-
-// optionalPositive parses the flag name with parse: zero when the flag is
-// empty, else a positive value or a bad-input error naming the flag.
-func optionalPositive[T ~int64](c *cli.Context, name string, parse func(string) (T, error)) (T, error) {
-	s := c.String(name)
-	if s == "" {
-		return 0, nil
-	}
-	v, err := parse(s)
-	if err != nil {
-		return 0, asInput(name, err)
-	}
-	if v <= 0 {
-		return 0, badInput(name, "%q must be positive", s)
-	}
-	return v, nil
 }
 
 // parseSize reads a buffer size; "pkt" counts DefaultMTU-byte packets.
