@@ -214,9 +214,10 @@ func runThroughput(c *cli.Context) error {
 		case "csv":
 			return writeRecordCSV(w, out)
 		}
-		_, err := fmt.Fprintf(w, "theta %.6f  [%.6f, %.6f]  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations\n"+
+		// θ is the certified lower end: printed rounded down, the interval outward.
+		_, err := fmt.Fprintf(w, "theta %s  %s  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations\n"+
 			"per-node throughput %.2f Gbps of %.2f Gbps (U·c)\n",
-			out.Theta, out.Lower, out.Upper, out.Gap, out.Routing, out.Solver, out.Demand, out.Nodes,
+			formatDirected(out.Theta, 6, false), formatInterval(out.Lower, out.Upper, 6), out.Gap, out.Routing, out.Solver, out.Demand, out.Nodes,
 			out.Iterations, out.PerNodeBps/1e9, g.NodeCapacity*float64(g.Rate)/1e9)
 		return err
 	})
