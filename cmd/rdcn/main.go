@@ -83,15 +83,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands:                  commands(),
 		ExitErrHandler:            func(*cli.Context, error) {}, // run() prints errors and picks the status
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return badInput("flags", "%v", err)
-		},
+	}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return badInput("flags", "%s", withSuggestion(err.Error(), app.Flags))
 	}
 	for _, c := range app.Commands {
 		c := c
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-				return badInput("flags", "%v", err)
+				return badInput("flags", "%s", withSuggestion(err.Error(), c.Flags))
 			}
 		}
 	}
