@@ -166,3 +166,20 @@ func TestStaticNoNight(t *testing.T) {
 		t.Errorf("θ %v, want 0.4147", def.Theta)
 	}
 }
+
+// TestReconfZeroIsZero: --reconf 0 without --slot is no reconfiguration
+// with the kind's slot, not the kind's default reconfiguration.
+func TestReconfZeroIsZero(t *testing.T) {
+	var s struct {
+		SlotPs   int64 `json:"slot_ps"`
+		ReconfPs int64 `json:"reconf_ps"`
+	}
+	runJSON(t, &s, "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--reconf", "0")
+	if s.SlotPs != 100e6 || s.ReconfPs != 0 {
+		t.Errorf("slot %d ps, reconf %d ps; want 100 µs and 0", s.SlotPs, s.ReconfPs)
+	}
+	runJSON(t, &s, "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2")
+	if s.SlotPs != 100e6 || s.ReconfPs != 10e6 {
+		t.Errorf("default: slot %d ps, reconf %d ps; want 100 µs and 10 µs", s.SlotPs, s.ReconfPs)
+	}
+}
