@@ -183,3 +183,16 @@ func TestReconfZeroIsZero(t *testing.T) {
 		t.Errorf("default: slot %d ps, reconf %d ps; want 100 µs and 10 µs", s.SlotPs, s.ReconfPs)
 	}
 }
+
+// TestSimulateStaticNoNight: simulate inherits the registry's timing, so a
+// static fabric runs with no reconfiguration night by default.
+func TestSimulateStaticNoNight(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"rdcn", "simulate", "--set", "schedule.kind=static", "--set", "run.sim_time=100us", "-o", filepath.Join(t.TempDir(), "run")}
+	if code := run(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if first, _, _ := strings.Cut(out.String(), "\n"); !strings.HasSuffix(first, "(reconf 0s), duty cycle 1") {
+		t.Errorf("schedule line %q, want no reconfiguration", first)
+	}
+}
