@@ -109,13 +109,13 @@ func parseGenFlags(c *cli.Context) (genValues, error) {
 	g.p.Randomized = c.Bool("randomized")
 	g.p.Stagger = c.Bool("stagger")
 	var err error
-	if g.p.Buffer, err = genQuantity(c, "buffer", parseSize); err != nil {
+	if g.p.Buffer, err = optionalPositive(c, "buffer", parseSize); err != nil {
 		return g, err
 	}
-	if g.p.Delay, err = genQuantity(c, "delay", rotor.ParseTime); err != nil {
+	if g.p.Delay, err = optionalPositive(c, "delay", rotor.ParseTime); err != nil {
 		return g, err
 	}
-	if g.p.Link, err = genQuantity(c, "link", rotor.ParseRate); err != nil {
+	if g.p.Link, err = optionalPositive(c, "link", rotor.ParseRate); err != nil {
 		return g, err
 	}
 	if c.IsSet("design-demand") {
@@ -126,10 +126,10 @@ func parseGenFlags(c *cli.Context) (genValues, error) {
 	return g, nil
 }
 
-// genQuantity parses a size, time or rate flag: given explicitly it must be
+// optionalPositive parses a size, time or rate flag: given explicitly it must be
 // positive (an empty value included); unset it is the flag's default value
 // or 0.
-func genQuantity[T ~int64](c *cli.Context, name string, parse func(string) (T, error)) (T, error) {
+func optionalPositive[T ~int64](c *cli.Context, name string, parse func(string) (T, error)) (T, error) {
 	s := c.String(name)
 	if !c.IsSet(name) && s == "" {
 		return 0, nil
