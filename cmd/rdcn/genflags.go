@@ -19,10 +19,10 @@ import (
 func kindFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "kind", Usage: "schedule kind (" + strings.Join(schedules.Kinds(), ", ") + ")"},
-		&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs `N`"},
-		&cli.IntFlag{Name: "uplinks", Aliases: []string{"u"}, Usage: "uplinks per ToR = circuit switches `U`"},
-		&cli.StringFlag{Name: "slot", Usage: "slot duration, e.g. 100us (default: the kind's)"},
-		&cli.StringFlag{Name: "reconf", Usage: "reconfiguration time at the end of each slot, e.g. 10us (default: the kind's, 0 for static; 0 with --slot)"},
+		&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs `N`", DefaultText: "required"},
+		&cli.IntFlag{Name: "uplinks", Aliases: []string{"u"}, Usage: "uplinks per ToR = circuit switches `U`", DefaultText: "required"},
+		&cli.StringFlag{Name: "slot", Usage: "slot duration, e.g. 100us", DefaultText: "the kind's"},
+		&cli.StringFlag{Name: "reconf", Usage: "reconfiguration time at the end of each slot, e.g. 10us", DefaultText: "the kind's, 0 for static; 0 with --slot"},
 		&cli.BoolFlag{Name: "self-slot", Usage: "count the idle self-matching (rotornet, sirius)"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the random kinds (and of random demands)"},
 	}
@@ -44,12 +44,12 @@ const maxGenInt = maxTors
 // given explicitly is checked by parseGenFlags: zero is never "default".
 func genFlagTable() []genFlag {
 	return []genFlag{
-		{&cli.IntFlag{Name: "degree", Usage: "mars: degree `d` of the emulated deBruijn graph, a multiple of U in [U, n] (default: chosen from --buffer/--delay)"}, "Degree"},
-		{&cli.IntFlag{Name: "k", Usage: "vermilion: degree k·n of the emulated graph (default 3); bvn: cycle of ⌈k·n/U⌉ slots"}, "K"},
-		{&cli.IntFlag{Name: "l", Usage: "vermilion: oblivious edges ℓ per node pair (default 1); trust γ = k/ℓ"}, "L"},
-		{&cli.Float64Flag{Name: "gamma", Usage: "vermilion: trust factor γ = k/ℓ ≥ 1 instead of -l (alone: smallest ℓ)"}, "Gamma"},
+		{&cli.IntFlag{Name: "degree", Usage: "mars: degree `d` of the emulated deBruijn graph, a multiple of U in [U, n]", DefaultText: "chosen from --buffer/--delay"}, "Degree"},
+		{&cli.IntFlag{Name: "k", Usage: "vermilion: degree k·n of the emulated graph; bvn: cycle of ⌈k·n/U⌉ slots", DefaultText: "3"}, "K"},
+		{&cli.IntFlag{Name: "l", Usage: "vermilion: oblivious edges ℓ per node pair; trust γ = k/ℓ", DefaultText: "1"}, "L"},
+		{&cli.Float64Flag{Name: "gamma", Usage: "vermilion: trust factor γ = k/ℓ ≥ 1 instead of -l (alone: smallest ℓ)", DefaultText: "k/ℓ"}, "Gamma"},
 		{&cli.BoolFlag{Name: "randomized", Usage: "vermilion: randomised Vermilion, trust r drawn uniformly from 1..k"}, "Randomized"},
-		{&cli.IntFlag{Name: "tries", Usage: "static: keep the best spectral gap of `K` connected draws (1 to " + strconv.Itoa(schedules.StaticAttempts) + ", default 1)"}, "Tries"},
+		{&cli.IntFlag{Name: "tries", Usage: "static: keep the best spectral gap of `K` connected draws (1 to " + strconv.Itoa(schedules.StaticAttempts) + ")", DefaultText: "1"}, "Tries"},
 		{&cli.BoolFlag{Name: "stagger", Usage: "rotornet: offset switch s by s·Δ/U so only one switch is dark at a time"}, "Stagger"},
 		{&cli.StringFlag{Name: "buffer", Usage: "mars: buffer per ToR, e.g. 20MB (Theorem 19)"}, "Buffer"},
 		{&cli.StringFlag{Name: "delay", Usage: "mars: delay requirement, e.g. 850us (Theorem 18)"}, "Delay"},
