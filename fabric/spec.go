@@ -76,7 +76,7 @@ var Keys = []Key{
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
-	{"workload.pattern", "all-to-all", "all-to-all, permutation, ring, or matrix (destination ToRs weighted by workload.matrix)"},
+	{"workload.pattern", "all-to-all", "all-to-all, permutation (a random derangement of the ToRs, seeded), shift (ToR i → i+T/2), ring, or matrix (destination ToRs weighted by workload.matrix)"},
 	{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
 	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
 	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},

@@ -20,8 +20,12 @@ func main() {
 // run executes the CLI and returns the exit status: 0 success, 1 runtime
 // failure, 2 bad input.
 func run(args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	app := newApp(out, stderr)
 	err := app.Run(args)
+	if err == nil && out.err != nil { // a command that printed without checking
+		err = fmt.Errorf("stdout: %w", out.err)
+	}
 	if err == nil {
 		return 0
 	}
@@ -36,6 +40,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
 	return 1
+}
+
+// checkedWriter remembers the first failed write to stdout, so that every
+// command exits 1 when its standard output could not be written (a full
+// disk, /dev/full, a closed pipe), even where it prints without checking.
+// After a failure every write fails with the same error.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // isUsageError recognises urfave/cli's own usage errors that bypass
@@ -59,15 +83,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands:                  commands(),
 		ExitErrHandler:            func(*cli.Context, error) {}, // run() prints errors and picks the status
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return badInput("flags", "%v", err)
-		},
+	}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return badInput("flags", "%s", withSuggestion(err.Error(), app.Flags))
 	}
 	for _, c := range app.Commands {
 		c := c
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-				return badInput("flags", "%v", err)
+				return badInput("flags", "%s", withSuggestion(err.Error(), c.Flags))
 			}
 		}
 	}
