@@ -23,7 +23,7 @@ func TestDesignedDefaults(t *testing.T) {
 		{"opera", Paths, Pull, nil},
 		{"static", Earliest, Windowed, nil},                               // U = 4 of 7 neighbours
 		{"mars", Earliest, Windowed, []string{"schedule.degree=4"}},       // deBruijn d = 4 < n
-		{"mars", RotorLB, Pull, nil},                                      // default degree n = 8: complete
+		{"mars", RotorLB, Pull, []string{"schedule.degree=8"}},            // degree n = 8: complete
 		{"vermilion", RotorLB, Pull, []string{"schedule.demand=uniform"}}, // ℓ-complete part: every pair meets
 		{"bvn", RotorLB, Pull, []string{"schedule.demand=uniform"}},       // uniform demand: every pair gets a term
 		{"bvn", Earliest, Windowed, []string{"schedule.demand=ring"}},     // ring demand: only the ring's pairs
@@ -139,18 +139,19 @@ func specWith(tb testing.TB, keys ...string) *Spec {
 
 // TestDefaultsDeliver is the new user's runs redone on the defaults: 32
 // ToRs × 4 hosts, 4 uplinks, websearch at 30 % load, with only the
-// schedule kind chosen (Mars at its default degree, n: every pair meets,
+// schedule kind chosen (Mars at degree n = 32: every pair meets,
 // and at degree 8, the deBruijn case that direct routing could not serve). Arrivals last 20 ms and the fabric drains
 // until 60 ms (the largest websearch flow takes 24 ms alone at 10 Gbps).
 // Each kind's designed routing and transport must deliver at least 90 % of
 // the offered bytes (direct routing, the old default for every kind, is
 // now refused on static: TestReachRefused).
 func TestDefaultsDeliver(t *testing.T) {
-	for _, kind := range []string{"rotornet", "opera", "static", "mars", "mars-d8"} {
-		keys := []string{"topology.tors=32", "schedule.kind=" + strings.TrimSuffix(kind, "-d8"), "workload.load=0.3",
+	for _, kind := range []string{"rotornet", "opera", "static", "mars-d32", "mars-d8"} {
+		name, degree, isMars := strings.Cut(kind, "-d")
+		keys := []string{"topology.tors=32", "schedule.kind=" + name, "workload.load=0.3",
 			"run.sim_time=60ms", "workload.duration=20ms"}
-		if kind == "mars-d8" {
-			keys = append(keys, "schedule.degree=8")
+		if isMars {
+			keys = append(keys, "schedule.degree="+degree)
 		}
 		setup := buildSpec(t, keys...)
 		r, err := Run(setup.Config)

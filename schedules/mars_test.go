@@ -18,7 +18,8 @@ func TestMarsEntry(t *testing.T) {
 		// Thesis Table 7.1 ④: 20 MB and 850 µs give d = 4 (period 2).
 		{"table 7.1", Params{Nodes: 16, Uplinks: 2, Link: 400 * rotor.Gbps, Buffer: 20_000_000, Delay: 850 * us}, 4, ""},
 		{"given degree", Params{Nodes: 16, Uplinks: 2, Degree: 8, Seed: 5}, 8, ""},
-		{"unconstrained", Params{Nodes: 15, Uplinks: 2}, 14, ""},
+		{"delay only", Params{Nodes: 15, Uplinks: 2, Delay: rotor.Second}, 14, ""}, // a loose delay: d = n rounded down to U
+		{"unconstrained", Params{Nodes: 15, Uplinks: 2}, 0, "degree"},
 		{"odd degree", Params{Nodes: 16, Uplinks: 2, Degree: 3}, 0, "degree"},
 		{"tiny buffer", Params{Nodes: 16, Uplinks: 2, Link: 400 * rotor.Gbps, Buffer: 1000}, 0, "buffer"},
 		{"buffer without link", Params{Nodes: 16, Uplinks: 2, Buffer: 1000}, 0, "link"},

@@ -40,7 +40,7 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	if u > n {
 		return nil, paramError(kind, "uplinks", u, "exceeds the %d matchings of K_%d with loops", n, n)
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
@@ -48,13 +48,7 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	if err := checkCycle(kind, slot, period); err != nil {
 		return nil, err
 	}
-	offsets := make([]rotor.Time, u)
-	for s := range offsets {
-		// ⌊slot·s/U⌋ without forming slot·s, which overflows for a slot
-		// near MaxCycle: slot = q·U + r gives q·s + ⌊r·s/U⌋ (r·s < U²).
-		q, r := slot/rotor.Time(u), slot%rotor.Time(u)
-		offsets[s] = q*rotor.Time(s) + r*rotor.Time(s)/rotor.Time(u)
-	}
+	offsets := staggerOffsets(slot, u)
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
@@ -124,6 +118,19 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v): %d ToRs leave %d idle slot(s) in the last round, which thins the slices around them; choose U dividing n", operaAttempts, lastErr, n, idle)
 	}
 	return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v); each slice holds only U−1 = %d matchings, try more uplinks", operaAttempts, lastErr, u-1)
+}
+
+// staggerOffsets are the switch offsets ⌊s·slot/U⌋, s = 0…U−1, that spread
+// the U switches' reconfigurations evenly over a slot (Opera's stagger).
+func staggerOffsets(slot rotor.Time, u int) []rotor.Time {
+	offsets := make([]rotor.Time, u)
+	for s := range offsets {
+		// ⌊slot·s/U⌋ without forming slot·s, which overflows for a slot
+		// near MaxCycle: slot = q·U + r gives q·s + ⌊r·s/U⌋ (r·s < U²).
+		q, r := slot/rotor.Time(u), slot%rotor.Time(u)
+		offsets[s] = q*rotor.Time(s) + r*rotor.Time(s)/rotor.Time(u)
+	}
+	return offsets
 }
 
 // sparseGraphs lists the graphs of the minimal slices, in time order.

@@ -19,7 +19,7 @@ func TestBuildSlotOverflow(t *testing.T) {
 			if kind == "static" && slot < rotor.MaxCycle {
 				continue // period 1: a valid slot
 			}
-			p := Params{Nodes: 8, Uplinks: 2, Slot: slot, Demand: demand.Uniform(8)}
+			p := Params{Nodes: 8, Uplinks: 2, Slot: slot, Demand: demand.Uniform(8), Degree: 8}
 			_, err := Build(kind, p)
 			var pe *ParamError
 			if !errors.As(err, &pe) || pe.Field != "slot" {

@@ -19,14 +19,18 @@ type Params struct {
 	// Slot is Δ, the slot duration; Reconf is Δr, the reconfiguration time
 	// at the end of each slot. A zero Slot selects the kind's default slot,
 	// and, when Reconf is zero too, its default reconfiguration time (see
-	// Defaults). With an explicit Slot, a zero Reconf means instantaneous
-	// reconfiguration.
+	// DefaultTiming; static has none). With an explicit Slot, a zero Reconf
+	// means instantaneous reconfiguration.
 	Slot, Reconf rotor.Time
 
 	// SelfSlot adds the idle self-matching to rotornet and sirius (n
 	// matchings instead of the true rotor's n−1; the thesis and Vermilion
 	// convention). Opera and static ignore it.
 	SelfSlot bool
+	// Stagger offsets rotornet's switch s by ⌊s·Δ/U⌋ (as Opera does), so
+	// the U switches reconfigure one after another rather than together:
+	// with Δr ≤ ⌊Δ/U⌋ at most one switch is dark at any instant.
+	Stagger bool
 	// Seed seeds every random choice (opera, static, and the randomised
 	// kinds); the same Seed and Params give the identical schedule.
 	Seed uint64
@@ -99,8 +103,9 @@ const (
 )
 
 // timing resolves the slot and reconfiguration time of p against the kind's
-// defaults and checks them.
-func timing(kind string, p Params, defSlot, defReconf rotor.Time) (slot, reconf rotor.Time, err error) {
+// defaults (DefaultTiming) and checks them.
+func timing(kind string, p Params) (slot, reconf rotor.Time, err error) {
+	defSlot, defReconf, _ := DefaultTiming(kind)
 	slot, reconf = p.Slot, p.Reconf
 	if slot < 0 {
 		return 0, 0, paramError(kind, "slot", slot, "must not be negative")
@@ -168,6 +173,7 @@ func emptyMatchings(switches, period, n int) [][][]int {
 // (Nodes, Uplinks, Slot, Reconf and Seed are read by all or harmless).
 var readers = map[string][]string{
 	"SelfSlot":   {"rotornet", "sirius"},
+	"Stagger":    {"rotornet"},
 	"Tries":      {"static"},
 	"Degree":     {"mars"},
 	"Buffer":     {"mars"},

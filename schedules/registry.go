@@ -14,20 +14,23 @@ import (
 type generator struct {
 	kind  string
 	usage string
-	build func(Params) (*rotor.Schedule, error)
+	// slot and reconf are the kind's default timing (see DefaultTiming).
+	slot, reconf rotor.Time
+	build        func(Params) (*rotor.Schedule, error)
 }
 
-// generators is the registry: one entry per kind, sorted by kind. Mars,
-// Vermilion and BvN add their entries here.
+// generators is the registry: one entry per kind, sorted by kind, with its
+// default timing. Mars, Vermilion and BvN add their entries here. The
+// static topology never reconfigures, so its default has no night.
 func generators() []generator {
 	return []generator{
-		{"bvn", "demand-aware Birkhoff–von Neumann baseline: weighted permutations on all U switches, variable slots", BvN},
-		{"mars", "d-regular deBruijn digraph (degree from Degree, or from Buffer/Link/Delay by Theorems 18–19) factorised into d matchings, d/U per switch", Mars},
-		{"opera", "n matchings of a random 1-factorisation of K_n on U staggered rotors; every slice an expander", Opera},
-		{"rotornet", "n−1 cyclic shifts (n with SelfSlot) round-robin over U rotor switches", RotorNet},
-		{"sirius", "per-uplink tunable-laser sweep over the complete graph (ns slots)", Sirius},
-		{"static", "U random derangements: a static connected U-regular digraph", Static},
-		{"vermilion", "demand-aware: rounded demand + ℓ-complete graph + configuration model, k·n matchings (trust γ = k/ℓ)", Vermilion},
+		{"bvn", "demand-aware Birkhoff–von Neumann baseline: weighted permutations on all U switches, variable slots", DefaultSlot, DefaultReconf, BvN},
+		{"mars", "d-regular deBruijn digraph (degree from Degree, or from Buffer/Link/Delay by Theorems 18–19) factorised into d matchings, d/U per switch", DefaultSlot, DefaultReconf, Mars},
+		{"opera", "n matchings of a random 1-factorisation of K_n on U staggered rotors; every slice an expander", DefaultSlot, DefaultReconf, Opera},
+		{"rotornet", "n−1 cyclic shifts (n with SelfSlot) round-robin over U rotor switches (Stagger: offsets of Δ/U)", DefaultSlot, DefaultReconf, RotorNet},
+		{"sirius", "per-uplink tunable-laser sweep over the complete graph (ns slots)", DefaultSiriusSlot, DefaultSiriusReconf, Sirius},
+		{"static", "U random derangements: a static connected U-regular digraph (no reconfiguration)", DefaultSlot, 0, Static},
+		{"vermilion", "demand-aware: rounded demand + ℓ-complete graph + configuration model, k·n matchings (trust γ = k/ℓ)", DefaultSlot, DefaultReconf, Vermilion},
 	}
 }
 
@@ -50,6 +53,18 @@ func Usage(kind string) string {
 		}
 	}
 	return ""
+}
+
+// DefaultTiming is the slot and reconfiguration time kind uses when
+// Params.Slot is zero: 100 µs with 10 µs for the rotor kinds, 384 ns with
+// 3.84 ns for sirius, and 100 µs with no reconfiguration for static.
+func DefaultTiming(kind string) (slot, reconf rotor.Time, ok bool) {
+	for _, g := range generators() {
+		if g.kind == kind {
+			return g.slot, g.reconf, true
+		}
+	}
+	return 0, 0, false
 }
 
 // Build generates a schedule of the given kind. The result passes

@@ -50,10 +50,24 @@ func checkShifts(kind string, p Params) error {
 // matching t·U+s of that list. The period is ⌈count/U⌉; when U does not
 // divide the count, the last slot of the highest switches is idle. Over a
 // period every ordered pair u ≠ v is connected exactly once.
+//
+// All switches reconfigure together unless p.Stagger is set: then switch s
+// is offset by ⌊s·Δ/U⌋, like Opera's rotors, so that only one switch is
+// dark at a time; that needs Δr ≤ ⌊Δ/U⌋, and a longer Δr is refused.
 func RotorNet(p Params) (*rotor.Schedule, error) {
-	return shiftSchedule("rotornet", p, DefaultSlot, DefaultReconf,
+	s, err := shiftSchedule("rotornet", p,
 		func(s, t, u, period int) int { return t*u + s },
 		"round-robin: switch s plays shift t*U+s+1 (t*U+s with self_slot) in slot t")
+	if err != nil || !p.Stagger {
+		return s, err
+	}
+	s.SwitchOffsets = staggerOffsets(s.Slot, s.Switches)
+	if s.Switches > 1 && s.Reconf > s.SwitchOffsets[1] {
+		return nil, paramError("rotornet", "reconf", s.Reconf,
+			"stagger keeps one switch dark at a time only if the reconfiguration fits in slot/U = %v", s.SwitchOffsets[1])
+	}
+	s.Meta["stagger"] = "switch s offset by s*slot/U"
+	return s, nil
 }
 
 // Sirius is the complete graph as a tunable-laser schedule: node u's uplink
@@ -65,7 +79,7 @@ func RotorNet(p Params) (*rotor.Schedule, error) {
 // once. Defaults are nanosecond scale: 3.84 ns reconfiguration in 384 ns
 // slots (duty cycle 0.99).
 func Sirius(p Params) (*rotor.Schedule, error) {
-	return shiftSchedule("sirius", p, DefaultSiriusSlot, DefaultSiriusReconf,
+	return shiftSchedule("sirius", p,
 		func(s, t, u, period int) int { return s*period + t },
 		"per-uplink band: uplink s reaches shift s*P+t+1 (s*P+t with self_slot) in slot t")
 }
@@ -73,12 +87,12 @@ func Sirius(p Params) (*rotor.Schedule, error) {
 // shiftSchedule deals the cyclic shifts over the U switches: switch s plays
 // shift-list entry index(s, t, U, period) in slot t, or idles when the list
 // is exhausted.
-func shiftSchedule(kind string, p Params, defaultSlot, defaultReconf rotor.Time,
+func shiftSchedule(kind string, p Params,
 	index func(s, t, u, period int) int, assignment string) (*rotor.Schedule, error) {
 	if err := checkShifts(kind, p); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p, defaultSlot, defaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}

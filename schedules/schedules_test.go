@@ -334,7 +334,8 @@ func TestEveryKindValidates(t *testing.T) {
 	// Every kind builds every parameter set but opera, which refuses U = 1
 	// (it keeps U−1 rotors up) and, when U does not divide n, may find no
 	// connected draw in its tries (idle slots thin the slices), depending
-	// on the seed. With U ≥ 2 dividing n it must build.
+	// on the seed. With U ≥ 2 dividing n it must build. Mars gets a loose
+	// delay budget (read by mars only), which lets it choose d up to n.
 	mustBuild := func(kind string, n, u int) bool { return kind != "opera" || u >= 2 && n%u == 0 }
 	for _, kind := range Kinds() {
 		built, want := 0, 0
@@ -345,7 +346,7 @@ func TestEveryKindValidates(t *testing.T) {
 					if must {
 						want++
 					}
-					s, err := Build(kind, Params{Nodes: sz.n, Uplinks: sz.u, Seed: seed, SelfSlot: self, Slot: 30 * rotor.Microsecond, Reconf: 3 * rotor.Microsecond, Demand: demand.Uniform(sz.n)})
+					s, err := Build(kind, Params{Nodes: sz.n, Uplinks: sz.u, Seed: seed, SelfSlot: self, Slot: 30 * rotor.Microsecond, Reconf: 3 * rotor.Microsecond, Demand: demand.Uniform(sz.n), Delay: rotor.Second})
 					var pe *ParamError
 					if errors.As(err, &pe) {
 						if must {
@@ -413,6 +414,8 @@ func TestParamErrors(t *testing.T) {
 		{"static", Params{Nodes: 8, Uplinks: 8}, "uplinks"},
 		{"static", Params{Nodes: 8, Uplinks: 2, Tries: -1}, "tries"},
 		{"mesh", Params{Nodes: 8, Uplinks: 2}, "kind"},
+		// Δ/U = 25 µs: a 30 µs night would overlap the next switch's.
+		{"rotornet", Params{Nodes: 8, Uplinks: 4, Stagger: true, Slot: 100 * rotor.Microsecond, Reconf: 30 * rotor.Microsecond}, "reconf"},
 	}
 	for _, tc := range tests {
 		_, err := Build(tc.kind, tc.p)
@@ -459,3 +462,81 @@ func TestDefaultTimings(t *testing.T) {
 
 // never is a canceled func that never cancels.
 func never() error { return nil }
+
+// TestStaticHasNoNight: a static topology never reconfigures, so its default
+// timing has no reconfiguration (duty cycle 1) while every rotor kind keeps
+// the thesis' 10 µs night; an explicit Reconf is kept.
+func TestStaticHasNoNight(t *testing.T) {
+	s, err := Build("static", Params{Nodes: 16, Uplinks: 4, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Slot != DefaultSlot || s.Reconf != 0 || s.DutyCycle() != 1 {
+		t.Errorf("static default: slot %v reconf %v duty %v, want %v, 0, 1", s.Slot, s.Reconf, s.DutyCycle(), DefaultSlot)
+	}
+	s, err = Build("static", Params{Nodes: 16, Uplinks: 4, Reconf: 10 * rotor.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Reconf != 10*rotor.Microsecond {
+		t.Errorf("static with Reconf 10µs: reconf %v", s.Reconf)
+	}
+	for _, k := range Kinds() {
+		slot, reconf, ok := DefaultTiming(k)
+		if !ok || slot <= 0 || (k == "static") != (reconf == 0) {
+			t.Errorf("DefaultTiming(%s) = %v, %v, %v", k, slot, reconf, ok)
+		}
+	}
+	if _, _, ok := DefaultTiming("mesh"); ok {
+		t.Error("DefaultTiming knows kind mesh")
+	}
+}
+
+// darkSwitches is the largest number of switches of s that are in their
+// reconfiguration at one instant, sampled every step over two cycles.
+func darkSwitches(s *rotor.Schedule, step rotor.Time) int {
+	most := 0
+	for t := rotor.Time(0); t < 2*s.CycleDuration(); t += step {
+		dark := 0
+		for sw := 0; sw < s.Switches; sw++ {
+			if !s.CircuitUp(sw, t) {
+				dark++
+			}
+		}
+		most = max(most, dark)
+	}
+	return most
+}
+
+// TestRotorNetStagger: with Stagger, switch s is offset by s·Δ/U and at no
+// instant are two switches dark; without it all U go dark together. The
+// matchings are the same either way.
+func TestRotorNetStagger(t *testing.T) {
+	for _, u := range []int{2, 3, 4} {
+		p := Params{Nodes: 12, Uplinks: u}
+		plain, err := Build("rotornet", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Stagger = true
+		st, err := Build("rotornet", p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := rotor.Microsecond / 2
+		if got := darkSwitches(plain, step); got != u {
+			t.Errorf("U=%d unstaggered: %d switches dark at once, want all %d", u, got, u)
+		}
+		if got := darkSwitches(st, step); got != 1 {
+			t.Errorf("U=%d staggered: %d switches dark at once, want 1", u, got)
+		}
+		for sw, o := range st.SwitchOffsets {
+			if want := rotor.Time(sw) * DefaultSlot / rotor.Time(u); o != want {
+				t.Errorf("U=%d: switch %d offset %v, want %v", u, sw, o, want)
+			}
+		}
+		if diff := cmp.Diff(plain.Matchings, st.Matchings); diff != "" {
+			t.Errorf("U=%d: stagger changed the matchings:\n%s", u, diff)
+		}
+	}
+}

@@ -6,9 +6,9 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 )
 
-// staticAttempts bounds the draws Static makes to find Tries strongly
-// connected graphs.
-const staticAttempts = 64
+// StaticAttempts bounds the draws Static makes to find Tries strongly
+// connected graphs, so it is also the largest Tries that can be met.
+const StaticAttempts = 64
 
 // Static builds a static topology: period 1, switch s holding one fixed
 // derangement, so node u has U out-neighbours and U in-neighbours, all
@@ -32,14 +32,14 @@ func Static(p Params) (*rotor.Schedule, error) {
 	if p.Tries < 0 {
 		return nil, paramError(kind, "tries", p.Tries, "must not be negative")
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
 	tries := max(p.Tries, 1)
 	var best [][][]int
 	bestGap, bestAttempt, found := -1.0, -1, 0
-	for attempt := 0; attempt < staticAttempts && found < tries; attempt++ {
+	for attempt := 0; attempt < StaticAttempts && found < tries; attempt++ {
 		if err := p.canceled(); err != nil {
 			return nil, err
 		}
@@ -58,7 +58,7 @@ func Static(p Params) (*rotor.Schedule, error) {
 		}
 	}
 	if best == nil {
-		return nil, paramError(kind, "uplinks", u, "no strongly connected draw in %d attempts", staticAttempts)
+		return nil, paramError(kind, "uplinks", u, "no strongly connected draw in %d attempts", StaticAttempts)
 	}
 	return &rotor.Schedule{
 		Kind: kind, Nodes: n, Switches: u, Period: 1, Slot: slot, Reconf: reconf,

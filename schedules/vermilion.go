@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/vermilion"
 )
@@ -49,10 +50,10 @@ func Vermilion(p Params) (*rotor.Schedule, error) {
 	if err := checkSize(kind, p); err != nil {
 		return nil, err
 	}
-	if p.Demand == nil {
-		return nil, paramError(kind, "demand", "none", "vermilion designs from a (predicted) demand matrix")
+	if err := checkDesignDemand(kind, p.Demand); err != nil {
+		return nil, err
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
@@ -86,10 +87,10 @@ func BvN(p Params) (*rotor.Schedule, error) {
 	if err := checkSize(kind, p); err != nil {
 		return nil, err
 	}
-	if p.Demand == nil {
-		return nil, paramError(kind, "demand", "none", "bvn decomposes a (predicted) demand matrix")
+	if err := checkDesignDemand(kind, p.Demand); err != nil {
+		return nil, err
 	}
-	slot, reconf, err := timing(kind, p, DefaultSlot, DefaultReconf)
+	slot, reconf, err := timing(kind, p)
 	if err != nil {
 		return nil, err
 	}
@@ -107,6 +108,23 @@ func BvN(p Params) (*rotor.Schedule, error) {
 	s, err := vermilion.BvN(p.Demand, vermilion.BvNConfig{Nodes: p.Nodes, Uplinks: p.Uplinks,
 		Cycle: rotor.Time(period) * slot, Slot: slot, Reconf: reconf})
 	return s, vermilionError(kind, err)
+}
+
+// checkDesignDemand refuses a missing or all-zero (predicted) demand: the
+// demand-aware kinds would design from nothing, and silently return the
+// oblivious part alone.
+func checkDesignDemand(kind string, d demand.Matrix) error {
+	if d == nil {
+		return paramError(kind, "demand", "none", "%s designs from a (predicted) demand matrix", kind)
+	}
+	for _, row := range d {
+		for _, x := range row {
+			if x != 0 {
+				return nil
+			}
+		}
+	}
+	return paramError(kind, "demand", "all zero", "%s designs from a (predicted) demand matrix with some traffic", kind)
 }
 
 // vermilionError turns a *vermilion.ConfigError into a *ParamError; any

@@ -47,6 +47,8 @@ func TestVermilionRegistry(t *testing.T) {
 	}{
 		{"vermilion", schedules.Params{Nodes: 16, Uplinks: 4}, "demand"},
 		{"bvn", schedules.Params{Nodes: 16, Uplinks: 4}, "demand"},
+		{"vermilion", schedules.Params{Nodes: 16, Uplinks: 4, Demand: demand.New(16)}, "demand"}, // all zero
+		{"bvn", schedules.Params{Nodes: 16, Uplinks: 4, Demand: demand.New(16)}, "demand"},
 		{"vermilion", schedules.Params{Nodes: 16, Uplinks: 4, Demand: d, K: 3, Gamma: 2.5}, "gamma"},
 		{"vermilion", schedules.Params{Nodes: 16, Uplinks: 4, Demand: d, L: 2, Gamma: 2}, "l"},
 		{"vermilion", schedules.Params{Nodes: 16, Uplinks: 4, Demand: d, K: 2, L: 3}, "l"},

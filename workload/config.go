@@ -27,7 +27,7 @@ type Flow struct {
 const MaxFlowBytes = 1_000_000_000_000
 
 // Patterns are the destination patterns Config.Pattern accepts.
-var Patterns = []string{"all-to-all", "permutation", "ring", "matrix"}
+var Patterns = []string{"all-to-all", "permutation", "shift", "ring", "matrix"}
 
 // Config describes an open-loop workload: every host starts flows as a
 // Poisson process whose rate makes it offer Load × HostRate on average.
@@ -39,8 +39,11 @@ type Config struct {
 	Load  float64
 	Sizes SizeDist
 	// Pattern picks destinations: "all-to-all" (a uniformly random host on
-	// another ToR), "permutation" (ToR i → ToR i+T/2 mod T), "ring" (ToR i →
-	// ToR i+1 mod T) or "matrix" (ToR j with probability ∝ Matrix[i][j]).
+	// another ToR), "permutation" (ToR i → ToR π(i) for a random derangement
+	// π of the ToRs drawn once from the generator's rng, as the papers'
+	// permutation traffic), "shift" (ToR i → ToR i+⌊T/2⌋ mod T, a fixed
+	// permutation), "ring" (ToR i → ToR i+1 mod T) or "matrix" (ToR j with
+	// probability ∝ Matrix[i][j]).
 	// For the ToR-level patterns the host under the destination ToR is
 	// uniform. Empty means "all-to-all".
 	Pattern string
@@ -125,7 +128,7 @@ func (c *Config) Validate() error {
 			if tors < 2 && !c.AllowIntraRack {
 				return fieldErr("workload.pattern", "all-to-all needs at least 2 ToRs (or intra-rack flows), got %d", tors)
 			}
-		case "permutation", "ring":
+		case "permutation", "shift", "ring":
 			if tors < 2 {
 				return fieldErr("workload.pattern", "%s needs at least 2 ToRs, got %d", c.Pattern, tors)
 			}
@@ -134,7 +137,7 @@ func (c *Config) Validate() error {
 				return err
 			}
 		default:
-			return fieldErr("workload.pattern", "unknown pattern %q (want all-to-all, permutation, ring or matrix)", c.Pattern)
+			return fieldErr("workload.pattern", "unknown pattern %q (want all-to-all, permutation, shift, ring or matrix)", c.Pattern)
 		}
 	}
 	if c.Start < 0 {

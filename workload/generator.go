@@ -19,6 +19,7 @@ type Generator struct {
 	heap  []arrival
 	gap   []float64   // mean background inter-arrival per ToR, ps (0: silent)
 	cum   [][]float64 // "matrix": cumulative destination weights per ToR
+	perm  []int       // "permutation": destination ToR of each ToR
 	qgap  float64     // mean query inter-arrival per host, ps
 	kind  patternKind
 	id    int
@@ -36,6 +37,7 @@ const (
 	allToAll patternKind = iota
 	allToAllIntra
 	permutation
+	shift
 	ring
 	matrix
 )
@@ -95,6 +97,9 @@ func (g *Generator) setupBackground() {
 		}
 	case "permutation":
 		g.kind = permutation
+		g.perm = Derangement(g.tors, g.rng)
+	case "shift":
+		g.kind = shift
 	case "ring":
 		g.kind = ring
 	case "matrix":
@@ -235,6 +240,8 @@ func (g *Generator) background(a arrival) Flow {
 			dst++
 		}
 	case permutation:
+		dst = g.perm[tor]*hpt + g.rng.IntN(hpt)
+	case shift:
 		dst = ((tor+g.tors/2)%g.tors)*hpt + g.rng.IntN(hpt)
 	case ring:
 		dst = ((tor+1)%g.tors)*hpt + g.rng.IntN(hpt)
@@ -255,6 +262,29 @@ func (g *Generator) background(a arrival) Flow {
 	f := Flow{ID: g.id, Src: src, Dst: dst, Bytes: size, Start: a.t}
 	g.id++
 	return f
+}
+
+// Derangement draws a uniformly random permutation of 0…n−1 with no fixed
+// point (no ToR sends to itself), n ≥ 2, by rejection: shuffle until no
+// i maps to i, about e ≈ 2.72 shuffles on average.
+func Derangement(n int, rng *rand.Rand) []int {
+	p := make([]int, n)
+	for {
+		for i := range p {
+			p[i] = i
+		}
+		rng.Shuffle(n, func(i, j int) { p[i], p[j] = p[j], p[i] })
+		fixed := false
+		for i, v := range p {
+			if i == v {
+				fixed = true
+				break
+			}
+		}
+		if !fixed {
+			return p
+		}
+	}
 }
 
 // incast fills g.pending with the responses of one query (Floyd's sampling

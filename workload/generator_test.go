@@ -1,8 +1,10 @@
 package workload
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -141,7 +143,8 @@ func TestPatterns(t *testing.T) {
 	}{
 		{"all-to-all", false, func(int, int) int { return -1 }},
 		{"", false, func(int, int) int { return -1 }},
-		{"permutation", false, func(tor, n int) int { return (tor + n/2) % n }},
+		{"shift", false, func(tor, n int) int { return (tor + n/2) % n }},
+		{"permutation", false, func(int, int) int { return -1 }}, // see TestPermutationPattern
 		{"ring", false, func(tor, n int) int { return (tor + 1) % n }},
 	}
 	for _, tc := range tests {
@@ -453,4 +456,88 @@ func BenchmarkGenerator(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "flows/s")
+}
+
+// torMap is the destination ToR of each source ToR in flows (−1: none
+// seen); it fails the test if a ToR sends to two ToRs.
+func torMap(t *testing.T, flows []Flow, hpt, tors int) []int {
+	t.Helper()
+	m := make([]int, tors)
+	for i := range m {
+		m[i] = -1
+	}
+	for _, f := range flows {
+		st, dt := f.Src/hpt, f.Dst/hpt
+		if m[st] >= 0 && m[st] != dt {
+			t.Fatalf("ToR %d sends to ToRs %d and %d", st, m[st], dt)
+		}
+		m[st] = dt
+	}
+	return m
+}
+
+// TestPermutationPattern: "permutation" sends every ToR to one other ToR
+// of a random derangement: a bijection with no fixed point, the same for
+// the same seed, different across seeds (the papers' random permutation,
+// not the fixed shift).
+func TestPermutationPattern(t *testing.T) {
+	const tors, hpt = 16, 4
+	cfg := baseConfig(t)
+	cfg.Hosts, cfg.HostsPerTor = tors*hpt, hpt
+	cfg.Pattern = "permutation"
+	cfg.Duration = 100 * rotor.Millisecond
+	var first []int
+	distinct := map[string]bool{}
+	for seed := uint64(1); seed <= 6; seed++ {
+		flows := gen(t, cfg, seed)
+		checkStream(t, cfg, flows)
+		m := torMap(t, flows, hpt, tors)
+		seen := make([]bool, tors)
+		for src, dst := range m {
+			if dst < 0 || dst == src || seen[dst] {
+				t.Fatalf("seed %d: ToR map %v is not a derangement", seed, m)
+			}
+			seen[dst] = true
+		}
+		if again := torMap(t, gen(t, cfg, seed), hpt, tors); !slices.Equal(again, m) {
+			t.Errorf("seed %d: two runs draw %v and %v", seed, m, again)
+		}
+		if seed == 1 {
+			first = m
+		}
+		distinct[fmt.Sprint(m)] = true
+	}
+	shift := make([]int, tors)
+	for i := range shift {
+		shift[i] = (i + tors/2) % tors
+	}
+	if len(distinct) < 5 || slices.Equal(first, shift) {
+		t.Errorf("%d distinct maps over 6 seeds (first %v); want random derangements", len(distinct), first)
+	}
+}
+
+// TestDerangementUniform: over many draws of n = 4 every one of the 9
+// derangements appears about equally often (the rejection sampler is
+// uniform over derangements), and none has a fixed point.
+func TestDerangementUniform(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	counts := map[string]int{}
+	const draws = 9000
+	for range draws {
+		p := Derangement(4, rng)
+		for i, v := range p {
+			if i == v {
+				t.Fatalf("fixed point in %v", p)
+			}
+		}
+		counts[fmt.Sprint(p)]++
+	}
+	if len(counts) != 9 { // D(4) = 9
+		t.Fatalf("%d distinct derangements of 4, want 9", len(counts))
+	}
+	for p, c := range counts { // mean 1000, sd ≈ 30
+		if c < 850 || c > 1150 {
+			t.Errorf("%s drawn %d times of %d, want about 1000", p, c, draws)
+		}
+	}
 }

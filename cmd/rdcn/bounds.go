@@ -92,14 +92,14 @@ func runBounds(c *cli.Context) error {
 			return writeRecordCSV(w, out)
 		}
 		_, err := fmt.Fprintf(w, "demand %s, %d nodes, emulated degree %d\n"+
-			"theta        %.6f  [%.6f, %.6f]\n"+
+			"theta        %s  %s\n"+
 			"single-hop   %.6f\nvlb          %.6f\n"+
 			"TUB          %.6f  (shortest paths)\n"+
 			"ARL          %.4f hops; ARL bound %.6f (Theorem 14)\n"+
 			"ARD          %v (ARL·Γ·Δ, Theorem 15)\n"+
 			"delay bound  %v (d·Δ/(U·θ), Theorem 15)\n"+
 			"buffer       %v total, %v per node (θ·M·ARD, Theorem 16)\n",
-			out.Demand, out.Nodes, out.Degree, out.Theta, out.Lower, out.Upper, out.SingleHopTheta, out.VLBTheta,
+			out.Demand, out.Nodes, out.Degree, formatDirected(out.Theta, 6, false), formatInterval(out.Lower, out.Upper, 6), out.SingleHopTheta, out.VLBTheta,
 			out.TUB, out.ARL, out.ARLBound, rep.ARD, rep.DelayBound, rotor.Bytes(out.BufferTotal), rotor.Bytes(out.BufferPerNode))
 		return err
 	})

@@ -1,8 +1,9 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
+	"fmt"
 
+	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -35,22 +36,31 @@ func checkUplinks(u int) error {
 	return nil
 }
 
-// optionalPositive parses the flag name with parse: zero when the flag is
-// empty, else a positive value or a bad-input error naming the flag.
-func optionalPositive[T ~int64](c *cli.Context, name string, parse func(string) (T, error)) (T, error) {
-	s := c.String(name)
-	if s == "" {
-		return 0, nil
-	}
-	v, err := parse(s)
-	if err != nil {
-		return 0, asInput(name, err)
-	}
-	if v <= 0 {
-		return 0, badInput(name, "%q must be positive", s)
-	}
-	return v, nil
-}
-
 // parseSize reads a buffer size; "pkt" counts DefaultMTU-byte packets.
 func parseSize(s string) (rotor.Bytes, error) { return rotor.ParseSize(s, rotor.DefaultMTU) }
+
+// availableMemory is the memory the process may still allocate (a test
+// replaces it with a small fake limit).
+var availableMemory = memlimit.Available
+
+// checkMemory refuses, as bad input, a job whose estimated memory exceeds
+// what the machine (or the cgroup) has left: one line with the estimate and
+// the limit, instead of an out-of-memory crash halfway through. Without a
+// known limit it passes.
+func checkMemory(what string, estimate int64) error {
+	limit, ok := availableMemory()
+	if !ok || estimate <= limit.Bytes {
+		return nil
+	}
+	return badInput("memory", "%s needs about %s (estimated from the sizes), more than the %s available (%s); use fewer ToRs, samples or workers",
+		what, gigabytes(estimate), gigabytes(limit.Bytes), limit.Source)
+}
+
+// gigabytes prints a byte count in GB (10^9) with one decimal, or in MB
+// below 1 GB.
+func gigabytes(b int64) string {
+	if b < 1e9 {
+		return fmt.Sprintf("%.0f MB", float64(b)/1e6)
+	}
+	return fmt.Sprintf("%.1f GB", float64(b)/1e9)
+}

@@ -26,8 +26,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // runContext is run under ctx: a done ctx stops a command as a signal does.
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	out := &checkedWriter{w: stdout}
+	app := newApp(out, stderr)
 	err := app.RunContext(ctx, args)
+	if err == nil && out.err != nil { // a command that printed without checking
+		err = fmt.Errorf("stdout: %w", out.err)
+	}
 	if err == nil {
 		return 0
 	}
@@ -47,6 +51,26 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
 	return 1
+}
+
+// checkedWriter remembers the first failed write to stdout, so that every
+// command exits 1 when its standard output could not be written (a full
+// disk, /dev/full, a closed pipe), even where it prints without checking.
+// After a failure every write fails with the same error.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err != nil {
+		c.err = err
+	}
+	return n, err
 }
 
 // isUsageError recognises urfave/cli's own usage errors that bypass
@@ -70,15 +94,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		Commands:                  commands(),
 		ExitErrHandler:            func(*cli.Context, error) {}, // run() prints errors and picks the status
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error {
-			return badInput("flags", "%v", err)
-		},
+	}
+	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
+		return badInput("flags", "%s", withSuggestion(err.Error(), app.Flags))
 	}
 	for _, c := range app.Commands {
 		c := c
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
-				return badInput("flags", "%v", err)
+				return badInput("flags", "%s", withSuggestion(err.Error(), c.Flags))
 			}
 		}
 	}

@@ -12,9 +12,8 @@ import (
 	"github.com/rdcn/rdcn/stats"
 )
 
-// writeOutput runs write against path atomically: into a temporary file in
-// the same directory, renamed over path only on success. An empty path or
-// "-" writes to stdout.
+// writeOutput writes one output (see writeOutputs). An empty path or "-"
+// writes to stdout.
 func writeOutput(stdout io.Writer, path string, write func(io.Writer) error) error {
 	return writeOutputs(stdout, outputFile{path, write})
 }
@@ -26,9 +25,15 @@ type outputFile struct {
 	write func(io.Writer) error
 }
 
-// writeOutputs writes several outputs all or nothing: every file is
-// written to a temporary sibling first, then stdout, and the files are
-// renamed into place only when all succeeded (a table and its plot, say).
+// writeOutputs writes several outputs all or nothing (a table and its
+// plot, say). A regular file, or a name that does not exist yet, is
+// written to a temporary sibling first and renamed into place only when
+// every output succeeded, so a failed command leaves no half-written file.
+// A symlink is followed: the file it points to is replaced the same way
+// and the link stays (a dangling link is refused). A device, FIFO or
+// socket (/dev/null, /dev/stdout, a named pipe) is written directly, with
+// no rename, after the staged files and stdout succeeded. A failed write
+// anywhere is an error (exit status 1), the staged files are removed.
 func writeOutputs(stdout io.Writer, outs ...outputFile) error {
 	type staged struct{ tmp, path string }
 	var files []staged
@@ -37,21 +42,35 @@ func writeOutputs(stdout io.Writer, outs ...outputFile) error {
 			os.Remove(f.tmp) // gone already if it was renamed
 		}
 	}()
+	var direct []outputFile
 	for _, o := range outs {
 		if o.path == "" || o.path == "-" {
 			continue
 		}
-		tmp, err := stage(o.path, o.write)
+		target, special, err := outputTarget(o.path)
 		if err != nil {
 			return err
 		}
-		files = append(files, staged{tmp, o.path})
+		if special {
+			direct = append(direct, outputFile{target, o.write})
+			continue
+		}
+		tmp, err := stage(target, o.write)
+		if err != nil {
+			return err
+		}
+		files = append(files, staged{tmp, target})
 	}
 	for _, o := range outs {
 		if o.path == "" || o.path == "-" {
 			if err := o.write(stdout); err != nil {
-				return err
+				return fmt.Errorf("stdout: %w", err)
 			}
+		}
+	}
+	for _, o := range direct {
+		if err := writeDirect(o.path, o.write); err != nil {
+			return err
 		}
 	}
 	for _, f := range files {
@@ -62,11 +81,44 @@ func writeOutputs(stdout io.Writer, outs ...outputFile) error {
 	return nil
 }
 
+// outputTarget resolves path: the file a symlink points to, and whether
+// it is a special file (neither regular nor missing) to write directly.
+// A directory or a dangling symlink is bad input.
+func outputTarget(path string) (target string, special bool, err error) {
+	target = path
+	if st, err := os.Lstat(path); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		if target, err = filepath.EvalSymlinks(path); err != nil {
+			return "", false, badInput("output", "%q is a symlink to a missing or unreachable file: %v", path, err)
+		}
+	}
+	st, err := os.Stat(target)
+	switch {
+	case err != nil:
+		return target, false, nil // a new file (stage reports a bad directory)
+	case st.IsDir():
+		return "", false, badInput("output", "%q is a directory, want a file name", path)
+	}
+	return target, !st.Mode().IsRegular(), nil
+}
+
+// writeDirect writes to an existing special file in place.
+func writeDirect(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("output %q: %w", path, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("output %q: %w", path, err)
+	}
+	return nil
+}
+
 // stage writes a temporary file next to path and returns its name.
 func stage(path string, write func(io.Writer) error) (string, error) {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return "", badInput("output", "%q is a directory, want a file name", path)
-	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
 		return "", badInput("output", "cannot create %q: %v", path, err)

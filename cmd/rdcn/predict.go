@@ -98,6 +98,9 @@ func runPredict(c *cli.Context) error {
 	if err := s.Validate(); err != nil {
 		return asInput("study", err)
 	}
+	if err := checkMemory("predict", s.MemoryEstimate()); err != nil {
+		return err
+	}
 
 	var progress func(done, total int)
 	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

@@ -136,9 +136,9 @@ func TestScheduleVermilionFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--kind", "vermilion", "--tors", "8", "--uplinks", "2"}, "demand"},
+		{[]string{"--kind", "vermilion", "--tors", "8", "--uplinks", "2"}, "design-demand"},
 		{[]string{"--kind", "vermilion", "--demand", "ring", "--tors", "8", "--uplinks", "2", "--k", "3", "--gamma", "2.5"}, "gamma"},
-		{[]string{"--kind", "vermilion", "--demand", "nosuchfile", "--tors", "8", "--uplinks", "2"}, "demand"},
+		{[]string{"--kind", "vermilion", "--demand", "nosuchfile", "--tors", "8", "--uplinks", "2"}, "design-demand"},
 		{[]string{"--kind", "vermilion", "--demand", "ring", "--tors", "8", "--uplinks", "2", "--k", "2", "--l", "3"}, "l"},
 	} {
 		var out, errb bytes.Buffer

@@ -121,6 +121,9 @@ func robustCases() []robustCase {
 		if kind == "bvn" || kind == "vermilion" {
 			base = slices.Clip(append(base, "--demand", "uniform")) // only they read one; clipped, so the cases below append to copies
 		}
+		if kind == "mars" {
+			base = slices.Clip(append(base, "--degree", "8"))
+		}
 		add("schedule "+kind+" slot<reconf", 2, "reconf", append(base, "--slot", "10us", "--reconf", "20us")...)
 		add("schedule "+kind+" slot NaN", 2, "slot", append(base, "--slot", "NaNus")...)
 		add("schedule "+kind+" slot unit", 2, "slot", append(base, "--slot", "100parsecs")...)
@@ -144,14 +147,14 @@ func robustCases() []robustCase {
 	add("schedule vermilion k -1", 2, "k", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "ring", "--k", "-1", "-o", "{out}")
 	add("schedule vermilion gamma NaN", 2, "gamma", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "ring", "--gamma", "NaN", "-o", "{out}")
 	add("schedule vermilion gamma -1", 2, "gamma", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "ring", "--gamma", "-1", "-o", "{out}")
-	add("schedule vermilion demand nan file", 2, "demand", "schedule", "--kind", "vermilion", "--tors", "2", "--uplinks", "1", "--demand", "{dir}/nan.txt", "-o", "{out}")
-	add("schedule vermilion demand nonsquare", 2, "demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "{dir}/nonsquare.txt", "-o", "{out}")
-	add("schedule vermilion demand wrong n", 2, "demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "{dir}/big3.txt", "-o", "{out}")
-	add("schedule bvn demand worst", 2, "demand", "schedule", "--kind", "bvn", "--tors", "8", "--uplinks", "2", "--demand", "worst", "-o", "{out}")
-	add("schedule vermilion no demand", 2, "demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "-o", "{out}")
-	// Static stops after a bounded number of draws, so a huge --tries is
-	// fast and valid.
-	add("schedule static tries huge", 0, "", "schedule", "--kind", "static", "--tors", "8", "--uplinks", "2", "--tries", "100000000000", "-o", "{out}")
+	add("schedule vermilion demand nan file", 2, "design-demand", "schedule", "--kind", "vermilion", "--tors", "2", "--uplinks", "1", "--demand", "{dir}/nan.txt", "-o", "{out}")
+	add("schedule vermilion demand nonsquare", 2, "design-demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "{dir}/nonsquare.txt", "-o", "{out}")
+	add("schedule vermilion demand wrong n", 2, "design-demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "--demand", "{dir}/big3.txt", "-o", "{out}")
+	add("schedule bvn demand worst", 2, "design-demand", "schedule", "--kind", "bvn", "--tors", "8", "--uplinks", "2", "--demand", "worst", "-o", "{out}")
+	add("schedule vermilion no demand", 2, "design-demand", "schedule", "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "-o", "{out}")
+	// Static stops after schedules.StaticAttempts draws, so more tries
+	// cannot be met.
+	add("schedule static tries huge", 2, "tries", "schedule", "--kind", "static", "--tors", "8", "--uplinks", "2", "--tries", "100000000000", "-o", "{out}")
 	add("schedule output dir", 2, "output", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "-o", "{dir}/adir")
 	add("schedule output missing dir", 2, "output", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "-o", "{dir}/nope/x.json")
 	add("schedule empty kind", 2, "kind", "schedule", "--kind", "", "--tors", "8", "--uplinks", "2", "-o", "{out}")
@@ -214,7 +217,7 @@ func robustCases() []robustCase {
 		add(cmd+" both schedule and kind", 2, "schedule", cmd, "--schedule", "{dir}/good.json", "--kind", "rotornet", "-o", "{out}")
 		add(cmd+" kind slot<reconf", 2, "reconf", cmd, "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "10us", "--reconf", "20us", "-o", "{out}")
 		add(cmd+" kind slot garbage", 2, "slot", cmd, "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "soon", "-o", "{out}")
-		add(cmd+" kind needs demand", 2, "demand", cmd, "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "-o", "{out}")
+		add(cmd+" kind needs demand", 2, "design-demand", cmd, "--kind", "vermilion", "--tors", "8", "--uplinks", "2", "-o", "{out}")
 	}
 	for _, cmd := range []string{"throughput", "bounds"} {
 		for _, f := range [][]string{{"tors", "8"}, {"uplinks", "2"}, {"slot", "100us"}, {"reconf", "1us"}} {
@@ -222,11 +225,13 @@ func robustCases() []robustCase {
 		}
 		add(cmd+" --schedule beyond the ToR limit", 2, "schedule", cmd, "--schedule", "{dir}/ring9000.json", "-o", "{out}")
 	}
-	for _, f := range [][]string{{"demand", "uniform"}, {"degree", "2"}, {"buffer", "20MB"}, {"link", "10Gbps"}, {"delay", "1ms"},
+	add("schedule rotornet --demand (alias)", 2, "design-demand", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--demand", "uniform", "-o", "{out}")
+	for _, f := range [][]string{{"design-demand", "uniform"}, {"degree", "2"}, {"buffer", "20MB"}, {"link", "10Gbps"}, {"delay", "1ms"},
 		{"k", "3"}, {"l", "1"}, {"gamma", "3"}, {"tries", "3"}} {
 		add("schedule rotornet --"+f[0], 2, f[0], "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--"+f[0], f[1], "-o", "{out}")
 	}
 	add("schedule rotornet --randomized", 2, "randomized", "schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--randomized", "-o", "{out}")
+	add("schedule opera --stagger", 2, "stagger", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "2", "--stagger", "-o", "{out}")
 	add("schedule opera --self-slot", 2, "self-slot", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "2", "--self-slot", "-o", "{out}")
 	// A valid cycle (4·10^18 ps) whose average route delay (≈ 7 hops on a
 	// one-uplink ring) overflows: used to blame the demand.
@@ -354,7 +359,7 @@ func isOneErrorLine(stderr string) bool {
 // tradeoff package's prefix, or urfave/cli's "… for flag -FIELD: …".
 func namesField(stderr, field string) bool {
 	f := regexp.QuoteMeta(field)
-	re := regexp.MustCompile(`^rdcn: (?:(?:study|tradeoff): )?(?:` + f + `(?: \S+)?|flags: invalid value .* for flag -` + f + `): `)
+	re := regexp.MustCompile(`^rdcn: (?:(?:study|tradeoff): )?(?:` + f + `(?: \S+)?|flags: invalid (?:boolean )?value .* for (?:flag )?-` + f + `): `)
 	return re.MatchString(stderr)
 }
 

@@ -550,9 +550,20 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s   (%d of %d queries completed)\n", width, "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
 			fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), q.Completed, q.Started)
 	}
-	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets, hops %s\n",
-		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected,
-		strings.Trim(fmt.Sprint(s.Hops), "[]"))
+	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
+		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
+	fmt.Fprintln(w, hopsLine(s.Hops))
+}
+
+// hopsLine labels summary.json's hops histogram: data packets delivered
+// after h circuit hops, as "h:count" pairs.
+func hopsLine(hops []int64) string {
+	var b strings.Builder
+	b.WriteString("delivered data packets by circuit hops (hops:packets):")
+	for h, n := range hops {
+		fmt.Fprintf(&b, " %d:%d", h, n)
+	}
+	return b.String()
 }
 
 // cpuAndRSS returns the process's CPU seconds and peak resident set size.

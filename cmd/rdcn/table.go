@@ -41,9 +41,18 @@ func tableOptions(c *cli.Context) (format, plotPath, plotFormat string, err erro
 		return "", "", "", err
 	}
 	plotPath = c.String("plot")
-	plotFormat = strings.TrimPrefix(strings.ToLower(filepath.Ext(plotPath)), ".")
-	if plotPath != "" && plotFormat != "svg" && plotFormat != "png" {
-		return "", "", "", badInput("plot", "%q, want a .svg or .png file", plotPath)
+	if plotFormat, err = plotOption(plotPath); err != nil {
+		return "", "", "", err
 	}
 	return format, plotPath, plotFormat, nil
+}
+
+// plotOption checks a --plot file name and returns its format, svg or png
+// ("" for no plot).
+func plotOption(plotPath string) (string, error) {
+	plotFormat := strings.TrimPrefix(strings.ToLower(filepath.Ext(plotPath)), ".")
+	if plotPath != "" && plotFormat != "svg" && plotFormat != "png" {
+		return "", badInput("plot", "%q, want a .svg or .png file", plotPath)
+	}
+	return plotFormat, nil
 }

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -18,32 +18,27 @@ import (
 	"github.com/rdcn/rdcn/schedules"
 )
 
-// analysisFlags select a schedule (a file or a generator) and the link rate.
+// analysisFlags select a schedule (a file, or a generator with the shared
+// generator flags) and the link rate.
 func analysisFlags() []cli.Flag {
-	return []cli.Flag{
-		&cli.StringFlag{Name: "schedule", Usage: "read the schedule from `FILE` (rdcn.schedule/v1 JSON)"},
-		&cli.StringFlag{Name: "kind", Aliases: []string{"k"}, Usage: "generate a schedule of this kind instead (" + strings.Join(schedules.Kinds(), ", ") + ")"},
-		&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Usage: "number of ToRs `N` (with --kind)"},
-		&cli.IntFlag{Name: "uplinks", Aliases: []string{"u"}, Usage: "uplinks per ToR `U` (with --kind)"},
-		&cli.StringFlag{Name: "slot", Usage: "slot duration, e.g. 100us (with --kind; default: the kind's)"},
-		&cli.StringFlag{Name: "reconf", Usage: "reconfiguration time, e.g. 10us (with --kind)"},
-		&cli.BoolFlag{Name: "self-slot", Usage: "count the idle self-matching (rotornet, sirius)"},
-		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of random schedules and random demands"},
-		&cli.StringFlag{Name: "link", Value: "400Gbps", Usage: "link rate c, e.g. 400Gbps"},
+	fs := []cli.Flag{&cli.StringFlag{Name: "schedule", Usage: "read the schedule from `FILE` (rdcn.schedule/v1 JSON)"}}
+	fs = append(fs, kindFlags()...)
+	fs = append(fs, generatorFlags()...)
+	return append(fs,
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (default stdout)"},
-	}
+	)
 }
 
 // loadGraph reads or generates the schedule and builds its emulated graph.
+// A demand-aware kind without --design-demand is designed from the
+// evaluated --demand (a perfect prediction).
 func loadGraph(c *cli.Context) (*emulated.Graph, error) {
-	link, err := rotor.ParseRate(c.String("link"))
+	g, err := parseGenFlags(c)
 	if err != nil {
-		return nil, asInput("link", err)
+		return nil, err
 	}
-	if link <= 0 {
-		return nil, badInput("link", "%q must be positive", c.String("link"))
-	}
+	link := g.p.Link
 	var s *rotor.Schedule
 	switch file, kind := c.String("schedule"), c.String("kind"); {
 	case file != "" && kind != "":
@@ -53,6 +48,12 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 			if c.IsSet(flag) {
 				return nil, badInput(flag, "the schedule comes from --schedule %s; leave --%s out", file, flag)
 			}
+		}
+		if err := refuseUnread(c, func(flag, _ string) bool { return flag == "link" },
+			func(flag, _ string) string {
+				return "the schedule comes from --schedule " + file + "; leave --" + flag + " out"
+			}); err != nil {
+			return nil, err
 		}
 		f, err := os.Open(file)
 		if err != nil {
@@ -66,39 +67,33 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 			return nil, badInput("schedule", "%s has %d ToRs, more than the CLI's limit of %d (dense n×n matrices)", file, s.Nodes, maxTors)
 		}
 	case kind != "":
-		p := schedules.Params{Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
-			SelfSlot: c.Bool("self-slot"), Seed: c.Uint64("seed")}
-		if err := checkTors(p.Nodes, false); err != nil {
+		if err := readByKind(c, kind, true); err != nil {
 			return nil, err
 		}
-		if err := checkUplinks(p.Uplinks); err != nil {
+		p, err := scheduleParams(c, kind, g)
+		if err != nil {
 			return nil, err
 		}
-		if v := c.String("slot"); v != "" {
-			if p.Slot, err = rotor.ParseTime(v); err != nil {
-				return nil, asInput("slot", err)
+		design := g.designDemand
+		if kinds, _ := schedules.ReadBy("Demand"); design == "" && slices.Contains(kinds, kind) {
+			switch design = c.String("demand"); design {
+			case "worst":
+				return nil, badInput("design-demand", "missing: %s designs from a predicted demand, and --demand worst depends on the schedule; give --design-demand SPEC", kind)
+			case "random":
+				design = "random:" + strconv.FormatUint(c.Uint64("seed"), 10)
 			}
 		}
-		if v := c.String("reconf"); v != "" {
-			if p.Reconf, err = rotor.ParseTime(v); err != nil {
-				return nil, asInput("reconf", err)
-			}
-		}
-		if s, err = schedules.Build(kind, p); err != nil {
-			var pe *schedules.ParamError
-			if errors.As(err, &pe) {
-				return nil, badInput(flagOf(pe.Field), "%v: %s (kind %s)", pe.Value, pe.Problem, pe.Kind)
-			}
+		if s, err = buildSchedule(kind, p, design); err != nil {
 			return nil, err
 		}
 	default:
 		return nil, badInput("schedule", "missing; give --schedule FILE or --kind K --tors N --uplinks U")
 	}
-	g, err := emulated.FromSchedule(s, link)
+	eg, err := emulated.FromSchedule(s, link)
 	if err != nil {
 		return nil, asInput("schedule", err)
 	}
-	return g, nil
+	return eg, nil
 }
 
 // loadDemand parses a demand spec; "worst" is the schedule's worst case.
@@ -128,17 +123,23 @@ func throughputCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "throughput",
 		Usage: "certified throughput θ(D) of a schedule's emulated graph",
-		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed])\n" +
+		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed]\n" +
+			"   [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --stagger, --buffer, --delay,\n" +
+			"   --design-demand])\n" +
 			"   --demand SPEC [--routing any|direct|vlb] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
 			"   [--format text|json|csv] [-o FILE] [--timing]\n\n" +
 			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
+			"example: rdcn throughput --kind mars --tors 32 --uplinks 4 --degree 8 --demand permutation\n" +
+			"example: rdcn throughput --kind vermilion --tors 16 --uplinks 4 --demand ring -k 3\n" +
 			"example: rdcn throughput --schedule opera.json --demand random:3 --format csv -o theta.csv",
 		Description: "θ is the largest factor such that θ·D is routable, with D hose-normalised (busiest node = U·c).\n" +
 			"Routing any reports a certified interval [lower, upper] (feasible flow and dual lengths); theta is\n" +
 			"the lower end. JSON carries theta, lower, upper, gap, routing, solver, demand, nodes, iterations,\n" +
 			"per_node_bps and arl (omitted when there is no flow, e.g. vlb); CSV has a header of the same\n" +
 			"names and one row (arl empty when omitted). The output is byte-identical for identical inputs.\n" +
-			"--timing prints the solver's wall time on stderr.",
+			"--timing prints the solver's wall time on stderr. The generator flags are those of rdcn schedule;\n" +
+			"vermilion and bvn are designed from --design-demand, or, without it, from --demand itself (a\n" +
+			"perfect prediction).",
 		Flags:  flags,
 		Action: runThroughput,
 	}
@@ -213,9 +214,10 @@ func runThroughput(c *cli.Context) error {
 		case "csv":
 			return writeRecordCSV(w, out)
 		}
-		_, err := fmt.Fprintf(w, "theta %.6f  [%.6f, %.6f]  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations\n"+
+		// θ is the certified lower end: printed rounded down, the interval outward.
+		_, err := fmt.Fprintf(w, "theta %s  %s  gap %.2e\nrouting %s, solver %s, demand %s, %d nodes, %d iterations\n"+
 			"per-node throughput %.2f Gbps of %.2f Gbps (U·c)\n",
-			out.Theta, out.Lower, out.Upper, out.Gap, out.Routing, out.Solver, out.Demand, out.Nodes,
+			formatDirected(out.Theta, 6, false), formatInterval(out.Lower, out.Upper, 6), out.Gap, out.Routing, out.Solver, out.Demand, out.Nodes,
 			out.Iterations, out.PerNodeBps/1e9, g.NodeCapacity*float64(g.Rate)/1e9)
 		return err
 	})

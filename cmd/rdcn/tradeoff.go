@@ -29,14 +29,11 @@ func tradeoffCommand() *cli.Command {
 			"ignored as in the thesis); theta_exact is the emulated-graph engine's certified any-routing θ on the\n" +
 			"worst-case permutation with the duty cycle 1 − Δr/Δ; delay is ARD = ARL·Γ·Δ (Theorem 15) and the\n" +
 			"buffer θ·U·c·ARD per node (Theorem 16); theta_buffer_limited = min(θ, B/(U·c·ARD)).",
-		Flags: []cli.Flag{
+		Flags: append(generatorFlags(),
 			&cli.IntFlag{Name: "tors", Usage: "number of ToRs n (required)"},
 			&cli.IntFlag{Name: "uplinks", Usage: "uplinks (circuit switches) per ToR U (required)"},
-			&cli.StringFlag{Name: "link", Value: "400Gbps", Usage: "uplink rate c"},
 			&cli.StringFlag{Name: "slot", Value: "100us", Usage: "slot duration Δ"},
 			&cli.StringFlag{Name: "reconf", Value: "10us", Usage: "reconfiguration time Δr"},
-			&cli.StringFlag{Name: "buffer", Usage: "buffer per ToR B (e.g. 20MB); adds the buffer-limited rows"},
-			&cli.StringFlag{Name: "delay", Usage: "Mars's delay requirement L (e.g. 850us)"},
 			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
 			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
 			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end)"},
@@ -44,7 +41,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw throughput against degree into `FILE` (.svg or .png)"},
-		},
+		),
 		Action: runTradeoff,
 	}
 }
@@ -68,21 +65,24 @@ func runTradeoff(c *cli.Context) error {
 	if err := checkUplinks(cfg.Uplinks); err != nil {
 		return err
 	}
-	var err error
-	if cfg.Link, err = rotor.ParseRate(c.String("link")); err != nil {
-		return asInput("link", err)
+	g, err := parseGenFlags(c)
+	if err != nil {
+		return err
 	}
+	// Of the shared generator flags, tradeoff reads the link, buffer and
+	// delay; its designs are fixed (and --degrees lists extra degrees).
+	if err := refuseUnread(c, func(flag, _ string) bool { return flag == "link" || flag == "buffer" || flag == "delay" },
+		func(flag, _ string) string {
+			return "tradeoff compares fixed designs (use --degrees for more Mars degrees); --" + flag + " is for rdcn schedule, throughput and bounds"
+		}); err != nil {
+		return err
+	}
+	cfg.Link, cfg.Buffer, cfg.Delay = g.p.Link, g.p.Buffer, g.p.Delay
 	if cfg.Slot, err = rotor.ParseTime(c.String("slot")); err != nil {
 		return asInput("slot", err)
 	}
 	if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
 		return asInput("reconf", err)
-	}
-	if cfg.Buffer, err = optionalPositive(c, "buffer", parseSize); err != nil {
-		return err
-	}
-	if cfg.Delay, err = optionalPositive(c, "delay", rotor.ParseTime); err != nil {
-		return err
 	}
 	for _, f := range strings.Split(c.String("degrees"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
