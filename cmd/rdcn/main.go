@@ -86,6 +86,7 @@ func commands() []*cli.Command {
 		tradeoffCommand(),
 		predictCommand(),
 		simulateCommand(), // emulate
+		sweepCommand(), collectCommand(),
 		versionCommand(),
 	}
 }
