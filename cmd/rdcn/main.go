@@ -86,7 +86,7 @@ func commands() []*cli.Command {
 		tradeoffCommand(),
 		predictCommand(),
 		simulateCommand(), // emulate
-		sweepCommand(), collectCommand(),
+		sweepCommand(), collectCommand(), reportCommand(), experimentCommand(),
 		versionCommand(),
 	}
 }

@@ -1,0 +1,133 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Figure is one inline SVG plot and the number of data points drawn.
+type Figure struct {
+	Title  string
+	SVG    template.HTML
+	Points int
+}
+
+// series is one named line.
+type series struct {
+	name string
+	xy   plotter.XYs
+}
+
+// axes of a figure.
+type axes struct {
+	title, x, y string
+	logX        bool
+	nominal     []string // x tick names at 0, 1, …
+	yZero       bool     // start y at 0
+}
+
+// lineFigure draws the series (NaN points left out) as lines with points.
+// A series with no finite point is dropped; a figure with none is nil.
+func lineFigure(a axes, ss []series) (*Figure, error) {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	var args []any
+	n := 0
+	for _, s := range ss {
+		var xy plotter.XYs
+		for _, pt := range s.xy {
+			if finite(pt.X) && finite(pt.Y) && (!a.logX || pt.X > 0) {
+				xy = append(xy, pt)
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		n += len(xy)
+		if len(ss) > 1 && s.name != "" {
+			args = append(args, s.name)
+		}
+		args = append(args, xy)
+	}
+	if n == 0 {
+		return nil, nil
+	}
+	if err := plotutil.AddLinePoints(p, args...); err != nil {
+		return nil, err
+	}
+	if a.logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if a.nominal != nil {
+		p.NominalX(a.nominal...)
+	}
+	if a.yZero && p.Y.Min > 0 {
+		p.Y.Min = 0
+	}
+	p.Add(plotter.NewGrid())
+	p.Legend.Top = true
+	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Title: a.title, SVG: svg, Points: n}, nil
+}
+
+// toSVG renders p as an inline <svg> element (the XML prolog dropped).
+func toSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
+	wt, err := p.WriterTo(w, h, "svg")
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return "", err
+	}
+	s := b.String()
+	i := strings.Index(s, "<svg")
+	if i < 0 {
+		return "", fmt.Errorf("svg backend wrote no <svg> element")
+	}
+	return template.HTML(s[i:]), nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// scatterFigure draws one series as points.
+func scatterFigure(a axes, s series) (*Figure, error) {
+	var xy plotter.XYs
+	for _, pt := range s.xy {
+		if finite(pt.X) && finite(pt.Y) && (!a.logX || pt.X > 0) {
+			xy = append(xy, pt)
+		}
+	}
+	if len(xy) == 0 {
+		return nil, nil
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Radius = vg.Points(1.2)
+	p.Add(sc, plotter.NewGrid())
+	if a.logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Title: a.title, SVG: svg, Points: len(xy)}, nil
+}
