@@ -115,18 +115,24 @@ func axisLabels(axes []Axis) []string {
 	return out
 }
 
-// safe keeps letters, digits and . - + ; anything else becomes '-'.
+// safe keeps letters, digits and . - + ; anything else becomes '-', and
+// then a short hash of the value keeps different values apart
+// (skew:0.5 → skew-0.5~1f2e3d).
 func safe(v string) string {
 	b := []byte(v)
+	changed := false
 	for i, c := range b {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '-', c == '+':
 		default:
-			b[i] = '-'
+			b[i], changed = '-', true
 		}
 	}
 	if len(b) == 0 || b[0] == '.' {
-		return "v" + string(b)
+		b, changed = append([]byte("v"), b...), true
+	}
+	if changed {
+		return fmt.Sprintf("%s~%06x", b, strHash(v)&0xffffff)
 	}
 	return string(b)
 }

@@ -114,6 +114,13 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 			continue
 		}
 		out.Points++
+		// Leftovers of this point's interrupted runs (other points'
+		// belong to other shards).
+		if old, _ := filepath.Glob(filepath.Join(opt.Dir, PointsDir, ".tmp-"+p.Name+"-*")); len(old) > 0 {
+			for _, o := range old {
+				os.RemoveAll(o)
+			}
+		}
 		if finished(opt.Dir, p, s.Kind) {
 			out.Skipped++
 			continue
@@ -232,13 +239,6 @@ func finished(dir string, p Point, kind string) bool {
 // place; the done marker is its last file.
 func runPoint(ctx context.Context, kind Kind, kindName, dir string, p Point) (err error) {
 	pdir := filepath.Join(dir, PointsDir)
-	// Leftovers of this point's interrupted runs (other points' belong to
-	// other workers or shards).
-	if old, _ := filepath.Glob(filepath.Join(pdir, ".tmp-"+p.Name+"-*")); len(old) > 0 {
-		for _, o := range old {
-			os.RemoveAll(o)
-		}
-	}
 	tmp, err := os.MkdirTemp(pdir, ".tmp-"+p.Name+"-")
 	if err != nil {
 		return err
