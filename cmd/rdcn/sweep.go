@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -147,8 +148,8 @@ func collectCommand() *cli.Command {
 		Usage:     "merge the points of a sweep's results directories (shards) into one tidy CSV",
 		UsageText: "rdcn collect DIR [DIR …] [-o FILE]\n\nexample: rdcn collect results > results.csv",
 		Description: "One row per point and metric: point, one column per axis, metric, value; points in\n" +
-			"sweep order. A damaged point directory is named on stderr and skipped, and so are\n" +
-			"missing points; either makes the exit status 1.",
+			"sweep order. A damaged point directory is skipped and named on stderr, and missing\n" +
+			"points are counted; either makes the exit status 1.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (default stdout)"},
 		},
@@ -176,18 +177,17 @@ func collectArgs(c *cli.Context) (*sweep.Results, error) {
 	return r, nil
 }
 
-// collectProblems names each damaged point on stderr; damaged or missing
-// points make the command fail (status 1) after its output is written.
+// collectProblems fails (status 1, after the output is written) when a
+// point directory was damaged, naming each, or points are missing.
 func collectProblems(c *cli.Context, r *sweep.Results) error {
-	for _, e := range r.Corrupt {
-		fmt.Fprintf(c.App.ErrWriter, "rdcn: skipped %v\n", e)
+	if len(r.Corrupt) > 0 {
+		msgs := make([]string, len(r.Corrupt))
+		for i, e := range r.Corrupt {
+			msgs[i] = e.Error()
+		}
+		return fmt.Errorf("skipped %d damaged point directories: %s", len(r.Corrupt), strings.Join(msgs, "; "))
 	}
-	switch {
-	case len(r.Corrupt) > 0 && len(r.Missing) > 0:
-		return fmt.Errorf("%d damaged point directories skipped, %d points missing", len(r.Corrupt), len(r.Missing))
-	case len(r.Corrupt) > 0:
-		return fmt.Errorf("%d damaged point directories skipped", len(r.Corrupt))
-	case len(r.Missing) > 0:
+	if len(r.Missing) > 0 {
 		return fmt.Errorf("%d of %d points missing (first: %s); run the sweep (or its shards) to finish them", len(r.Missing), len(r.Manifest.Points), r.Missing[0])
 	}
 	return nil
