@@ -2,9 +2,11 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/emulated"
@@ -177,7 +179,7 @@ func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metr
 	}
 	s, err := schedules.Build(v.m["schedule.kind"], p)
 	if err != nil {
-		return nil, err
+		return nil, scheduleError(err)
 	}
 	g, err := emulated.FromSchedule(s, link)
 	if err != nil {
@@ -208,6 +210,19 @@ func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metr
 	}
 	return []Metric{{"theta", r.Theta}, {"theta_upper", r.Upper}, {"route_length", r.ARL()},
 		{"per_node_gbps", r.Theta * g.NodeCapacity * float64(g.Rate) / 1e9}}, nil
+}
+
+// scheduleError names the key behind a generator's parameter error.
+func scheduleError(err error) error {
+	var pe *schedules.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	key := map[string]string{"kind": "schedule.kind", "nodes": "topology.tors", "uplinks": "topology.uplinks", "link": "topology.circuit_link"}[pe.Field]
+	if key == "" {
+		key = "schedule." + strings.ReplaceAll(pe.Field, "-", "_")
+	}
+	return errf(key, "%v: %s (schedule.kind = %s)", pe.Value, pe.Problem, pe.Kind)
 }
 
 // Run tabulates the designs.
