@@ -102,7 +102,7 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := prepareDir(s, opt); err != nil {
+	if err := Prepare(s, opt.Dir, opt.SpecText); err != nil {
 		return nil, err
 	}
 	cpu0, _, _ := cputime.Process()
@@ -170,9 +170,12 @@ feed:
 	return out, nil
 }
 
-// prepareDir creates the results directory or checks that it holds this
-// spec's results.
-func prepareDir(s *Spec, opt Options) error {
+// Prepare creates the results directory dir (sweep.json, and sweep.toml
+// holding specText) or checks that it holds this spec's results. Run
+// calls it; so does rdcn sweep --emit, so that the cluster's tasks (and
+// their log files) find the directory in place.
+func Prepare(s *Spec, dir string, specText []byte) error {
+	opt := Options{Dir: dir, SpecText: specText}
 	if opt.Dir == "" {
 		return errf("output", "empty directory name")
 	}

@@ -29,7 +29,7 @@ func sweepCommand() *cli.Command {
 			"reruns interrupted or failed ones. A point that fails is reported and the others go\n" +
 			"on; the exit status is 1 if any failed. --shard I/N runs points with index ≡ I mod N\n" +
 			"(0 ≤ I < N). --emit writes a Slurm job-array script or a Kubernetes Indexed Job\n" +
-			"to stdout instead of running.",
+			"to stdout instead of running (Slurm: and creates DIR, where the tasks write).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "rdcn-sweep", Usage: "results `DIR`"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "points run at once"},
@@ -135,6 +135,10 @@ func emitSweep(c *cli.Context, s *sweep.Spec, text []byte, path, target string) 
 	}
 	switch target {
 	case "slurm":
+		// The tasks' log files go into the results directory: it must exist.
+		if err := sweep.Prepare(s, absDir, text); err != nil {
+			return asInput("output", err)
+		}
 		return sweep.WriteSlurm(c.App.Writer, j)
 	case "k8s", "kubernetes":
 		return sweep.WriteKubernetes(c.App.Writer, j)

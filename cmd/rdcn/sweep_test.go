@@ -182,14 +182,18 @@ func TestSweepShardsCollect(t *testing.T) {
 
 func TestSweepEmitSlurm(t *testing.T) {
 	spec := writeSpec(t, quickSpec)
-	st, script, e := rdcnRun("sweep", "--emit", "slurm", "--shards", "3", "--cpus", "2", "-o", "/shared/res", spec)
+	res := filepath.Join(t.TempDir(), "res")
+	st, script, e := rdcnRun("sweep", "--emit", "slurm", "--shards", "3", "--cpus", "2", "-o", res, spec)
 	if st != 0 {
 		t.Fatalf("%d %s", st, e)
 	}
-	for _, want := range []string{"#SBATCH --array=0-2\n", "#SBATCH --cpus-per-task=2\n", `--shard "${SLURM_ARRAY_TASK_ID}/3" --jobs 2 -o '/shared/res' '` + spec + `'`} {
+	for _, want := range []string{"#SBATCH --array=0-2\n", "#SBATCH --cpus-per-task=2\n", `--shard "${SLURM_ARRAY_TASK_ID}/3" --jobs 2 -o '` + res + `' '` + spec + `'`} {
 		if !strings.Contains(script, want) {
 			t.Errorf("script lacks %q:\n%s", want, script)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(res, sweep.ManifestFile)); err != nil {
+		t.Errorf("--emit slurm did not prepare the results directory: %v", err)
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
