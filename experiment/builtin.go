@@ -46,6 +46,7 @@ seed = 1
 		},
 		Figures: []report.Combined{{Title: "Fig. 7.1: throughput against the emulated graph's degree d", Axis: "tradeoff.degree",
 			YLabel: "throughput θ", Metrics: []string{"degree.theta", "degree.theta_buffer_limited", "degree.theta_exact", "degree.theta_vlb"}}},
+		Plot: report.Info{Metrics: []string{"degree.delay_us", "degree.buffer_per_tor_mb"}}, // θ: Fig. 7.1 above
 		Published: []report.Published{
 			{What: "static θ", Source: "Table 7.1", Value: 0.125, Ours: mean("static.theta", nil)},
 			{What: "complete graph θ", Source: "Table 7.1", Value: 0.5, Ours: mean("complete.theta", nil)},
@@ -97,6 +98,8 @@ name = "rotornet"
 `, pick(quick, "16", "64"), pick(quick, "50ms", "100ms"), pick(quick, "[0.1, 0.2, 0.3]", "[0.05, 0.1, 0.2, 0.3]"),
 				pick(quick, "[4, 8, 32]", "[4, 8, 16, 32, 64]"), pick(quick, "", "seed = [1, 2]"))
 		},
+		Plot: report.Info{X: []string{"buffer.per_port", "workload.load"}, Metrics: []string{"host_utilization", "fct_p99_us.short",
+			"fct_p99_us.long", "flows_completed_fraction", "drop_rate", "buffer_p99_bytes"}},
 		Published: []report.Published{
 			{What: "effective throughput Mars / Opera, 20 % load, 8 packets per port", Source: "§7.5, Fig. 7.7a", Value: 1.37,
 				Ours: ratioOf("host_utilization", "mars", "opera", "0.2", "8")},
@@ -150,6 +153,8 @@ name = "bvn"
 `, pick(quick, "3", "100"), pick(quick, `["ring"]`, `["ring", "chessboard", "skewring:0.8"]`),
 				"[\"additive\", \"multiplicative\"]", "[0, 0.5, 1, 2, 5, 10]")
 		},
+		Plot: report.Info{Metrics: []string{"any_routing_mean", "any_routing_min", "single_hop_mean"},
+			Facets: []string{"predict.matrix", "predict.noise"}},
 		Published: []report.Published{
 			{What: "Vermilion γ = 10, ring, perfect prediction: θ", Source: "§9.6", Value: 0.95,
 				Ours: mean("any_routing_mean", map[string]string{"design": "vermilion-g10", "predict.factor": "0", "predict.matrix": "ring"})},

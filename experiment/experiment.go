@@ -28,6 +28,9 @@ type Experiment struct {
 	Spec      func(quick bool) string
 	Published []report.Published
 	Figures   []report.Combined // drawn first in the report
+	// Plot selects the report's metric figures (report.Info's Metrics, X
+	// and Facets); zero: every metric against every numeric axis.
+	Plot report.Info
 }
 
 var registry = map[string]*Experiment{}
@@ -110,7 +113,8 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 	if opt.Quick {
 		scale = "quick scale"
 	}
-	info := report.Info{Title: e.Title + " (" + scale + ")", Description: e.Source + ".", Version: opt.Version, Published: e.Published, Combined: e.Figures}
+	info := report.Info{Title: e.Title + " (" + scale + ")", Description: e.Source + ".", Version: opt.Version, Published: e.Published, Combined: e.Figures,
+		Metrics: e.Plot.Metrics, X: e.Plot.X, Facets: e.Plot.Facets}
 	var b bytes.Buffer
 	if err := report.Sweep(&b, r, info); err != nil {
 		return out, err

@@ -13,11 +13,20 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Figure is one inline SVG plot and the number of data points drawn.
+// Figure is one inline SVG plot, the number of data points drawn and its
+// legend (drawn in HTML under the plot, so it never hides data).
 type Figure struct {
 	Title  string
 	SVG    template.HTML
 	Points int
+	Legend []LegendEntry
+}
+
+// LegendEntry names a line of a figure and its colour (CSS) and dashing.
+type LegendEntry struct {
+	Name   string
+	Color  template.CSS
+	Dashed bool
 }
 
 // series is one named line.
@@ -34,13 +43,13 @@ type axes struct {
 	yZero       bool     // start y at 0
 }
 
-// lineFigure draws the series (NaN points left out) as lines with points.
-// A series with no finite point is dropped; a figure with none is nil.
+// lineFigure draws the series (NaN points left out) as lines with points,
+// each in the next of plotutil.DarkColors, dashes and glyph shapes. A
+// series with no finite point is dropped; a figure with none is nil.
 func lineFigure(a axes, ss []series) (*Figure, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
-	var args []any
-	n := 0
+	fig := &Figure{Title: a.title}
 	for _, s := range ss {
 		var xy plotter.XYs
 		for _, pt := range s.xy {
@@ -51,17 +60,25 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 		if len(xy) == 0 {
 			continue
 		}
-		n += len(xy)
-		if len(ss) > 1 && s.name != "" {
-			args = append(args, s.name)
+		i := len(fig.Legend)
+		c := plotutil.DarkColors[i%len(plotutil.DarkColors)]
+		l, sc, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
 		}
-		args = append(args, xy)
+		l.Color, l.Width = c, vg.Points(1.2)
+		l.Dashes = plotutil.Dashes(i / len(plotutil.DarkColors))
+		sc.Color, sc.Shape, sc.Radius = c, plotutil.Shape(i), vg.Points(2.5)
+		p.Add(l, sc)
+		r, g, b, _ := c.RGBA()
+		fig.Legend = append(fig.Legend, LegendEntry{Name: s.name, Color: template.CSS(fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)), Dashed: len(l.Dashes) > 0})
+		fig.Points += len(xy)
 	}
-	if n == 0 {
+	if fig.Points == 0 {
 		return nil, nil
 	}
-	if err := plotutil.AddLinePoints(p, args...); err != nil {
-		return nil, err
+	if len(ss) == 1 || (len(fig.Legend) == 1 && fig.Legend[0].Name == "") {
+		fig.Legend = nil
 	}
 	if a.logX {
 		p.X.Scale = plot.LogScale{}
@@ -74,12 +91,12 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 		p.Y.Min = 0
 	}
 	p.Add(plotter.NewGrid())
-	p.Legend.Top = true
 	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
 	if err != nil {
 		return nil, err
 	}
-	return &Figure{Title: a.title, SVG: svg, Points: n}, nil
+	fig.SVG = svg
+	return fig, nil
 }
 
 // toSVG renders p as an inline <svg> element (the XML prolog dropped).

@@ -39,6 +39,13 @@ type Info struct {
 	// Combined figures come first: several metrics against one axis, a
 	// line each (e.g. Fig. 7.1's throughput bounds against the degree).
 	Combined []Combined
+	// Metrics, if given, are the metrics plotted (in this order); X, if
+	// given, the axes used as x axes. The table always has everything.
+	Metrics []string
+	X       []string
+	// Facets are categorical axes that split figures (one per value)
+	// instead of lines; other numeric axes always do.
+	Facets []string
 }
 
 // Combined is a figure of several metrics (one line each, mean over the
@@ -80,7 +87,7 @@ func Sweep(w io.Writer, r *sweep.Results, info Info) error {
 			pg.Figures = append(pg.Figures, *f)
 		}
 	}
-	figs, err := metricFigures(r)
+	figs, err := metricFigures(r, info)
 	if err != nil {
 		return err
 	}
@@ -136,92 +143,132 @@ func combinedFigure(r *sweep.Results, c Combined) (*Figure, error) {
 }
 
 // metricFigures plots each metric that varies across the points against
-// each numeric axis (the replicate axis excepted), one line per
-// combination of the other axes' values, averaging over replicates.
-// Without a numeric axis the first axis is the x axis, by name. Metrics
-// equal at every point are in the table only.
-func metricFigures(r *sweep.Results) ([]Figure, error) {
-	axes := r.Manifest.Axes
-	var xs []int
-	for i, a := range axes {
+// each numeric axis (the replicate axis excepted; Info.X, if given, picks
+// the x axes): one line per combination of the categorical axes' values,
+// the mean over replicates, and one figure per combination of the other
+// numeric axes' values. Without a numeric axis the first axis is the x
+// axis, by name. Metrics equal at every point are in the table only; an
+// x axis of positive values spanning a factor of 8 or more is drawn on a
+// log scale.
+func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
+	axs := r.Manifest.Axes
+	var xs, numeric []int
+	for i, a := range axs {
 		if a.Numeric && a.Name != sweep.ReplicateAxis {
-			xs = append(xs, i)
+			numeric = append(numeric, i)
+			if len(info.X) == 0 || slices.Contains(info.X, a.Name) {
+				xs = append(xs, i)
+			}
 		}
 	}
 	nominal := false
-	if len(xs) == 0 {
-		for i, a := range axes {
+	if len(numeric) == 0 {
+		for i, a := range axs {
 			if a.Name != sweep.ReplicateAxis {
 				xs, nominal = []int{i}, true
 				break
 			}
 		}
 	}
+	metrics := metricNames(r)
+	if len(info.Metrics) > 0 {
+		metrics = slices.DeleteFunc(slices.Clone(info.Metrics), func(m string) bool { return !slices.Contains(metrics, m) })
+	}
 	var figs []Figure
 	for _, xi := range xs {
-		for _, m := range metricNames(r) {
+		// facet: the values of the other numeric axes; group: the line.
+		label := func(p sweep.Finished, numericOnes bool) string {
+			var parts []string
+			for ai, a := range axs {
+				facet := slices.Contains(numeric, ai) || slices.Contains(info.Facets, a.Name)
+				if ai == xi || a.Name == sweep.ReplicateAxis || facet != numericOnes {
+					continue
+				}
+				parts = append(parts, shortName(a.Name)+"="+p.Values[ai])
+			}
+			return strings.Join(parts, ", ")
+		}
+		var facets []string
+		for _, p := range r.Points {
+			if f := label(p, true); !slices.Contains(facets, f) {
+				facets = append(facets, f)
+			}
+		}
+		logX := !nominal && wideRange(axs[xi].Values)
+		for _, m := range metrics {
 			if constant(r, m) {
 				continue
 			}
-			type key struct {
-				group string
-				x     float64
-			}
-			sum, cnt := map[key]float64{}, map[key]int{}
-			var groups []string
-			for _, p := range r.Points {
-				v, ok := metric(p, m)
-				if !ok || math.IsNaN(v) {
-					continue
+			for _, facet := range facets {
+				type key struct {
+					group string
+					x     float64
 				}
-				var parts []string
-				for ai, a := range axes {
-					if ai != xi && a.Name != sweep.ReplicateAxis {
-						parts = append(parts, a.Name+"="+p.Values[ai])
+				sum, cnt := map[key]float64{}, map[key]int{}
+				var groups []string
+				for _, p := range r.Points {
+					v, ok := metric(p, m)
+					if !ok || math.IsNaN(v) || label(p, true) != facet {
+						continue
 					}
-				}
-				g := strings.Join(parts, ", ")
-				x := float64(slices.Index(axes[xi].Values, p.Values[xi]))
-				if !nominal {
-					x, _ = strconv.ParseFloat(p.Values[xi], 64)
-				}
-				k := key{g, x}
-				if cnt[k] == 0 && !slices.Contains(groups, g) {
-					groups = append(groups, g)
-				}
-				sum[k] += v
-				cnt[k]++
-			}
-			var ss []series
-			for _, g := range groups {
-				s := series{name: g}
-				for k, c := range cnt {
-					if k.group == g {
-						s.xy = append(s.xy, plotter.XY{X: k.x, Y: sum[k] / float64(c)})
+					g := label(p, false)
+					x := float64(slices.Index(axs[xi].Values, p.Values[xi]))
+					if !nominal {
+						x, _ = strconv.ParseFloat(p.Values[xi], 64)
 					}
+					k := key{g, x}
+					if !slices.Contains(groups, g) {
+						groups = append(groups, g)
+					}
+					sum[k] += v
+					cnt[k]++
 				}
-				slices.SortFunc(s.xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
-				ss = append(ss, s)
-			}
-			a := fmtAxes(m, axes[xi].Name, nominal, axes[xi].Values)
-			f, err := lineFigure(a, ss)
-			if err != nil {
-				return nil, fmt.Errorf("%s against %s: %w", m, axes[xi].Name, err)
-			}
-			if f != nil {
-				figs = append(figs, *f)
+				var ss []series
+				for _, g := range groups {
+					s := series{name: g}
+					for k, c := range cnt {
+						if k.group == g {
+							s.xy = append(s.xy, plotter.XY{X: k.x, Y: sum[k] / float64(c)})
+						}
+					}
+					slices.SortFunc(s.xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+					ss = append(ss, s)
+				}
+				a := axes{title: m + " against " + shortName(axs[xi].Name), x: axs[xi].Name, y: m, logX: logX}
+				if facet != "" {
+					a.title += " (" + facet + ")"
+				}
+				if nominal {
+					a.nominal = axs[xi].Values
+				}
+				f, err := lineFigure(a, ss)
+				if err != nil {
+					return nil, fmt.Errorf("%s against %s: %w", m, axs[xi].Name, err)
+				}
+				if f != nil {
+					figs = append(figs, *f)
+				}
 			}
 		}
 	}
 	return figs, nil
 }
 
-func fmtAxes(metric, x string, nominal bool, values []string) axes {
-	a := axes{title: metric + " against " + x, x: x, y: metric}
-	if nominal {
-		a.nominal = values
+// shortName is a key's last dotted part.
+func shortName(key string) string { return key[strings.LastIndex(key, ".")+1:] }
+
+// wideRange reports whether numeric values are all positive and span a
+// factor of at least 8.
+func wideRange(values []string) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range values {
+		x, _ := strconv.ParseFloat(v, 64)
+		if !(x > 0) {
+			return false
+		}
+		lo, hi = min(lo, x), max(hi, x)
 	}
-	return a
+	return hi >= 8*lo
 }
 
 // constant reports whether metric m has one value (or NaN) at every point.
@@ -368,10 +415,14 @@ h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.5em; }
 .figs { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; border: 1px solid #ddd; padding: 0.3em; }
 figure svg { width: 480px; height: auto; display: block; }
+figcaption { max-width: 480px; font-size: 0.75em; }
+.key { display: inline-block; margin-right: 0.8em; white-space: nowrap; }
+.swatch { display: inline-block; width: 1.8em; border-top: 2px solid; vertical-align: middle; margin-right: 0.3em; }
+.swatch.dashed { border-top-style: dashed; }
 table { border-collapse: collapse; font-size: 0.8em; }
 td, th { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: right; }
 th { background: #f3f3f3; }
-td:first-child, th:first-child, #published td { text-align: left; }
+td:first-child, th:first-child, #published td, #published th { text-align: left; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.85em; }
 .scroll { overflow-x: auto; }
 </style>
@@ -389,7 +440,8 @@ pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.85em; 
 {{end}}</table>{{end}}
 <h2>Plots</h2>
 <div class="figs">
-{{range .Figures}}<figure data-points="{{.Points}}">{{.SVG}}</figure>
+{{range .Figures}}<figure data-points="{{.Points}}">{{.SVG}}{{with .Legend}}
+<figcaption>{{range .}}<span class="key"><span class="swatch{{if .Dashed}} dashed{{end}}" style="border-top-color: {{.Color}}"></span>{{.Name}}</span> {{end}}</figcaption>{{end}}</figure>
 {{end}}</div>
 {{if .Table.Rows}}<h2>Every point</h2>
 <div class="scroll"><table id="points">

@@ -100,7 +100,7 @@ func TestSweepReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	page := b.String()
-	for _, want := range []string{"rdcn v-test", "seed 2", `&#34;workload.load&#34; = [0.1, 0.4]`, "FCT CDF", "ToR buffer occupancy CDF", "against workload.load"} {
+	for _, want := range []string{"rdcn v-test", "seed 2", `&#34;workload.load&#34; = [0.1, 0.4]`, "FCT CDF", "ToR buffer occupancy CDF", "against load"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("report lacks %q", want)
 		}

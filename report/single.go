@@ -12,7 +12,6 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/rdcn/rdcn/fabric"
-	"github.com/rdcn/rdcn/stats"
 )
 
 // MaxScatter caps the flows drawn in a single run's FCT-against-size plot
@@ -120,7 +119,7 @@ func Run(w io.Writer, dir string, info Info) error {
 			return err
 		}
 	}
-	f := stats.FormatFloat
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 5, 64) }
 	pg.Extra = append(pg.Extra, tableData{Header: []string{"Drops and delivery"}, Rows: [][]string{
 		{"packets injected", strconv.FormatInt(sum.Packets.Injected, 10)},
 		{"packets delivered", strconv.FormatInt(sum.Packets.Delivered, 10)},
