@@ -26,7 +26,7 @@
 //
 //   - Point names are axis=value pairs joined by "_", the axis named by
 //     its key's last dotted part (the whole key when two axes share it);
-//     a value with characters other than letters, digits and . - + has
+//     a value with characters other than letters, digits and . - + _ has
 //     them replaced and a short hash of the value appended.
 //   - Seeds: a point's seed mixes (SplitMix64) the sweep seed with its
 //     replicate, the value of the "seed" axis (0 without one). Points that

@@ -115,7 +115,7 @@ func axisLabels(axes []Axis) []string {
 	return out
 }
 
-// safe keeps letters, digits and . - + ; anything else becomes '-', and
+// safe keeps letters, digits and . - + _ ; anything else becomes '-', and
 // then a short hash of the value keeps different values apart
 // (skew:0.5 → skew-0.5~1f2e3d).
 func safe(v string) string {
@@ -123,7 +123,7 @@ func safe(v string) string {
 	changed := false
 	for i, c := range b {
 		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '-', c == '+':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '-', c == '+', c == '_':
 		default:
 			b[i], changed = '-', true
 		}
