@@ -103,7 +103,7 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 		return nil, err
 	}
 	if ctx.Err() != nil {
-		return out, ctx.Err()
+		return out, fmt.Errorf("interrupted; rerun the same command to resume")
 	}
 	r, err := sweep.Collect(opt.Dir)
 	if err != nil {

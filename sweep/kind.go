@@ -3,7 +3,6 @@ package sweep
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
@@ -83,13 +82,4 @@ func (kl keyList) resolve(config [][2]string) map[string]string {
 		m[kv[0]] = kv[1]
 	}
 	return m
-}
-
-// names of the keys, in order.
-func (kl keyList) names() []string {
-	out := make([]string, len(kl))
-	for i, k := range kl {
-		out[i] = k.Name
-	}
-	return slices.Clip(out)
 }

@@ -78,6 +78,7 @@ type Options struct {
 // Outcome is what Run did.
 type Outcome struct {
 	Points, Skipped, Ran int // in the shard; already finished; run now
+	Interrupted          int // stopped by the context, left for the next run
 	Failed               []PointError
 	Wall, CPU            time.Duration // CPU: of the whole process during Run
 }
@@ -143,6 +144,11 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 				start := time.Now()
 				err := runPoint(ctx, kind, s.Kind, opt.Dir, p)
 				mu.Lock()
+				if err != nil && ctx.Err() != nil { // stopped, not failed: the next run redoes it
+					out.Interrupted++
+					mu.Unlock()
+					continue
+				}
 				out.Ran++
 				if err != nil {
 					pe := PointError{p.Name, err}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -10,10 +9,8 @@ import (
 	"syscall"
 
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
 	"github.com/rdcn/rdcn/experiment"
-	"github.com/rdcn/rdcn/sweep"
 )
 
 func experimentCommand() *cli.Command {
@@ -73,18 +70,10 @@ func runExperiment(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bar := false
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = true
-	}
 	out, err := experiment.Run(ctx, e, experiment.Options{Quick: c.Bool("quick"), Dir: dir, Jobs: c.Int("jobs"),
-		Log: c.App.ErrWriter, Bar: bar, Version: version})
+		Log: c.App.ErrWriter, Bar: stderrIsTerminal(c), Version: version})
 	if err != nil {
-		var se *sweep.Error
-		if errors.As(err, &se) {
-			return badInput(se.Field, "%s", se.Problem)
-		}
-		return err
+		return sweepError(err)
 	}
 	fmt.Fprintf(c.App.Writer, "%s: %d points (%d already done), %d failed, %.1f s wall; report %s\n", e.Name, out.Points, out.Skipped,
 		len(out.Failed), out.Wall.Seconds(), filepath.Join(dir, experiment.ReportFile))

@@ -80,18 +80,10 @@ func runSweep(c *cli.Context) error {
 	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	bar := false
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		bar = true
-	}
 	out, err := sweep.Run(ctx, s, sweep.Options{Dir: c.String("output"), Jobs: c.Int("jobs"), Shard: shard,
-		SpecText: text, Log: c.App.ErrWriter, Bar: bar})
+		SpecText: text, Log: c.App.ErrWriter, Bar: stderrIsTerminal(c)})
 	if err != nil {
-		var se *sweep.Error
-		if errors.As(err, &se) {
-			return badInput(se.Field, "%s", se.Problem)
-		}
-		return err
+		return sweepError(err)
 	}
 	ratio := 0.0
 	if out.Wall > 0 {
@@ -106,6 +98,21 @@ func runSweep(c *cli.Context) error {
 		return fmt.Errorf("%d of %d points failed (first: %v); rerun the same command to retry them", n, out.Points, out.Failed[0])
 	}
 	return nil
+}
+
+// stderrIsTerminal: progress as a bar on a terminal, as lines elsewhere.
+func stderrIsTerminal(c *cli.Context) bool {
+	f, ok := c.App.ErrWriter.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// sweepError marks a sweep's field errors as bad input (status 2).
+func sweepError(err error) error {
+	var se *sweep.Error
+	if errors.As(err, &se) {
+		return badInput(se.Field, "%s", se.Problem)
+	}
+	return err
 }
 
 func emitSweep(c *cli.Context, s *sweep.Spec, text []byte, path, target string) error {
