@@ -188,11 +188,18 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 	if fi, err := os.Stat(opt.Dir); err == nil && !fi.IsDir() {
 		return errf("output", "%q exists and is not a directory", opt.Dir)
 	}
+	m := s.Manifest()
+	b, err := os.ReadFile(filepath.Join(opt.Dir, ManifestFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		// A new results directory, or an existing empty one: never a
+		// directory holding something else.
+		if entries, _ := os.ReadDir(opt.Dir); len(entries) > 0 {
+			return errf("output", "%s is not empty and holds no %s: not a sweep results directory; use a new one", opt.Dir, ManifestFile)
+		}
+	}
 	if err := os.MkdirAll(filepath.Join(opt.Dir, PointsDir), 0o755); err != nil {
 		return errf("output", "%v", err)
 	}
-	m := s.Manifest()
-	b, err := os.ReadFile(filepath.Join(opt.Dir, ManifestFile))
 	switch {
 	case err == nil:
 		var old Manifest

@@ -129,6 +129,12 @@ func TestRunRefusesAnotherSpec(t *testing.T) {
 	if r, _ := Collect(dir); len(r.Points) != 12 {
 		t.Errorf("the refused run changed the results: %d points", len(r.Points))
 	}
+	// A directory holding something else is refused too.
+	busy := t.TempDir()
+	os.WriteFile(filepath.Join(busy, "notes.txt"), []byte("mine"), 0o644)
+	if _, err := Run(context.Background(), other, Options{Dir: busy}); err == nil || !strings.Contains(err.Error(), "not a sweep results directory") {
+		t.Errorf("non-empty directory: %v", err)
+	}
 }
 
 func TestBadPointDoesNotStopOthers(t *testing.T) {
