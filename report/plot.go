@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -39,8 +40,9 @@ type series struct {
 type axes struct {
 	title, x, y string
 	logX        bool
-	nominal     []string // x tick names at 0, 1, …
-	yZero       bool     // start y at 0
+	nominal     []string  // x tick names at 0, 1, …
+	ticks       []float64 // x ticks at these values (with logX: labelled, not only powers of 10)
+	yZero       bool      // start y at 0
 }
 
 // lineFigure draws the series (NaN points left out) as lines with points,
@@ -83,6 +85,13 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	if a.logX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if len(a.ticks) > 0 {
+		var ts plot.ConstantTicks
+		for _, x := range a.ticks {
+			ts = append(ts, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		}
+		p.X.Tick.Marker = ts
 	}
 	if a.nominal != nil {
 		p.NominalX(a.nominal...)

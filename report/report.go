@@ -240,6 +240,11 @@ func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
 				}
 				if nominal {
 					a.nominal = axs[xi].Values
+				} else if logX && len(axs[xi].Values) <= 12 {
+					for _, v := range axs[xi].Values {
+						x, _ := strconv.ParseFloat(v, 64)
+						a.ticks = append(a.ticks, x)
+					}
 				}
 				f, err := lineFigure(a, ss)
 				if err != nil {
