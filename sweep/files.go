@@ -22,6 +22,8 @@ type table struct {
 	rows   [][]string
 }
 
+func tableOf(header []string, rows [][]string) table { return table{header, rows} }
+
 func writeCSVFile(dir, name string, t table) error {
 	f, err := os.Create(filepath.Join(dir, name))
 	if err != nil {

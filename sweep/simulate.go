@@ -65,10 +65,10 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 	if err := writeJSONFile(dir, "summary.json", sum); err != nil {
 		return nil, err
 	}
-	if err := writeCSVFile(dir, "timeseries.csv", timeSeries(res)); err != nil {
+	if err := writeCSVFile(dir, "timeseries.csv", tableOf(res.SeriesCSV())); err != nil {
 		return nil, err
 	}
-	if err := writeCSVFile(dir, "buffer_cdf.csv", bufferCDF(res)); err != nil {
+	if err := writeCSVFile(dir, "buffer_cdf.csv", tableOf(res.BufferCDFCSV())); err != nil {
 		return nil, err
 	}
 	if err := writeCSVFile(dir, "fct_cdf.csv", fctCDF(res)); err != nil {
@@ -103,28 +103,6 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 		add("qct_p99_us", float64(q.QCTus.P99))
 	}
 	return m
-}
-
-func timeSeries(r *fabric.Result) table {
-	header := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes"}
-	rows := make([][]string, len(r.HostSeries))
-	for i := range rows {
-		t := float64(rotor.Time(i)*r.SeriesInterval) / float64(rotor.Microsecond)
-		rows[i] = []string{stats.FormatFloat(t), stats.FormatFloat(r.HostSeries[i]), stats.FormatFloat(r.CircuitSeries[i]),
-			stats.FormatFloat(r.BufferSeries[i]), stats.FormatFloat(r.VOQSeries[i])}
-	}
-	return table{header, rows}
-}
-
-func bufferCDF(r *fabric.Result) table {
-	var rows [][]string
-	for _, p := range r.BufferCDF {
-		rows = append(rows, []string{"tor_buffer", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
-	}
-	for _, p := range r.VOQCDF {
-		rows = append(rows, []string{"voq", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
-	}
-	return table{[]string{"what", "bytes", "cdf"}, rows}
 }
 
 // fctCDF is the FCT distribution of the completed flows at up to
