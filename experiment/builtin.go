@@ -158,7 +158,7 @@ name = "bvn"
 		Published: []report.Published{
 			{What: "Vermilion γ = 10, ring, perfect prediction: θ", Source: "§9.6", Value: 0.95,
 				Ours: mean("any_routing_mean", map[string]string{"design": "vermilion-g10", "predict.factor": "0", "predict.matrix": "ring"})},
-			{What: "BvN, ring, noise factor 10: θ (lowest of the designs)", Source: "§9.6 (BvN best without noise, worst with it; no number quoted)", Value: nan,
+			{What: "BvN, ring, noise factor 10: θ", Source: "§9.6 (BvN best without noise, worst with it; no number quoted)", Value: nan,
 				Ours: mean("any_routing_mean", map[string]string{"design": "bvn", "predict.factor": "10", "predict.matrix": "ring"})},
 		},
 	})
