@@ -39,7 +39,7 @@ func experimentCommand() *cli.Command {
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "quick", Usage: "the small scale (a minute or two on 2 cores)"},
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results `DIR` (default NAME or NAME-quick)"},
-					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "points run at once"},
+					&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of CPUs", Usage: "points run at once"},
 				},
 				Action: runExperiment,
 			},

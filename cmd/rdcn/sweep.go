@@ -32,10 +32,10 @@ func sweepCommand() *cli.Command {
 			"to stdout instead of running (Slurm: and creates DIR, where the tasks write).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Value: "rdcn-sweep", Usage: "results `DIR`"},
-			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "points run at once"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of CPUs", Usage: "points run at once"},
 			&cli.StringFlag{Name: "shard", Usage: "run shard `I/N` only (0 ≤ I < N)"},
 			&cli.StringFlag{Name: "emit", Usage: "write a cluster job instead of running: slurm or k8s"},
-			&cli.IntFlag{Name: "shards", Usage: "--emit: tasks (default: the points, at most 100)"},
+			&cli.IntFlag{Name: "shards", DefaultText: "the points, at most 100", Usage: "--emit: tasks"},
 			&cli.IntFlag{Name: "cpus", Value: 1, Usage: "--emit: CPUs per task (its --jobs)"},
 			&cli.StringFlag{Name: "image", Value: "rdcn:latest", Usage: "--emit k8s: container image with rdcn on its PATH"},
 			&cli.StringFlag{Name: "pvc", Value: "rdcn-results", Usage: "--emit k8s: claim of the shared results volume"},
