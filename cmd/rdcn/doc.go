@@ -18,6 +18,13 @@
 //     predictions.
 //   - simulate: a packet-level run of a rotor fabric (FCTs, utilisation,
 //     buffers).
+//   - sweep: the product of axes over a simulate, throughput, tradeoff or
+//     predict configuration, on all cores, resumable; --shard I/N and
+//     --emit slurm|k8s for clusters.
+//   - collect: a sweep's points (from any number of shards) as one tidy
+//     CSV.
+//   - report: one self-contained HTML report of a sweep or a simulate run.
+//   - experiment: the papers' figures as named sweeps with reports.
 //   - version: the build's version.
 //
 // "rdcn COMMAND --help" lists a command's flags with examples. schedule,

@@ -122,6 +122,7 @@ func commands() []*cli.Command {
 		predictCommand(),
 		simulateCommand(), // emulate
 		bufferLabCommand(),
+		sweepCommand(), collectCommand(), reportCommand(), experimentCommand(),
 		versionCommand(),
 	}
 }

@@ -416,26 +416,13 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 }
 
 func (o *simOutput) writeSeries(w io.Writer) error {
-	r := o.result
-	header := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes"}
-	rows := make([][]string, len(r.HostSeries))
-	for i := range rows {
-		rows[i] = []string{stats.FormatFloat(float64(rotor.Time(i)*r.SeriesInterval) / float64(rotor.Microsecond)),
-			stats.FormatFloat(r.HostSeries[i]), stats.FormatFloat(r.CircuitSeries[i]), stats.FormatFloat(r.BufferSeries[i]), stats.FormatFloat(r.VOQSeries[i])}
-	}
-	return stats.WriteCSV(w, header, rows)
+	h, rows := o.result.SeriesCSV()
+	return stats.WriteCSV(w, h, rows)
 }
 
 func (o *simOutput) writeBufferCDF(w io.Writer) error {
-	r := o.result
-	var rows [][]string
-	for _, p := range r.BufferCDF {
-		rows = append(rows, []string{"tor_buffer", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
-	}
-	for _, p := range r.VOQCDF {
-		rows = append(rows, []string{"voq", stats.FormatFloat(p.Value), stats.FormatFloat(p.Fraction)})
-	}
-	return stats.WriteCSV(w, []string{"what", "bytes", "cdf"}, rows)
+	h, rows := o.result.BufferCDFCSV()
+	return stats.WriteCSV(w, h, rows)
 }
 
 func (o *simOutput) plotFCT(w io.Writer) error {

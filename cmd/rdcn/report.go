@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/rdcn/rdcn/report"
+	"github.com/rdcn/rdcn/sweep"
+)
+
+func reportCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "write one self-contained HTML report of a sweep or of one simulate run",
+		UsageText: "rdcn report [-o FILE] DIR [DIR …]\n\nexample: rdcn report -o load.html load-results",
+		Description: "DIR is a sweep's results directory (several: its shards) or an rdcn simulate\n" +
+			"output directory. The HTML has inline SVG plots and no scripts, fonts or remote\n" +
+			"resources. Default output: DIR/report.html.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (default DIR/report.html)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return badInput("arguments", "want a results or simulate output directory")
+			}
+			dir := c.Args().First()
+			out := c.String("output")
+			if out == "" {
+				out = filepath.Join(dir, "report.html")
+			}
+			info := report.Info{Version: version}
+			if _, err := os.Stat(filepath.Join(dir, sweep.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
+				if c.NArg() > 1 {
+					return badInput("arguments", "one simulate output directory at a time")
+				}
+				if err := report.Run(io.Discard, dir, info); err != nil { // check before writing
+					return badInput("report", "%v", err)
+				}
+				return writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Run(w, dir, info) })
+			}
+			r, err := collectArgs(c)
+			if err != nil {
+				return err
+			}
+			if err := writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Sweep(w, r, info) }); err != nil {
+				return err
+			}
+			return collectProblems(c, r)
+		},
+	}
+}

@@ -1,0 +1,211 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/rdcn/rdcn/report"
+	"github.com/rdcn/rdcn/sweep"
+)
+
+// pick returns quick or full.
+func pick[T any](quick bool, q, full T) T {
+	if quick {
+		return q
+	}
+	return full
+}
+
+// mean is a Published.Ours of one metric's mean over matching points.
+func mean(metric string, where map[string]string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) { return Mean(r, metric, where) }
+}
+
+func init() {
+	Register(&Experiment{
+		Name:      "tradeoff",
+		Title:     "Throughput, delay and buffer across emulated-graph degrees",
+		Source:    "Thesis (Addanki, Adaptive Protocols and Reconfigurable Optical Interconnects for Datacenter Networks, 2025), Table 7.1 and Fig. 7.1: n = 16 ToRs, U = 2 uplinks of 400 Gbps, Δ = 100 µs, Δr = 10 µs, B = 20 MB, L = 850 µs",
+		Available: true,
+		Spec: func(quick bool) string {
+			return fmt.Sprintf(`kind = "tradeoff"
+seed = 1
+[base]
+"topology.tors" = 16
+"topology.uplinks" = 2
+"topology.circuit_link" = "400Gbps"
+"schedule.slot" = "100us"
+"schedule.reconf" = "10us"
+"tradeoff.buffer" = "20MB"
+"tradeoff.delay" = "850us"
+"tradeoff.gap" = %s
+[axes]
+"tradeoff.degree" = %s
+`, pick(quick, "0.01", "0.001"), pick(quick, "[2, 4, 8, 16]", "[2, 4, 6, 8, 10, 12, 14, 16]"))
+		},
+		Figures: []report.Combined{{Title: "Fig. 7.1: throughput against the emulated graph's degree d", Axis: "tradeoff.degree",
+			YLabel: "throughput θ", Metrics: []string{"degree.theta", "degree.theta_buffer_limited", "degree.theta_exact", "degree.theta_vlb"}}},
+		Plot: report.Info{Metrics: []string{"degree.delay_us", "degree.buffer_per_tor_mb"}}, // θ: Fig. 7.1 above
+		Published: []report.Published{
+			{What: "static θ", Source: "Table 7.1", Value: 0.125, Ours: mean("static.theta", nil)},
+			{What: "complete graph θ", Source: "Table 7.1", Value: 0.5, Ours: mean("complete.theta", nil)},
+			{What: "complete graph delay (µs)", Source: "Table 7.1", Value: 1600, Ours: mean("complete.delay_us", nil)},
+			{What: "complete graph buffer per ToR (MB)", Source: "Table 7.1", Value: 80, Ours: mean("complete.buffer_per_tor_mb", nil)},
+			{What: "complete graph θ within 20 MB", Source: "Table 7.1", Value: 0.125, Ours: mean("complete-buffer-limited.theta_buffer_limited", nil)},
+			{What: "Mars degree d", Source: "Table 7.1", Value: 4, Ours: mean("mars.degree", nil)},
+			{What: "Mars θ", Source: "Table 7.1", Value: 0.25, Ours: mean("mars.theta", nil)},
+			{What: "Mars delay (µs)", Source: "Table 7.1", Value: 850, Ours: mean("mars.delay_us", nil),
+				Note: "the table prints the requirement L; the design's own ARD = 2·log₄16·2·100 µs = 800 µs meets it"},
+			{What: "Mars buffer per ToR (MB)", Source: "Table 7.1", Value: 20, Ours: mean("mars.buffer_per_tor_mb", nil)},
+			{What: "buffer-limited θ peaks at Mars's degree: θ there", Source: "Fig. 7.1", Value: 0.25, Ours: peak("degree.theta_buffer_limited"),
+				Note: "Mars sits where the throughput bounds with and without the buffer meet"},
+		},
+	})
+	Register(&Experiment{
+		Name:      "mars-small-buffers",
+		Title:     "Mars vs Opera vs RotorNet under small buffers",
+		Source:    "Thesis §7.5 (Figs. 7.7–7.9): websearch all-to-all, buffers in packets per port; Mars is a deBruijn emulated graph of degree 8 with VLB, Opera routes over expander slices, RotorNet uses VLB. Here the transport is rdcn's fixed-window transport, not NDP, and the fabric is smaller",
+		Available: true,
+		Spec: func(quick bool) string {
+			return fmt.Sprintf(`kind = "simulate"
+seed = 1
+[base]
+"topology.tors" = %s
+"topology.hosts_per_tor" = 4
+"topology.uplinks" = 4
+"workload.sizes" = "websearch"
+"run.sim_time" = "%s"
+[axes]
+"workload.load" = %s
+"buffer.per_port" = %s
+%s
+[[axes.design]]
+name = "mars"
+"schedule.kind" = "mars"
+"schedule.degree" = 8
+"routing.mode" = "vlb-paths"
+
+[[axes.design]]
+name = "opera"
+"schedule.kind" = "opera"
+"routing.mode" = "paths"
+
+[[axes.design]]
+name = "rotornet"
+"schedule.kind" = "rotornet"
+"routing.mode" = "vlb"
+`, pick(quick, "16", "64"), pick(quick, "50ms", "100ms"), pick(quick, "[0.1, 0.2, 0.3]", "[0.05, 0.1, 0.2, 0.3]"),
+				pick(quick, "[4, 8, 32]", "[4, 8, 16, 32, 64]"), pick(quick, "", "seed = [1, 2]"))
+		},
+		Plot: report.Info{X: []string{"buffer.per_port", "workload.load"}, Metrics: []string{"host_utilization", "fct_p99_us.short",
+			"fct_p99_us.long", "flows_completed_fraction", "drop_rate", "buffer_p99_bytes"}},
+		Published: []report.Published{
+			{What: "effective throughput Mars / Opera, 20 % load, 8 packets per port", Source: "§7.5, Fig. 7.7a", Value: 1.37,
+				Ours: ratioOf("host_utilization", "mars", "opera", "0.2", "8")},
+			{What: "effective throughput Mars / RotorNet (VLB), 20 % load, 8 packets per port", Source: "§7.5, Fig. 7.7a", Value: 7.02,
+				Ours: ratioOf("host_utilization", "mars", "rotornet", "0.2", "8")},
+			{What: "effective throughput Mars / Opera, 20 % load, 4 packets per port", Source: "§7.5, Fig. 7.7c (1.57× on average over four designs)", Value: 1.57,
+				Ours: ratioOf("host_utilization", "mars", "opera", "0.2", "4")},
+			{What: "short-flow p99 FCT Mars / Opera, 10 % load, 8 packets per port", Source: "§7.5, Fig. 7.9c (−90 %)", Value: 0.1,
+				Ours: ratioOf("fct_p99_us.short", "mars", "opera", "0.1", "8")},
+		},
+	})
+	Register(&Experiment{
+		Name:      "vermilion-noise",
+		Title:     "Vermilion vs BvN under prediction noise",
+		Source:    "Thesis §9.6: 8 nodes of degree 4 at 400 Gbps, duty cycle 0.99, a ring demand predicted with noise; schedules designed from the prediction and judged on the truth (certified any-routing θ)",
+		Available: true,
+		Spec: func(quick bool) string {
+			return fmt.Sprintf(`kind = "predict"
+seed = 1
+[base]
+"topology.tors" = 8
+"topology.uplinks" = 4
+"predict.samples" = %s
+[axes]
+"predict.matrix" = %s
+"predict.noise" = %s
+"predict.factor" = %s
+[[axes.design]]
+name = "vermilion-g1"
+"predict.algorithm" = "vermilion"
+"predict.gamma" = 1
+
+[[axes.design]]
+name = "vermilion-g3"
+"predict.algorithm" = "vermilion"
+"predict.gamma" = 3
+
+[[axes.design]]
+name = "vermilion-g10"
+"predict.algorithm" = "vermilion"
+"predict.gamma" = 10
+
+[[axes.design]]
+name = "randomized-g3"
+"predict.algorithm" = "randomized"
+"predict.gamma" = 3
+
+[[axes.design]]
+name = "bvn"
+"predict.algorithm" = "bvn"
+`, pick(quick, "3", "100"), pick(quick, `["ring"]`, `["ring", "chessboard", "skewring:0.8"]`),
+				"[\"additive\", \"multiplicative\"]", "[0, 0.5, 1, 2, 5, 10]")
+		},
+		Plot: report.Info{Metrics: []string{"any_routing_mean", "any_routing_min", "single_hop_mean"},
+			Facets: []string{"predict.matrix", "predict.noise"}},
+		Published: []report.Published{
+			{What: "Vermilion γ = 10, ring, perfect prediction: θ", Source: "§9.6", Value: 0.95,
+				Ours: mean("any_routing_mean", map[string]string{"design": "vermilion-g10", "predict.factor": "0", "predict.matrix": "ring"})},
+			{What: "BvN, ring, noise factor 10: θ", Source: "§9.6 (BvN best without noise, worst with it; no number quoted)", Value: nan,
+				Ours: mean("any_routing_mean", map[string]string{"design": "bvn", "predict.factor": "10", "predict.matrix": "ring"})},
+		},
+	})
+	for _, u := range []struct{ name, title, reason string }{
+		{"abm", "ABM: active buffer management (thesis ch. 4)", "needs the ABM buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"credence", "Credence: buffer sharing with predictions (thesis ch. 6)", "needs the Credence buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"fb", "FB: Fair Buffer sharing", "needs the FB buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"tdt", "TDT: traffic-aware dynamic thresholds", "needs the TDT buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"protean", "Protean: adaptive buffer management", "needs the Protean buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"reverie", "Reverie: low-latency shared buffers for RDMA and TCP (thesis ch. 5)", "needs the Reverie buffer policy, not in rdcn yet (buffer-policy issue)"},
+		{"powertcp-rdcn", "PowerTCP vs reTCP vs HPCC in an RDCN (thesis §2.4)", "needs the PowerTCP, reTCP and HPCC congestion controllers, not in rdcn yet (congestion-control issue)"},
+	} {
+		Register(&Experiment{Name: u.name, Title: u.title, Source: u.title, Reason: u.reason})
+	}
+}
+
+var nan = math.NaN()
+
+// peak is the largest value of a metric over the points.
+func peak(metric string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) {
+		best, ok := 0.0, false
+		for _, p := range r.Points {
+			for _, m := range p.Metrics {
+				if m.Name == metric && m.Value == m.Value && (!ok || m.Value > best) {
+					best, ok = m.Value, true
+				}
+			}
+		}
+		return best, ok
+	}
+}
+
+// ratioOf is metric(design a)/metric(design b) at a load and buffer.
+func ratioOf(metric, a, b, load, perPort string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) {
+		at := func(d string) map[string]string {
+			return map[string]string{"design": d, "workload.load": load, "buffer.per_port": perPort}
+		}
+		return ratio(r, metric, at(a), at(b))
+	}
+}
+
+// Describe is one line about e for rdcn experiment list.
+func Describe(e *Experiment) string {
+	if !e.Available {
+		return fmt.Sprintf("%-20s unavailable: %s", e.Name, e.Reason)
+	}
+	return fmt.Sprintf("%-20s %s", e.Name, strings.TrimSpace(e.Title))
+}

@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/sweep"
+)
+
+func TestRegistry(t *testing.T) {
+	want := []string{"tradeoff", "mars-small-buffers", "vermilion-noise", "abm", "credence", "fb", "tdt", "protean", "reverie", "powertcp-rdcn"}
+	for _, n := range want {
+		e, err := Lookup(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Available {
+			for _, quick := range []bool{true, false} {
+				s, err := sweep.Parse(strings.NewReader(e.Spec(quick)))
+				if err != nil {
+					t.Fatalf("%s (quick %v): %v", n, quick, err)
+				}
+				if s.Size() < 2 {
+					t.Errorf("%s: %d points", n, s.Size())
+				}
+			}
+		} else if !strings.Contains(e.Reason, "not in rdcn yet") {
+			t.Errorf("%s: reason %q", n, e.Reason)
+		}
+	}
+	if len(List()) != len(want) {
+		t.Errorf("%d experiments, want %d", len(List()), len(want))
+	}
+	if _, err := Lookup("nope"); err == nil {
+		t.Error("unknown experiment accepted")
+	}
+	e, _ := Lookup("abm")
+	if _, err := Run(context.Background(), e, Options{Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not available") {
+		t.Errorf("unavailable experiment ran: %v", err)
+	}
+}
+
+// TestTradeoffReproducesTable71 runs the quick tradeoff experiment and
+// compares each published value with ours: all of Table 7.1 agrees except
+// Mars's delay, where the thesis prints the requirement (850 µs) and the
+// design's own delay is 800 µs.
+func TestTradeoffReproducesTable71(t *testing.T) {
+	e, _ := Lookup("tradeoff")
+	dir := t.TempDir()
+	out, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 2, Version: "test"})
+	if err != nil || len(out.Failed) > 0 {
+		t.Fatalf("%v %v", err, out)
+	}
+	r, err := sweep.Collect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range e.Published {
+		ours, ok := p.Ours(r)
+		if !ok {
+			t.Errorf("%s: no value of ours", p.What)
+			continue
+		}
+		want := p.Value
+		if p.What == "Mars delay (µs)" {
+			want = 800
+		}
+		if math.Abs(ours-want) > 1e-9*math.Max(1, want) {
+			t.Errorf("%s: ours %v, want %v (published %v)", p.What, ours, want, p.Value)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil || !strings.Contains(string(page), "Fig. 7.1") {
+		t.Errorf("report: %v", err)
+	}
+}

@@ -1,0 +1,159 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Figure is one inline SVG plot, the number of data points drawn and its
+// legend (drawn in HTML under the plot, so it never hides data).
+type Figure struct {
+	Title  string
+	SVG    template.HTML
+	Points int
+	Legend []LegendEntry
+}
+
+// LegendEntry names a line of a figure and its colour (CSS) and dashing.
+type LegendEntry struct {
+	Name   string
+	Color  template.CSS
+	Dashed bool
+}
+
+// series is one named line.
+type series struct {
+	name string
+	xy   plotter.XYs
+}
+
+// axes of a figure.
+type axes struct {
+	title, x, y string
+	logX        bool
+	nominal     []string  // x tick names at 0, 1, …
+	ticks       []float64 // x ticks at these values (with logX: labelled, not only powers of 10)
+	yZero       bool      // start y at 0
+}
+
+// lineFigure draws the series (NaN points left out) as lines with points,
+// each in the next of plotutil.DarkColors, dashes and glyph shapes. A
+// series with no finite point is dropped; a figure with none is nil.
+func lineFigure(a axes, ss []series) (*Figure, error) {
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fig := &Figure{Title: a.title}
+	for _, s := range ss {
+		var xy plotter.XYs
+		for _, pt := range s.xy {
+			if finite(pt.X) && finite(pt.Y) && (!a.logX || pt.X > 0) {
+				xy = append(xy, pt)
+			}
+		}
+		if len(xy) == 0 {
+			continue
+		}
+		i := len(fig.Legend)
+		c := plotutil.DarkColors[i%len(plotutil.DarkColors)]
+		l, sc, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = c, vg.Points(1.2)
+		l.Dashes = plotutil.Dashes(i / len(plotutil.DarkColors))
+		sc.Color, sc.Shape, sc.Radius = c, plotutil.Shape(i), vg.Points(2.5)
+		p.Add(l, sc)
+		r, g, b, _ := c.RGBA()
+		fig.Legend = append(fig.Legend, LegendEntry{Name: s.name, Color: template.CSS(fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)), Dashed: len(l.Dashes) > 0})
+		fig.Points += len(xy)
+	}
+	if fig.Points == 0 {
+		return nil, nil
+	}
+	if len(ss) == 1 || (len(fig.Legend) == 1 && fig.Legend[0].Name == "") {
+		fig.Legend = nil
+	}
+	if a.logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if len(a.ticks) > 0 {
+		var ts plot.ConstantTicks
+		for _, x := range a.ticks {
+			ts = append(ts, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'g', -1, 64)})
+		}
+		p.X.Tick.Marker = ts
+	}
+	if a.nominal != nil {
+		p.NominalX(a.nominal...)
+	}
+	if a.yZero && p.Y.Min > 0 {
+		p.Y.Min = 0
+	}
+	p.Add(plotter.NewGrid())
+	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
+	if err != nil {
+		return nil, err
+	}
+	fig.SVG = svg
+	return fig, nil
+}
+
+// toSVG renders p as an inline <svg> element (the XML prolog dropped).
+func toSVG(p *plot.Plot, w, h vg.Length) (template.HTML, error) {
+	wt, err := p.WriterTo(w, h, "svg")
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if _, err := wt.WriteTo(&b); err != nil {
+		return "", err
+	}
+	s := b.String()
+	i := strings.Index(s, "<svg")
+	if i < 0 {
+		return "", fmt.Errorf("svg backend wrote no <svg> element")
+	}
+	return template.HTML(s[i:]), nil
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// scatterFigure draws one series as points.
+func scatterFigure(a axes, s series) (*Figure, error) {
+	var xy plotter.XYs
+	for _, pt := range s.xy {
+		if finite(pt.X) && finite(pt.Y) && (!a.logX || pt.X > 0) {
+			xy = append(xy, pt)
+		}
+	}
+	if len(xy) == 0 {
+		return nil, nil
+	}
+	p := plot.New()
+	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	sc, err := plotter.NewScatter(xy)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle.Radius = vg.Points(1.2)
+	p.Add(sc, plotter.NewGrid())
+	if a.logX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
+	if err != nil {
+		return nil, err
+	}
+	return &Figure{Title: a.title, SVG: svg, Points: len(xy)}, nil
+}

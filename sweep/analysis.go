@@ -1,0 +1,299 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/rdcn/rdcn/demand"
+	"github.com/rdcn/rdcn/emulated"
+	"github.com/rdcn/rdcn/predict"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
+)
+
+// The analysis kinds read these keys; their names follow rdcn simulate's
+// where the meaning is the same, the rest are named by their command.
+var (
+	throughputKeys = keyList{
+		{"schedule.kind", "rotornet", "schedule generator (see rdcn schedule)"},
+		{"topology.tors", "8", "ToRs n"},
+		{"topology.uplinks", "4", "uplinks per ToR U"},
+		{"topology.circuit_link", "400Gbps", "link rate c"},
+		{"schedule.slot", "", "slot Δ; empty: the generator's default"},
+		{"schedule.reconf", "", "reconfiguration Δr; empty: the generator's default"},
+		{"schedule.self_slot", "false", "rotornet/sirius: idle self-matching"},
+		{"schedule.seed", "1", "seed of randomised generators"},
+		{"throughput.demand", "worst", "demand: worst, uniform, permutation, ring, chessboard, skew:A, random:SEED"},
+		{"throughput.routing", "any", "any, direct or vlb"},
+		{"throughput.gap", "0.001", "certified relative gap (routing any)"},
+	}
+	tradeoffKeys = keyList{
+		{"topology.tors", "16", "ToRs n"},
+		{"topology.uplinks", "2", "uplinks per ToR U"},
+		{"topology.circuit_link", "400Gbps", "link rate c"},
+		{"schedule.slot", "100us", "slot Δ"},
+		{"schedule.reconf", "10us", "reconfiguration Δr"},
+		{"schedule.seed", "1", "seed of the Mars matchings' shuffle"},
+		{"tradeoff.buffer", "", "buffer per ToR B; empty: none"},
+		{"tradeoff.delay", "", "Mars's delay requirement L; empty: none"},
+		{"tradeoff.degree", "", "an extra degree-d design (a multiple of U in [U, n]); empty: none"},
+		{"tradeoff.exact", "true", "also compute θ with the emulated-graph engine"},
+		{"tradeoff.gap", "0.001", "certified relative gap of the engine's θ"},
+	}
+	predictKeys = keyList{
+		{"topology.tors", "8", "ToRs n"},
+		{"topology.uplinks", "4", "uplinks per ToR U"},
+		{"topology.circuit_link", "400Gbps", "link rate c"},
+		{"schedule.slot", "10us", "slot Δ"},
+		{"schedule.reconf", "100ns", "reconfiguration Δr"},
+		{"predict.matrix", "ring", "true demand: ring, uniform, chessboard, skewring:A, random:S, a file"},
+		{"predict.noise", "additive", "additive or multiplicative"},
+		{"predict.factor", "0", "noise factor δ"},
+		{"predict.algorithm", "vermilion", "vermilion, randomized or bvn"},
+		{"predict.gamma", "3", "trust factor γ (vermilion, randomized)"},
+		{"predict.samples", "3", "noise draws"},
+		{"predict.gap", "0.01", "certified relative gap of the any-routing θ"},
+		{"predict.seed", "1", "seed of the noise and the schedules"},
+	}
+)
+
+// Throughput is the kind "throughput": the certified throughput θ of a
+// generated schedule's emulated graph (package emulated). A point writes
+// nothing beyond its metrics.
+type Throughput struct{ keyList }
+
+// Tradeoff is the kind "tradeoff": one row per design of thesis Table 7.1
+// (emulated.Tradeoff); metrics are named design.measure.
+type Tradeoff struct{ keyList }
+
+// Predict is the kind "predict": one point of the thesis §9.6 prediction
+// study (package predict), averaged over predict.samples noise draws.
+type Predict struct{ keyList }
+
+func init() {
+	Register("throughput", Throughput{throughputKeys})
+	Register("tradeoff", Tradeoff{tradeoffKeys})
+	Register("predict", Predict{predictKeys})
+}
+
+// SeedKeys: the random generators' seed.
+func (Throughput) SeedKeys() []string { return []string{"schedule.seed"} }
+
+// SeedKeys: the Mars shuffle's seed.
+func (Tradeoff) SeedKeys() []string { return []string{"schedule.seed"} }
+
+// SeedKeys: the study's seed.
+func (Predict) SeedKeys() []string { return []string{"predict.seed"} }
+
+var nan = math.NaN()
+
+// vals parses keys with their names in errors.
+type vals struct {
+	m   map[string]string
+	err error
+}
+
+func (v *vals) fail(key string, err error) {
+	if v.err == nil {
+		v.err = errf(key, "%q: %v", v.m[key], err)
+	}
+}
+
+func (v *vals) int(key string) int {
+	n, err := strconv.Atoi(v.m[key])
+	if err != nil {
+		v.fail(key, fmt.Errorf("not an integer"))
+	}
+	return n
+}
+
+func (v *vals) float(key string) float64 {
+	x, err := strconv.ParseFloat(v.m[key], 64)
+	if err != nil {
+		v.fail(key, fmt.Errorf("not a number"))
+	}
+	return x
+}
+
+func (v *vals) uint(key string) uint64 {
+	x, err := strconv.ParseUint(v.m[key], 10, 64)
+	if err != nil {
+		v.fail(key, fmt.Errorf("not a non-negative integer"))
+	}
+	return x
+}
+
+func (v *vals) bool(key string) bool {
+	b, err := strconv.ParseBool(v.m[key])
+	if err != nil {
+		v.fail(key, fmt.Errorf("not true or false"))
+	}
+	return b
+}
+
+func (v *vals) time(key string) rotor.Time {
+	if v.m[key] == "" {
+		return 0
+	}
+	t, err := rotor.ParseTime(v.m[key])
+	if err != nil {
+		v.fail(key, err)
+	}
+	return t
+}
+
+func (v *vals) rate(key string) rotor.Rate {
+	r, err := rotor.ParseRate(v.m[key])
+	if err != nil {
+		v.fail(key, err)
+	} else if r <= 0 {
+		v.fail(key, fmt.Errorf("must be positive"))
+	}
+	return r
+}
+
+func (v *vals) size(key string) rotor.Bytes {
+	if v.m[key] == "" {
+		return 0
+	}
+	b, err := rotor.ParseSize(v.m[key], rotor.DefaultMTU)
+	if err != nil {
+		v.fail(key, err)
+	}
+	return b
+}
+
+// Run computes θ.
+func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
+	v := &vals{m: k.resolve(config)}
+	p := schedules.Params{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+		Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
+		SelfSlot: v.bool("schedule.self_slot"), Seed: v.uint("schedule.seed")}
+	link, gap := v.rate("topology.circuit_link"), v.float("throughput.gap")
+	if v.err != nil {
+		return nil, v.err
+	}
+	s, err := schedules.Build(v.m["schedule.kind"], p)
+	if err != nil {
+		return nil, scheduleError(err)
+	}
+	g, err := emulated.FromSchedule(s, link)
+	if err != nil {
+		return nil, err
+	}
+	var d demand.Matrix
+	if spec := v.m["throughput.demand"]; spec == "worst" {
+		d, err = emulated.WorstCaseDemand(g)
+	} else {
+		d, err = demand.Parse(spec, g.N)
+	}
+	if err != nil {
+		return nil, errf("throughput.demand", "%v", err)
+	}
+	var r *emulated.Result
+	switch routing := v.m["throughput.routing"]; routing {
+	case "any":
+		r, err = emulated.Throughput(g, d, &emulated.Options{Gap: gap})
+	case "direct":
+		r, err = emulated.SingleHop(g, d, nil)
+	case "vlb":
+		r, err = emulated.VLB(g, d, nil)
+	default:
+		return nil, errf("throughput.routing", "%q: want any, direct or vlb", routing)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return []Metric{{"theta", r.Theta}, {"theta_upper", r.Upper}, {"route_length", r.ARL()},
+		{"per_node_gbps", r.Theta * g.NodeCapacity * float64(g.Rate) / 1e9}}, nil
+}
+
+// scheduleError names the key behind a generator's parameter error.
+func scheduleError(err error) error {
+	var pe *schedules.ParamError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	key := map[string]string{"kind": "schedule.kind", "nodes": "topology.tors", "uplinks": "topology.uplinks", "link": "topology.circuit_link"}[pe.Field]
+	if key == "" {
+		key = "schedule." + strings.ReplaceAll(pe.Field, "-", "_")
+	}
+	return errf(key, "%v: %s (schedule.kind = %s)", pe.Value, pe.Problem, pe.Kind)
+}
+
+// Run tabulates the designs.
+func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
+	v := &vals{m: k.resolve(config)}
+	c := emulated.TradeoffConfig{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
+		Buffer: v.size("tradeoff.buffer"), Delay: v.time("tradeoff.delay"), Exact: v.bool("tradeoff.exact"),
+		Gap: v.float("tradeoff.gap"), Seed: v.uint("schedule.seed")}
+	if d := v.m["tradeoff.degree"]; d != "" {
+		c.Degrees = []int{v.int("tradeoff.degree")}
+	}
+	if v.err != nil {
+		return nil, v.err
+	}
+	rows, err := emulated.Tradeoff(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeJSONFile(dir, "tradeoff.json", rows); err != nil {
+		return nil, err
+	}
+	var m []Metric
+	opt := func(x *float64) float64 {
+		if x == nil {
+			return nan
+		}
+		return *x
+	}
+	for _, r := range rows {
+		name := r.Design
+		if name != emulated.DesignStatic && name != emulated.DesignComplete && name != emulated.DesignCompleteBuffer && name != emulated.DesignMars {
+			name = "degree" // the tradeoff.degree row
+		}
+		m = append(m, Metric{name + ".degree", float64(r.Degree)}, Metric{name + ".theta", r.Theta},
+			Metric{name + ".theta_exact", opt(r.ThetaExact)}, Metric{name + ".theta_vlb", opt(r.ThetaVLB)},
+			Metric{name + ".theta_buffer_limited", r.ThetaBufferLimited},
+			Metric{name + ".delay_us", float64(r.Delay) / float64(rotor.Microsecond)},
+			Metric{name + ".buffer_per_tor_mb", float64(r.BufferPerNode) / 1e6})
+	}
+	return m, nil
+}
+
+// Run evaluates one study point.
+func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
+	v := &vals{m: k.resolve(config)}
+	s := predict.Study{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
+		Matrices: []string{v.m["predict.matrix"]}, Noises: []string{v.m["predict.noise"]},
+		Factors: []float64{v.float("predict.factor")}, Algorithms: []predict.Algorithm{predict.Algorithm(v.m["predict.algorithm"])},
+		Samples: v.int("predict.samples"), Gap: v.float("predict.gap"), Seed: v.uint("predict.seed"), Workers: 1}
+	if s.Algorithms[0] != predict.BvN {
+		s.Gammas = []float64{v.float("predict.gamma")}
+	}
+	if v.err != nil {
+		return nil, v.err
+	}
+	rows, err := predict.Run(ctx, s, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(rows) != 1 {
+		return nil, fmt.Errorf("predict: %d rows for one point", len(rows))
+	}
+	r := rows[0]
+	opt := func(x *float64) float64 {
+		if x == nil {
+			return nan
+		}
+		return *x
+	}
+	return []Metric{{"any_routing_mean", r.Any.Mean}, {"any_routing_min", r.Any.Min}, {"single_hop_mean", r.SingleHop.Mean},
+		{"consistency_bound", opt(r.Consistency)}, {"robustness_bound", opt(r.Robustness)}}, nil
+}

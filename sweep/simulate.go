@@ -1,0 +1,128 @@
+package sweep
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
+)
+
+// Simulate is the kind "simulate": a packet-level run of package fabric
+// with the keys of rdcn simulate (fabric.Keys). A point writes
+// summary.json, timeseries.csv, buffer_cdf.csv and fct_cdf.csv.
+type Simulate struct{}
+
+func init() { Register("simulate", Simulate{}) }
+
+// CheckKey accepts fabric's keys.
+func (Simulate) CheckKey(key string) error {
+	if err := fabric.NewSpec().Set(key, ""); err != nil {
+		var ce *fabric.ConfigError
+		if errors.As(err, &ce) {
+			return fmt.Errorf("%s: %s", ce.Field, ce.Problem)
+		}
+		return err
+	}
+	return nil
+}
+
+// SeedKeys are the workload's and the routing's seeds.
+func (Simulate) SeedKeys() []string { return []string{"run.seed", "workload.seed"} }
+
+// fctCDFPoints caps the points of a point's fct_cdf.csv.
+const fctCDFPoints = 200
+
+// Run builds and runs the configuration.
+func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metric, error) {
+	spec := fabric.NewSpec()
+	for _, kv := range config {
+		if err := spec.Set(kv[0], kv[1]); err != nil {
+			return nil, err
+		}
+	}
+	setup, err := spec.Build()
+	if err != nil {
+		return nil, err
+	}
+	cfg := setup.Config
+	cfg.Context = ctx
+	res, err := fabric.Run(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if !res.Complete {
+		return nil, fmt.Errorf("interrupted at %v of simulated time", res.SimTime)
+	}
+	sum, err := res.Summarize(setup.Buckets, spec.Values())
+	if err != nil {
+		return nil, err
+	}
+	if err := writeJSONFile(dir, "summary.json", sum); err != nil {
+		return nil, err
+	}
+	if err := writeCSVFile(dir, "timeseries.csv", tableOf(res.SeriesCSV())); err != nil {
+		return nil, err
+	}
+	if err := writeCSVFile(dir, "buffer_cdf.csv", tableOf(res.BufferCDFCSV())); err != nil {
+		return nil, err
+	}
+	if err := writeCSVFile(dir, "fct_cdf.csv", fctCDF(res)); err != nil {
+		return nil, err
+	}
+	return simulateMetrics(sum), nil
+}
+
+// simulateMetrics are a summary's scalars: FCT p50/p99 (µs) and slowdown
+// p99 per size bucket, completion, utilisation, drops and buffers.
+func simulateMetrics(s *fabric.Summary) []Metric {
+	var m []Metric
+	add := func(name string, v float64) { m = append(m, Metric{name, v}) }
+	for _, b := range s.FCT {
+		add("fct_p50_us."+b.Bucket, float64(b.FCTus.P50))
+		add("fct_p99_us."+b.Bucket, float64(b.FCTus.P99))
+		add("slowdown_p99."+b.Bucket, float64(b.Slowdown.P99))
+	}
+	done := math.NaN()
+	if s.Flows.Started > 0 {
+		done = float64(s.Flows.Completed) / float64(s.Flows.Started)
+	}
+	add("flows_completed_fraction", done)
+	add("host_utilization", float64(s.HostUtilization))
+	add("circuit_utilization", float64(s.CircuitUtilization))
+	add("drop_rate", float64(s.DropRate))
+	add("dropped_packets", float64(s.Packets.Dropped))
+	add("buffer_mean_bytes", float64(s.Buffer.MeanBytes))
+	add("buffer_p99_bytes", float64(s.Buffer.P99Bytes))
+	add("buffer_peak_bytes", float64(s.Buffer.PeakBytes))
+	if q := s.Queries; q != nil {
+		add("qct_p99_us", float64(q.QCTus.P99))
+	}
+	return m
+}
+
+// fctCDF is the FCT distribution of the completed flows at up to
+// fctCDFPoints evenly spaced ranks (always the first and the last).
+func fctCDF(r *fabric.Result) table {
+	var fcts []float64
+	for _, f := range r.Flows {
+		if f.Done {
+			fcts = append(fcts, float64(f.FCT)/float64(rotor.Microsecond))
+		}
+	}
+	slices.Sort(fcts)
+	var rows [][]string
+	n := len(fcts)
+	step := max(1, n/fctCDFPoints)
+	for i := 0; i < n; i += step {
+		rows = append(rows, []string{stats.FormatFloat(fcts[i]), stats.FormatFloat(float64(i+1) / float64(n))})
+	}
+	if n > 0 && (n-1)%step != 0 {
+		rows = append(rows, []string{stats.FormatFloat(fcts[n-1]), "1"})
+	}
+	return table{[]string{"fct_us", "cdf"}, rows}
+}
