@@ -1,6 +1,7 @@
 package emulated
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +21,21 @@ type Options struct {
 	MaxPhases int
 	// Raw skips hose normalisation: the demand is taken as given.
 	Raw bool
+	// Context, when non-nil, stops the solver early: once it is done,
+	// Throughput returns the best certificate found so far (a valid but
+	// wider interval) with Result.Interrupted set, and no error. The first
+	// iteration always completes, since it is the first certificate.
+	Context context.Context
+	// Progress, when non-nil, is called after every iteration with the
+	// certified interval so far (the solver's goroutine; keep it short).
+	Progress func(Progress)
+}
+
+// Progress is the state of a running solve: θ* lies in [Lower, Upper].
+type Progress struct {
+	Iteration    int
+	Lower, Upper float64
+	Gap          float64 // (Upper − Lower) / Upper
 }
 
 // DefaultGap is the relative gap Throughput certifies unless told otherwise.
@@ -34,6 +50,9 @@ type Result struct {
 	Iterations int     // solver iterations (or LP iterations for GLPK)
 	Routing    string  // "any", "direct" or "vlb"
 	Solver     string  // "fptas" (Throughput's certified solver), "glpk", "closed-form"
+	// Interrupted is set when Options.Context stopped the solver before the
+	// target gap: the certificate is valid, only wider than asked.
+	Interrupted bool
 
 	// Demand is the (hose-normalised) demand that θ scales.
 	Demand demand.Matrix
@@ -127,7 +146,7 @@ func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	}
 	var res *Result
 	if connected(g, dn) {
-		res = throughputPaths(g, dn, o.Gap, o.MaxPhases)
+		res = throughputPaths(g, dn, &o)
 	} else {
 		res = zeroResult(g.N)
 	}

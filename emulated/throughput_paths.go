@@ -2,6 +2,7 @@ package emulated
 
 import (
 	"cmp"
+	"context"
 	"math"
 	"slices"
 )
@@ -68,6 +69,14 @@ type pathSolver struct {
 	nt    newtonScratch
 
 	maxDetours int // new detours per commodity and iteration
+
+	ctx      context.Context // nil: never stopped
+	progress func(Progress)  // nil: not reported
+}
+
+// stopped reports whether the caller's context asks the solver to stop.
+func (s *pathSolver) stopped() bool {
+	return s.ctx != nil && s.ctx.Err() != nil
 }
 
 func newPathSolver(g *Graph, d [][]float64) *pathSolver {
@@ -565,7 +574,11 @@ func (s *pathSolver) snapshot(dst []pathFlow) []pathFlow {
 // maxIter outer iterations have passed. It returns the best flow snapshot
 // with its congestion, the best lengths with their bound, and the number
 // of outer iterations.
-func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int) {
+//
+// When the context is done it stops at the next source or sweep and
+// returns the best certificate of the completed iterations (interrupted is
+// true); a partial pass of trees is discarded, never mixed into the bound.
+func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int, interrupted bool) {
 	n := s.n
 	lengths = make([]float64, n*n)
 	lam, upper = math.Inf(1), math.Inf(1)
@@ -591,6 +604,9 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
 		for i, src := range s.srcs {
+			if !initial && s.stopped() {
+				return flows, lam, lengths, upper, iters - 1, true
+			}
 			s.shortestPaths(src, i)
 			for k := s.first[i]; k < s.first[i+1]; k++ {
 				t := s.dst[k]
@@ -635,8 +651,14 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			continue
 		}
 		g := relGap(1/lam, upper)
+		if s.progress != nil {
+			s.progress(Progress{Iteration: iters, Lower: 1 / lam, Upper: upper, Gap: g})
+		}
 		if g <= gap {
 			break
+		}
+		if s.stopped() {
+			return flows, lam, lengths, upper, iters, true
 		}
 		// Floating point ends the progress somewhere below 1e-7: stop when
 		// the certified gap has not improved by 1% in 1000 iterations.
@@ -683,11 +705,11 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 				lam = c
 				flows = s.snapshot(flows)
 			}
-			if sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
+			if s.stopped() || sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
 				break
 			}
 		}
-		if stalled {
+		if stalled && !s.stopped() {
 			s.coupledStep(2 * (treeWork + sweeps*sweepWork*sweepCost))
 			if c := s.congestion(); c < lam {
 				lam = c
@@ -695,15 +717,16 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			}
 		}
 	}
-	return flows, lam, lengths, upper, iters
+	return flows, lam, lengths, upper, iters, false
 }
 
 // throughputPaths runs the path solver and packs its certificate.
-func throughputPaths(g *Graph, d [][]float64, gap float64, maxIter int) *Result {
+func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
 	n := g.N
 	s := newPathSolver(g, d)
-	flows, _, lengths, upper, iters := s.solve(gap, maxIter)
-	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters}
+	s.ctx, s.progress = o.Context, o.Progress
+	flows, _, lengths, upper, iters, stopped := s.solve(o.Gap, o.MaxPhases)
+	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters, Interrupted: stopped}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
 	clear(s.load)
 	for _, pf := range flows {

@@ -34,6 +34,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "rdcn: "+oneLine(msg))
 		return 2
 	}
+	var stopped *stoppedError
+	if errors.As(err, &stopped) {
+		fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
+		return exitStopped
+	}
 	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
 	return 1
 }

@@ -1,0 +1,66 @@
+package emulated
+
+import (
+	"context"
+	"testing"
+)
+
+// An interrupted solve returns a certificate that Verify accepts and whose
+// interval contains the closed form θ* (true rotor, n = 16, U = 5, shift
+// permutation: θ* = 16/30), whether the context is done before the start
+// or stops the solver after its k-th iteration.
+func TestThroughputInterrupted(t *testing.T) {
+	const want = 16.0 / 30
+	g := mustGraph(t, rotorSchedule(16, 5, false))
+	d := permutationDemand(16)
+	for _, stopAfter := range []int{0, 1, 3} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if stopAfter == 0 {
+			cancel()
+		}
+		var seen []Progress
+		opt := &Options{Gap: 1e-12, Context: ctx, Progress: func(p Progress) {
+			seen = append(seen, p)
+			if len(seen) == stopAfter {
+				cancel()
+			}
+		}}
+		r, err := Throughput(g, d, opt)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !r.Interrupted {
+			t.Errorf("stop after %d: not marked interrupted (gap %v)", stopAfter, r.Gap)
+		}
+		if !within(r, want) {
+			t.Errorf("stop after %d: θ* = %v not in [%v, %v]", stopAfter, want, r.Lower, r.Upper)
+		}
+		if err := Verify(g, r.Demand, r); err != nil {
+			t.Errorf("stop after %d: %v", stopAfter, err)
+		}
+		if len(seen) != stopAfter {
+			t.Errorf("stop after %d: %d progress reports", stopAfter, len(seen))
+		}
+		for i, p := range seen {
+			if !(p.Lower <= want*(1+1e-9) && want <= p.Upper*(1+1e-9)) || p.Iteration != i+1 {
+				t.Errorf("progress %d: %+v does not bracket θ* = %v", i, p, want)
+			}
+		}
+		if stopAfter > 0 && (r.Lower < seen[len(seen)-1].Lower*(1-1e-12) || r.Upper > seen[len(seen)-1].Upper) {
+			t.Errorf("stop after %d: result [%v, %v] worse than the last report %+v", stopAfter, r.Lower, r.Upper, seen[len(seen)-1])
+		}
+	}
+}
+
+// Without a context the solve reaches its gap and is not interrupted.
+func TestThroughputNotInterrupted(t *testing.T) {
+	g := mustGraph(t, rotorSchedule(16, 5, false))
+	r, err := Throughput(g, permutationDemand(16), &Options{Context: context.Background()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Interrupted || r.Gap > DefaultGap {
+		t.Errorf("interrupted %v, gap %v", r.Interrupted, r.Gap)
+	}
+}
