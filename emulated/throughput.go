@@ -56,13 +56,50 @@ type Result struct {
 
 	// Demand is the (hose-normalised) demand that θ scales.
 	Demand demand.Matrix
-	// Flow[s][u*n+v] is the flow of source s's commodity on arc u→v; it
-	// routes Lower·Demand[s][t] to every t within the capacities (nil when
-	// the routing has no per-source flow certificate).
-	Flow [][]float64
+	// Flow[s] is the flow of source s's commodity (sparse, see SourceFlow);
+	// it routes Lower·Demand[s][t] to every t within the capacities (nil
+	// when the routing has no per-source flow certificate).
+	Flow []SourceFlow
 	// Lengths[u*n+v] is the dual length of arc u→v (nil when not certified
 	// by a length function).
 	Lengths []float64
+}
+
+// SourceFlow is one source's flow, sparse: arc Arcs[i] = u·n+v carries
+// X[i] (arcs increasing, each once; arcs without flow are left out, so a
+// certificate takes memory in proportion to the arcs it uses, not n³).
+type SourceFlow struct {
+	Arcs []int32
+	X    []float64
+}
+
+// At is the flow on arc a (u·n+v); 0 when it carries none.
+func (f SourceFlow) At(a int) float64 {
+	lo, hi := 0, len(f.Arcs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(f.Arcs[m]) < a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(f.Arcs) && int(f.Arcs[lo]) == a {
+		return f.X[lo]
+	}
+	return 0
+}
+
+// sparseFlow keeps the non-zero entries of a dense per-arc flow.
+func sparseFlow(dense []float64) SourceFlow {
+	var f SourceFlow
+	for a, x := range dense {
+		if x != 0 {
+			f.Arcs = append(f.Arcs, int32(a))
+			f.X = append(f.X, x)
+		}
+	}
+	return f
 }
 
 // ARL is the average route length (Definition 17) of the result's flow:
@@ -73,7 +110,7 @@ func (r *Result) ARL() float64 {
 	}
 	arc, dem := 0.0, 0.0
 	for _, f := range r.Flow {
-		for _, x := range f {
+		for _, x := range f.X {
 			arc += x
 		}
 	}
@@ -195,9 +232,5 @@ func connected(g *Graph, d [][]float64) bool {
 // zeroResult certifies θ = 0 for a demand with a disconnected pair: the
 // zero flow, and l ≡ 0 (no path has positive length).
 func zeroResult(n int) *Result {
-	res := &Result{Lengths: make([]float64, n*n), Flow: make([][]float64, n)}
-	for i := range res.Flow {
-		res.Flow[i] = make([]float64, n*n)
-	}
-	return res
+	return &Result{Lengths: make([]float64, n*n), Flow: make([]SourceFlow, n)}
 }

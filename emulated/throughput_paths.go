@@ -442,19 +442,8 @@ func (s *pathSolver) equilibrate(k int) int {
 		b.h = s.beta * max(b.h, (hi-lo)/b.cmin)
 		b.mu = b.c - s.x[act[b.i]]*b.h
 	}
-	// Solve Σ max(0, x_p − (c_p − μ)/h_p) = d for μ: the sum is
-	// piecewise linear and increasing in μ, with breakpoints c_p − x_p·h_p.
-	slices.SortFunc(bp, func(a, b breakpoint) int { return cmp.Compare(a.mu, b.mu) })
 	d := s.dem[k]
-	sa, sb, mu := 0.0, 0.0, 0.0
-	for j, b := range bp {
-		sa += s.x[act[b.i]] - b.c/b.h
-		sb += 1 / b.h
-		mu = (d - sa) / sb
-		if j+1 == len(bp) || mu <= bp[j+1].mu {
-			break
-		}
-	}
+	mu := s.projectMu(bp, act, d)
 	// Direction δ_p = x_p' − x_p; its step length is a Newton step along δ
 	// with the exact curvature Σ_e (β·l_e/c_e)·(Σ_{p∋e} δ_p)², which counts
 	// arcs shared by several of the commodity's paths.
@@ -545,6 +534,57 @@ func (s *pathSolver) equilibrate(k int) int {
 	}
 	s.active[k] = keep
 	return 3 * work
+}
+
+// projectMu solves Σ_p max(0, x_p − (c_p − μ)/h_p) = d for μ. The sum
+// f(μ) is piecewise linear, convex and increasing, with breakpoints
+// b_p = c_p − x_p·h_p (bp[j].mu). Newton's method from the right, each step
+// the root of the piece made of the terms with b_p < μ, never overshoots
+// and stops exactly once a step keeps the same terms: O(paths) per step and
+// a handful of steps, where sorting the breakpoints cost O(p log p). After
+// 32 steps it falls back to the sort.
+func (s *pathSolver) projectMu(bp []breakpoint, act []int32, d float64) float64 {
+	sa, sb, bmax := 0.0, 0.0, math.Inf(-1)
+	for _, b := range bp {
+		sa += s.x[act[b.i]] - b.c/b.h
+		sb += 1 / b.h
+		bmax = max(bmax, b.mu)
+	}
+	mu := (d - sa) / sb
+	if mu >= bmax {
+		return mu // every path keeps flow
+	}
+	mu, prev := bmax, -1
+	for step := 0; step < 32; step++ {
+		sa, sb = 0, 0
+		terms := 0
+		for _, b := range bp {
+			if b.mu < mu {
+				sa += s.x[act[b.i]] - b.c/b.h
+				sb += 1 / b.h
+				terms++
+			}
+		}
+		if terms == 0 {
+			return mu
+		}
+		next := (d - sa) / sb
+		if terms == prev || !(next < mu) {
+			return next
+		}
+		mu, prev = next, terms
+	}
+	slices.SortFunc(bp, func(a, b breakpoint) int { return cmp.Compare(a.mu, b.mu) })
+	sa, sb = 0, 0
+	for j, b := range bp {
+		sa += s.x[act[b.i]] - b.c/b.h
+		sb += 1 / b.h
+		mu = (d - sa) / sb
+		if j+1 == len(bp) || mu <= bp[j+1].mu {
+			break
+		}
+	}
+	return mu
 }
 
 type breakpoint struct {
@@ -735,28 +775,49 @@ func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
 		}
 	}
 	lam := s.congestion()
-	res.Flow = make([][]float64, n)
-	for i := range res.Flow {
-		res.Flow[i] = make([]float64, n*n)
+	res.Flow = make([]SourceFlow, n)
+	if lam > 0 {
+		res.Lower = 1 / lam
+		s.packFlows(res.Flow, flows, lam)
 	}
+	res.Theta = res.Lower
+	res.Gap = relGap(res.Lower, res.Upper)
+	return res
+}
+
+// packFlows sums the snapshot's paths per source into sparse arc flows
+// scaled by 1/lam (flows is grouped by commodity, commodities by source).
+func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) {
 	srcOf := make([]int32, len(s.dst))
 	for i, src := range s.srcs {
 		for k := s.first[i]; k < s.first[i+1]; k++ {
 			srcOf[k] = int32(src)
 		}
 	}
-	if lam > 0 {
-		res.Lower = 1 / lam
-		for _, pf := range flows {
-			f := res.Flow[srcOf[s.com[pf.p]]]
+	acc, touched := s.acc, []int32(nil)
+	for i := 0; i < len(flows); {
+		src := srcOf[s.com[flows[i].p]]
+		touched = touched[:0]
+		for ; i < len(flows) && srcOf[s.com[flows[i].p]] == src; i++ {
+			pf := flows[i]
 			for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-				f[a] += pf.x / lam
+				if acc[a] == 0 {
+					touched = append(touched, a)
+				}
+				acc[a] += pf.x / lam
 			}
 		}
+		slices.Sort(touched)
+		f := SourceFlow{Arcs: make([]int32, 0, len(touched)), X: make([]float64, 0, len(touched))}
+		for _, a := range touched {
+			if acc[a] != 0 {
+				f.Arcs = append(f.Arcs, a)
+				f.X = append(f.X, acc[a])
+				acc[a] = 0
+			}
+		}
+		out[src] = f
 	}
-	res.Theta = res.Lower
-	res.Gap = relGap(res.Lower, res.Upper)
-	return res
 }
 
 func relGap(lo, hi float64) float64 {
