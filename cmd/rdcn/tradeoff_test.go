@@ -158,3 +158,67 @@ func TestScheduleMarsCLI(t *testing.T) {
 		t.Errorf("--degree 5: exit %d, %q", code, stderr.String())
 	}
 }
+
+// The design question in one command (n = 16 for speed): exit 0, one
+// recommendation, and the recommended point is the feasible one with the
+// highest certified θ of the JSON's points.
+func TestTradeoffDesignQuestionCLI(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--link", "400Gbps", "--buffer", "20MB",
+		"--delay", "850us", "--slots", "5us,20us,100us", "--reconf", "2us", "--gap", "1e-2", "--format", "json"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got struct {
+		Designs []struct {
+			Name string `json:"design"`
+		} `json:"designs"`
+		Points []struct {
+			Design   int     `json:"design"`
+			Theta    float64 `json:"theta"`
+			Feasible bool    `json:"feasible"`
+			Why      string  `json:"why"`
+			Slot     int64   `json:"slot_ps"`
+		} `json:"points"`
+		Best           int    `json:"best"`
+		Recommendation string `json:"recommendation"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if len(got.Points) != 3*len(got.Designs) || got.Best < 0 {
+		t.Fatalf("%d points for %d designs, best %d", len(got.Points), len(got.Designs), got.Best)
+	}
+	for _, p := range got.Points {
+		if p.Feasible == (p.Why != "") {
+			t.Errorf("point %+v: feasible and why disagree", p)
+		}
+		if p.Feasible && p.Theta > got.Points[got.Best].Theta {
+			t.Errorf("point %+v beats the recommended %+v", p, got.Points[got.Best])
+		}
+		if p.Slot == 100e6 && got.Designs[p.Design].Name == "rotornet" && p.Why != "buffer" {
+			t.Errorf("rotornet at 100us needs 80 MB > 20 MB, got %+v", p)
+		}
+	}
+	if !strings.HasPrefix(got.Recommendation, got.Designs[got.Points[got.Best].Design].Name+" ") {
+		t.Errorf("recommendation %q does not name the best point's design", got.Recommendation)
+	}
+	stdout.Reset()
+	if code := run(args[:len(args)-2], &stdout, &stderr); code != 0 || strings.Count(stdout.String(), "\nrecommended: ") != 1 {
+		t.Errorf("text: exit %d, want one recommended line:\n%s", code, stdout.String())
+	}
+}
+
+func TestTradeoffSlotsBadInput(t *testing.T) {
+	base := []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--buffer", "20MB"}
+	for _, extra := range [][]string{
+		{"--slots", "5us,,10us"}, {"--slots", "0us"}, {"--slots", "-1us"}, {"--slots", "fast"},
+		{"--slots", "5us", "--slot", "10us"}, {"--slots", "5us", "--exact=false"}, {"--reconf", "-1us"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append(append([]string{}, base...), extra...), &stdout, &stderr)
+		if code != 2 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", extra, code, stdout.String(), stderr.String())
+		}
+	}
+}
