@@ -397,7 +397,7 @@ func (ds *DesignSpace) Reason() string {
 		limits += fmt.Sprintf(", buffer %s ≤ %s per ToR", siBytes(p.Buffer), siBytes(c.Buffer))
 	}
 	if c.Delay > 0 {
-		limits += fmt.Sprintf(", delay %v ≤ %v", p.Delay, c.Delay)
+		limits += fmt.Sprintf(", delay %s ≤ %v", shortDelay(p.Delay), c.Delay)
 	}
 	slot := fmt.Sprintf(" at Δ = %v", p.Slot)
 	if !d.Reconfigures {
@@ -417,4 +417,15 @@ func siBytes(b rotor.Bytes) string {
 		x /= 1000
 	}
 	return fmt.Sprintf("%.4gTB", x)
+}
+
+// shortDelay prints a delay with four significant digits in µs or ms.
+func shortDelay(t rotor.Time) string {
+	switch {
+	case t == 0:
+		return "0s"
+	case t < rotor.Millisecond:
+		return fmt.Sprintf("%.4gus", float64(t)/float64(rotor.Microsecond))
+	}
+	return fmt.Sprintf("%.4gms", float64(t)/float64(rotor.Millisecond))
 }

@@ -24,7 +24,7 @@ func main() {
 	prof := flag.String("prof", "", "")
 	gap := flag.Float64("gap", 1e-2, "")
 	flag.Parse()
-	s, err := schedules.Build(*kind, schedules.Params{Nodes: *n, Uplinks: *u, SelfSlot: true, Degree: *deg, Seed: 1})
+	s, err := schedules.Build(*kind, schedules.Params{Nodes: *n, Uplinks: *u, SelfSlot: true, Degree: *deg, Seed: 1, Tries: 4, Slot: 100 * rotor.Microsecond})
 	if err != nil {
 		panic(err)
 	}
@@ -32,7 +32,12 @@ func main() {
 	if err != nil {
 		panic(err)
 	}
-	d, err := demand.Parse(*dem, *n)
+	var d demand.Matrix
+	if *dem == "worst" {
+		d, err = emulated.WorstCaseDemand(g)
+	} else {
+		d, err = demand.Parse(*dem, *n)
+	}
 	if err != nil {
 		panic(err)
 	}

@@ -21,7 +21,10 @@ import (
 // parse, emulated.Recommend, print.
 func runDesignSpace(c *cli.Context) error {
 	cfg := emulated.DesignConfig{Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
-		Gap: c.Float64("gap"), Seed: c.Uint64("seed"), ReconfFraction: emulated.DefaultReconfFraction}
+		Gap: designGap, Seed: c.Uint64("seed"), ReconfFraction: emulated.DefaultReconfFraction}
+	if c.IsSet("gap") {
+		cfg.Gap = c.Float64("gap")
+	}
 	if err := checkTors(cfg.Nodes, false); err != nil {
 		return err
 	}
@@ -83,6 +86,12 @@ func runDesignSpace(c *cli.Context) error {
 		return writeDesignText(w, ds)
 	})
 }
+
+// designGap is the design question's default certified gap: it certifies
+// a dozen designs, and 1e-2 ranks them (ties within it are reported as
+// such by the intervals) at a fifth of 1e-3's time on irregular Mars
+// graphs (n = 64, d = 24, 40, 48).
+const designGap = 1e-2
 
 type designJSON struct {
 	Designs        []emulated.Design      `json:"designs"`

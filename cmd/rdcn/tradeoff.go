@@ -21,7 +21,7 @@ func tradeoffCommand() *cli.Command {
 		Name:  "tradeoff",
 		Usage: "which design and slot length give the highest certified throughput within a buffer and a delay; or the Table 7.1 tradeoff at one slot",
 		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--buffer B] [--delay L] [--slots 1us,2us,…] [--reconf Δr]\n" +
-			"   [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE]\n" +
+			"   [--gap 1e-2] [--seed S] [--format text|json|csv] [-o FILE]\n" +
 			"rdcn tradeoff --tors N --uplinks U [--slot Δ] [--reconf Δr] [--buffer B] [--delay L] [--degrees 2,4,8,…] [--exact=false]\n" +
 			"   [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
 			"example (the design question): rdcn tradeoff --tors 64 --uplinks 8 --link 400Gbps --buffer 10MB --delay 1ms\n" +
@@ -50,7 +50,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "delay", Usage: "Mars's delay requirement L (e.g. 850us)"},
 			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
 			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
-			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end)"},
+			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end; the design question's default is 1e-2)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the Mars matchings' shuffle"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
