@@ -117,25 +117,16 @@ type DesignSpace struct {
 
 // Validate reports the first unusable field.
 func (c DesignConfig) Validate() error {
+	if err := validateNetwork(c.Nodes, c.Uplinks, c.Link, c.Buffer, c.Delay, c.Gap); err != nil {
+		return err
+	}
 	switch {
-	case c.Nodes < 2:
-		return fmt.Errorf("tors: must be at least 2, got %d", c.Nodes)
-	case c.Uplinks < 1 || c.Uplinks > c.Nodes:
-		return fmt.Errorf("uplinks: must be in [1, %d tors], got %d", c.Nodes, c.Uplinks)
-	case c.Link <= 0:
-		return fmt.Errorf("link: must be positive, got %v", c.Link)
-	case c.Buffer < 0:
-		return fmt.Errorf("buffer: must not be negative, got %v", c.Buffer)
-	case c.Delay < 0:
-		return fmt.Errorf("delay: must not be negative, got %v", c.Delay)
 	case c.Reconf < 0:
 		return fmt.Errorf("reconf: must not be negative, got %v", c.Reconf)
 	case !(c.ReconfFraction >= 0 && c.ReconfFraction < 1):
 		return fmt.Errorf("reconf: fraction of the slot must be in [0, 1), got %v", c.ReconfFraction)
 	case c.ReconfFraction > 0 && c.Reconf > 0:
 		return errors.New("reconf: give a fixed time or a fraction of the slot, not both")
-	case c.Gap < 0 || c.Gap >= 1 || math.IsNaN(c.Gap):
-		return fmt.Errorf("gap: must be in [0, 1), got %v", c.Gap)
 	}
 	for _, s := range c.Slots {
 		if s <= 0 || s > rotor.MaxCycle {
