@@ -222,3 +222,30 @@ func TestTradeoffSlotsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// parseSlots either refuses its input as bad input or returns one positive
+// slot per comma-separated field, each the value rotor.ParseTime gives.
+func FuzzParseSlots(f *testing.F) {
+	for _, s := range []string{"1us,2us,5us", "100us", " 3.84ns , 1ms", "", ",", "5us,,", "0us", "-1us", "1e400s", "NaNus", "2us,fast"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		slots, err := parseSlots(v)
+		if err != nil {
+			if _, ok := err.(*inputError); !ok || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error %T %q, want one-line bad input", v, err, err)
+			}
+			return
+		}
+		fields := strings.Split(v, ",")
+		if len(slots) != len(fields) {
+			t.Fatalf("%q: %d slots from %d fields", v, len(slots), len(fields))
+		}
+		for i, s := range slots {
+			want, err := rotor.ParseTime(strings.TrimSpace(fields[i]))
+			if s <= 0 || err != nil || want != s {
+				t.Fatalf("%q: slot %d = %v (ParseTime %v, %v)", v, i, s, want, err)
+			}
+		}
+	})
+}
