@@ -185,7 +185,25 @@ func writeTradeoffText(w io.Writer, cfg emulated.TradeoffConfig, rows []emulated
 			optFloat(r.ThetaExact, "%.4f"), optFloat(r.ThetaVLB, "%.4f"), r.ThetaBufferLimited,
 			shortTime(r.Delay), shortBytes(r.BufferPerNode), shortBytes(r.BufferTotal))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Say which rows break a limit: the table lists them regardless.
+	for _, r := range rows {
+		var over []string
+		if cfg.Delay > 0 && r.Delay > cfg.Delay {
+			over = append(over, fmt.Sprintf("its delay %s exceeds L = %v", shortTime(r.Delay), cfg.Delay))
+		}
+		if cfg.Buffer > 0 && r.BufferPerNode > cfg.Buffer {
+			over = append(over, fmt.Sprintf("its buffer %s per ToR exceeds B = %v", shortBytes(r.BufferPerNode), cfg.Buffer))
+		}
+		if len(over) > 0 {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", r.Design, strings.Join(over, "; ")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // shortTime prints a delay with four significant digits in µs or ms.

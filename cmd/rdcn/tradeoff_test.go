@@ -249,3 +249,25 @@ func FuzzParseSlots(f *testing.F) {
 		}
 	})
 }
+
+// The one-slot table names the rows that break L or B: Table 7.1's
+// complete graph (1.6 ms > 850 µs, 80 MB > 20 MB) and its buffer-limited
+// run (delay only), not static or Mars (800 µs, 20 MB).
+func TestTradeoffTextNamesBrokenLimits(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(append(append([]string{}, table71Args...), "--exact=false"), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"\ncomplete: its delay 1.6ms exceeds L = 850us; its buffer 80MB per ToR exceeds B = 20MB\n",
+		"\ncomplete-buffer-limited: its delay 1.6ms exceeds L = 850us\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\nmars:") || strings.Contains(out, "\nstatic:") {
+		t.Errorf("mars or static flagged:\n%s", out)
+	}
+}
