@@ -70,7 +70,9 @@ type Design struct {
 	// MaxSlotBuffer is the longest slot at which the design's buffer need
 	// at its Theorem-17 throughput, U·c·Γ·Δ per ToR (c·d·Δ for Mars,
 	// Theorem 19), fits B; MaxSlotDelay the longest at which its average
-	// route delay ARL·Γ·Δ meets L (Theorem 18). 0 with no such limit.
+	// route delay ARL·Γ·Δ meets L (Theorem 18). 0 with no such limit
+	// (no B or L given, or the static topology); −1 when no slot of even a
+	// picosecond meets it.
 	MaxSlotBuffer rotor.Time `json:"max_slot_buffer_ps"`
 	MaxSlotDelay  rotor.Time `json:"max_slot_delay_ps"`
 	// Reconfigures is false for the static topology (Γ = 1, no night):

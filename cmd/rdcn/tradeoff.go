@@ -47,7 +47,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "slots", Usage: "comma-separated slot lengths the design question sweeps (default " + slotList(emulated.DefaultSlots) + ")"},
 			&cli.StringFlag{Name: "reconf", Usage: "reconfiguration time Δr (default Δ/10 at every slot: duty cycle 0.9)"},
 			&cli.StringFlag{Name: "buffer", Usage: "buffer per ToR B (e.g. 20MB); adds the buffer-limited rows"},
-			&cli.StringFlag{Name: "delay", Usage: "Mars's delay requirement L (e.g. 850us)"},
+			&cli.StringFlag{Name: "delay", Usage: "delay budget L on the average route delay (e.g. 850us): Mars's degree; every design in the design question"},
 			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
 			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
 			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end; the design question's default is 1e-2)"},
