@@ -64,3 +64,38 @@ func TestThroughputNotInterrupted(t *testing.T) {
 		t.Errorf("interrupted %v, gap %v", r.Interrupted, r.Gap)
 	}
 }
+
+// SourceFlow is sparse and sorted; At agrees with its entries and is 0
+// elsewhere, and the flow of a source leaves it at Lower·Σ_t D_st.
+func TestSourceFlowAt(t *testing.T) {
+	const n = 8
+	g := mustGraph(t, rotorSchedule(n, 4, true))
+	r, err := Throughput(g, permutationDemand(n), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, f := range r.Flow {
+		out := 0.0
+		for a := 0; a < n*n; a++ {
+			x := f.At(a)
+			if a/n == s {
+				out += x
+			}
+			if a%n == s && x != 0 {
+				t.Errorf("source %d: flow %v re-enters it on %d→%d", s, x, a/n, s)
+			}
+		}
+		for i := 1; i < len(f.Arcs); i++ {
+			if f.Arcs[i] <= f.Arcs[i-1] {
+				t.Fatalf("source %d: arcs not increasing: %v", s, f.Arcs)
+			}
+		}
+		want := 0.0
+		for _, x := range r.Demand[s] {
+			want += r.Lower * x
+		}
+		if diff := out - want; diff > 1e-9 || diff < -1e-9 {
+			t.Errorf("source %d sends %v, want %v", s, out, want)
+		}
+	}
+}
