@@ -2,7 +2,11 @@ package emulated
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/rdcn/rdcn/demand"
 )
 
 // An interrupted solve returns a certificate that Verify accepts and whose
@@ -97,5 +101,65 @@ func TestSourceFlowAt(t *testing.T) {
 		if diff := out - want; diff > 1e-9 || diff < -1e-9 {
 			t.Errorf("source %d sends %v, want %v", s, out, want)
 		}
+	}
+}
+
+// Trees grown on several goroutines give the same solve, bit for bit, as
+// trees grown one after another (K_128 permutation and uniform, a random
+// sparse schedule).
+func TestParallelTreesDeterministic(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		g    *Graph
+		d    func(int) demand.Matrix
+	}{
+		{"K128/permutation", completeGraph(128, 1), permutationDemand},
+		{"K128/chessboard", completeGraph(128, 1), chessboardDemand},
+		{"random64U2/permutation", mustGraph(t, randomSchedule(64, 2, 4, rand.New(rand.NewPCG(7, 0)))), permutationDemand},
+	} {
+		type outcome struct {
+			lower, upper float64
+			iters, paths int
+		}
+		var res [2]outcome
+		for j, workers := range []int{1, 3} {
+			dn, err := prepare(c.g, c.d(c.g.N), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newPathSolver(c.g, dn)
+			s.workers = workers
+			flows, lam, _, upper, iters, _ := s.solve(1e-3, 10)
+			res[j] = outcome{1 / lam, upper, iters, len(flows)}
+			if len(flows) == 0 {
+				t.Fatalf("%s: no flow", c.name)
+			}
+		}
+		if res[0] != res[1] {
+			t.Errorf("%s: 1 worker %+v, 3 workers %+v", c.name, res[0], res[1])
+		}
+	}
+}
+
+// A parallel pass stopped by the context ends cleanly (the race detector
+// runs this in CI) and the interval still brackets θ* = 64/127 (K_128,
+// unit capacities, shift permutation).
+func TestParallelTreesInterrupted(t *testing.T) {
+	g := completeGraph(128, 1)
+	dn, err := prepare(g, permutationDemand(128), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := newPathSolver(g, dn)
+	s.workers, s.ctx = 3, ctx
+	// A timer, not Progress: the stop should land inside a pass or a
+	// sweep, wherever it falls.
+	time.AfterFunc(30*time.Millisecond, cancel)
+	_, lam, _, upper, iters, stopped := s.solve(1e-12, 100000)
+	const want = 64.0 / 127
+	if !stopped || 1/lam > want*(1+1e-9) || upper < want*(1-1e-9) {
+		t.Errorf("stopped %v after %d iterations, [%v, %v], want θ* = %v inside", stopped, iters, 1/lam, upper, want)
 	}
 }

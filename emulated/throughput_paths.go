@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // pathSolver computes the maximum concurrent flow in its equivalent form
@@ -55,18 +57,17 @@ type pathSolver struct {
 	beta float64   // per unit of congestion
 	lift float64   // shift of the exponent (keeps the busiest arc near 1)
 
-	// Dijkstra scratch
-	dist  []float64
-	par   []int32
-	done  []bool
-	order []int32
-	heap  heap
-	want  []bool
-	bp    []breakpoint // per-path scratch of one commodity
-	acc   []float64    // per-arc scratch, zero between uses
-	mark  []bool       // per-arc scratch, false between uses
-	cand  []detour     // detour candidates of one commodity
-	nt    newtonScratch
+	// The shortest-path tree the column generation reads (s.dist, s.par):
+	// one of ring's buffers while a pass runs in parallel.
+	*tree
+	ring    []*tree // buffers of the parallel pass (nil until used)
+	workers int     // goroutines per tree pass; 0: parallelTrees decides
+
+	bp   []breakpoint // per-path scratch of one commodity
+	acc  []float64    // per-arc scratch, zero between uses
+	mark []bool       // per-arc scratch, false between uses
+	cand []detour     // detour candidates of one commodity
+	nt   newtonScratch
 
 	maxDetours int // new detours per commodity and iteration
 
@@ -83,19 +84,14 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	n := g.N
 	s := &pathSolver{
 		g: g, n: n, cap: g.Cap,
-		load:  make([]float64, n*n),
-		acc:   make([]float64, n*n),
-		mark:  make([]bool, n*n),
-		l:     make([]float64, n*n),
-		dist:  make([]float64, n),
-		par:   make([]int32, n),
-		done:  make([]bool, n),
-		order: make([]int32, 0, n),
-		want:  make([]bool, n),
-		off:   []int32{0},
+		load: make([]float64, n*n),
+		acc:  make([]float64, n*n),
+		mark: make([]bool, n*n),
+		l:    make([]float64, n*n),
+		off:  []int32{0},
 	}
 	s.dense = g.Arcs()*4 > n*n
-	s.heap.items = make([]heapItem, 0, g.Arcs()+n)
+	s.tree = s.newTree()
 	for u, row := range d {
 		start := int32(len(s.dst))
 		for v, x := range row {
@@ -150,31 +146,57 @@ func (s *pathSolver) congestion() float64 {
 	return worst
 }
 
-// shortestPaths grows the tree from src under s.l until every destination
-// of source index i is settled.
-func (s *pathSolver) shortestPaths(src, i int) {
+// tree is the scratch of one shortest-path tree: distances, parents and
+// Dijkstra's state.
+type tree struct {
+	dist  []float64
+	par   []int32
+	done  []bool
+	order []int32
+	heap  heap
+	want  []bool
+}
+
+func (s *pathSolver) newTree() *tree {
+	n := s.n
+	t := &tree{dist: make([]float64, n), par: make([]int32, n), done: make([]bool, n),
+		order: make([]int32, 0, n), want: make([]bool, n)}
+	if !s.dense {
+		t.heap.items = make([]heapItem, 0, s.g.Arcs()+n)
+	}
+	return t
+}
+
+// shortestPaths grows the current tree from src under s.l until every
+// destination of source index i is settled.
+func (s *pathSolver) shortestPaths(src, i int) { s.grow(s.tree, src, i) }
+
+// grow grows t from src under s.l until every destination of source index
+// i is settled. It reads only s.l, the graph and the commodities, so trees
+// of different sources may grow concurrently.
+func (s *pathSolver) grow(t *tree, src, i int) {
 	n := s.n
 	for v := 0; v < n; v++ {
-		s.dist[v] = math.Inf(1)
-		s.done[v] = false
+		t.dist[v] = math.Inf(1)
+		t.done[v] = false
 	}
 	left := 0
 	for k := s.first[i]; k < s.first[i+1]; k++ {
-		s.want[s.dst[k]] = true
+		t.want[s.dst[k]] = true
 		left++
 	}
 	defer func() {
 		for k := s.first[i]; k < s.first[i+1]; k++ {
-			s.want[s.dst[k]] = false
+			t.want[s.dst[k]] = false
 		}
 	}()
-	s.dist[src] = 0
-	s.par[src] = -1
-	s.order = s.order[:0]
+	t.dist[src] = 0
+	t.par[src] = -1
+	t.order = t.order[:0]
 	settle := func(u int) bool {
-		s.done[u] = true
-		s.order = append(s.order, int32(u))
-		if s.want[u] {
+		t.done[u] = true
+		t.order = append(t.order, int32(u))
+		if t.want[u] {
 			left--
 		}
 		return left == 0
@@ -182,8 +204,8 @@ func (s *pathSolver) shortestPaths(src, i int) {
 	if s.dense {
 		for {
 			u, best := -1, math.Inf(1)
-			for v, dv := range s.dist {
-				if dv < best && !s.done[v] {
+			for v, dv := range t.dist {
+				if dv < best && !t.done[v] {
 					u, best = v, dv
 				}
 			}
@@ -192,20 +214,20 @@ func (s *pathSolver) shortestPaths(src, i int) {
 			}
 			row := s.l[u*n : (u+1)*n]
 			for _, v := range s.g.Out[u] {
-				if nd := best + row[v]; nd < s.dist[v] {
-					s.dist[v] = nd
-					s.par[v] = int32(u)
+				if nd := best + row[v]; nd < t.dist[v] {
+					t.dist[v] = nd
+					t.par[v] = int32(u)
 				}
 			}
 		}
 	}
-	h := &s.heap
+	h := &t.heap
 	h.items = h.items[:0]
 	h.push(heapItem{0, int32(src)})
 	for len(h.items) > 0 {
 		it := h.pop()
 		u := int(it.node)
-		if s.done[u] || it.dist > s.dist[u] {
+		if t.done[u] || it.dist > t.dist[u] {
 			continue
 		}
 		if settle(u) {
@@ -213,13 +235,86 @@ func (s *pathSolver) shortestPaths(src, i int) {
 		}
 		row := s.l[u*n : (u+1)*n]
 		for _, v := range s.g.Out[u] {
-			if nd := it.dist + row[v]; nd < s.dist[v] {
-				s.dist[v] = nd
-				s.par[v] = int32(u)
+			if nd := it.dist + row[v]; nd < t.dist[v] {
+				t.dist[v] = nd
+				t.par[v] = int32(u)
 				h.push(heapItem{nd, v})
 			}
 		}
 	}
+}
+
+// parallelTrees is how many goroutines grow trees in a pass: up to 4, as
+// GOMAXPROCS allows, and 1 (no goroutines) when a pass is small (below
+// ~2²⁴ relaxations) and the hand-off would cost more than it saves.
+func (s *pathSolver) parallelTrees() int {
+	work := len(s.srcs) * s.n * s.n
+	if !s.dense {
+		work = len(s.srcs) * (s.g.Arcs() + s.n)
+	}
+	if work < 1<<24 {
+		return 1
+	}
+	return min(4, runtime.GOMAXPROCS(0))
+}
+
+// treePass calls visit(i) for every source index in order, with s.tree
+// holding source i's tree. With workers > 1, trees grow ahead on that many
+// goroutines into a ring of buffers while visit runs; the trees depend on
+// s.l only, which visit must not change, so the pass is deterministic.
+// visit returning false ends the pass early (pass returns false then).
+func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
+	own := s.tree
+	defer func() { s.tree = own }()
+	if workers <= 1 {
+		for i, src := range s.srcs {
+			s.grow(s.tree, src, i)
+			if !visit(i) {
+				return false
+			}
+		}
+		return true
+	}
+	r := 2 * workers
+	for len(s.ring) < r {
+		s.ring = append(s.ring, s.newTree())
+	}
+	jobs := make(chan int, r)
+	ready := make([]chan struct{}, r)
+	for j := range ready {
+		ready[j] = make(chan struct{}, 1)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				s.grow(s.ring[i%r], s.srcs[i], i)
+				ready[i%r] <- struct{}{}
+			}
+		}()
+	}
+	next := 0
+	for ; next < r && next < len(s.srcs); next++ {
+		jobs <- next
+	}
+	ok := true
+	for i := range s.srcs {
+		<-ready[i%r]
+		s.tree = s.ring[i%r]
+		if !visit(i) {
+			ok = false
+			break
+		}
+		if next < len(s.srcs) {
+			jobs <- next
+			next++
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return ok
 }
 
 // addTreePath makes the tree path to t a path of commodity k (reusing an
@@ -638,16 +733,19 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
 		minSweeps = 5
 	)
+	workers := s.workers
+	if workers == 0 {
+		workers = s.parallelTrees()
+	}
 	for iters < maxIter {
 		iters++
 		s.compact(flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
-		for i, src := range s.srcs {
+		complete := s.treePass(workers, func(i int) bool {
 			if !initial && s.stopped() {
-				return flows, lam, lengths, upper, iters - 1, true
+				return false
 			}
-			s.shortestPaths(src, i)
 			for k := s.first[i]; k < s.first[i+1]; k++ {
 				t := s.dst[k]
 				alpha += s.dem[k] * s.dist[t]
@@ -661,6 +759,10 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 					s.addDetours(int(k), t)
 				}
 			}
+			return true
+		})
+		if !complete {
+			return flows, lam, lengths, upper, iters - 1, true
 		}
 		treeWork = len(s.srcs) * n * n
 		if !s.dense {
