@@ -26,6 +26,20 @@
 // the distances). SingleHop (direct circuits only) and VLB (Valiant load
 // balancing over shortest paths) are the two fixed routings.
 //
+// A long solve can be watched and stopped: Options.Progress receives the
+// certified interval after every iteration, and when Options.Context is
+// done Throughput returns the best certificate so far (valid, only wider;
+// Result.Interrupted). Flow certificates are sparse per source
+// (SourceFlow), so they take memory in proportion to the arcs they use.
+//
+// Recommend answers the design question "which design, at which slot
+// length, gives the highest throughput within a buffer B and a delay
+// budget L?": for the static topology, RotorNet, Opera and Mars at every
+// multiple of U it solves Theorems 18–19 for the slots at which the design
+// meets B and L, certifies its θ once (the duty cycle 1 − Δr/Δ scales it
+// exactly) and picks the feasible (design, slot) with the highest
+// certified θ. Without a fixed Reconf, Δr is ReconfFraction of each slot.
+//
 // Units: capacities and flows are in multiples of the link rate c; times
 // are rotor.Time picoseconds, buffers bytes.
 package emulated

@@ -47,3 +47,29 @@ func Example() {
 	// certificate ok: true
 	// single-hop θ = 0.125
 }
+
+// The design question for 16 ToRs with 2 uplinks of 400 Gb/s, 20 MB of
+// buffer per ToR and a 850 µs delay budget, on switches that take 2 µs to
+// reconfigure: which design, at which slot?
+func ExampleRecommend() {
+	ds, err := emulated.Recommend(emulated.DesignConfig{
+		Nodes: 16, Uplinks: 2, Link: 400 * rotor.Gbps,
+		Buffer: 20 * rotor.MB, Delay: 850 * rotor.Microsecond, Reconf: 2 * rotor.Microsecond,
+		Slots: []rotor.Time{5 * rotor.Microsecond, 20 * rotor.Microsecond, 100 * rotor.Microsecond},
+		Gap:   1e-2, Seed: 1,
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, d := range ds.Designs[1:4] { // [0] is static: no slot limits
+
+		fmt.Printf("%-8s buffer allows Δ ≤ %v, delay Δ ≤ %v\n", d.Name, d.MaxSlotBuffer, d.MaxSlotDelay)
+	}
+	p, d, _ := ds.Recommended()
+	fmt.Printf("recommended: %s at %v, θ ≥ %.2f\n", d.Name, p.Slot, p.Theta)
+	// Output:
+	// rotornet buffer allows Δ ≤ 25us, delay Δ ≤ 53.125us
+	// opera    buffer allows Δ ≤ 25us, delay Δ ≤ 53.125us
+	// mars-4   buffer allows Δ ≤ 100us, delay Δ ≤ 106.25us
+	// recommended: rotornet at 20us, θ ≥ 0.45
+}

@@ -161,9 +161,10 @@ func parseGLPKSolution(g *Graph, dn demand.Matrix, cols [][2]int, raw []byte) (*
 		}
 	}
 	res := &Result{Routing: "any", Solver: "glpk", Demand: dn,
-		Flow: make([][]float64, n), Lengths: make([]float64, n*n)}
-	for s := range res.Flow {
-		res.Flow[s] = make([]float64, n*n)
+		Flow: make([]SourceFlow, n), Lengths: make([]float64, n*n)}
+	dense := make([][]float64, n) // per source, packed once read
+	for s := range dense {
+		dense[s] = make([]float64, n*n)
 	}
 	status := ""
 	for _, line := range strings.Split(string(raw), "\n") {
@@ -201,8 +202,11 @@ func parseGLPKSolution(g *Graph, dn demand.Matrix, cols [][2]int, raw []byte) (*
 				return nil, fmt.Errorf("glpsol: column %d out of range", k)
 			}
 			c := cols[k-2]
-			res.Flow[c[0]][c[1]] = max(prim, 0)
+			dense[c[0]][c[1]] = max(prim, 0)
 		}
+	}
+	for s, f := range dense {
+		res.Flow[s] = sparseFlow(f)
 	}
 	if status != "ff" {
 		return nil, fmt.Errorf("glpsol: solution is not feasible and optimal (status %q)", status)

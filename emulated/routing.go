@@ -27,11 +27,13 @@ func SingleHop(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	if math.IsInf(theta, 1) {
 		return nil, fmt.Errorf("demand: has no traffic between distinct nodes")
 	}
-	flow := make([][]float64, n)
+	flow := make([]SourceFlow, n)
 	for s, row := range dn {
-		flow[s] = make([]float64, n*n)
 		for t, x := range row {
-			flow[s][s*n+t] = theta * x
+			if x > 0 {
+				flow[s].Arcs = append(flow[s].Arcs, int32(s*n+t))
+				flow[s].X = append(flow[s].X, theta*x)
+			}
 		}
 	}
 	return &Result{Theta: theta, Lower: theta, Upper: theta, Routing: "direct",

@@ -1,6 +1,7 @@
 package emulated
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -20,6 +21,21 @@ type Options struct {
 	MaxPhases int
 	// Raw skips hose normalisation: the demand is taken as given.
 	Raw bool
+	// Context, when non-nil, stops the solver early: once it is done,
+	// Throughput returns the best certificate found so far (a valid but
+	// wider interval) with Result.Interrupted set, and no error. The first
+	// iteration always completes, since it is the first certificate.
+	Context context.Context
+	// Progress, when non-nil, is called after every iteration with the
+	// certified interval so far (the solver's goroutine; keep it short).
+	Progress func(Progress)
+}
+
+// Progress is the state of a running solve: θ* lies in [Lower, Upper].
+type Progress struct {
+	Iteration    int
+	Lower, Upper float64
+	Gap          float64 // (Upper − Lower) / Upper
 }
 
 // DefaultGap is the relative gap Throughput certifies unless told otherwise.
@@ -34,16 +50,56 @@ type Result struct {
 	Iterations int     // solver iterations (or LP iterations for GLPK)
 	Routing    string  // "any", "direct" or "vlb"
 	Solver     string  // "fptas" (Throughput's certified solver), "glpk", "closed-form"
+	// Interrupted is set when Options.Context stopped the solver before the
+	// target gap: the certificate is valid, only wider than asked.
+	Interrupted bool
 
 	// Demand is the (hose-normalised) demand that θ scales.
 	Demand demand.Matrix
-	// Flow[s][u*n+v] is the flow of source s's commodity on arc u→v; it
-	// routes Lower·Demand[s][t] to every t within the capacities (nil when
-	// the routing has no per-source flow certificate).
-	Flow [][]float64
+	// Flow[s] is the flow of source s's commodity (sparse, see SourceFlow);
+	// it routes Lower·Demand[s][t] to every t within the capacities (nil
+	// when the routing has no per-source flow certificate).
+	Flow []SourceFlow
 	// Lengths[u*n+v] is the dual length of arc u→v (nil when not certified
 	// by a length function).
 	Lengths []float64
+}
+
+// SourceFlow is one source's flow, sparse: arc Arcs[i] = u·n+v carries
+// X[i] (arcs increasing, each once; arcs without flow are left out, so a
+// certificate takes memory in proportion to the arcs it uses, not n³).
+type SourceFlow struct {
+	Arcs []int32
+	X    []float64
+}
+
+// At is the flow on arc a (u·n+v); 0 when it carries none.
+func (f SourceFlow) At(a int) float64 {
+	lo, hi := 0, len(f.Arcs)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if int(f.Arcs[m]) < a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(f.Arcs) && int(f.Arcs[lo]) == a {
+		return f.X[lo]
+	}
+	return 0
+}
+
+// sparseFlow keeps the non-zero entries of a dense per-arc flow.
+func sparseFlow(dense []float64) SourceFlow {
+	var f SourceFlow
+	for a, x := range dense {
+		if x != 0 {
+			f.Arcs = append(f.Arcs, int32(a))
+			f.X = append(f.X, x)
+		}
+	}
+	return f
 }
 
 // ARL is the average route length (Definition 17) of the result's flow:
@@ -54,7 +110,7 @@ func (r *Result) ARL() float64 {
 	}
 	arc, dem := 0.0, 0.0
 	for _, f := range r.Flow {
-		for _, x := range f {
+		for _, x := range f.X {
 			arc += x
 		}
 	}
@@ -127,7 +183,7 @@ func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	}
 	var res *Result
 	if connected(g, dn) {
-		res = throughputPaths(g, dn, o.Gap, o.MaxPhases)
+		res = throughputPaths(g, dn, &o)
 	} else {
 		res = zeroResult(g.N)
 	}
@@ -176,9 +232,5 @@ func connected(g *Graph, d [][]float64) bool {
 // zeroResult certifies θ = 0 for a demand with a disconnected pair: the
 // zero flow, and l ≡ 0 (no path has positive length).
 func zeroResult(n int) *Result {
-	res := &Result{Lengths: make([]float64, n*n), Flow: make([][]float64, n)}
-	for i := range res.Flow {
-		res.Flow[i] = make([]float64, n*n)
-	}
-	return res
+	return &Result{Lengths: make([]float64, n*n), Flow: make([]SourceFlow, n)}
 }

@@ -2,8 +2,11 @@ package emulated
 
 import (
 	"cmp"
+	"context"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 )
 
 // pathSolver computes the maximum concurrent flow in its equivalent form
@@ -54,39 +57,41 @@ type pathSolver struct {
 	beta float64   // per unit of congestion
 	lift float64   // shift of the exponent (keeps the busiest arc near 1)
 
-	// Dijkstra scratch
-	dist  []float64
-	par   []int32
-	done  []bool
-	order []int32
-	heap  heap
-	want  []bool
-	bp    []breakpoint // per-path scratch of one commodity
-	acc   []float64    // per-arc scratch, zero between uses
-	mark  []bool       // per-arc scratch, false between uses
-	cand  []detour     // detour candidates of one commodity
-	nt    newtonScratch
+	// The shortest-path tree the column generation reads (s.dist, s.par):
+	// one of ring's buffers while a pass runs in parallel.
+	*tree
+	ring    []*tree // buffers of the parallel pass (nil until used)
+	workers int     // goroutines per tree pass; 0: parallelTrees decides
+
+	bp   []breakpoint // per-path scratch of one commodity
+	acc  []float64    // per-arc scratch, zero between uses
+	mark []bool       // per-arc scratch, false between uses
+	cand []detour     // detour candidates of one commodity
+	nt   newtonScratch
 
 	maxDetours int // new detours per commodity and iteration
+
+	ctx      context.Context // nil: never stopped
+	progress func(Progress)  // nil: not reported
+}
+
+// stopped reports whether the caller's context asks the solver to stop.
+func (s *pathSolver) stopped() bool {
+	return s.ctx != nil && s.ctx.Err() != nil
 }
 
 func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	n := g.N
 	s := &pathSolver{
 		g: g, n: n, cap: g.Cap,
-		load:  make([]float64, n*n),
-		acc:   make([]float64, n*n),
-		mark:  make([]bool, n*n),
-		l:     make([]float64, n*n),
-		dist:  make([]float64, n),
-		par:   make([]int32, n),
-		done:  make([]bool, n),
-		order: make([]int32, 0, n),
-		want:  make([]bool, n),
-		off:   []int32{0},
+		load: make([]float64, n*n),
+		acc:  make([]float64, n*n),
+		mark: make([]bool, n*n),
+		l:    make([]float64, n*n),
+		off:  []int32{0},
 	}
 	s.dense = g.Arcs()*4 > n*n
-	s.heap.items = make([]heapItem, 0, g.Arcs()+n)
+	s.tree = s.newTree()
 	for u, row := range d {
 		start := int32(len(s.dst))
 		for v, x := range row {
@@ -141,31 +146,57 @@ func (s *pathSolver) congestion() float64 {
 	return worst
 }
 
-// shortestPaths grows the tree from src under s.l until every destination
-// of source index i is settled.
-func (s *pathSolver) shortestPaths(src, i int) {
+// tree is the scratch of one shortest-path tree: distances, parents and
+// Dijkstra's state.
+type tree struct {
+	dist  []float64
+	par   []int32
+	done  []bool
+	order []int32
+	heap  heap
+	want  []bool
+}
+
+func (s *pathSolver) newTree() *tree {
+	n := s.n
+	t := &tree{dist: make([]float64, n), par: make([]int32, n), done: make([]bool, n),
+		order: make([]int32, 0, n), want: make([]bool, n)}
+	if !s.dense {
+		t.heap.items = make([]heapItem, 0, s.g.Arcs()+n)
+	}
+	return t
+}
+
+// shortestPaths grows the current tree from src under s.l until every
+// destination of source index i is settled.
+func (s *pathSolver) shortestPaths(src, i int) { s.grow(s.tree, src, i) }
+
+// grow grows t from src under s.l until every destination of source index
+// i is settled. It reads only s.l, the graph and the commodities, so trees
+// of different sources may grow concurrently.
+func (s *pathSolver) grow(t *tree, src, i int) {
 	n := s.n
 	for v := 0; v < n; v++ {
-		s.dist[v] = math.Inf(1)
-		s.done[v] = false
+		t.dist[v] = math.Inf(1)
+		t.done[v] = false
 	}
 	left := 0
 	for k := s.first[i]; k < s.first[i+1]; k++ {
-		s.want[s.dst[k]] = true
+		t.want[s.dst[k]] = true
 		left++
 	}
 	defer func() {
 		for k := s.first[i]; k < s.first[i+1]; k++ {
-			s.want[s.dst[k]] = false
+			t.want[s.dst[k]] = false
 		}
 	}()
-	s.dist[src] = 0
-	s.par[src] = -1
-	s.order = s.order[:0]
+	t.dist[src] = 0
+	t.par[src] = -1
+	t.order = t.order[:0]
 	settle := func(u int) bool {
-		s.done[u] = true
-		s.order = append(s.order, int32(u))
-		if s.want[u] {
+		t.done[u] = true
+		t.order = append(t.order, int32(u))
+		if t.want[u] {
 			left--
 		}
 		return left == 0
@@ -173,8 +204,8 @@ func (s *pathSolver) shortestPaths(src, i int) {
 	if s.dense {
 		for {
 			u, best := -1, math.Inf(1)
-			for v, dv := range s.dist {
-				if dv < best && !s.done[v] {
+			for v, dv := range t.dist {
+				if dv < best && !t.done[v] {
 					u, best = v, dv
 				}
 			}
@@ -183,20 +214,20 @@ func (s *pathSolver) shortestPaths(src, i int) {
 			}
 			row := s.l[u*n : (u+1)*n]
 			for _, v := range s.g.Out[u] {
-				if nd := best + row[v]; nd < s.dist[v] {
-					s.dist[v] = nd
-					s.par[v] = int32(u)
+				if nd := best + row[v]; nd < t.dist[v] {
+					t.dist[v] = nd
+					t.par[v] = int32(u)
 				}
 			}
 		}
 	}
-	h := &s.heap
+	h := &t.heap
 	h.items = h.items[:0]
 	h.push(heapItem{0, int32(src)})
 	for len(h.items) > 0 {
 		it := h.pop()
 		u := int(it.node)
-		if s.done[u] || it.dist > s.dist[u] {
+		if t.done[u] || it.dist > t.dist[u] {
 			continue
 		}
 		if settle(u) {
@@ -204,13 +235,86 @@ func (s *pathSolver) shortestPaths(src, i int) {
 		}
 		row := s.l[u*n : (u+1)*n]
 		for _, v := range s.g.Out[u] {
-			if nd := it.dist + row[v]; nd < s.dist[v] {
-				s.dist[v] = nd
-				s.par[v] = int32(u)
+			if nd := it.dist + row[v]; nd < t.dist[v] {
+				t.dist[v] = nd
+				t.par[v] = int32(u)
 				h.push(heapItem{nd, v})
 			}
 		}
 	}
+}
+
+// parallelTrees is how many goroutines grow trees in a pass: up to 4, as
+// GOMAXPROCS allows, and 1 (no goroutines) when a pass is small (below
+// ~2²⁴ relaxations) and the hand-off would cost more than it saves.
+func (s *pathSolver) parallelTrees() int {
+	work := len(s.srcs) * s.n * s.n
+	if !s.dense {
+		work = len(s.srcs) * (s.g.Arcs() + s.n)
+	}
+	if work < 1<<24 {
+		return 1
+	}
+	return min(4, runtime.GOMAXPROCS(0))
+}
+
+// treePass calls visit(i) for every source index in order, with s.tree
+// holding source i's tree. With workers > 1, trees grow ahead on that many
+// goroutines into a ring of buffers while visit runs; the trees depend on
+// s.l only, which visit must not change, so the pass is deterministic.
+// visit returning false ends the pass early (pass returns false then).
+func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
+	own := s.tree
+	defer func() { s.tree = own }()
+	if workers <= 1 {
+		for i, src := range s.srcs {
+			s.grow(s.tree, src, i)
+			if !visit(i) {
+				return false
+			}
+		}
+		return true
+	}
+	r := 2 * workers
+	for len(s.ring) < r {
+		s.ring = append(s.ring, s.newTree())
+	}
+	jobs := make(chan int, r)
+	ready := make([]chan struct{}, r)
+	for j := range ready {
+		ready[j] = make(chan struct{}, 1)
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				s.grow(s.ring[i%r], s.srcs[i], i)
+				ready[i%r] <- struct{}{}
+			}
+		}()
+	}
+	next := 0
+	for ; next < r && next < len(s.srcs); next++ {
+		jobs <- next
+	}
+	ok := true
+	for i := range s.srcs {
+		<-ready[i%r]
+		s.tree = s.ring[i%r]
+		if !visit(i) {
+			ok = false
+			break
+		}
+		if next < len(s.srcs) {
+			jobs <- next
+			next++
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return ok
 }
 
 // addTreePath makes the tree path to t a path of commodity k (reusing an
@@ -433,19 +537,8 @@ func (s *pathSolver) equilibrate(k int) int {
 		b.h = s.beta * max(b.h, (hi-lo)/b.cmin)
 		b.mu = b.c - s.x[act[b.i]]*b.h
 	}
-	// Solve Σ max(0, x_p − (c_p − μ)/h_p) = d for μ: the sum is
-	// piecewise linear and increasing in μ, with breakpoints c_p − x_p·h_p.
-	slices.SortFunc(bp, func(a, b breakpoint) int { return cmp.Compare(a.mu, b.mu) })
 	d := s.dem[k]
-	sa, sb, mu := 0.0, 0.0, 0.0
-	for j, b := range bp {
-		sa += s.x[act[b.i]] - b.c/b.h
-		sb += 1 / b.h
-		mu = (d - sa) / sb
-		if j+1 == len(bp) || mu <= bp[j+1].mu {
-			break
-		}
-	}
+	mu := s.projectMu(bp, act, d)
 	// Direction δ_p = x_p' − x_p; its step length is a Newton step along δ
 	// with the exact curvature Σ_e (β·l_e/c_e)·(Σ_{p∋e} δ_p)², which counts
 	// arcs shared by several of the commodity's paths.
@@ -538,6 +631,57 @@ func (s *pathSolver) equilibrate(k int) int {
 	return 3 * work
 }
 
+// projectMu solves Σ_p max(0, x_p − (c_p − μ)/h_p) = d for μ. The sum
+// f(μ) is piecewise linear, convex and increasing, with breakpoints
+// b_p = c_p − x_p·h_p (bp[j].mu). Newton's method from the right, each step
+// the root of the piece made of the terms with b_p < μ, never overshoots
+// and stops exactly once a step keeps the same terms: O(paths) per step and
+// a handful of steps, where sorting the breakpoints cost O(p log p). After
+// 32 steps it falls back to the sort.
+func (s *pathSolver) projectMu(bp []breakpoint, act []int32, d float64) float64 {
+	sa, sb, bmax := 0.0, 0.0, math.Inf(-1)
+	for _, b := range bp {
+		sa += s.x[act[b.i]] - b.c/b.h
+		sb += 1 / b.h
+		bmax = max(bmax, b.mu)
+	}
+	mu := (d - sa) / sb
+	if mu >= bmax {
+		return mu // every path keeps flow
+	}
+	mu, prev := bmax, -1
+	for step := 0; step < 32; step++ {
+		sa, sb = 0, 0
+		terms := 0
+		for _, b := range bp {
+			if b.mu < mu {
+				sa += s.x[act[b.i]] - b.c/b.h
+				sb += 1 / b.h
+				terms++
+			}
+		}
+		if terms == 0 {
+			return mu
+		}
+		next := (d - sa) / sb
+		if terms == prev || !(next < mu) {
+			return next
+		}
+		mu, prev = next, terms
+	}
+	slices.SortFunc(bp, func(a, b breakpoint) int { return cmp.Compare(a.mu, b.mu) })
+	sa, sb = 0, 0
+	for j, b := range bp {
+		sa += s.x[act[b.i]] - b.c/b.h
+		sb += 1 / b.h
+		mu = (d - sa) / sb
+		if j+1 == len(bp) || mu <= bp[j+1].mu {
+			break
+		}
+	}
+	return mu
+}
+
 type breakpoint struct {
 	mu, c, h, cmin float64
 	i              int32
@@ -565,7 +709,11 @@ func (s *pathSolver) snapshot(dst []pathFlow) []pathFlow {
 // maxIter outer iterations have passed. It returns the best flow snapshot
 // with its congestion, the best lengths with their bound, and the number
 // of outer iterations.
-func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int) {
+//
+// When the context is done it stops at the next source or sweep and
+// returns the best certificate of the completed iterations (interrupted is
+// true); a partial pass of trees is discarded, never mixed into the bound.
+func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int, interrupted bool) {
 	n := s.n
 	lengths = make([]float64, n*n)
 	lam, upper = math.Inf(1), math.Inf(1)
@@ -585,13 +733,19 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
 		minSweeps = 5
 	)
+	workers := s.workers
+	if workers == 0 {
+		workers = s.parallelTrees()
+	}
 	for iters < maxIter {
 		iters++
 		s.compact(flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
-		for i, src := range s.srcs {
-			s.shortestPaths(src, i)
+		complete := s.treePass(workers, func(i int) bool {
+			if !initial && s.stopped() {
+				return false
+			}
 			for k := s.first[i]; k < s.first[i+1]; k++ {
 				t := s.dst[k]
 				alpha += s.dem[k] * s.dist[t]
@@ -605,6 +759,10 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 					s.addDetours(int(k), t)
 				}
 			}
+			return true
+		})
+		if !complete {
+			return flows, lam, lengths, upper, iters - 1, true
 		}
 		treeWork = len(s.srcs) * n * n
 		if !s.dense {
@@ -635,8 +793,14 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			continue
 		}
 		g := relGap(1/lam, upper)
+		if s.progress != nil {
+			s.progress(Progress{Iteration: iters, Lower: 1 / lam, Upper: upper, Gap: g})
+		}
 		if g <= gap {
 			break
+		}
+		if s.stopped() {
+			return flows, lam, lengths, upper, iters, true
 		}
 		// Floating point ends the progress somewhere below 1e-7: stop when
 		// the certified gap has not improved by 1% in 1000 iterations.
@@ -683,11 +847,11 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 				lam = c
 				flows = s.snapshot(flows)
 			}
-			if sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
+			if s.stopped() || sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
 				break
 			}
 		}
-		if stalled {
+		if stalled && !s.stopped() {
 			s.coupledStep(2 * (treeWork + sweeps*sweepWork*sweepCost))
 			if c := s.congestion(); c < lam {
 				lam = c
@@ -695,15 +859,16 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			}
 		}
 	}
-	return flows, lam, lengths, upper, iters
+	return flows, lam, lengths, upper, iters, false
 }
 
 // throughputPaths runs the path solver and packs its certificate.
-func throughputPaths(g *Graph, d [][]float64, gap float64, maxIter int) *Result {
+func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
 	n := g.N
 	s := newPathSolver(g, d)
-	flows, _, lengths, upper, iters := s.solve(gap, maxIter)
-	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters}
+	s.ctx, s.progress = o.Context, o.Progress
+	flows, _, lengths, upper, iters, stopped := s.solve(o.Gap, o.MaxPhases)
+	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters, Interrupted: stopped}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
 	clear(s.load)
 	for _, pf := range flows {
@@ -712,28 +877,49 @@ func throughputPaths(g *Graph, d [][]float64, gap float64, maxIter int) *Result 
 		}
 	}
 	lam := s.congestion()
-	res.Flow = make([][]float64, n)
-	for i := range res.Flow {
-		res.Flow[i] = make([]float64, n*n)
+	res.Flow = make([]SourceFlow, n)
+	if lam > 0 {
+		res.Lower = 1 / lam
+		s.packFlows(res.Flow, flows, lam)
 	}
+	res.Theta = res.Lower
+	res.Gap = relGap(res.Lower, res.Upper)
+	return res
+}
+
+// packFlows sums the snapshot's paths per source into sparse arc flows
+// scaled by 1/lam (flows is grouped by commodity, commodities by source).
+func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) {
 	srcOf := make([]int32, len(s.dst))
 	for i, src := range s.srcs {
 		for k := s.first[i]; k < s.first[i+1]; k++ {
 			srcOf[k] = int32(src)
 		}
 	}
-	if lam > 0 {
-		res.Lower = 1 / lam
-		for _, pf := range flows {
-			f := res.Flow[srcOf[s.com[pf.p]]]
+	acc, touched := s.acc, []int32(nil)
+	for i := 0; i < len(flows); {
+		src := srcOf[s.com[flows[i].p]]
+		touched = touched[:0]
+		for ; i < len(flows) && srcOf[s.com[flows[i].p]] == src; i++ {
+			pf := flows[i]
 			for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-				f[a] += pf.x / lam
+				if acc[a] == 0 {
+					touched = append(touched, a)
+				}
+				acc[a] += pf.x / lam
 			}
 		}
+		slices.Sort(touched)
+		f := SourceFlow{Arcs: make([]int32, 0, len(touched)), X: make([]float64, 0, len(touched))}
+		for _, a := range touched {
+			if acc[a] != 0 {
+				f.Arcs = append(f.Arcs, a)
+				f.X = append(f.X, acc[a])
+				acc[a] = 0
+			}
+		}
+		out[src] = f
 	}
-	res.Theta = res.Lower
-	res.Gap = relGap(res.Lower, res.Upper)
-	return res
 }
 
 func relGap(lo, hi float64) float64 {

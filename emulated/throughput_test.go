@@ -235,8 +235,8 @@ func TestVerifyRejectsTamperedCertificates(t *testing.T) {
 		{"upper lowered", func(r *Result) { r.Upper *= 0.99 }},
 		{"flow over capacity", func(r *Result) {
 			for s := range r.Flow {
-				for a := range r.Flow[s] {
-					r.Flow[s][a] *= 1.5
+				for i := range r.Flow[s].X {
+					r.Flow[s].X[i] *= 1.5
 				}
 			}
 			r.Lower *= 1.5
@@ -246,9 +246,9 @@ func TestVerifyRejectsTamperedCertificates(t *testing.T) {
 	}
 	for _, c := range tamper {
 		cp := *r
-		cp.Flow = make([][]float64, len(r.Flow))
-		for i := range r.Flow {
-			cp.Flow[i] = append([]float64(nil), r.Flow[i]...)
+		cp.Flow = make([]SourceFlow, len(r.Flow))
+		for i, f := range r.Flow {
+			cp.Flow[i] = SourceFlow{Arcs: append([]int32(nil), f.Arcs...), X: append([]float64(nil), f.X...)}
 		}
 		cp.Lengths = append([]float64(nil), r.Lengths...)
 		c.f(&cp)

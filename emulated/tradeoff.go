@@ -68,27 +68,38 @@ type TradeoffRow struct {
 	BufferTotal   rotor.Bytes `json:"buffer_bytes_total"`
 }
 
+// validateNetwork checks what the tradeoff table and the design question
+// share: n, U, c, B, L and the gap.
+func validateNetwork(nodes, uplinks int, link rotor.Rate, buffer rotor.Bytes, delay rotor.Time, gap float64) error {
+	switch {
+	case nodes < 2:
+		return fmt.Errorf("tors: must be at least 2, got %d", nodes)
+	case uplinks < 1 || uplinks > nodes:
+		return fmt.Errorf("uplinks: must be in [1, %d tors], got %d", nodes, uplinks)
+	case link <= 0:
+		return fmt.Errorf("link: must be positive, got %v", link)
+	case buffer < 0:
+		return fmt.Errorf("buffer: must not be negative, got %v", buffer)
+	case delay < 0:
+		return fmt.Errorf("delay: must not be negative, got %v", delay)
+	case gap < 0 || gap >= 1 || math.IsNaN(gap):
+		return fmt.Errorf("gap: must be in [0, 1), got %v", gap)
+	}
+	return nil
+}
+
 // Validate reports the first unusable field.
 func (c TradeoffConfig) Validate() error {
+	if err := validateNetwork(c.Nodes, c.Uplinks, c.Link, c.Buffer, c.Delay, c.Gap); err != nil {
+		return err
+	}
 	switch {
-	case c.Nodes < 2:
-		return fmt.Errorf("tors: must be at least 2, got %d", c.Nodes)
-	case c.Uplinks < 1 || c.Uplinks > c.Nodes:
-		return fmt.Errorf("uplinks: must be in [1, %d tors], got %d", c.Nodes, c.Uplinks)
-	case c.Link <= 0:
-		return fmt.Errorf("link: must be positive, got %v", c.Link)
 	case c.Slot <= 0:
 		return fmt.Errorf("slot: must be positive, got %v", c.Slot)
 	case c.Slot > rotor.MaxCycle:
 		return fmt.Errorf("slot: %v exceeds the longest cycle a schedule may have, %v (rotor.MaxCycle, 2^62 ps)", c.Slot, rotor.MaxCycle)
 	case c.Reconf < 0 || c.Reconf >= c.Slot:
 		return fmt.Errorf("reconf: %v must be in [0, slot %v)", c.Reconf, c.Slot)
-	case c.Buffer < 0:
-		return fmt.Errorf("buffer: must not be negative, got %v", c.Buffer)
-	case c.Delay < 0:
-		return fmt.Errorf("delay: must not be negative, got %v", c.Delay)
-	case c.Gap < 0 || c.Gap >= 1 || math.IsNaN(c.Gap):
-		return fmt.Errorf("gap: must be in [0, 1), got %v", c.Gap)
 	}
 	for _, d := range c.Degrees {
 		if d < c.Uplinks || d > c.Nodes || d%c.Uplinks != 0 {

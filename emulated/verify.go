@@ -55,8 +55,8 @@ func Verify(g *Graph, d demand.Matrix, r *Result) error {
 			return fmt.Errorf("certificate: direct routing has lower %v ≠ upper %v", r.Lower, r.Upper)
 		}
 		for s := 0; s < n; s++ {
-			for a, x := range r.Flow[s] {
-				if x > tol && a/n != s {
+			for i, x := range r.Flow[s].X {
+				if a := int(r.Flow[s].Arcs[i]); x > tol && a/n != s {
 					return fmt.Errorf("certificate: direct flow of source %d uses arc %d→%d", s, a/n, a%n)
 				}
 			}
@@ -83,12 +83,17 @@ func verifyFlow(g *Graph, d demand.Matrix, r *Result, tol float64) error {
 	if len(r.Flow) != n {
 		return fmt.Errorf("certificate: flow has %d sources, want %d", len(r.Flow), n)
 	}
+	net := make([]float64, n) // inflow − outflow
 	for s, f := range r.Flow {
-		if len(f) != n*n {
-			return fmt.Errorf("certificate: flow of source %d has %d arcs, want %d", s, len(f), n*n)
+		if len(f.Arcs) != len(f.X) {
+			return fmt.Errorf("certificate: flow of source %d has %d arcs and %d values", s, len(f.Arcs), len(f.X))
 		}
-		net := make([]float64, n) // inflow − outflow
-		for a, x := range f {
+		clear(net)
+		for i, x := range f.X {
+			a := int(f.Arcs[i])
+			if a < 0 || a >= n*n {
+				return fmt.Errorf("certificate: flow of source %d names arc %d, outside [0, %d)", s, a, n*n)
+			}
 			u, v := a/n, a%n
 			if x < -tol || math.IsNaN(x) {
 				return fmt.Errorf("certificate: flow of source %d on %d→%d is %v", s, u, v, x)
@@ -126,11 +131,11 @@ func verifyFlow(g *Graph, d demand.Matrix, r *Result, tol float64) error {
 	return nil
 }
 
-func arcTotals(n int, flow [][]float64) []float64 {
+func arcTotals(n int, flow []SourceFlow) []float64 {
 	total := make([]float64, n*n)
 	for _, f := range flow {
-		for a, x := range f {
-			total[a] += x
+		for i, x := range f.X {
+			total[f.Arcs[i]] += x
 		}
 	}
 	return total

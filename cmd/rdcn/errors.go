@@ -30,6 +30,16 @@ func asInput(field string, err error) error {
 	return &inputError{msg: field + ": " + err.Error()}
 }
 
+// stoppedError reports a run stopped early by its own time limit that
+// still printed a valid, partial result: exit status 3 (a signal gives an
+// interruptedError, 130).
+type stoppedError struct{ msg string }
+
+func (e *stoppedError) Error() string { return e.msg }
+
+// exitStopped is the exit status of a stoppedError.
+const exitStopped = 3
+
 func oneLine(s string) string {
 	s = strings.TrimSpace(s)
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")

@@ -295,7 +295,7 @@ func checkRecordCSV(t *testing.T, csvOut, jsonOut []byte, header []string) {
 // same run, for each routing; vlb has no flow, so JSON omits arl and the
 // CSV cell is empty.
 func TestThroughputCSV(t *testing.T) {
-	header := []string{"theta", "lower", "upper", "gap", "routing", "solver", "demand", "nodes", "iterations", "per_node_bps", "arl"}
+	header := []string{"theta", "lower", "upper", "gap", "routing", "solver", "demand", "nodes", "iterations", "per_node_bps", "arl", "stopped"}
 	// A demand file whose name needs CSV quoting (and JSON escaping).
 	quoted := filepath.Join(t.TempDir(), `m,"1"&.txt`)
 	if err := os.WriteFile(quoted, []byte("0 1 2 0\n1 0 0 3\n0 2 0 1\n1 0 1 0\n"), 0o644); err != nil {

@@ -49,6 +49,11 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "rdcn: "+oneLine(msg))
 		return 2
 	}
+	var stopped *stoppedError
+	if errors.As(err, &stopped) {
+		fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
+		return exitStopped
+	}
 	fmt.Fprintln(stderr, "rdcn: "+oneLine(err.Error()))
 	return 1
 }

@@ -119,6 +119,7 @@ func throughputCommand() *cli.Command {
 		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any)"},
 		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (rdcn's certified combinatorial solver: a feasible flow and a dual bound, see docs/throughput.md) or glpk (exact LP via glpsol)"},
 		&cli.BoolFlag{Name: "timing", Usage: "print the solver's wall time on stderr"},
+		&cli.DurationFlag{Name: "time-limit", Usage: "stop the solver after `DURATION` (e.g. 90s, 10m) and print its best certified interval, marked stopped (exit status 3; Ctrl-C prints the same and exits 130)"},
 	)
 	return &cli.Command{
 		Name:  "throughput",
@@ -127,7 +128,7 @@ func throughputCommand() *cli.Command {
 			"   [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --stagger, --buffer, --delay,\n" +
 			"   --design-demand])\n" +
 			"   --demand SPEC [--routing any|direct|vlb] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
-			"   [--format text|json|csv] [-o FILE] [--timing]\n\n" +
+			"   [--format text|json|csv] [-o FILE] [--timing] [--time-limit 10m]\n\n" +
 			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
 			"example: rdcn throughput --kind mars --tors 32 --uplinks 4 --degree 8 --demand permutation\n" +
 			"example: rdcn throughput --kind vermilion --tors 16 --uplinks 4 --demand ring -k 3\n" +
@@ -137,9 +138,12 @@ func throughputCommand() *cli.Command {
 			"the lower end. JSON carries theta, lower, upper, gap, routing, solver, demand, nodes, iterations,\n" +
 			"per_node_bps and arl (omitted when there is no flow, e.g. vlb); CSV has a header of the same\n" +
 			"names and one row (arl empty when omitted). The output is byte-identical for identical inputs.\n" +
-			"--timing prints the solver's wall time on stderr. The generator flags are those of rdcn schedule;\n" +
-			"vermilion and bvn are designed from --design-demand, or, without it, from --demand itself (a\n" +
-			"perfect prediction).",
+			"--timing prints the solver's wall time on stderr. On a terminal, stderr shows the certified interval\n" +
+			"as it tightens. Ctrl-C (or SIGTERM) or --time-limit stops the solver: it prints the best certified\n" +
+			"interval so far with stopped = interrupt or time-limit and exits with status 130 (signal) or 3\n" +
+			"(time limit). The generator flags\n" +
+			"are those of rdcn schedule; vermilion and bvn are designed from --design-demand, or, without it,\n" +
+			"from --demand itself (a perfect prediction).",
 		Flags:  flags,
 		Action: runThroughput,
 	}
@@ -157,6 +161,9 @@ type throughputJSON struct {
 	Iterations int     `json:"iterations"`
 	PerNodeBps float64 `json:"per_node_bps"`
 	ARL        float64 `json:"arl,omitempty"`
+	// Stopped is "interrupt" or "time-limit" when the solver was stopped
+	// before the target gap (the interval is valid, only wider).
+	Stopped string `json:"stopped,omitempty"`
 }
 
 func runThroughput(c *cli.Context) error {
@@ -174,6 +181,9 @@ func runThroughput(c *cli.Context) error {
 	if solver == "glpk" && routing != "any" {
 		return badInput("solver", "glpk solves routing any only, got routing %s", routing)
 	}
+	if err := timeLimit(c); err != nil {
+		return err
+	}
 	g, err := loadGraph(c)
 	if err != nil {
 		return err
@@ -184,6 +194,7 @@ func runThroughput(c *cli.Context) error {
 	}
 	start := time.Now()
 	var r *emulated.Result
+	var stopped string // why a solve stopped early ("" when it did not)
 	switch {
 	case routing == "direct":
 		r, err = emulated.SingleHop(g, d, nil)
@@ -195,7 +206,7 @@ func runThroughput(c *cli.Context) error {
 			return badInput("solver", "glpk: %v", err)
 		}
 	default:
-		r, err = emulated.Throughput(g, d, &emulated.Options{Gap: gap})
+		r, stopped, err = solveStoppable(c, g, d, gap)
 	}
 	if err != nil {
 		return asInput("demand", err)
@@ -207,7 +218,8 @@ func runThroughput(c *cli.Context) error {
 		Routing: r.Routing, Solver: r.Solver, Demand: c.String("demand"), Nodes: g.N,
 		Iterations: r.Iterations,
 		PerNodeBps: r.Theta * g.NodeCapacity * float64(g.Rate), ARL: r.ARL()}
-	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
+	out.Stopped = stopped
+	err = writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
 			return writeJSON(w, out)
@@ -219,8 +231,19 @@ func runThroughput(c *cli.Context) error {
 			"per-node throughput %.2f Gbps of %.2f Gbps (U·c)\n",
 			formatDirected(out.Theta, 6, false), formatInterval(out.Lower, out.Upper, 6), out.Gap, out.Routing, out.Solver, out.Demand, out.Nodes,
 			out.Iterations, out.PerNodeBps/1e9, g.NodeCapacity*float64(g.Rate)/1e9)
+		if err == nil && out.Stopped != "" {
+			_, err = fmt.Fprintf(w, "stopped (%s) before the target gap %.2e: the interval is certified, only wider\n", out.Stopped, gap)
+		}
 		return err
 	})
+	if err == nil && out.Stopped != "" {
+		msg := fmt.Sprintf("after %d iterations at gap %.2e (target %.2e); printed the best certified interval", out.Iterations, out.Gap, gap)
+		if out.Stopped == "interrupt" { // a signal: 130, as every command
+			return &interruptedError{"throughput " + msg}
+		}
+		return &stoppedError{fmt.Sprintf("throughput: stopped (%s) %s", out.Stopped, msg)}
+	}
+	return err
 }
 
 // analysisOptions checks what throughput and bounds share: no positional

@@ -112,3 +112,39 @@ func TestBoundsCLI(t *testing.T) {
 		t.Errorf("buffer per node %d, want in (0, 80 MB]", got.BufferPerNode)
 	}
 }
+
+// --time-limit stops the solver and prints a valid certified interval
+// marked stopped, with exit status 3: the RotorNet shift permutation has
+// θ* = 1/2 (n = 32, idle self-slot, no reconfiguration), and a gap of
+// 1e-9 is never reached within 1 ns.
+func TestThroughputTimeLimit(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"rdcn", "throughput", "--kind", "rotornet", "--tors", "32", "--uplinks", "4", "--self-slot",
+		"--slot", "100us", "--reconf", "0us", "--demand", "permutation", "--gap", "1e-9", "--time-limit", "1ns",
+		"--format", "json"}, &out, &errb)
+	if code != exitStopped {
+		t.Fatalf("exit %d, want %d: %s", code, exitStopped, errb.String())
+	}
+	var got struct {
+		Lower, Upper, Gap float64
+		Stopped           string
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("%v: %s", err, out.String())
+	}
+	if got.Stopped != "time-limit" || !(got.Lower <= 0.5+1e-9 && 0.5 <= got.Upper+1e-9) || !(got.Lower > 0) {
+		t.Errorf("got %+v, want stopped time-limit and 1/2 in [lower, upper]", got)
+	}
+	if msg := errb.String(); strings.Count(msg, "\n") != 1 || !strings.Contains(msg, "stopped (time-limit)") {
+		t.Errorf("stderr %q: want one line saying it stopped", msg)
+	}
+	for _, bad := range []string{"0s", "-5s"} {
+		out.Reset()
+		errb.Reset()
+		code := run([]string{"rdcn", "throughput", "--kind", "rotornet", "--tors", "8", "--uplinks", "4",
+			"--demand", "permutation", "--time-limit", bad}, &out, &errb)
+		if code != 2 || !strings.HasPrefix(errb.String(), "rdcn: time-limit: ") || out.Len() != 0 {
+			t.Errorf("--time-limit %s: exit %d, stderr %q, stdout %q", bad, code, errb.String(), out.String())
+		}
+	}
+}

@@ -19,11 +19,21 @@ import (
 func tradeoffCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "tradeoff",
-		Usage: "throughput, delay and buffer across emulated-graph degrees: static, complete graph, Mars (thesis Table 7.1, Fig. 7.1)",
-		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--slot Δ] [--reconf Δr] [--buffer B] [--delay L]\n" +
-			"   [--degrees 2,4,8,…] [--exact=false] [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
+		Usage: "which design and slot length give the highest certified throughput within a buffer and a delay; or the Table 7.1 tradeoff at one slot",
+		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--buffer B] [--delay L] [--slots 1us,2us,…] [--reconf Δr]\n" +
+			"   [--gap 1e-2] [--seed S] [--format text|json|csv] [-o FILE]\n" +
+			"rdcn tradeoff --tors N --uplinks U [--slot Δ] [--reconf Δr] [--buffer B] [--delay L] [--degrees 2,4,8,…] [--exact=false]\n" +
+			"   [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
+			"example (the design question): rdcn tradeoff --tors 64 --uplinks 8 --link 400Gbps --buffer 10MB --delay 1ms\n" +
 			"example (Table 7.1): rdcn tradeoff --tors 16 --uplinks 2 --link 400Gbps --slot 100us --reconf 10us --buffer 20MB --delay 850us",
-		Description: "One row per design: static (d = U), complete graph (d = n), the complete graph within --buffer,\n" +
+		Description: "Without --slot, --degrees, --plot and --exact it answers the design question: it sweeps the slot\n" +
+			"lengths --slots (default " + slotList(emulated.DefaultSlots) + ") over every design (static, RotorNet,\n" +
+			"Opera, Mars at every multiple of U between U and n), solves Theorems 18–19 for the slots at which each\n" +
+			"meets --buffer (per-ToR need U·c·Γ·Δ at θ = 1/ARL; c·d·Δ for Mars) and --delay (ARD = ARL·Γ·Δ, VLB),\n" +
+			"certifies each design's θ on its worst-case permutation with the engine (any routing, duty cycle\n" +
+			"1 − Δr/Δ included) and recommends the feasible (design, slot) with the highest certified θ.\n" +
+			"--reconf fixes Δr (slots not longer are infeasible); without it Δr = Δ/10 at every slot.\n\n" +
+			"With --slot Δ: one row per design: static (d = U), complete graph (d = n), the complete graph within --buffer,\n" +
 			"Mars (d from --buffer and --delay, Theorems 18–19) and degree-d for each --degrees entry.\n" +
 			"theta is the closed form 1/(2·log_d n) (Theorem 17: VLB, worst-case permutation, duty cycle\n" +
 			"ignored as in the thesis); theta_exact is the emulated-graph engine's certified any-routing θ on the\n" +
@@ -32,11 +42,12 @@ func tradeoffCommand() *cli.Command {
 		Flags: append(generatorFlags(),
 			&cli.IntFlag{Name: "tors", Usage: "number of ToRs n (required)"},
 			&cli.IntFlag{Name: "uplinks", Usage: "uplinks (circuit switches) per ToR U (required)"},
-			&cli.StringFlag{Name: "slot", Value: "100us", Usage: "slot duration Δ"},
-			&cli.StringFlag{Name: "reconf", Value: "10us", Usage: "reconfiguration time Δr"},
+			&cli.StringFlag{Name: "slot", Usage: "slot duration Δ: the table at this one slot (default with --degrees, --plot or --exact: 100us)"},
+			&cli.StringFlag{Name: "slots", Usage: "comma-separated slot lengths the design question sweeps (default " + slotList(emulated.DefaultSlots) + ")"},
+			&cli.StringFlag{Name: "reconf", Usage: "reconfiguration time Δr (default Δ/10 at every slot: duty cycle 0.9)"},
 			&cli.StringFlag{Name: "degrees", Usage: "comma-separated extra degrees d (multiples of U in [U, n])"},
 			&cli.BoolFlag{Name: "exact", Value: true, Usage: "also compute θ with the emulated-graph engine"},
-			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end)"},
+			&cli.Float64Flag{Name: "gap", Value: 1e-3, Usage: "certified relative gap of the engine's θ (θ any is its certified lower end; the design question's default is 1e-2)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of the Mars matchings' shuffle"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
@@ -54,6 +65,12 @@ func runTradeoff(c *cli.Context) error {
 		if !c.IsSet(f) {
 			return badInput(f, "is required")
 		}
+	}
+	if !c.IsSet("slot") && !c.IsSet("degrees") && !c.IsSet("plot") && !c.IsSet("exact") {
+		return runDesignSpace(c)
+	}
+	if c.IsSet("slots") {
+		return badInput("slots", "sweeps the design question; leave out --slot, --degrees, --plot and --exact (the one-slot table)")
 	}
 	cfg := emulated.TradeoffConfig{
 		Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
@@ -78,11 +95,17 @@ func runTradeoff(c *cli.Context) error {
 		return err
 	}
 	cfg.Link, cfg.Buffer, cfg.Delay = g.p.Link, g.p.Buffer, g.p.Delay
-	if cfg.Slot, err = rotor.ParseTime(c.String("slot")); err != nil {
-		return asInput("slot", err)
+	cfg.Slot = 100 * rotor.Microsecond
+	if c.IsSet("slot") {
+		if cfg.Slot, err = rotor.ParseTime(c.String("slot")); err != nil {
+			return asInput("slot", err)
+		}
 	}
-	if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
-		return asInput("reconf", err)
+	cfg.Reconf = cfg.Slot / 10
+	if c.IsSet("reconf") {
+		if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
+			return asInput("reconf", err)
+		}
 	}
 	for _, f := range strings.Split(c.String("degrees"), ",") {
 		if f = strings.TrimSpace(f); f == "" {
@@ -162,7 +185,25 @@ func writeTradeoffText(w io.Writer, cfg emulated.TradeoffConfig, rows []emulated
 			optFloat(r.ThetaExact, "%.4f"), optFloat(r.ThetaVLB, "%.4f"), r.ThetaBufferLimited,
 			shortTime(r.Delay), shortBytes(r.BufferPerNode), shortBytes(r.BufferTotal))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// Say which rows break a limit: the table lists them regardless.
+	for _, r := range rows {
+		var over []string
+		if cfg.Delay > 0 && r.Delay > cfg.Delay {
+			over = append(over, fmt.Sprintf("its delay %s exceeds L = %v", shortTime(r.Delay), cfg.Delay))
+		}
+		if cfg.Buffer > 0 && r.BufferPerNode > cfg.Buffer {
+			over = append(over, fmt.Sprintf("its buffer %s per ToR exceeds B = %v", shortBytes(r.BufferPerNode), cfg.Buffer))
+		}
+		if len(over) > 0 {
+			if _, err := fmt.Fprintf(w, "%s: %s\n", r.Design, strings.Join(over, "; ")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // shortTime prints a delay with four significant digits in µs or ms.

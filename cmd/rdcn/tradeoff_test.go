@@ -158,3 +158,116 @@ func TestScheduleMarsCLI(t *testing.T) {
 		t.Errorf("--degree 5: exit %d, %q", code, stderr.String())
 	}
 }
+
+// The design question in one command (n = 16 for speed): exit 0, one
+// recommendation, and the recommended point is the feasible one with the
+// highest certified θ of the JSON's points.
+func TestTradeoffDesignQuestionCLI(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--link", "400Gbps", "--buffer", "20MB",
+		"--delay", "850us", "--slots", "5us,20us,100us", "--reconf", "2us", "--gap", "1e-2", "--format", "json"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got struct {
+		Designs []struct {
+			Name string `json:"design"`
+		} `json:"designs"`
+		Points []struct {
+			Design   int     `json:"design"`
+			Theta    float64 `json:"theta"`
+			Feasible bool    `json:"feasible"`
+			Why      string  `json:"why"`
+			Slot     int64   `json:"slot_ps"`
+		} `json:"points"`
+		Best           int    `json:"best"`
+		Recommendation string `json:"recommendation"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if len(got.Points) != 3*len(got.Designs) || got.Best < 0 {
+		t.Fatalf("%d points for %d designs, best %d", len(got.Points), len(got.Designs), got.Best)
+	}
+	for _, p := range got.Points {
+		if p.Feasible == (p.Why != "") {
+			t.Errorf("point %+v: feasible and why disagree", p)
+		}
+		if p.Feasible && p.Theta > got.Points[got.Best].Theta {
+			t.Errorf("point %+v beats the recommended %+v", p, got.Points[got.Best])
+		}
+		if p.Slot == 100e6 && got.Designs[p.Design].Name == "rotornet" && p.Why != "buffer" {
+			t.Errorf("rotornet at 100us needs 80 MB > 20 MB, got %+v", p)
+		}
+	}
+	if !strings.HasPrefix(got.Recommendation, got.Designs[got.Points[got.Best].Design].Name+" ") {
+		t.Errorf("recommendation %q does not name the best point's design", got.Recommendation)
+	}
+	stdout.Reset()
+	if code := run(args[:len(args)-2], &stdout, &stderr); code != 0 || strings.Count(stdout.String(), "\nrecommended: ") != 1 {
+		t.Errorf("text: exit %d, want one recommended line:\n%s", code, stdout.String())
+	}
+}
+
+func TestTradeoffSlotsBadInput(t *testing.T) {
+	base := []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--buffer", "20MB"}
+	for _, extra := range [][]string{
+		{"--slots", "5us,,10us"}, {"--slots", "0us"}, {"--slots", "-1us"}, {"--slots", "fast"},
+		{"--slots", "5us", "--slot", "10us"}, {"--slots", "5us", "--exact=false"}, {"--reconf", "-1us"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append(append([]string{}, base...), extra...), &stdout, &stderr)
+		if code != 2 || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", extra, code, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// parseSlots either refuses its input as bad input or returns one positive
+// slot per comma-separated field, each the value rotor.ParseTime gives.
+func FuzzParseSlots(f *testing.F) {
+	for _, s := range []string{"1us,2us,5us", "100us", " 3.84ns , 1ms", "", ",", "5us,,", "0us", "-1us", "1e400s", "NaNus", "2us,fast"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		slots, err := parseSlots(v)
+		if err != nil {
+			if _, ok := err.(*inputError); !ok || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%q: error %T %q, want one-line bad input", v, err, err)
+			}
+			return
+		}
+		fields := strings.Split(v, ",")
+		if len(slots) != len(fields) {
+			t.Fatalf("%q: %d slots from %d fields", v, len(slots), len(fields))
+		}
+		for i, s := range slots {
+			want, err := rotor.ParseTime(strings.TrimSpace(fields[i]))
+			if s <= 0 || err != nil || want != s {
+				t.Fatalf("%q: slot %d = %v (ParseTime %v, %v)", v, i, s, want, err)
+			}
+		}
+	})
+}
+
+// The one-slot table names the rows that break L or B: Table 7.1's
+// complete graph (1.6 ms > 850 µs, 80 MB > 20 MB) and its buffer-limited
+// run (delay only), not static or Mars (800 µs, 20 MB).
+func TestTradeoffTextNamesBrokenLimits(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(append(append([]string{}, table71Args...), "--exact=false"), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"\ncomplete: its delay 1.6ms exceeds L = 850us; its buffer 80MB per ToR exceeds B = 20MB\n",
+		"\ncomplete-buffer-limited: its delay 1.6ms exceeds L = 850us\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "\nmars:") || strings.Contains(out, "\nstatic:") {
+		t.Errorf("mars or static flagged:\n%s", out)
+	}
+}
