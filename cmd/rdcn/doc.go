@@ -34,9 +34,11 @@
 // Exit status: 0 on success; 2 on bad input (a flag, field or file the user
 // gave), with one line on stderr of the form "rdcn: FIELD: what is wrong";
 // 1 on any other failure, also one "rdcn: " line on stderr; 130 when
-// Ctrl-C (SIGINT) or SIGTERM interrupted simulate or demo (an interrupted
-// run writes what it measured, marked "complete": false; one interrupted
-// while building writes nothing). Results go to
+// Ctrl-C (SIGINT) or SIGTERM interrupted a command (simulate and demo
+// write what they measured, marked "complete": false, or nothing when
+// interrupted while building; throughput prints its best certified
+// interval, marked stopped); 3 when throughput's --time-limit stopped the
+// solver (it prints the same). Results go to
 // stdout or -o FILE and are byte-identical for identical inputs; wall
 // time is only in simulate's perf.json and on stderr (simulate's last
 // line there, throughput --timing).
