@@ -25,25 +25,10 @@ func runDesignSpace(c *cli.Context) error {
 	if c.IsSet("gap") {
 		cfg.Gap = c.Float64("gap")
 	}
-	if err := checkTors(cfg.Nodes, false); err != nil {
+	var err error
+	if cfg.Link, cfg.Buffer, cfg.Delay, err = tradeoffNetwork(c, cfg.Nodes, cfg.Uplinks); err != nil {
 		return err
 	}
-	if err := checkUplinks(cfg.Uplinks); err != nil {
-		return err
-	}
-	g, err := parseGenFlags(c)
-	if err != nil {
-		return err
-	}
-	// Of the shared generator flags, the design question reads the link,
-	// buffer and delay; it sweeps every design itself.
-	if err := refuseUnread(c, func(flag, _ string) bool { return flag == "link" || flag == "buffer" || flag == "delay" },
-		func(flag, _ string) string {
-			return "the design question sweeps every design and degree itself; --" + flag + " is for rdcn schedule, throughput and bounds"
-		}); err != nil {
-		return err
-	}
-	cfg.Link, cfg.Buffer, cfg.Delay = g.p.Link, g.p.Buffer, g.p.Delay
 	if c.IsSet("reconf") {
 		cfg.ReconfFraction = 0
 		if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {

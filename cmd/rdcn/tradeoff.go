@@ -76,25 +76,10 @@ func runTradeoff(c *cli.Context) error {
 		Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),
 		Exact: c.Bool("exact"), Gap: c.Float64("gap"), Seed: c.Uint64("seed"),
 	}
-	if err := checkTors(cfg.Nodes, false); err != nil {
+	var err error
+	if cfg.Link, cfg.Buffer, cfg.Delay, err = tradeoffNetwork(c, cfg.Nodes, cfg.Uplinks); err != nil {
 		return err
 	}
-	if err := checkUplinks(cfg.Uplinks); err != nil {
-		return err
-	}
-	g, err := parseGenFlags(c)
-	if err != nil {
-		return err
-	}
-	// Of the shared generator flags, tradeoff reads the link, buffer and
-	// delay; its designs are fixed (and --degrees lists extra degrees).
-	if err := refuseUnread(c, func(flag, _ string) bool { return flag == "link" || flag == "buffer" || flag == "delay" },
-		func(flag, _ string) string {
-			return "tradeoff compares fixed designs (use --degrees for more Mars degrees); --" + flag + " is for rdcn schedule, throughput and bounds"
-		}); err != nil {
-		return err
-	}
-	cfg.Link, cfg.Buffer, cfg.Delay = g.p.Link, g.p.Buffer, g.p.Delay
 	cfg.Slot = 100 * rotor.Microsecond
 	if c.IsSet("slot") {
 		if cfg.Slot, err = rotor.ParseTime(c.String("slot")); err != nil {
@@ -247,4 +232,27 @@ func writeTradeoffCSV(w io.Writer, rows []emulated.TradeoffRow) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// tradeoffNetwork checks n and U and reads what tradeoff takes of the
+// shared generator flags: the link, buffer and delay (its designs, and the
+// design question's, are its own; --degrees lists extra Mars degrees).
+func tradeoffNetwork(c *cli.Context, n, u int) (rotor.Rate, rotor.Bytes, rotor.Time, error) {
+	if err := checkTors(n, false); err != nil {
+		return 0, 0, 0, err
+	}
+	if err := checkUplinks(u); err != nil {
+		return 0, 0, 0, err
+	}
+	g, err := parseGenFlags(c)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	if err := refuseUnread(c, func(flag, _ string) bool { return flag == "link" || flag == "buffer" || flag == "delay" },
+		func(flag, _ string) string {
+			return "tradeoff compares fixed designs (use --degrees for more Mars degrees); --" + flag + " is for rdcn schedule, throughput and bounds"
+		}); err != nil {
+		return 0, 0, 0, err
+	}
+	return g.p.Link, g.p.Buffer, g.p.Delay, nil
 }
