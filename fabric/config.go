@@ -7,6 +7,7 @@ import (
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -280,8 +281,8 @@ func (c *Config) validate() error {
 			c.SeriesInterval, c.SimTime/c.SeriesInterval, c.SimTime, maxSeriesBins, c.SimTime/maxSeriesBins+1)
 	case c.BulkBytes < 0:
 		return cfgErr("routing.bulk_bytes", "must not be negative, got %d", c.BulkBytes)
-	case c.PathsK < 0 || c.PathsK > maxECMP:
-		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", maxECMP, c.PathsK)
+	case c.PathsK < 0 || c.PathsK > routing.MaxECMP:
+		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", routing.MaxECMP, c.PathsK)
 	case c.RelayLimit < 0:
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
 	case c.Flows == nil:

@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"sort"
-
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
@@ -39,7 +37,7 @@ func (s *sim) route(t int, p *packet.Packet, source bool) (next int32, class int
 		if s.ksp != nil {
 			return s.sourceRoute(t, p, dst), tor.Transit, false
 		}
-		if nh := s.paths.pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
+		if nh := s.paths.Pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
 			return int32(nh), tor.Transit, false
 		}
 		return dst, tor.Transit, false
@@ -57,12 +55,12 @@ func (s *sim) route(t int, p *packet.Packet, source bool) (next int32, class int
 			}
 			p.Via, dst = int32(w), int32(w)
 		}
-		if nh := s.paths.pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
+		if nh := s.paths.Pick(s.q.Now(), t, int(dst), p.Flow); nh >= 0 {
 			return int32(nh), tor.Transit, false
 		}
 		return dst, tor.Transit, false
 	case Earliest:
-		if nh := s.early.next(s.q.Now(), t, int(dst)); nh >= 0 {
+		if nh := s.early.Next(s.q.Now(), t, int(dst)); nh >= 0 {
 			return int32(nh), class, false
 		}
 	case Hybrid:
@@ -82,7 +80,7 @@ func (s *sim) route(t int, p *packet.Packet, source bool) (next int32, class int
 func (s *sim) sourceRoute(t int, p *packet.Packet, target int32) int32 {
 	now := s.q.Now()
 	if p.Route != packet.NoRoute {
-		next, ok, lost := s.ksp.follow(now, p.Route, t)
+		next, ok, lost := s.ksp.Follow(now, p.Route, t)
 		if ok {
 			return next
 		}
@@ -90,7 +88,7 @@ func (s *sim) sourceRoute(t int, p *packet.Packet, target int32) int32 {
 			s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, p.Route)
 		}
 	}
-	ref, next := s.ksp.choose(now, t, int(target), p.Flow)
+	ref, next := s.ksp.Choose(now, t, int(target), p.Flow)
 	if ref < 0 { // never connected: wait for a direct circuit
 		p.Route = packet.NoRoute
 		return target
@@ -106,7 +104,7 @@ func (s *sim) vlbSourceRoute(t int, p *packet.Packet, source bool) int32 {
 	target := p.DstToR
 	switch {
 	case p.Route != packet.NoRoute:
-		if w := s.ksp.target(p.Route); int(w) != t {
+		if w := s.ksp.Target(p.Route); int(w) != t {
 			target = w // first leg under way
 		}
 	case source && s.n > 2:
@@ -151,183 +149,4 @@ func (s *sim) circuitUp(t int, dst int32) bool {
 		}
 	}
 	return false
-}
-
-// pathTable holds, for every epoch of the cycle (an interval in which no
-// switch changes state), the next hop on a shortest path from u to d over
-// the circuits up for the whole epoch: O(epochs · n²) int16 entries; with
-// k > 1 also up to k−1 further next hops on equal-cost shortest paths
-// (ECMP), chosen per flow.
-type pathTable struct {
-	epochs
-	n   int
-	hop []int16 // [epoch][u][d]
-	k   int
-	alt []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
-}
-
-// maxECMP bounds routing.paths_k.
-const maxECMP = 8
-
-// maxPathEntries bounds the table (about 256 ToRs × 1000 epochs).
-const maxPathEntries = 1 << 26
-
-// epochBounds returns the starts of the epochs of sc's cycle (intervals in
-// which no switch changes state) within [0, cycle), ascending, from 0.
-func epochBounds(sc *rotor.Schedule) []rotor.Time {
-	cycle := sc.CycleDuration()
-	set := map[rotor.Time]bool{0: true}
-	for sw := 0; sw < sc.Switches; sw++ {
-		var off rotor.Time
-		if sc.SwitchOffsets != nil {
-			off = sc.SwitchOffsets[sw]
-		}
-		at := off
-		for k := 0; k < sc.Period; k++ {
-			d := sc.SlotDuration(k)
-			set[(at%cycle+cycle)%cycle] = true
-			set[((at+d-sc.Reconf)%cycle+cycle)%cycle] = true
-			at += d
-		}
-	}
-	bounds := make([]rotor.Time, 0, len(set))
-	for b := range set {
-		bounds = append(bounds, b)
-	}
-	sort.Slice(bounds, func(i, j int) bool { return bounds[i] < bounds[j] })
-	return bounds
-}
-
-// forCircuits calls fn(u, v) for every circuit u→v (u ≠ v) up at time at
-// (not in a night), switch by switch (rotor's AppendCircuitsAt).
-func forCircuits(sc *rotor.Schedule, at rotor.Time, fn func(u, v int)) {
-	for _, c := range sc.CircuitsAt(at) {
-		fn(c.Src, c.Dst)
-	}
-}
-
-func newPathTable(sc *rotor.Schedule, k int) *pathTable {
-	cycle := sc.CycleDuration()
-	bounds := epochBounds(sc)
-	n := sc.Nodes
-	pt := &pathTable{epochs: epochs{cycle: cycle, bounds: bounds}, n: n, k: max(k, 1)}
-	if len(bounds)*n*n*pt.k > maxPathEntries || n > 32767 {
-		return nil
-	}
-	pt.hop = make([]int16, len(bounds)*n*n)
-	if pt.k > 1 {
-		pt.alt = make([]int16, len(bounds)*n*n*(pt.k-1))
-		for i := range pt.alt {
-			pt.alt[i] = -1
-		}
-	}
-	adj := make([][]int, n) // reverse adjacency: adj[v] = nodes u with u→v
-	dist := make([]int, n)
-	queue := make([]int, 0, n)
-	for e, b := range bounds {
-		end := cycle
-		if e+1 < len(bounds) {
-			end = bounds[e+1]
-		}
-		mid := b + (end-b)/2
-		for v := range adj {
-			adj[v] = adj[v][:0]
-		}
-		forCircuits(sc, mid, func(u, v int) { adj[v] = append(adj[v], u) })
-		tab := pt.hop[e*n*n : (e+1)*n*n]
-		for i := range tab {
-			tab[i] = -1
-		}
-		for d := 0; d < n; d++ { // BFS toward d on the reverse graph
-			for i := range dist {
-				dist[i] = -1
-			}
-			dist[d] = 0
-			queue = append(queue[:0], d)
-			for len(queue) > 0 {
-				v := queue[0]
-				queue = queue[1:]
-				for _, u := range adj[v] {
-					if dist[u] < 0 {
-						dist[u] = dist[v] + 1
-						tab[u*n+d] = int16(v)
-						queue = append(queue, u)
-					} else if pt.k > 1 && dist[u] == dist[v]+1 && tab[u*n+d] != int16(v) {
-						alt := pt.alt[((e*n+u)*n+d)*(pt.k-1):][:pt.k-1]
-						for i := range alt {
-							if alt[i] == int16(v) {
-								break
-							}
-							if alt[i] < 0 {
-								alt[i] = int16(v)
-								break
-							}
-						}
-					}
-				}
-			}
-		}
-	}
-	return pt
-}
-
-// pick is the next hop from u toward d at time t for a packet of flow f:
-// one of the equal-cost next hops, chosen by a hash of (f, u) so that a
-// flow keeps its path within an epoch. If the circuits up now do not
-// connect u to d (a night of every switch, say), it is the next hop in the
-// first later epoch that does, so the packet waits for that circuit; −1 if
-// no epoch connects them.
-func (pt *pathTable) pick(t rotor.Time, u, d int, f int32) int {
-	e := pt.epoch(t)
-	E := len(pt.bounds)
-	i := (e*pt.n+u)*pt.n + d
-	for k := 1; pt.hop[i] < 0 && k < E; k++ {
-		i = (((e+k)%E*pt.n)+u)*pt.n + d
-	}
-	first := int(pt.hop[i])
-	if pt.k == 1 || first < 0 {
-		return first
-	}
-	alt := pt.alt[i*(pt.k-1):][:pt.k-1]
-	cnt := 1
-	for cnt-1 < len(alt) && alt[cnt-1] >= 0 {
-		cnt++
-	}
-	if j := flowHash(f, u) % cnt; j > 0 {
-		return int(alt[j-1])
-	}
-	return first
-}
-
-// next is the next hop from u toward d at time t, or −1 if the circuits up
-// now do not connect them.
-func (pt *pathTable) next(t rotor.Time, u, d int) int {
-	return int(pt.hop[(pt.epoch(t)*pt.n+u)*pt.n+d])
-}
-
-// flowHash spreads the flows at ToR u over multipath choices.
-func flowHash(f int32, u int) int {
-	h := uint32(f)*2654435761 ^ uint32(u)*40503
-	return int(h >> 16)
-}
-
-// epochs are the intervals of a cycle in which no switch changes state.
-type epochs struct {
-	cycle  rotor.Time
-	bounds []rotor.Time // epoch starts within [0, cycle), ascending, bounds[0] = 0
-}
-
-// epoch is the index of the epoch holding time t.
-func (ep *epochs) epoch(t rotor.Time) int {
-	rel := t % ep.cycle
-	lo, hi := 0, len(ep.bounds) // first bound > rel
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if ep.bounds[mid] > rel {
-			hi = mid
-		} else {
-			lo = mid + 1
-		}
-	}
-	return lo - 1
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -106,10 +107,10 @@ type sim struct {
 	rng       *rand.Rand
 	sampleRng *rand.Rand // occupancy sampling times (sampleGap)
 	relay     tor.Relay
-	paths     *pathTable
-	ksp       *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
-	hopLimit  uint8     // ksp: drop a packet that has taken this many hops
-	early     *earliestTable
+	paths     *routing.PathTable
+	ksp       *routing.KSPTable // source routes (paths, vlb-paths with k > 1 and ksp)
+	hopLimit  uint8             // ksp: drop a packet that has taken this many hops
+	early     *routing.EarliestTable
 	pull      pullState
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
@@ -257,24 +258,24 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	if (cfg.Routing == Paths || cfg.Routing == VLBPaths) && cfg.PathsK > 1 && cfg.Multipath == MultipathKSP {
-		s.ksp = newKSPTable(sc, cfg.PathsK)
-		s.hopLimit = kspHopLimit
+		s.ksp = routing.NewKSPTable(sc, cfg.PathsK)
+		s.hopLimit = routing.KSPHopLimit
 		if cfg.hopLimit > 0 {
-			s.hopLimit = uint8(min(cfg.hopLimit, kspHopLimit))
+			s.hopLimit = uint8(min(cfg.hopLimit, routing.KSPHopLimit))
 		}
 		if s.ksp == nil {
-			return nil, cfgErr("routing.paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", len(epochBounds(sc)), s.n, maxPathEntries)
+			return nil, cfgErr("routing.paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", routing.NewEpochs(sc).Len(), s.n, routing.MaxTableEntries)
 		}
 	} else if cfg.Routing == Paths || cfg.Routing == VLBPaths {
-		s.paths = newPathTable(sc, cfg.PathsK)
+		s.paths = routing.NewPathTable(sc, cfg.PathsK)
 		if s.paths == nil {
-			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
+			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, routing.MaxTableEntries)
 		}
 	}
 	if cfg.Routing == Earliest {
-		s.early = newEarliestTable(cfg.Context, sc)
+		s.early = routing.NewEarliestTable(cfg.Context, sc)
 		if s.early == nil {
-			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
+			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, routing.MaxTableEntries)
 		}
 	}
 	if cfg.Transport == Pull {
