@@ -193,8 +193,8 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.FlowsStarted = len(s.flows)
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
-	if s.ksp != nil {
-		r.PathCache = s.ksp.Stats()
+	if c, ok := s.router.(routing.PathCacher); ok {
+		r.PathCache = c.PathCache()
 	}
 	return r, nil
 }
