@@ -43,14 +43,23 @@ func (s *sim) newRouter() error {
 // electrical packet switch instead.
 func (s *sim) route(t int, p *packet.Packet, source bool) (next int32, class int, usePS bool) {
 	h := s.router.Next(s.q.Now(), t, p, source)
-	if h.OffRoute && s.cfg.Check {
-		s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, p.Route)
+	if h.OffRoute {
+		s.offRoute(t, p)
 	}
 	class = tor.Transit
 	if source && !h.Transit {
 		class = tor.Local
 	}
 	return h.To, class, h.PacketSwitch
+}
+
+// offRoute reports (run.check) a packet found off its source route.
+//
+//go:noinline
+func (s *sim) offRoute(t int, p *packet.Packet) {
+	if s.cfg.Check {
+		s.fail("packet of flow %d at ToR %d is not on its source route %d", p.Flow, t, p.Route)
+	}
 }
 
 // circuitState answers the router's questions about the circuits up now.
