@@ -99,6 +99,7 @@ type Mode struct {
 	Name  string
 	Doc   string
 	Reads []string
+	Needs Needs
 	New   func(Setup) (Router, error)
 }
 
@@ -119,22 +120,22 @@ var Modes = []Mode{
 	{Name: Direct, Doc: "wait for a circuit to the destination ToR",
 		New: func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: VLB, Doc: "first hop to a ToR a circuit reaches now, then direct (Valiant)",
-		New: newVLB},
+		Needs: NeedSchedule | NeedCircuits | NeedRand, New: newVLB},
 	{Name: RotorLB, Doc: "direct first; spare circuit capacity relays two-hop traffic (RotorNet's RotorLB)",
 		Reads: []string{"routing.relay_limit", "routing.offer"},
 		New:   func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
 		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer"},
-		New:   newPaths},
+		Needs: NeedSchedule | NeedBulk, New: newPaths},
 	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch",
-		New: newHybrid},
+		Needs: NeedSchedule | NeedCircuits, New: newHybrid},
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits",
-		New: newEarliest},
+		Needs: NeedSchedule, New: newEarliest},
 	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
 		Reads: []string{"routing.paths_k", "routing.multipath"},
-		New:   newVLBPaths},
+		Needs: NeedSchedule | NeedRand, New: newVLBPaths},
 	{Name: ECMP, Doc: "topology.kind leafspine only (its default and only mode): each flow hashed onto one of the equal-cost leaf–spine paths",
-		New: newECMP},
+		Needs: NeedRand, New: newECMP},
 }
 
 // Lookup returns the mode called name.
@@ -156,5 +157,37 @@ func New(name string, s Setup) (Router, error) {
 	if s.Context == nil {
 		s.Context = context.Background()
 	}
+	if err := s.check(m); err != nil {
+		return nil, err
+	}
 	return m.New(s)
+}
+
+// Needs lists what of a Setup a mode reads.
+type Needs uint8
+
+const (
+	NeedSchedule Needs = 1 << iota // Setup.Schedule
+	NeedCircuits                   // Setup.Circuits
+	NeedRand                       // Setup.Rand
+	NeedBulk                       // Setup.Bulk
+)
+
+// check refuses a Setup that lacks what mode m reads.
+func (s *Setup) check(m Mode) error {
+	for _, c := range []struct {
+		need Needs
+		ok   bool
+		what string
+	}{
+		{NeedSchedule, s.Schedule != nil, "a schedule (Setup.Schedule)"},
+		{NeedCircuits, s.Circuits != nil, "the circuit state (Setup.Circuits)"},
+		{NeedRand, s.Rand != nil, "a random stream (Setup.Rand)"},
+		{NeedBulk, s.Bulk != nil, "the bulk test (Setup.Bulk)"},
+	} {
+		if m.Needs&c.need != 0 && !c.ok {
+			return setupErr("mode", "%s needs %s", m.Name, c.what)
+		}
+	}
+	return nil
 }

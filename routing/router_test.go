@@ -246,3 +246,34 @@ func TestPathsUseCircuitsUp(t *testing.T) {
 		}
 	}
 }
+
+// TestNewRefusesIncompleteSetup: a mode built without what it reads is
+// refused with an error naming it, not a nil dereference later.
+func TestNewRefusesIncompleteSetup(t *testing.T) {
+	sc := rotor4(t)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, c := range []struct {
+		mode string
+		s    Setup
+	}{
+		{VLB, Setup{Schedule: sc, Rand: rng}},
+		{VLB, Setup{Schedule: sc, Circuits: fakeCircuits{}}},
+		{Hybrid, Setup{Schedule: sc}},
+		{Paths, Setup{Schedule: sc, PathsK: 1}},
+		{VLBPaths, Setup{Schedule: sc, PathsK: 1}},
+		{ECMP, Setup{}},
+		{"bogus", Setup{Schedule: sc}},
+	} {
+		if _, err := New(c.mode, c.s); err == nil {
+			t.Errorf("%s built from %+v", c.mode, c.s)
+		} else if _, ok := err.(*SetupError); !ok {
+			t.Errorf("%s: %v is not a *SetupError", c.mode, err)
+		}
+	}
+	if _, err := New(Hybrid, Setup{Schedule: sc, Circuits: fakeCircuits{}}); err != nil {
+		t.Errorf("hybrid with schedule and circuits: %v", err)
+	}
+	if _, err := New(Direct, Setup{}); err != nil {
+		t.Errorf("direct reads nothing, yet: %v", err)
+	}
+}
