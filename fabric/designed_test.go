@@ -202,7 +202,7 @@ func TestRunCanceledBeforeStart(t *testing.T) {
 		t.Errorf("earliest: Run gave %v, %v; want context.Canceled", r, err)
 	}
 	if routing.NewEarliestTable(ctx, cfg.Schedule) != nil {
-		t.Error("newEarliestTable built a table under a done context")
+		t.Error("routing.NewEarliestTable built a table under a done context")
 	}
 	if _, err := specWith(t, keys...).BuildContext(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("BuildContext gave %v; want context.Canceled", err)
