@@ -119,7 +119,6 @@ type paths struct {
 	ksp      *KSPTable
 	hopLimit uint8
 	bulk     func(flow int32) bool
-	vlb      bool // vlb-paths: to a random intermediate first
 	rng      interface{ IntN(int) int }
 	n        int
 }
@@ -138,8 +137,15 @@ func newVLBPaths(s Setup) (Router, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.vlb, r.rng = true, s.Rand
-	return r, nil
+	r.rng = s.Rand
+	return vlbPaths{r}, nil
+}
+
+// vlbPaths is paths to a random intermediate ToR first.
+type vlbPaths struct{ *paths }
+
+func (r vlbPaths) Next(now rotor.Time, at int, p *packet.Packet, source bool) Hop {
+	return r.nextVLB(now, at, p, source)
 }
 
 func newPathRouter(s Setup) (*paths, error) {
@@ -175,9 +181,6 @@ func (r *paths) PathCache() *PathCacheStats {
 }
 
 func (r *paths) Next(now rotor.Time, at int, p *packet.Packet, source bool) Hop {
-	if r.vlb {
-		return r.nextVLB(now, at, p, source)
-	}
 	if p.Via >= 0 {
 		return Hop{To: p.Via}
 	}
