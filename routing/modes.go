@@ -267,8 +267,11 @@ type ECMPRouter struct{ seed uint64 }
 
 func newECMP(s Setup) (Router, error) { return &ECMPRouter{seed: s.Rand.Uint64()}, nil }
 
+// Next is the destination leaf: every spine reaches it (Hash picks the
+// links).
 func (*ECMPRouter) Next(_ rotor.Time, _ int, p *packet.Packet, _ bool) Hop { return Hop{To: p.DstToR} }
 
+// Reroute is RerouteNone: a leaf-spine has no circuits to go down.
 func (*ECMPRouter) Reroute() Reroute { return RerouteNone }
 
 // Hash is ECMP's hash of flow f at switch sw (splitmix64 of the flow, the
