@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 )
 
 // benchSpec is the performance setting of docs/simulate.md: websearch at
@@ -92,7 +93,7 @@ func BenchmarkEarliestTable(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if newEarliestTable(context.Background(), setup.Schedule) == nil {
+				if routing.NewEarliestTable(context.Background(), setup.Schedule) == nil {
 					b.Fatal("table too large")
 				}
 			}

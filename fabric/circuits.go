@@ -4,6 +4,7 @@ import (
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -108,7 +109,7 @@ func (s *sim) nightStart(sw int) {
 			s.upTo[t*s.n+int(v)] &^= 1 << sw
 			s.notifyCircuit(t, v, false)
 		}
-		if (s.paths != nil || s.ksp != nil || s.early != nil) && v != rotor.Idle {
+		if s.rerouting != routing.RerouteNone && v != rotor.Idle {
 			s.reroute(t, v)
 		}
 	}
@@ -254,7 +255,7 @@ func (s *sim) reroute(t int, v int32) {
 	now := s.q.Now()
 	s.settle(t)
 	for class := tor.Transit; class <= tor.Local; class++ {
-		if class == tor.Local && s.early == nil {
+		if class == tor.Local && s.rerouting != routing.RerouteAll {
 			break
 		}
 		q := tr.VOQ(int(v), class)
@@ -265,7 +266,7 @@ func (s *sim) reroute(t int, v int32) {
 			next, nclass := v, class
 			if p.DstToR != v {
 				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
-				if s.early != nil {
+				if s.rerouting == routing.RerouteAll {
 					nclass = class
 				}
 			}

@@ -7,19 +7,20 @@ import (
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
 
 // Routing modes.
 const (
-	Direct   = "direct"    // wait for a circuit to the destination ToR
-	VLB      = "vlb"       // first hop to a ToR a circuit reaches now, then direct
-	RotorLB  = "rotorlb"   // direct first; spare circuit capacity relays two-hop traffic
-	Paths    = "paths"     // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
-	Hybrid   = "hybrid"    // a circuit if one reaches the destination now, else the packet switch
-	Earliest = "earliest"  // the temporal path that arrives first given the schedule (waiting allowed)
-	VLBPaths = "vlb-paths" // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
+	Direct   = routing.Direct   // wait for a circuit to the destination ToR
+	VLB      = routing.VLB      // first hop to a ToR a circuit reaches now, then direct
+	RotorLB  = routing.RotorLB  // direct first; spare circuit capacity relays two-hop traffic
+	Paths    = routing.Paths    // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
+	Hybrid   = routing.Hybrid   // a circuit if one reaches the destination now, else the packet switch
+	Earliest = routing.Earliest // the temporal path that arrives first given the schedule (waiting allowed)
+	VLBPaths = routing.VLBPaths // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
 )
 
 // RoutingModes lists the routing modes Run accepts (the Routers registry).
@@ -39,8 +40,8 @@ const (
 	OfferAll    = "all"    // all its backlog (relays whenever an intermediate has room)
 
 	// Multipath routing with Config.PathsK > 1 (paths, vlb-paths).
-	MultipathKSP  = "ksp"  // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
-	MultipathECMP = "ecmp" // up to k next hops on equal-cost shortest paths, hop by hop
+	MultipathKSP  = routing.MultipathKSP  // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
+	MultipathECMP = routing.MultipathECMP // up to k next hops on equal-cost shortest paths, hop by hop
 
 	AcksFabric = "fabric" // ACKs are packets routed through the fabric like data
 	AcksIdeal  = "ideal"  // ACKs reach the sender after the base one-way delay, out of band
@@ -280,8 +281,8 @@ func (c *Config) validate() error {
 			c.SeriesInterval, c.SimTime/c.SeriesInterval, c.SimTime, maxSeriesBins, c.SimTime/maxSeriesBins+1)
 	case c.BulkBytes < 0:
 		return cfgErr("routing.bulk_bytes", "must not be negative, got %d", c.BulkBytes)
-	case c.PathsK < 0 || c.PathsK > maxECMP:
-		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", maxECMP, c.PathsK)
+	case c.PathsK < 0 || c.PathsK > routing.MaxECMP:
+		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", routing.MaxECMP, c.PathsK)
 	case c.RelayLimit < 0:
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
 	case c.Flows == nil:

@@ -8,6 +8,7 @@ import (
 	"github.com/yourbasic/graph"
 
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -323,7 +324,7 @@ func pullRoutes(routing string) bool {
 
 // tableProblem refuses, before the workload is built and the run starts,
 // a routing whose next-hop table (one entry per epoch, ToR pair and path)
-// would exceed maxPathEntries; newSim applies the same limit.
+// would exceed routing.MaxTableEntries; newSim applies the same limit.
 func tableProblem(cfg *Config) error {
 	switch cfg.Routing {
 	case Paths, VLBPaths, Earliest:
@@ -331,15 +332,15 @@ func tableProblem(cfg *Config) error {
 		return nil
 	}
 	n := cfg.Schedule.Nodes
-	epochs := len(epochBounds(cfg.Schedule))
+	epochs := routing.NewEpochs(cfg.Schedule).Len()
 	k := max(cfg.PathsK, 1)
 	ksp := cfg.Routing != Earliest && k > 1 && cfg.Multipath == MultipathKSP
 	if ksp {
 		k = 1 // the k-shortest-path table holds references, not k entries per pair; newKSPTable checks n·k
 	}
-	if epochs*n*n*k <= maxPathEntries && n <= 32767 {
+	if epochs*n*n*k <= routing.MaxTableEntries && n <= 32767 {
 		return nil
 	}
 	return cfgErr("routing.mode", "%s: the next-hop table of %d epochs × %d² ToR pairs is too large (limit %d entries); rotorlb (RotorNet's and Opera's bulk routing) needs no table",
-		cfg.Routing, epochs, n, maxPathEntries)
+		cfg.Routing, epochs, n, routing.MaxTableEntries)
 }

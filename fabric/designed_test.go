@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -200,8 +201,8 @@ func TestRunCanceledBeforeStart(t *testing.T) {
 	if r, err := Run(cfg); !errors.Is(err, context.Canceled) || r != nil {
 		t.Errorf("earliest: Run gave %v, %v; want context.Canceled", r, err)
 	}
-	if newEarliestTable(ctx, cfg.Schedule) != nil {
-		t.Error("newEarliestTable built a table under a done context")
+	if routing.NewEarliestTable(ctx, cfg.Schedule) != nil {
+		t.Error("routing.NewEarliestTable built a table under a done context")
 	}
 	if _, err := specWith(t, keys...).BuildContext(ctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("BuildContext gave %v; want context.Canceled", err)

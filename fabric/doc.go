@@ -11,8 +11,8 @@
 // (days, nights, circuit uplinks), switch.go (ToR queues, host ports),
 // port.go (the port with queues of its own — pick, serialise, propagate —
 // that serves the leaf-spine's links and the packet switch's), hosts.go
-// (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go,
-// ksp.go and earliest.go (path tables), leafspine.go.
+// (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
+// (asks package routing's Router for next hops), leafspine.go.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'
@@ -22,7 +22,8 @@
 // that switch's n ports.
 //
 // A packet is routed at its source ToR and forwarded hop by hop as circuits
-// appear: Direct waits for a circuit to the destination; VLB sends it first
+// appear (package routing teaches each mode): Direct waits for a circuit
+// to the destination; VLB sends it first
 // to a ToR a circuit reaches now; RotorLB sends direct traffic first and
 // relays other traffic over spare circuit capacity when the intermediate has
 // room; Paths follows shortest paths over the circuits up now (Opera's

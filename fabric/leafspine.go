@@ -3,13 +3,14 @@ package fabric
 import (
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 )
 
 // ECMP is the leaf-spine fabric's routing: a flow's packets take the
 // uplink and the spine's downlink that a hash of the flow picks, so they
 // stay in order and flows spread over the spines.
-const ECMP = "ecmp"
+const ECMP = routing.ECMP
 
 // LeafSpine is a two-tier Clos fabric. Config.HostsPerToR hosts attach to
 // each leaf by Config.HostLink links with Config.HostDelay propagation;
@@ -79,7 +80,7 @@ type leafSpine struct {
 	cfg     LeafSpine
 	spines  []*tor.ToR
 	data    int // class of data packets (control: 0)
-	seed    uint64
+	ecmp    *routing.ECMPRouter
 	uplinks int // per leaf: Spines·LinksPerPair
 }
 
@@ -87,7 +88,7 @@ type leafSpine struct {
 // s.tors, built by newSim.
 func (s *sim) newLeafSpine() error {
 	c := s.cfg.LeafSpine
-	ls := &leafSpine{cfg: *c, seed: s.rng.Uint64(), uplinks: c.Spines * c.LinksPerPair}
+	ls := &leafSpine{cfg: *c, ecmp: s.router.(*routing.ECMPRouter), uplinks: c.Spines * c.LinksPerPair}
 	ls.data = max(c.Classes, 1) - 1
 	L, K := c.Leaves, c.LinksPerPair
 	ls.spines = make([]*tor.ToR, c.Spines)
@@ -127,16 +128,8 @@ func (s *sim) newLeafSpine() error {
 	return nil
 }
 
-// flowHash is ECMP's hash of flow f at switch sw (splitmix64 of the flow,
-// the switch and the run's seed): each switch hashes independently, as
-// switches with their own hash seeds do.
-func (ls *leafSpine) flowHash(f int32, sw int) uint64 {
-	z := ls.seed ^ uint64(uint32(f)) ^ uint64(sw)<<32
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
-}
+// flowHash is ECMP's hash of flow f at switch sw.
+func (ls *leafSpine) flowHash(f int32, sw int) uint64 { return ls.ecmp.Hash(f, sw) }
 
 // class is the queue class of packet p: control packets first.
 func (ls *leafSpine) class(p *packet.Packet) int {

@@ -114,20 +114,9 @@ var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entri
 	{Name: "dt", Doc: "dynamic thresholds (Choudhury–Hahne): a queue may grow to α × the free buffer", Reads: []string{"buffer.alpha"}},
 }}
 
-// Routers: how a ToR picks a packet's next hop.
-var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: []Entry{
-	{Name: Direct, Doc: "wait for a circuit to the destination ToR"},
-	{Name: VLB, Doc: "first hop to a ToR a circuit reaches now, then direct (Valiant)"},
-	{Name: RotorLB, Doc: "direct first; spare circuit capacity relays two-hop traffic (RotorNet's RotorLB)",
-		Reads: []string{"routing.relay_limit", "routing.offer"}},
-	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
-		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer"}},
-	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch"},
-	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits"},
-	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
-		Reads: []string{"routing.paths_k", "routing.multipath"}},
-	{Name: ECMP, Doc: "topology.kind leafspine only (its default and only mode): each flow hashed onto one of the equal-cost leaf–spine paths"},
-}}
+// Routers: how a ToR picks a packet's next hop (package routing's table
+// of modes).
+var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
 
 // windowKeys are the keys of the windowed flows' transport.
 var windowKeys = []string{"transport.cc", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}

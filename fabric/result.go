@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -192,8 +193,8 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.FlowsStarted = len(s.flows)
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
-	if s.ksp != nil {
-		r.PathCache = s.ksp.stats()
+	if c, ok := s.router.(routing.PathCacher); ok {
+		r.PathCache = c.PathCache()
 	}
 	return r, nil
 }
@@ -254,3 +255,7 @@ func (r *Result) Records() []stats.FlowRecord {
 	}
 	return out
 }
+
+// PathCacheStats describes the k-shortest-path cache of a run
+// (routing.multipath = ksp).
+type PathCacheStats = routing.PathCacheStats

@@ -8,6 +8,7 @@ import (
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -94,7 +95,6 @@ type sim struct {
 	wake      *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
 	upFree    []rotor.Time // [t*U+s]: the uplink serialises until then
 	uplinkToR []int32      // [t*U+s]: t
-	vlbRR     []int32      // [t]
 
 	hosts []hostState
 	flows []flowState
@@ -106,10 +106,9 @@ type sim struct {
 	rng       *rand.Rand
 	sampleRng *rand.Rand // occupancy sampling times (sampleGap)
 	relay     tor.Relay
-	paths     *pathTable
-	ksp       *kspTable // source routes (paths, vlb-paths with k > 1 and ksp)
-	hopLimit  uint8     // ksp: drop a packet that has taken this many hops
-	early     *earliestTable
+	router    routing.Router
+	rerouting routing.Reroute // what happens to the packets waiting for a circuit that goes down
+	hopLimit  uint8           // drop a packet that has taken this many hops; 0: no limit
 	pull      pullState
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
@@ -238,11 +237,13 @@ func newSim(cfg Config) (*sim, error) {
 	for i := range s.uplinkToR {
 		s.uplinkToR[i] = int32(i / s.U)
 	}
-	s.vlbRR = make([]int32, s.n)
 	s.hosts = make([]hostState, s.n*s.H)
 	s.ackDelayLocal = 2 * cfg.HostDelay
 	s.ackDelayRemote = 2*cfg.HostDelay + cfg.LinkDelay
 	s.relayLimit = int64(cfg.RelayLimit)
+	if err := s.newRouter(); err != nil {
+		return nil, err
+	}
 	if cfg.LeafSpine != nil {
 		if err := s.newLeafSpine(); err != nil {
 			return nil, err
@@ -254,27 +255,6 @@ func newSim(cfg Config) (*sim, error) {
 	case RotorLB, Paths:
 		if cfg.Transport != Pull { // pulled traffic is relayed when it is pulled
 			s.relay = relay{s}
-		}
-	}
-	if (cfg.Routing == Paths || cfg.Routing == VLBPaths) && cfg.PathsK > 1 && cfg.Multipath == MultipathKSP {
-		s.ksp = newKSPTable(sc, cfg.PathsK)
-		s.hopLimit = kspHopLimit
-		if cfg.hopLimit > 0 {
-			s.hopLimit = uint8(min(cfg.hopLimit, kspHopLimit))
-		}
-		if s.ksp == nil {
-			return nil, cfgErr("routing.paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", len(epochBounds(sc)), s.n, maxPathEntries)
-		}
-	} else if cfg.Routing == Paths || cfg.Routing == VLBPaths {
-		s.paths = newPathTable(sc, cfg.PathsK)
-		if s.paths == nil {
-			return nil, cfgErr("routing.mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
-		}
-	}
-	if cfg.Routing == Earliest {
-		s.early = newEarliestTable(cfg.Context, sc)
-		if s.early == nil {
-			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}
 	}
 	if cfg.Transport == Pull {

@@ -53,7 +53,7 @@ func (s *sim) torArrive(t int, idx int32) {
 	if p.Via == int32(t) {
 		p.Via = packet.NoToR
 	}
-	if s.ksp != nil && p.Hops >= s.hopLimit {
+	if s.hopLimit > 0 && p.Hops >= s.hopLimit {
 		s.m.hopLimitDrops++
 		s.drop(idx)
 		return

@@ -1,4 +1,4 @@
-package fabric
+package routing
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 //
 // The schedule repeats every cycle, so the temporal path that reaches d
 // first from node u at time τ depends only on the epoch τ falls in (an
-// interval in which no switch changes state; see pathTable). For every
+// interval in which no switch changes state; see Epochs). For every
 // epoch e, node u and destination d the table holds the next hop of the
 // earliest-arrival path; a packet may wait at a node for a later epoch.
 //
@@ -28,10 +28,20 @@ import (
 // will move, so a packet waits in the VOQ of the circuit it will take.
 //
 // Cost: 3·epochs·n Dijkstras of O((n + edges) log n); the table has
-// epochs·n² int16 entries (same limit as paths).
+// epochs·n² int16 entries (limit MaxTableEntries).
 
-type earliestTable struct {
-	*pathTable // epochs and lookup; hop holds earliest next hops
+// EarliestTable is the earliest-arrival next-hop table.
+type EarliestTable struct {
+	Epochs
+	n   int
+	hop []int16 // [epoch][u][d]: next hop, −1: d unreachable from u
+}
+
+// Next is the next hop from u toward d of the earliest-arrival path of a
+// packet at u at time t (the circuit it takes, now or in a later epoch),
+// or −1 if no temporal path connects them.
+func (et *EarliestTable) Next(t rotor.Time, u, d int) int {
+	return int(et.hop[(et.Index(t)*et.n+u)*et.n+d])
 }
 
 // label is the value of a state: arrival time (epoch start) and hops.
@@ -44,15 +54,25 @@ func (a label) less(b label) bool { return a.arr < b.arr || a.arr == b.arr && a.
 
 var unreachable = label{arr: 1<<62 - 1, hops: 1 << 30}
 
-// newEarliestTable builds the table; nil if it would be too large, or if
-// ctx is done (checked once per destination).
-func newEarliestTable(ctx context.Context, sc *rotor.Schedule) *earliestTable {
-	pt := newPathTable(sc, 1) // epochs and their circuit graphs; its BFS entries are overwritten
-	if pt == nil {
+// NewEarliestTable builds the table; nil if it would hold more than
+// MaxTableEntries entries, or if ctx is done (checked once per
+// destination).
+func NewEarliestTable(ctx context.Context, sc *rotor.Schedule) *EarliestTable {
+	n := sc.Nodes
+	et := &EarliestTable{Epochs: *NewEpochs(sc), n: n}
+	E := et.Len()
+	if E*n*n > MaxTableEntries || n > 32767 {
 		return nil
 	}
-	n, E := pt.n, len(pt.bounds)
-	radj := epochGraphs(sc, pt) // radj[e][v] = nodes u with a circuit u→v up during e
+	et.hop = make([]int16, E*n*n)
+	radj := make([][][]int32, E) // radj[e][v] = nodes u with a circuit u→v up during e
+	et.circuits(sc, func(e int, cs []rotor.Circuit) {
+		adj := make([][]int32, n)
+		for _, c := range cs {
+			adj[c.Dst] = append(adj[c.Dst], int32(c.Src))
+		}
+		radj[e] = adj
+	})
 	const unroll = 3
 	next := make([]label, n) // values at epoch g+1
 	cur := make([]label, n)
@@ -68,7 +88,7 @@ func newEarliestTable(ctx context.Context, sc *rotor.Schedule) *earliestTable {
 		}
 		for g := unroll*E - 1; g >= 0; g-- {
 			e := g % E
-			start := pt.bounds[e] + rotor.Time(g/E)*pt.cycle
+			start := et.Bounds[e] + rotor.Time(g/E)*et.Cycle
 			// Sources: waiting at u (value of epoch g+1), or being at d.
 			h.reset(cur)
 			for u := 0; u < n; u++ {
@@ -92,7 +112,7 @@ func newEarliestTable(ctx context.Context, sc *rotor.Schedule) *earliestTable {
 				}
 			}
 			if g < E {
-				tab := pt.hop[e*n*n:]
+				tab := et.hop[e*n*n:]
 				for u := 0; u < n; u++ {
 					tab[u*n+d] = curHop[u]
 				}
@@ -101,25 +121,7 @@ func newEarliestTable(ctx context.Context, sc *rotor.Schedule) *earliestTable {
 			curHop, nextHop = nextHop, curHop
 		}
 	}
-	return &earliestTable{pt}
-}
-
-// epochGraphs returns, per epoch, the reversed graph of the circuits up
-// for the whole epoch.
-func epochGraphs(sc *rotor.Schedule, pt *pathTable) [][][]int32 {
-	n := sc.Nodes
-	out := make([][][]int32, len(pt.bounds))
-	for e, b := range pt.bounds {
-		end := pt.cycle
-		if e+1 < len(pt.bounds) {
-			end = pt.bounds[e+1]
-		}
-		mid := b + (end-b)/2
-		adj := make([][]int32, n)
-		forCircuits(sc, mid, func(u, v int) { adj[v] = append(adj[v], int32(u)) })
-		out[e] = adj
-	}
-	return out
+	return et
 }
 
 // labelHeap is a binary min-heap of nodes keyed by their current label
@@ -210,16 +212,4 @@ func (h *labelHeap) down(i int) {
 		h.swap(i, c)
 		i = c
 	}
-}
-
-// nextEpoch returns the start of the epoch after the one containing t.
-func (pt *pathTable) nextEpoch(t rotor.Time) rotor.Time {
-	base := t - t%pt.cycle
-	rel := t % pt.cycle
-	for _, b := range pt.bounds {
-		if b > rel {
-			return base + b
-		}
-	}
-	return base + pt.cycle
 }

@@ -1,4 +1,4 @@
-package fabric
+package routing
 
 import (
 	"math/bits"
@@ -364,7 +364,7 @@ func less(a, b []int32) bool {
 	return slices.Compare(a, b) < 0
 }
 
-// kspTable serves, for every epoch e of the cycle and ToR pair (u, d), the
+// KSPTable serves, for every epoch e of the cycle and ToR pair (u, d), the
 // first k simple u→d paths of the epoch's slice graph (the circuits up for
 // the whole epoch) in (hops, node sequence) order. Opera has O(n) epochs,
 // so the paths of all epochs·n² pairs are not precomputed: they are
@@ -374,8 +374,8 @@ func less(a, b []int32) bool {
 // A packet on a source route carries a path reference ((e·n+u)·n+d)·k+j:
 // the j-th path of (e, u, d). References do not depend on the cache, so a
 // packet's path survives evictions.
-type kspTable struct {
-	epochs
+type KSPTable struct {
+	Epochs
 	n, k   int
 	graphs []*digraph // per epoch
 	dist   []int16    // [epoch][d][v]: hops from v to d, −1 unreachable; valid where distOK
@@ -391,7 +391,7 @@ type kspTable struct {
 type kspEntry struct {
 	key   int32 // (e·n+u)·n+d; −1: empty
 	count uint8
-	ends  [maxECMP]uint16 // end offset of each path in nodes
+	ends  [MaxECMP]uint16 // end offset of each path in nodes
 	nodes []int16
 }
 
@@ -403,30 +403,29 @@ const kspCacheSlots = 1 << 16
 // (per path); longer paths grow the entry's own storage.
 const kspSlotNodes = 6
 
-// kspHopLimit drops a source-routed packet that has taken this many hops
+// KSPHopLimit drops a source-routed packet that has taken this many hops
 // (Packet.Hops is a uint8): a guard, never reached in our runs, since
 // between two re-routings a packet follows one loopless path.
-const kspHopLimit = 255
+const KSPHopLimit = 255
 
-// newKSPTable builds the slice graphs of sc's epochs; nil if the path
+// NewKSPTable builds the slice graphs of sc's epochs; nil if the path
 // references would not fit an int32.
-func newKSPTable(sc *rotor.Schedule, k int) *kspTable {
-	bounds := epochBounds(sc)
+func NewKSPTable(sc *rotor.Schedule, k int) *KSPTable {
+	ep := NewEpochs(sc)
 	n := sc.Nodes
-	if len(bounds)*n*n > maxPathEntries || n*k >= 1<<16 {
+	if ep.Len()*n*n > MaxTableEntries || n*k >= 1<<16 {
 		return nil
 	}
-	kt := &kspTable{epochs: epochs{cycle: sc.CycleDuration(), bounds: bounds}, n: n, k: k}
+	kt := &KSPTable{Epochs: *ep, n: n, k: k}
 	var edges [][2]int32
-	for e, b := range bounds {
-		end := kt.cycle
-		if e+1 < len(bounds) {
-			end = bounds[e+1]
-		}
+	kt.circuits(sc, func(_ int, cs []rotor.Circuit) {
 		edges = edges[:0]
-		forCircuits(sc, b+(end-b)/2, func(u, v int) { edges = append(edges, [2]int32{int32(u), int32(v)}) })
+		for _, c := range cs {
+			edges = append(edges, [2]int32{int32(c.Src), int32(c.Dst)})
+		}
 		kt.graphs = append(kt.graphs, newDigraph(n, edges))
-	}
+	})
+	bounds := kt.Bounds
 	slots := 1
 	for slots < kspCacheSlots && slots < len(bounds)*n*n {
 		slots *= 2
@@ -444,7 +443,7 @@ func newKSPTable(sc *rotor.Schedule, k int) *kspTable {
 }
 
 // entry returns the paths of (e, u, d), computing them on a cache miss.
-func (kt *kspTable) entry(e, u, d int) *kspEntry {
+func (kt *KSPTable) entry(e, u, d int) *kspEntry {
 	key := int32((e*kt.n+u)*kt.n + d)
 	kt.lookups++
 	en := &kt.slots[0]
@@ -462,7 +461,7 @@ func (kt *kspTable) entry(e, u, d int) *kspEntry {
 }
 
 // distTo returns the hop distances to d in epoch e's slice graph.
-func (kt *kspTable) distTo(e, d int) []int16 {
+func (kt *KSPTable) distTo(e, d int) []int16 {
 	h := kt.dist[(e*kt.n+d)*kt.n:][:kt.n]
 	if !kt.distOK[e*kt.n+d] {
 		kt.distOK[e*kt.n+d] = true
@@ -480,33 +479,33 @@ func (en *kspEntry) path(j int) []int16 {
 	return en.nodes[start:en.ends[j]]
 }
 
-// choose picks the path of a packet of flow f at ToR u toward d at time t:
+// Choose picks the path of a packet of flow f at ToR u toward d at time t:
 // one of the k shortest of the current epoch, by a hash of (f, u). If the
 // circuits up now do not connect u to d, it is a path of the first later
 // epoch that does (the packet waits for its first circuit). It returns the
 // path reference and the next hop, or −1, −1 if no epoch connects them.
-func (kt *kspTable) choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
-	e0, E := kt.epoch(t), len(kt.bounds)
+func (kt *KSPTable) Choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
+	e0, E := kt.Index(t), len(kt.Bounds)
 	for i := 0; i < E; i++ {
 		e := e0 + i
 		if e >= E {
 			e -= E
 		}
 		if en := kt.entry(e, u, d); en.count > 0 {
-			j := flowHash(f, u) % int(en.count)
+			j := FlowHash(f, u) % int(en.count)
 			return int32(((e*kt.n+u)*kt.n+d)*kt.k + j), int32(en.path(j)[1])
 		}
 	}
 	return -1, -1
 }
 
-// follow is the hop after ToR at on path ref if the circuit to it is up
+// Follow is the hop after ToR at on path ref if the circuit to it is up
 // at time t (in the epoch holding t: a path is followed, as in Opera, as
 // long as its next circuit lasts, even into later epochs); ok is false when
 // that circuit is down (the packet is to be routed again from at), when at
 // ends the path, or when at is not on it (lost: a bug, which Check
 // reports).
-func (kt *kspTable) follow(t rotor.Time, ref int32, at int) (next int32, ok, lost bool) {
+func (kt *KSPTable) Follow(t rotor.Time, ref int32, at int) (next int32, ok, lost bool) {
 	j := int(ref) % kt.k
 	key := int(ref) / kt.k
 	d, u, e := key%kt.n, key/kt.n%kt.n, key/kt.n/kt.n
@@ -517,7 +516,7 @@ func (kt *kspTable) follow(t rotor.Time, ref int32, at int) (next int32, ok, los
 				return -1, false, false
 			}
 			next = int32(p[i+1])
-			if now := kt.epoch(t); now != e && !slices.Contains(kt.graphs[now].succ(int32(at)), next) {
+			if now := kt.Index(t); now != e && !slices.Contains(kt.graphs[now].succ(int32(at)), next) {
 				return -1, false, false
 			}
 			return next, true, false
@@ -526,8 +525,8 @@ func (kt *kspTable) follow(t rotor.Time, ref int32, at int) (next int32, ok, los
 	return -1, false, true
 }
 
-// target is the last ToR of path ref.
-func (kt *kspTable) target(ref int32) int32 {
+// Target is the last ToR of path ref.
+func (kt *KSPTable) Target(ref int32) int32 {
 	return int32(int(ref) / kt.k % kt.n)
 }
 
@@ -541,7 +540,7 @@ type PathCacheStats struct {
 	Bytes    int64 `json:"bytes"`    // cache and slice graphs at the end of the run
 }
 
-func (kt *kspTable) stats() *PathCacheStats {
+func (kt *KSPTable) Stats() *PathCacheStats {
 	b := int64(len(kt.slots)) * int64(unsafe.Sizeof(kspEntry{}))
 	for i := range kt.slots {
 		b += int64(cap(kt.slots[i].nodes)) * 2
@@ -550,5 +549,5 @@ func (kt *kspTable) stats() *PathCacheStats {
 	for _, g := range kt.graphs {
 		b += int64(cap(g.out)+cap(g.in)+cap(g.outOff)+cap(g.inOff))*4 + int64(unsafe.Sizeof(*g))
 	}
-	return &PathCacheStats{Epochs: len(kt.bounds), Slots: len(kt.slots), Lookups: kt.lookups, Computed: kt.computed, Bytes: b}
+	return &PathCacheStats{Epochs: len(kt.Bounds), Slots: len(kt.slots), Lookups: kt.lookups, Computed: kt.computed, Bytes: b}
 }

@@ -1,0 +1,74 @@
+// Package routing decides where a packet goes next in a circuit fabric: at
+// a ToR, at a given time, with the circuits the schedule has up then. The
+// emulator (package fabric) asks a Router for every packet that reaches a
+// ToR it is not destined to; the router answers with the ToR whose circuit
+// the packet waits for (its VOQ), and may note in the packet an
+// intermediate ToR (Via) or a source route (Route).
+//
+// # Epochs
+//
+// A rotor schedule repeats every cycle, and between two changes of any
+// switch (a slot starts, a night starts) the set of circuits up is fixed.
+// Those intervals are the epochs (Epochs, from rotor's SlotAt); every
+// table here holds one entry per epoch and ToR pair, and learns an epoch's
+// circuits once, from rotor's AppendCircuitsAt in its middle. A look-up
+// at time t is a binary search for t's epoch and an array index: no
+// allocation, no search of the schedule.
+//
+// # Modes
+//
+// Modes is the table of modes (the simulator's routing.mode registry):
+//
+//   - direct: wait at the source ToR for a circuit to the destination ToR.
+//     One circuit hop; a pair the schedule never connects is never served.
+//   - rotorlb: direct, plus RotorNet's RotorLB: an uplink with spare
+//     capacity carries traffic for another destination to the ToR it
+//     reaches now, which relays it on its own circuit later (two hops at
+//     most). The router answers as direct; the relaying is the engine's,
+//     because it is a decision about capacity taken when an uplink picks a
+//     packet (and, with the pull transport, when a ToR pulls packets from
+//     its hosts), not about paths: it stays with the transport in fabric.
+//   - vlb: Valiant load balancing in time. At the source the packet goes to
+//     the ToR one of the uplinks reaches now (rotating over the uplinks; a
+//     random ToR if none is up), then directly to its destination.
+//   - paths: Opera. Low-latency packets follow shortest paths over the
+//     circuits up in the current epoch (an expander slice), in the
+//     high-priority class; when the circuit a packet waits for goes down it
+//     is routed again in the new epoch. If the current epoch does not
+//     connect the pair, the packet waits for the first later epoch that
+//     does. Bulk flows (at least routing.bulk) go direct (and RotorLB
+//     relays them). With routing.paths_k = k > 1 a flow hash spreads flows
+//     over up to k next hops on equal-cost shortest paths (multipath ecmp),
+//     or over the k shortest loopless paths of the epoch (multipath ksp,
+//     Yen's algorithm; unequal cost; the packet is source-routed and keeps
+//     its path while its next circuit stays up).
+//   - vlb-paths: Valiant over paths: to a uniformly random intermediate
+//     ToR (neither source nor destination) over shortest paths, then to the
+//     destination. For static graphs and Mars, where shortest paths alone
+//     concentrate load.
+//   - earliest: the temporal path that reaches the destination first,
+//     waiting at ToRs for later circuits: a backward dynamic program over
+//     the epochs (three cycles unrolled), ties to fewer hops, then the
+//     smaller next-hop id. A packet waits in the VOQ of the circuit it
+//     will take.
+//   - hybrid: at the source, a circuit to the destination if one is up
+//     now, else the electrical packet switch beside the circuits.
+//   - ecmp: the leaf-spine's routing. The next hop is the destination leaf,
+//     through any spine; ECMPRouter.Hash spreads flows over the equal-cost
+//     links (splitmix64 of flow, switch and a seed drawn per run).
+//
+// # Decisions where the papers were silent
+//
+//   - Multipath choices hash (flow, ToR), so a flow keeps its next hop
+//     within an epoch and packets of one flow stay in order there.
+//   - The tables are bounded (MaxTableEntries: about 256 ToRs × 1000
+//     epochs); a larger one is refused when the router is built, with the
+//     key to change. The k-shortest-path table computes paths on first use
+//     and keeps them in a bounded cache; a path reference names (epoch,
+//     source, destination, index), so it survives eviction.
+//   - A source-routed packet that has taken KSPHopLimit hops is dropped
+//     (HopLimiter): a guard against loops across re-routings.
+//
+// Dependencies go one way: routing reads rotor (schedules) and packet (the
+// packet's destination, Via and Route); the engine reads routing.
+package routing

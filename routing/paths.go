@@ -1,0 +1,128 @@
+package routing
+
+import (
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// PathTable holds, for every epoch of the cycle, the next hop on a
+// shortest path from u to d over the circuits up for the whole epoch:
+// O(epochs · n²) int16 entries; with k > 1 also up to k−1 further next
+// hops on equal-cost shortest paths (ECMP), chosen per flow.
+type PathTable struct {
+	Epochs
+	n   int
+	hop []int16 // [epoch][u][d], −1: not connected in the epoch
+	k   int
+	alt []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
+}
+
+// MaxECMP bounds the equal-cost next hops per pair (routing.paths_k).
+const MaxECMP = 8
+
+// MaxTableEntries bounds a next-hop table (about 256 ToRs × 1000 epochs).
+const MaxTableEntries = 1 << 26
+
+// NewPathTable builds the shortest-path table of sc with up to k
+// equal-cost next hops per pair (k ≤ MaxECMP); nil if it would hold more
+// than MaxTableEntries entries or the ToRs do not fit an int16.
+func NewPathTable(sc *rotor.Schedule, k int) *PathTable {
+	n := sc.Nodes
+	pt := &PathTable{Epochs: *NewEpochs(sc), n: n, k: max(k, 1)}
+	E := pt.Len()
+	if E*n*n*pt.k > MaxTableEntries || n > 32767 {
+		return nil
+	}
+	pt.hop = make([]int16, E*n*n)
+	if pt.k > 1 {
+		pt.alt = make([]int16, E*n*n*(pt.k-1))
+		for i := range pt.alt {
+			pt.alt[i] = -1
+		}
+	}
+	adj := make([][]int, n) // reverse adjacency: adj[v] = nodes u with u→v
+	dist := make([]int, n)
+	queue := make([]int, 0, n)
+	pt.circuits(sc, func(e int, cs []rotor.Circuit) {
+		for v := range adj {
+			adj[v] = adj[v][:0]
+		}
+		for _, c := range cs {
+			adj[c.Dst] = append(adj[c.Dst], c.Src)
+		}
+		tab := pt.hop[e*n*n : (e+1)*n*n]
+		for i := range tab {
+			tab[i] = -1
+		}
+		for d := 0; d < n; d++ { // BFS toward d on the reverse graph
+			for i := range dist {
+				dist[i] = -1
+			}
+			dist[d] = 0
+			queue = append(queue[:0], d)
+			for len(queue) > 0 {
+				v := queue[0]
+				queue = queue[1:]
+				for _, u := range adj[v] {
+					if dist[u] < 0 {
+						dist[u] = dist[v] + 1
+						tab[u*n+d] = int16(v)
+						queue = append(queue, u)
+					} else if pt.k > 1 && dist[u] == dist[v]+1 && tab[u*n+d] != int16(v) {
+						alt := pt.alt[((e*n+u)*n+d)*(pt.k-1):][:pt.k-1]
+						for i := range alt {
+							if alt[i] == int16(v) {
+								break
+							}
+							if alt[i] < 0 {
+								alt[i] = int16(v)
+								break
+							}
+						}
+					}
+				}
+			}
+		}
+	})
+	return pt
+}
+
+// Pick is the next hop from u toward d at time t for a packet of flow f:
+// one of the equal-cost next hops, chosen by FlowHash(f, u) so that a
+// flow keeps its path within an epoch. If the circuits up now do not
+// connect u to d (a night of every switch, say), it is the next hop in the
+// first later epoch that does, so the packet waits for that circuit; −1 if
+// no epoch connects them.
+func (pt *PathTable) Pick(t rotor.Time, u, d int, f int32) int {
+	e := pt.Index(t)
+	E := len(pt.Bounds)
+	i := (e*pt.n+u)*pt.n + d
+	for k := 1; pt.hop[i] < 0 && k < E; k++ {
+		i = (((e+k)%E*pt.n)+u)*pt.n + d
+	}
+	first := int(pt.hop[i])
+	if pt.k == 1 || first < 0 {
+		return first
+	}
+	alt := pt.alt[i*(pt.k-1):][:pt.k-1]
+	cnt := 1
+	for cnt-1 < len(alt) && alt[cnt-1] >= 0 {
+		cnt++
+	}
+	if j := FlowHash(f, u) % cnt; j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
+// Next is the next hop from u toward d at time t, or −1 if the circuits
+// up now do not connect them.
+func (pt *PathTable) Next(t rotor.Time, u, d int) int {
+	return int(pt.hop[(pt.Index(t)*pt.n+u)*pt.n+d])
+}
+
+// FlowHash spreads the flows at ToR u over multipath choices (the paths
+// tables' ECMP and k-shortest-path picks).
+func FlowHash(f int32, u int) int {
+	h := uint32(f)*2654435761 ^ uint32(u)*40503
+	return int(h >> 16)
+}
