@@ -12,7 +12,8 @@
 # socket) lives in a fresh work directory; the daemons it starts are
 # stopped at exit (by their pid files) and the directory is removed unless
 # the run failed or KEEP=1. Prints "slurm-local: CSV equal" and exits 0 on
-# success. Slurm listens on ports 16817/16818 (loopback use only).
+# success. Slurm listens on two free ports from 16817 up (loopback use
+# only), so that runs side by side do not talk to each other's daemons.
 set -euo pipefail
 
 if [[ "${1:-}" == "--install" ]]; then
@@ -70,6 +71,14 @@ munged --force --socket="$work/munge.socket" --key-file="$work/munge.key" \
 
 host=$(hostname -s)
 cpus=$(nproc)
+# Two ports nothing listens on: a busy port would connect us to another
+# run's controller (or fail to bind).
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+ctld_port=$((16817 + 2 * ($$ % 400)))
+until port_free "$ctld_port" && port_free $((ctld_port + 1)); do
+  ctld_port=$((ctld_port + 2))
+  (( ctld_port < 18417 )) || { echo "slurm-local: no two free ports in 16817-18417" >&2; exit 1; }
+done
 mkdir -p "$work/state" "$work/spool"
 cat > "$work/slurm.conf" <<CONF
 ClusterName=rdcnlocal
@@ -85,8 +94,8 @@ SlurmctldPidFile=$work/slurmctld.pid
 SlurmdPidFile=$work/slurmd.pid
 SlurmctldLogFile=$work/slurmctld.log
 SlurmdLogFile=$work/slurmd.log
-SlurmctldPort=16817
-SlurmdPort=16818
+SlurmctldPort=$ctld_port
+SlurmdPort=$((ctld_port + 1))
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
