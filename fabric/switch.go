@@ -20,8 +20,8 @@ func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 	for _, e := range tr.TakeEvicted() {
 		s.drop(e)
 	}
-	if s.cfg.Check && tr.Used() > tr.State().Size {
-		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.State().Size)
+	if s.cfg.Check && tr.Used() > tr.BufferSize() {
+		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.BufferSize())
 	}
 	return true
 }
