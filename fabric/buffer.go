@@ -142,16 +142,30 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 		}
 		oracle = m
 	}
-	sc := tor.SwitchConfig{Ports: ports, Queues: 1, Buffer: int64(cfg.Buffer), MTU: int32(mtu),
-		Rates: []rotor.Rate{max(cfg.HostLink, 1)}, RTT: 10 * rotor.Microsecond}
+	// The switches' shapes: a rotor ToR's ports have 2 queues (its VOQs'
+	// classes), the packet switch's 1, a leaf-spine's queues_per_port.
+	shapes := []struct {
+		what           string
+		queues, buffer int
+	}{{"ToR", 2, int(cfg.Buffer)}}
 	if ls := cfg.LeafSpine; ls != nil {
-		sc.Queues = max(ls.Classes, 1)
+		shapes[0].queues = max(ls.Classes, 1)
+	} else if cfg.PacketSwitchLink > 0 {
+		shapes = append(shapes, struct {
+			what           string
+			queues, buffer int
+		}{"packet switch", 1, int(cfg.PacketSwitchBuffer)})
 	}
-	if sc.MTU > int32(sc.Buffer) {
-		sc.MTU = int32(sc.Buffer)
-	}
-	if _, err := tor.NewBufferPolicy(name, set, tor.Env{Switch: &sc, Oracle: oracle, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
-		return nil, cfgErr(paramKey(spec, err), "%v", err)
+	for _, sh := range shapes {
+		sc := tor.SwitchConfig{Ports: ports, Queues: sh.queues, Buffer: int64(sh.buffer), MTU: int32(mtu),
+			Rates: []rotor.Rate{max(cfg.HostLink, 1)}, RTT: 10 * rotor.Microsecond}
+		if sc.Buffer <= 0 { // the packet switch's default: 1 MB per port
+			sc.Buffer = 1_000_000
+		}
+		sc.MTU = min(sc.MTU, int32(sc.Buffer))
+		if _, err := tor.NewBufferPolicy(name, set, tor.Env{Switch: &sc, Oracle: oracle, Rand: rand.New(rand.NewPCG(1, 1))}); err != nil {
+			return nil, cfgErr(paramKey(spec, err), "%v (in a %s with %d queues per port)", err, sh.what, sh.queues)
+		}
 	}
 	return namedPolicy(name, set, oracle, cfg.Seed), nil
 }
@@ -177,4 +191,42 @@ func (s *sim) circuitToR(t int, v int32, up bool) {
 		s.settle(t) // the policy sees the buffer
 	}
 	tr.SetCircuit(s.q.Now(), int(v), up)
+}
+
+// switches lists every switch: ToRs or leaves, the packet switch, spines.
+func (s *sim) switches() []*tor.ToR {
+	out := append([]*tor.ToR(nil), s.tors...)
+	if s.ps != nil {
+		out = append(out, s.ps)
+	}
+	if s.ls != nil {
+		out = append(out, s.ls.spines...)
+	}
+	return out
+}
+
+// checkSwitches verifies (run.check) that every switch's buffer counters
+// equal a recount of its queues from the packets themselves, and that the
+// drops the switches counted (arrivals refused and packets pushed out)
+// plus the hop-limit drops are all the packets the run dropped.
+func (s *sim) checkSwitches() {
+	drops := s.m.hopLimitDrops
+	for _, tr := range s.switches() {
+		if got := tr.QueuedBytes(); got != tr.Used() {
+			s.fail("switch %d: its queues hold %d B, its counters say %d B", tr.ID, got, tr.Used())
+			return
+		}
+		drops += tr.Drops
+	}
+	if drops != s.m.droppedPkts {
+		s.fail("conservation: the switches dropped %d packets, the run counted %d", drops, s.m.droppedPkts)
+	}
+}
+
+// switchDrop drops packet idx, refused or pushed out by a switch.
+func (s *sim) switchDrop(idx int32) {
+	if s.cfg.switchDrop != nil {
+		s.cfg.switchDrop(idx)
+	}
+	s.drop(idx)
 }

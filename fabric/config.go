@@ -131,6 +131,9 @@ type Config struct {
 	eagerFree bool
 	// hopLimit overrides kspHopLimit (tests).
 	hopLimit int
+	// switchDrop, if set, hears every packet a switch drops or pushes out
+	// (Credence's training traces).
+	switchDrop func(idx int32)
 }
 
 // Window is an interval [From, To) of flow start times; To = 0 means no end.

@@ -304,9 +304,9 @@ func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 // leaves without entering a queue (one whose stay the caller tracks).
 func (t *ToR) Release(size int32) { t.sw.Release(size) }
 
-// arrival fills t.arr for packet p entering queue q.
-func (t *ToR) arrival(p *Packet, q QueueID) *Arrival {
-	t.arr = Arrival{Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
+// arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
+func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
+	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
 		Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
 	return &t.arr
 }
@@ -315,7 +315,7 @@ func (t *ToR) arrival(p *Packet, q QueueID) *Arrival {
 // queue q without asking the policy: the room was promised.
 func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
-	t.sw.PlaceReserved(now, t.arrival(p, q), int32(q), idx)
+	t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
 	t.queued(q, p)
 }
 
@@ -325,7 +325,7 @@ func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 	p := t.pool.At(idx)
 	n0 := len(t.sw.Evicted)
-	ok, _ := t.sw.EnqueueQueue(now, t.arrival(p, q), int32(q), idx)
+	ok, _ := t.sw.EnqueueQueue(now, t.arrival(idx, p, q), int32(q), idx)
 	for i := n0; i < len(t.sw.Evicted); i++ {
 		t.Drops++
 		t.DropBytes += int64(t.pool.At(t.sw.Evicted[i]).Size)
@@ -480,4 +480,17 @@ func (t *ToR) TakeEvicted() []int32 {
 	e := t.sw.Evicted
 	t.sw.Evicted, t.sw.EvictedFrom = t.sw.Evicted[:0], t.sw.EvictedFrom[:0]
 	return e
+}
+
+// QueuedBytes recounts the bytes of the packets in all queues from the
+// pool, independently of the counters (for conservation checks; O(packets)).
+func (t *ToR) QueuedBytes() int64 {
+	var b int64
+	for q := range t.sw.q {
+		f := &t.sw.q[q]
+		for i := range f.Len() {
+			b += int64(t.pool.At(f.At(i)).Size)
+		}
+	}
+	return b
 }

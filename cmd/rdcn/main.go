@@ -98,6 +98,7 @@ func commands() []*cli.Command {
 		predictCommand(),
 		simulateCommand(), // emulate
 		bufferLabCommand(),
+		credenceCommand(),
 		versionCommand(),
 	}
 }

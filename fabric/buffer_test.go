@@ -1,0 +1,109 @@
+package fabric
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/rdcn/rdcn/tor"
+)
+
+// policyRuns are small runs in which every kind of switch holds queues: a
+// leaf-spine under incast (leaves and spines), RotorNet with RotorLB (rotor
+// ToRs: VOQs, circuit day and night) and a hybrid (its packet switch).
+var policyRuns = map[string][]string{
+	"leafspine": {"topology.kind=leafspine", "topology.leaves=2", "topology.spines=2", "topology.links_per_pair=1",
+		"topology.hosts_per_tor=4", "topology.queues_per_port=2", "buffer.size=60KB", "workload.incast_senders=4",
+		"workload.incast_bytes=20KB", "workload.incast_rate=2000", "workload.load=0.3", "run.sim_time=3ms"},
+	"rotornet": {"topology.tors=8", "topology.hosts_per_tor=2", "schedule.kind=rotornet", "routing.mode=rotorlb",
+		"transport.kind=window", "buffer.per_port=4", "workload.load=0.5", "workload.incast_senders=4",
+		"workload.incast_bytes=30KB", "workload.incast_rate=2000", "run.sim_time=3ms"},
+	"hybrid": {"topology.tors=8", "topology.hosts_per_tor=2", "topology.packet_switch_link=10Gbps",
+		"buffer.per_port=4", "buffer.packet_switch=20KB", "workload.load=0.5", "workload.incast_senders=4",
+		"workload.incast_bytes=30KB", "workload.incast_rate=2000", "run.sim_time=3ms"},
+}
+
+// TestEveryPolicyEverySwitch runs every registered buffer policy in every
+// kind of switch with run.check on, which fails the run if a switch's
+// counters disagree with a recount of its queues, if the switches' drops
+// (refused arrivals and pushed-out packets) are not all the run's drops,
+// or if bytes are not conserved. The push-out policies must really push
+// out packets somewhere, and every run must drop something (the buffers
+// are small on purpose) and deliver data.
+func TestEveryPolicyEverySwitch(t *testing.T) {
+	for _, name := range tor.PolicyNames() {
+		for topo, keys := range policyRuns {
+			t.Run(name+"/"+topo, func(t *testing.T) {
+				sp := specWith(t, append(keys, "buffer.policy="+name, "run.check=true")...)
+				setup, err := sp.Build()
+				if name == "protean" && topo == "hybrid" { // the packet switch's ports have one queue
+					if ce, ok := err.(*ConfigError); !ok || ce.Field != "buffer.short_queue" {
+						t.Errorf("protean with a one-queue packet switch: error %v, want one about buffer.short_queue", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := setup.Config
+				s, err := newSimFor(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := s.run()
+				if err != nil {
+					t.Fatal(err)
+				}
+				var pushed int64
+				for _, tr := range s.switches() {
+					pushed += tr.Switch().PushedOut
+					if tr.Switch().Policy().Name() != name {
+						t.Fatalf("switch %d runs %s", tr.ID, tr.Switch().Policy().Name())
+					}
+				}
+				if r.DeliveredData == 0 || r.DroppedPackets == 0 {
+					t.Errorf("delivered %d B, dropped %d packets; want both", r.DeliveredData, r.DroppedPackets)
+				}
+				if name == "lqd" && pushed == 0 {
+					t.Errorf("lqd pushed out nothing (%d drops)", r.DroppedPackets)
+				}
+				if name != "lqd" && pushed != 0 {
+					t.Errorf("%s is drop-tail but pushed out %d packets", name, pushed)
+				}
+			})
+		}
+	}
+}
+
+// TestCredenceDefaultModel regenerates the model built into rdcn with the
+// documented command's configuration and seed, byte for byte.
+func TestCredenceDefaultModel(t *testing.T) {
+	f, err := os.Open("testdata/credence/train.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := NewSpec()
+	err = sp.LoadTOML(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup, err := sp.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, q, err := TrainCredence(setup.Config, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := m.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b.Bytes(), credenceDefault) {
+		t.Errorf("the documented training run gives a different model than the built-in one (%d vs %d bytes)", b.Len(), len(credenceDefault))
+	}
+	if q.TP+q.FN == 0 || q.Recall() < 0.5 {
+		t.Errorf("training scenario: %d LQD drops, recall %.3f; want drops and a useful model", q.TP+q.FN, q.Recall())
+	}
+}
