@@ -57,8 +57,31 @@ func (s *sim) baseRTT() rotor.Time {
 	return 2 * (2*host + c.CircuitLink.TransmitTime(mtu) + c.LinkDelay)
 }
 
-// credenceModelKey names the model file of Credence's oracle.
-const credenceModelKey = "buffer.credence_model"
+// credenceModelKey names the model file of Credence's oracle;
+// losslessKey the lossless (PFC) classes.
+const (
+	credenceModelKey = "buffer.credence_model"
+	losslessKey      = "buffer.lossless"
+)
+
+// losslessPolicies are the policies with lossless classes (package tor's
+// LosslessPolicy).
+func losslessPolicy(p tor.PolicySpec) bool {
+	sc := tor.SwitchConfig{Ports: 2, Queues: 2, Buffer: 1 << 20, MTU: 1500, Rates: []rotor.Rate{rotor.Gbps},
+		Lossless: 1, Headroom: 1 << 16, HeadroomPool: 1 << 17}
+	b, err := tor.NewBufferPolicy(p.Name, nil, tor.Env{Switch: &sc, Oracle: noOracle{}, Rand: rand.New(rand.NewPCG(1, 1))})
+	if err != nil {
+		return false
+	}
+	_, ok := b.(tor.LosslessPolicy)
+	return ok
+}
+
+// noOracle stands in for Credence's oracle where only the policy's type
+// matters.
+type noOracle struct{}
+
+func (noOracle) Drop(*tor.Arrival, *tor.Features) bool { return false }
 
 // bufferPolicyEntries is package tor's policy registry as a fabric
 // registry: a policy's parameter p is the key buffer.p, with the policy's
@@ -73,6 +96,9 @@ func bufferPolicyEntries() []Entry {
 		}
 		if p.Name == "credence" {
 			e.Reads = append(e.Reads, credenceModelKey)
+		}
+		if losslessPolicy(p) {
+			e.Reads = append(e.Reads, losslessKey)
 		}
 		out = append(out, e)
 	}
@@ -105,7 +131,9 @@ func bufferParamKeys() []Key {
 	for i := range out {
 		out[i].Doc += ")"
 	}
-	return append(out, Key{credenceModelKey, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"})
+	return append(out,
+		Key{credenceModelKey, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"},
+		Key{losslessKey, "", "lossless (PFC) classes, e.g. 0 or 0,1, for the policies with lossless classes; empty: none (the packet simulator does not carry PFC pause frames yet, so any value is refused)"})
 }
 
 // bufferPolicy reads buffer.policy and its parameter keys and returns
@@ -133,6 +161,9 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 			return nil, cfgErr(key, "%q: not a finite number", v)
 		}
 		set[prm.Name] = x
+	}
+	if v := s.values[losslessKey]; v != "" {
+		return nil, cfgErr(losslessKey, "%q: PFC pause and resume frames do not cross the packet simulator's links yet (package tor's Switch models PFC within one switch)", v)
 	}
 	var oracle tor.Oracle
 	if name == "credence" {

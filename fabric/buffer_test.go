@@ -2,7 +2,10 @@ package fabric
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rdcn/rdcn/tor"
@@ -105,5 +108,36 @@ func TestCredenceDefaultModel(t *testing.T) {
 	}
 	if q.TP+q.FN == 0 || q.Recall() < 0.5 {
 		t.Errorf("training scenario: %d LQD drops, recall %.3f; want drops and a useful model", q.TP+q.FN, q.Recall())
+	}
+}
+
+// TestBufferBadInput: a bad buffer setting is refused by Spec.Build with
+// a ConfigError naming its key.
+func TestBufferBadInput(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.model")
+	if err := os.WriteFile(bad, []byte("rdcn-forest 1\ntree\nleaf 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		keys []string
+		key  string
+	}{
+		{[]string{"buffer.policy=harmonic"}, "buffer.policy"},
+		{[]string{"buffer.alpha=0"}, "buffer.alpha"},
+		{[]string{"buffer.alpha=-1"}, "buffer.alpha"},
+		{[]string{"buffer.alpha=Inf"}, "buffer.alpha"},
+		{[]string{"buffer.policy=tdt", "buffer.dec=0"}, "buffer.dec"},
+		{[]string{"buffer.policy=lqd", "buffer.alpha=1"}, "buffer.alpha"},
+		{[]string{"buffer.policy=dt", "buffer.gamma=0.5"}, "buffer.gamma"},
+		{[]string{"buffer.policy=credence", "buffer.credence_model=/does/not/exist"}, "buffer.credence_model"},
+		{[]string{"buffer.policy=credence", "buffer.credence_model=" + bad}, "buffer.credence_model"},
+		{[]string{"buffer.policy=fb", "buffer.lossless=0"}, "buffer.lossless"},
+		{[]string{"buffer.policy=sonic", "buffer.lossless=0"}, "buffer.lossless"},
+	} {
+		_, err := specWith(t, c.keys...).Build()
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != c.key || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error %v, want one line about %s", c.keys, err, c.key)
+		}
 	}
 }

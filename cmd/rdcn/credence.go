@@ -9,8 +9,8 @@ import (
 
 func credenceCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "credence",
-		Usage:     "train the random-forest oracle of the Credence buffer policy",
+		Name:  "credence",
+		Usage: "train the random-forest oracle of the Credence buffer policy",
 		UsageText: "rdcn credence train --config run.toml [--set key=value …] [--seed S] -o MODEL\n\n" +
 			"example: rdcn credence train --config fabric/testdata/credence/train.toml -o credence.model",
 		Subcommands: []*cli.Command{{
