@@ -1,0 +1,79 @@
+#!/bin/sh
+# Runs the buffer-policy experiments of docs/buffers.md with rdcn simulate
+# and prints their tables. Usage (from the repository root):
+#   go build -o rdcn ./cmd/rdcn && sh fabric/testdata/buffers/run.sh ./rdcn [OUT]
+# Metrics come from each run's flows.csv: incast flows are those with a
+# query id (column 15), background flows the others; percentiles are
+# nearest-rank over the completed flows; "unfin" counts flows that did not
+# complete by run.sim_time (in no percentile).
+set -eu
+RDCN=${1:?usage: run.sh path/to/rdcn [outdir]}
+OUT=${2:-rdcn-buffers}
+DIR=$(dirname "$0")
+mkdir -p "$OUT"
+
+# pct FILE P COL FILTER: the P-quantile of column COL of completed flows
+# matching FILTER (incast, short: background < 100 KB, long: background ≥ 1 MB).
+pct() {
+	awk -F, -v col="$3" -v f="$4" 'NR > 1 && $6 == "true" {
+		inc = $15 != 0
+		if ((f == "incast" && inc) || (f == "short" && !inc && $4 < 100000) || (f == "long" && !inc && $4 >= 1000000)) print $col
+	}' "$1" | sort -g | awk -v p="$2" '{v[NR] = $1} END {
+		if (NR == 0) { print "-"; exit }
+		k = int(p * NR); if (k < p * NR) k++; if (k < 1) k = 1
+		printf "%.4g\n", v[k]
+	}'
+}
+unfin() { awk -F, 'NR > 1 && $6 != "true" && $15 != 0 {n++} END {print n + 0}' "$1"; }
+drops() { sed -n 's/.*"drop_rate": \([0-9.e+-]*\).*/\1/p' "$1" | head -1; }
+
+run() { # name config keys... (sh has no locals: run_ names are its own)
+	run_n=$1 run_c=$2
+	shift 2
+	run_a=""
+	for kv in "$@"; do run_a="$run_a --set $kv"; done
+	# shellcheck disable=SC2086
+	"$RDCN" simulate -q -c "$run_c" $run_a -o "$OUT/$run_n" 2>"$OUT/$run_n.stderr" || { cat "$OUT/$run_n.stderr" >&2; exit 1; }
+}
+
+echo "## ABM: incast 99p slowdown (request 30 % of buffer)"
+echo "| load | policy | incast p99 slowdown | short p99 slowdown | incast unfinished | drop rate |"
+for load in 0.05:20 0.1:40 0.2:80; do
+	l=${load%%:*} pc=${load##*:}
+	for p in dt fab cs ib abm; do
+		run "abm-$pc-$p" "$DIR/abm-incast.toml" "workload.load=$l" "buffer.policy=$p"
+		f="$OUT/abm-$pc-$p/flows.csv"
+		echo "| $pc % | $p | $(pct "$f" 0.99 9 incast) | $(pct "$f" 0.99 9 short) | $(unfin "$f") | $(drops "$OUT/abm-$pc-$p/summary.json") |"
+	done
+done
+
+echo
+echo "## Credence: incast 95p FCT (µs), bursts 50 % of buffer, 40 % load"
+echo "| policy | incast p95 FCT | long p95 FCT | short p95 FCT | incast unfinished | drop rate |"
+for p in dt abm lqd credence credence:0.005 credence:0.01 credence:0.1; do
+	pol=${p%%:*} name=$(echo "$p" | tr : -)
+	keys="buffer.policy=$pol"
+	[ "$pol" != "$p" ] && keys="$keys buffer.flip=${p##*:}"
+	# shellcheck disable=SC2086
+	run "cred-$name" "$DIR/credence-incast.toml" $keys
+	f="$OUT/cred-$name/flows.csv"
+	echo "| $p | $(pct "$f" 0.95 7 incast) | $(pct "$f" 0.95 7 long) | $(pct "$f" 0.95 7 short) | $(unfin "$f") | $(drops "$OUT/cred-$name/summary.json") |"
+done
+
+echo
+echo "## Protean: tail incast FCT (µs), incast 75 % of buffer, 40 % load"
+echo "| policy | incast p99.9 FCT | incast p99 FCT | short p99.9 FCT | incast unfinished | drop rate |"
+for p in dt cs protean; do
+	run "protean-$p" "$DIR/protean-incast.toml" "buffer.policy=$p"
+	f="$OUT/protean-$p/flows.csv"
+	echo "| $p | $(pct "$f" 0.999 7 incast) | $(pct "$f" 0.99 7 incast) | $(pct "$f" 0.999 7 short) | $(unfin "$f") | $(drops "$OUT/protean-$p/summary.json") |"
+done
+
+echo
+echo "## RotorNet ToRs (RotorLB, websearch 30 % + incast): DT vs ABM vs Credence"
+echo "| policy | incast p99 FCT | short p99 FCT | long p50 FCT | incast unfinished | drop rate |"
+for p in dt abm credence lqd; do
+	run "rotor-$p" "$DIR/rotor-incast.toml" "buffer.policy=$p"
+	f="$OUT/rotor-$p/flows.csv"
+	echo "| $p | $(pct "$f" 0.99 7 incast) | $(pct "$f" 0.99 7 short) | $(pct "$f" 0.5 7 long) | $(unfin "$f") | $(drops "$OUT/rotor-$p/summary.json") |"
+done
