@@ -77,3 +77,15 @@ for p in dt abm credence lqd; do
 	f="$OUT/rotor-$p/flows.csv"
 	echo "| $p | $(pct "$f" 0.99 7 incast) | $(pct "$f" 0.99 7 short) | $(pct "$f" 0.5 7 long) | $(unfin "$f") | $(drops "$OUT/rotor-$p/summary.json") |"
 done
+
+echo
+echo "## TDT: homogeneous UDP, 2 overwhelmed ports: lossless-burst ratio"
+echo "| policy | bursts | lossless | ratio | drop rate |"
+for p in dt edt tdt; do
+	run "tdt-$p" "$DIR/tdt-udp.toml" "buffer.policy=$p" "workload.flows_file=$DIR/tdt/tdt.flows"
+	# a burst: the 8 flows to one of ports 0–7 that start together; lossless
+	# if all their bytes arrived
+	awk -F, -v p="$p" 'NR > 1 && $3 < 8 {k = $3 " " $5; n[k]++; if ($10 != $4) bad[k] = 1}
+		END {for (k in n) if (n[k] == 8) {b++; if (!bad[k]) ok++}; printf "| %s | %d | %d | %.1f %% |", p, b, ok, 100 * ok / b}' "$OUT/tdt-$p/flows.csv"
+	echo " $(drops "$OUT/tdt-$p/summary.json") |"
+done
