@@ -38,7 +38,13 @@ func BenchmarkLeafSpinePolicy(b *testing.B) {
 
 // leafSpineABM builds testdata/perf/leafspine-abm.toml with keys set.
 func leafSpineABM(b *testing.B, keys ...string) *Setup {
-	f, err := os.Open("testdata/perf/leafspine-abm.toml")
+	return setupFromTOML(b, "testdata/perf/leafspine-abm.toml", keys...)
+}
+
+// setupFromTOML builds the configuration file path with keys set.
+func setupFromTOML(b testing.TB, path string, keys ...string) *Setup {
+	b.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -36,14 +36,25 @@ run() { # name config keys... (sh has no locals: run_ names are its own)
 	"$RDCN" simulate -q -c "$run_c" $run_a -o "$OUT/$run_n" 2>"$OUT/$run_n.stderr" || { cat "$OUT/$run_n.stderr" >&2; exit 1; }
 }
 
+# row NAME LABEL P:COL:FILTER…: a table row of run NAME: LABEL, the
+# percentiles asked for, incast flows unfinished, the drop rate.
+row() {
+	row_n=$1 row_s="| $2"
+	shift 2
+	for m in "$@"; do
+		row_c=${m#*:}
+		row_s="$row_s | $(pct "$OUT/$row_n/flows.csv" "${m%%:*}" "${row_c%%:*}" "${m##*:}")"
+	done
+	echo "$row_s | $(unfin "$OUT/$row_n/flows.csv") | $(drops "$OUT/$row_n/summary.json") |"
+}
+
 echo "## ABM: incast 99p slowdown (request 30 % of buffer)"
 echo "| load | policy | incast p99 slowdown | short p99 slowdown | incast unfinished | drop rate |"
 for load in 0.05:20 0.1:40 0.2:80; do
 	l=${load%%:*} pc=${load##*:}
 	for p in dt fab cs ib abm; do
 		run "abm-$pc-$p" "$DIR/abm-incast.toml" "workload.load=$l" "buffer.policy=$p"
-		f="$OUT/abm-$pc-$p/flows.csv"
-		echo "| $pc % | $p | $(pct "$f" 0.99 9 incast) | $(pct "$f" 0.99 9 short) | $(unfin "$f") | $(drops "$OUT/abm-$pc-$p/summary.json") |"
+		row "abm-$pc-$p" "$pc % | $p" 0.99:9:incast 0.99:9:short
 	done
 done
 
@@ -56,8 +67,7 @@ for p in dt abm lqd credence credence:0.005 credence:0.01 credence:0.1; do
 	[ "$pol" != "$p" ] && keys="$keys buffer.flip=${p##*:}"
 	# shellcheck disable=SC2086
 	run "cred-$name" "$DIR/credence-incast.toml" $keys
-	f="$OUT/cred-$name/flows.csv"
-	echo "| $p | $(pct "$f" 0.95 7 incast) | $(pct "$f" 0.95 7 long) | $(pct "$f" 0.95 7 short) | $(unfin "$f") | $(drops "$OUT/cred-$name/summary.json") |"
+	row "cred-$name" "$p" 0.95:7:incast 0.95:7:long 0.95:7:short
 done
 
 echo
@@ -65,8 +75,7 @@ echo "## Protean: tail incast FCT (µs), incast 75 % of buffer, 40 % load"
 echo "| policy | incast p99.9 FCT | incast p99 FCT | short p99.9 FCT | incast unfinished | drop rate |"
 for p in dt cs protean; do
 	run "protean-$p" "$DIR/protean-incast.toml" "buffer.policy=$p"
-	f="$OUT/protean-$p/flows.csv"
-	echo "| $p | $(pct "$f" 0.999 7 incast) | $(pct "$f" 0.99 7 incast) | $(pct "$f" 0.999 7 short) | $(unfin "$f") | $(drops "$OUT/protean-$p/summary.json") |"
+	row "protean-$p" "$p" 0.999:7:incast 0.99:7:incast 0.999:7:short
 done
 
 echo
@@ -74,8 +83,7 @@ echo "## RotorNet ToRs (RotorLB, websearch 30 % + incast): DT vs ABM vs Credence
 echo "| policy | incast p99 FCT | short p99 FCT | long p50 FCT | incast unfinished | drop rate |"
 for p in dt abm credence lqd; do
 	run "rotor-$p" "$DIR/rotor-incast.toml" "buffer.policy=$p"
-	f="$OUT/rotor-$p/flows.csv"
-	echo "| $p | $(pct "$f" 0.99 7 incast) | $(pct "$f" 0.99 7 short) | $(pct "$f" 0.5 7 long) | $(unfin "$f") | $(drops "$OUT/rotor-$p/summary.json") |"
+	row "rotor-$p" "$p" 0.99:7:incast 0.99:7:short 0.5:7:long
 done
 
 echo
