@@ -6,22 +6,27 @@ import "github.com/rdcn/rdcn/rotor"
 // the largest value, the smallest index among equals, so that two
 // heaps fed the same values agree on it.
 //
-// It is lazy about decreases, which are most updates (every departure):
-// the heap is ordered by key[i] ≥ val[i], a raise sifts up at once
-// (O(log n)), a decrease only lowers val, and Top fixes stale keys from
-// the root down until the root's key is its value. Then the root's value
-// is the largest (every other val[j] ≤ key[j] ≤ key[root] = val[root]),
-// and among equals the smallest index (an equal j would have key[j] =
-// val[j] and be ordered before the root).
+// It is lazy, since Top is asked for only when a buffer overflows while
+// values change on every arrival and departure: Set only records the value
+// (O(1)), marking a raised index; Top first sifts the raised indices up
+// (O(log n) each), then fixes stale keys from the root down until the
+// root's key is its value. The heap is ordered by key[i], and after the
+// raises key[i] ≥ val[i] for all i, so the root's value is the largest
+// (every other val[j] ≤ key[j] ≤ key[root] = val[root]), and among equals
+// the smallest index (an equal j would have key[j] = val[j] and be ordered
+// before the root).
 type maxHeap struct {
-	val  []int64
-	key  []int64 // heap order; key[i] ≥ val[i]
-	heap []int32 // heap order → index
-	pos  []int32 // index → heap position
+	val    []int64
+	key    []int64 // heap order; key[i] ≥ val[i] unless i is raised
+	heap   []int32 // heap order → index
+	pos    []int32 // index → heap position
+	raised []int32 // indices whose value may exceed their key
+	isUp   []bool  // [index]: in raised
 }
 
 func newMaxHeap(n int) *maxHeap {
-	h := &maxHeap{val: make([]int64, n), key: make([]int64, n), heap: make([]int32, n), pos: make([]int32, n)}
+	h := &maxHeap{val: make([]int64, n), key: make([]int64, n), heap: make([]int32, n), pos: make([]int32, n),
+		raised: make([]int32, 0, n), isUp: make([]bool, n)}
 	for i := range h.heap {
 		h.heap[i], h.pos[i] = int32(i), int32(i)
 	}
@@ -40,6 +45,14 @@ func (h *maxHeap) swap(i, j int) {
 
 // Top is the index with the largest value.
 func (h *maxHeap) Top() int32 {
+	for _, i := range h.raised {
+		h.isUp[i] = false
+		if v := h.val[i]; v > h.key[i] {
+			h.key[i] = v
+			h.up(int(h.pos[i]))
+		}
+	}
+	h.raised = h.raised[:0]
 	for {
 		t := h.heap[0]
 		if h.key[t] == h.val[t] {
@@ -56,11 +69,14 @@ func (h *maxHeap) Get(i int32) int64 { return h.val[i] }
 // Set sets index i's value.
 func (h *maxHeap) Set(i int32, v int64) {
 	h.val[i] = v
-	if v <= h.key[i] {
-		return // a decrease: Top fixes it when it matters
+	if v > h.key[i] && !h.isUp[i] {
+		h.isUp[i] = true
+		h.raised = append(h.raised, i)
 	}
-	h.key[i] = v
-	k := int(h.pos[i])
+}
+
+// up sifts heap position k up.
+func (h *maxHeap) up(k int) {
 	for k > 0 {
 		p := (k - 1) / 2
 		if !h.less(h.heap[k], h.heap[p]) {
