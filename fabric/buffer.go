@@ -14,11 +14,12 @@ import (
 // leaves and spines) holds its queues in a tor.Switch that runs the
 // configured buffer policy; this file builds them.
 
-// namedPolicy is Config.NewPolicy for the registered policy name with the
-// parameters set and Credence's oracle: each switch
+// NamedPolicy is Config.NewPolicy for the registered policy name (package
+// tor's registry) with the parameters set (the others take the policy's
+// defaults) and, for credence, its oracle (CredenceModel). Each switch
 // gets its own policy and its own random source, drawn from seed and the
 // switch's number, so runs are deterministic.
-func namedPolicy(name string, set map[string]float64, oracle tor.Oracle, seed uint64) func(int) tor.PolicyMaker {
+func NamedPolicy(name string, set map[string]float64, oracle tor.Oracle, seed uint64) func(int) tor.PolicyMaker {
 	return func(sw int) tor.PolicyMaker {
 		return tor.Named(name, set, oracle, rand.New(rand.NewPCG(seed, 0xb0ff<<32|uint64(sw))))
 	}
@@ -167,7 +168,7 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 	}
 	var oracle tor.Oracle
 	if name == "credence" {
-		m, err := credenceModel(s.values[credenceModelKey])
+		m, err := CredenceModel(s.values[credenceModelKey])
 		if err != nil {
 			return nil, cfgErr(credenceModelKey, "%v", err)
 		}
@@ -198,7 +199,7 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 			return nil, cfgErr(paramKey(spec, err), "%v (in a %s with %d queues per port)", err, sh.what, sh.queues)
 		}
 	}
-	return namedPolicy(name, set, oracle, cfg.Seed), nil
+	return NamedPolicy(name, set, oracle, cfg.Seed), nil
 }
 
 // paramKey is the key an error of policy p's parameters is about: tor's

@@ -184,7 +184,7 @@ func (c *Config) defaults() {
 		c.Window = int64(w)
 	}
 	if c.NewPolicy == nil {
-		c.NewPolicy = namedPolicy(defaultOf("buffer.policy"), nil, nil, c.Seed)
+		c.NewPolicy = NamedPolicy(defaultOf("buffer.policy"), nil, nil, c.Seed)
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = rotor.Millisecond

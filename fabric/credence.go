@@ -15,9 +15,10 @@ import (
 //go:embed testdata/credence/default.model
 var credenceDefault []byte
 
-// credenceModel loads the forest in file, or the built-in one if file is
-// empty.
-func credenceModel(file string) (*tor.Forest, error) {
+// CredenceModel loads the forest in file (a model file of rdcn credence
+// train), or the built-in one if file is empty: Credence's oracle for
+// NamedPolicy.
+func CredenceModel(file string) (*tor.Forest, error) {
 	if file != "" {
 		return tor.LoadForest(file)
 	}
