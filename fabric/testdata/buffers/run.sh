@@ -85,6 +85,9 @@ for p in dt abm credence lqd; do
 	run "rotor-$p" "$DIR/rotor-incast.toml" "buffer.policy=$p"
 	row "rotor-$p" "$p" 0.99:7:incast 0.99:7:short 0.5:7:long
 done
+# ABM with n_p held near 1 (no VOQ counts as congested)
+run "rotor-abm-sat" "$DIR/rotor-incast.toml" "buffer.policy=abm" "buffer.sat=1e9"
+row "rotor-abm-sat" "abm, sat=1e9" 0.99:7:incast 0.99:7:short 0.5:7:long
 
 echo
 echo "## TDT: homogeneous UDP, 2 overwhelmed ports: lossless-burst ratio"
