@@ -47,6 +47,7 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			s.circuitToR(t, v, true)
 			s.notifyCircuit(t, v, true)
 			if s.pulling {
 				s.fill(t, int(v), now, night)
@@ -107,6 +108,7 @@ func (s *sim) nightStart(sw int) {
 		s.peer[t*s.U+sw] = rotor.Idle
 		if v != rotor.Idle {
 			s.upTo[t*s.n+int(v)] &^= 1 << sw
+			s.circuitToR(t, v, false)
 			s.notifyCircuit(t, v, false)
 		}
 		if s.rerouting != routing.RerouteNone && v != rotor.Idle {
@@ -194,7 +196,7 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	p := s.pool.At(idx)
-	nh := int32(q) >> 1
+	nh := int32(tr.NextHop(q))
 	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
 	}

@@ -3,7 +3,6 @@ package fabric
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
@@ -85,11 +84,11 @@ type Config struct {
 	MTU               int32      // data packet size on the wire; default 1500
 	AckSize           int32      // default 64
 
-	Buffer             rotor.Bytes                       // shared buffer per ToR
-	PacketSwitchBuffer rotor.Bytes                       // shared buffer of the packet switch; default 1 MB per port
-	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default buffer.policy's (Keys)
-	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
-	RecordINT          bool                              // stamp INT records on dequeue
+	Buffer             rotor.Bytes                  // shared buffer per ToR
+	PacketSwitchBuffer rotor.Bytes                  // shared buffer of the packet switch; default 1 MB per port
+	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default buffer.policy's (Keys)
+	ECNThreshold       rotor.Bytes                  // per-queue ECN marking threshold; 0: off
+	RecordINT          bool                         // stamp INT records on dequeue
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -133,6 +132,9 @@ type Config struct {
 	eagerFree bool
 	// hopLimit overrides kspHopLimit (tests).
 	hopLimit int
+	// switchDrop, if set, hears every packet a switch drops or pushes out
+	// (Credence's training traces).
+	switchDrop func(idx int32)
 }
 
 // Window is an interval [From, To) of flow start times; To = 0 means no end.
@@ -183,9 +185,7 @@ func (c *Config) defaults() {
 		c.Window = int64(w)
 	}
 	if c.NewPolicy == nil {
-		policy := defaultOf("buffer.policy")
-		alpha, _ := strconv.ParseFloat(defaultOf("buffer.alpha"), 64)
-		c.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
+		c.NewPolicy = NamedPolicy(defaultOf("buffer.policy"), nil, nil, c.Seed)
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = rotor.Millisecond

@@ -84,6 +84,8 @@ func FuzzSet(f *testing.F) {
 		"schedule.l=0", "schedule.randomized=yes", "schedule.buffer=1pkt", "schedule.delay=-1s",
 		"topology.kind=leafspine", "topology.kind=clos", "topology.spines=0", "topology.links_per_pair=65",
 		"topology.queues_per_port=9", "topology.fabric_delay=-1us", "topology.leaves=5000",
+		"buffer.policy=credence", "buffer.policy=lqd", "buffer.policy=protean", "buffer.flip=2", "buffer.flip=0.01",
+		"buffer.hi_queues=1.5", "buffer.credence_model=/nonexistent", "buffer.lossless=0", "buffer.gamma=1",
 	} {
 		f.Add(s)
 	}

@@ -3,12 +3,14 @@ package fabric
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/schedules"
+	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -64,9 +66,10 @@ func TestCLIAndAPIDefaultsAgree(t *testing.T) {
 	if api.Window != spec.Window || api.Window != 20*int64(rotor.DefaultMTU) {
 		t.Errorf("window: API %d B, CLI %d B; want both 20 packets", api.Window, spec.Window)
 	}
-	p1, err1 := api.NewPolicy(0)
-	p2, err2 := spec.NewPolicy(0)
-	if err1 != nil || err2 != nil || p1 != p2 {
+	sc := tor.SwitchConfig{Ports: 4, Queues: 1, Buffer: 60000, MTU: 1500, Rates: []rotor.Rate{rotor.Gbps}}
+	p1, err1 := api.NewPolicy(0)(&sc)
+	p2, err2 := spec.NewPolicy(0)(&sc)
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(p1, p2) {
 		t.Errorf("buffer policy: API %#v (%v), CLI %#v (%v); want the same", p1, err1, p2, err2)
 	}
 }

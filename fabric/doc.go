@@ -12,7 +12,12 @@
 // port.go (the port with queues of its own — pick, serialise, propagate —
 // that serves the leaf-spine's links and the packet switch's), hosts.go
 // (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
-// (asks package routing's Router for next hops), leafspine.go.
+// (asks package routing's Router for next hops), leafspine.go, buffer.go
+// (every switch's tor.Switch and its buffer policy: buffer.policy and the
+// buffer.<parameter> keys from package tor's registry, circuit day and
+// night for the rotor ToRs' VOQ ports, run.check's recount of the
+// switches), credence.go (Credence's built-in model, LQD traces and
+// training: CredenceTraces, TrainCredence).
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'

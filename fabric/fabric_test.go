@@ -71,7 +71,7 @@ func baseConfig(sc *rotor.Schedule, flows []workload.Flow) Config {
 		// The hand-computed tests were written for direct routing, the
 		// windowed transport, a 10-packet window and complete sharing.
 		Routing: Direct, Transport: Windowed, Window: 10 * 1500,
-		NewPolicy: func(int) (tor.Policy, error) { return tor.CompleteSharing{}, nil },
+		NewPolicy: func(int) tor.PolicyMaker { return tor.Named("cs", nil, nil, nil) },
 	}
 }
 

@@ -93,15 +93,10 @@ func (s *sim) newLeafSpine() error {
 	L, K := c.Leaves, c.LinksPerPair
 	ls.spines = make([]*tor.ToR, c.Spines)
 	for j := range ls.spines {
-		pol, err := s.policy(L + j)
+		sp, err := s.newSwitch(L+j, L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
+			PortRate: c.FabricLink})
 		if err != nil {
 			return err
-		}
-		sp, err := tor.New(L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
-			Policy: pol, PortRate: c.FabricLink, ECNThreshold: s.cfg.ECNThreshold,
-			RecordINT: s.cfg.RecordINT, Ints: s.ints}, &s.pool)
-		if err != nil {
-			return cfgErr("buffer", "%v", err)
 		}
 		ls.spines[j] = sp
 	}

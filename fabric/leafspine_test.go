@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -182,7 +183,7 @@ func TestLeafSpineBurstDrops(t *testing.T) {
 	fabric := 11 * rotor.Gbps
 	cfg := lsConfig(2, 1, senders, 1, 10*rotor.Gbps, fabric, flows)
 	cfg.Transport, cfg.Buffer = LineRate, buf*1500
-	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.CompleteSharing{}, nil }
+	cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("cs", nil, nil, nil) }
 	r, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -251,18 +252,25 @@ func TestLeafSpinePortIDsUnique(t *testing.T) {
 			switches = append(switches, s.ls.spines...)
 		}
 		for _, tr := range switches {
-			owner := map[int32]int{} // port id → first queue on it
-			for q, qs := range tr.State().Queues {
-				var key int
-				if qs.NextHop >= 0 {
-					key = -1 - int(qs.NextHop)
-				} else {
-					key = (q - 2*tr.Config().ToRs) / tr.Classes()
+			c := tr.Config()
+			seen := map[tor.QueueID]string{}
+			use := func(q tor.QueueID, port int, what string) {
+				if o, ok := seen[q]; ok {
+					t.Errorf("%s switch %d: queue %d is both %s and %s", name, tr.ID, q, o, what)
 				}
-				if o, ok := owner[qs.Port]; ok && o != key {
-					t.Errorf("%s switch %d: port %d shared by queue groups %d and %d", name, tr.ID, qs.Port, o, key)
+				seen[q] = what
+				if got := tr.QueuePort(q); got != port {
+					t.Errorf("%s switch %d: %s drains into port %d, want %d", name, tr.ID, what, got, port)
 				}
-				owner[qs.Port] = key
+			}
+			for p := c.Uplinks; p < c.Uplinks+c.Hosts+c.Ports+btoi(c.PacketSwitch); p++ {
+				for k := range tr.Classes() {
+					use(tr.PortQueue(p, k), p, fmt.Sprintf("port %d class %d", p, k))
+				}
+			}
+			for v := range c.ToRs {
+				use(tr.VOQ(v, tor.Transit), tr.VOQPort(v), fmt.Sprintf("transit VOQ %d", v))
+				use(tr.VOQ(v, tor.Local), tr.VOQPort(v), fmt.Sprintf("local VOQ %d", v))
 			}
 		}
 	}
@@ -275,4 +283,11 @@ func newSimFor(cfg Config) (*sim, error) {
 		return nil, err
 	}
 	return newSim(cfg)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -156,6 +156,7 @@ func (s *sim) checkConservation(full bool) {
 	if !full {
 		return
 	}
+	s.checkSwitches()
 	var inNet int64
 	for _, tr := range s.tors {
 		inNet += tr.Used()

@@ -107,12 +107,9 @@ func leafSpineKeyNames() []string {
 	return out
 }
 
-// BufferPolicies: how a ToR's shared buffer is divided among its queues
-// (package tor builds them).
-var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entries: []Entry{
-	{Name: "cs", Doc: "complete sharing: a packet is admitted while the buffer has room"},
-	{Name: "dt", Doc: "dynamic thresholds (Choudhury–Hahne): a queue may grow to α × the free buffer", Reads: []string{"buffer.alpha"}},
-}}
+// BufferPolicies: how a switch's shared buffer is divided among its
+// queues: package tor's registry (bufferPolicyEntries).
+var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entries: bufferPolicyEntries()}
 
 // Routers: how a ToR picks a packet's next hop (package routing's table
 // of modes).

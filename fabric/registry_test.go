@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -42,10 +43,8 @@ func TestRegistries(t *testing.T) {
 			t.Errorf("%s: unknown choice gives %v", r.Key, err)
 		}
 	}
-	for _, name := range BufferPolicies.Names() {
-		if _, err := tor.NewPolicy(name, 0.5); err != nil {
-			t.Errorf("buffer policy %s: %v", name, err)
-		}
+	if diff := cmp.Diff(tor.PolicyNames(), BufferPolicies.Names()); diff != "" {
+		t.Errorf("buffer policies are not tor's registry (-tor +fabric):\n%s", diff)
 	}
 	for _, name := range CongestionControls.Names() {
 		if _, err := cc.NewController(name, cc.Params{Window: 15000, MSS: 1500}); err != nil {
@@ -70,7 +69,7 @@ func TestRegistryReadsChecked(t *testing.T) {
 		keys      []string
 		key, want string
 	}{
-		{[]string{"buffer.policy=cs", "buffer.alpha=2"}, "buffer.alpha", "read only with buffer.policy dt, not cs"},
+		{[]string{"buffer.policy=cs", "buffer.alpha=2"}, "buffer.alpha", "read only with buffer.policy dt or edt or fab or ib or fb or fba or abm or reverie or tdt, not cs"},
 		{[]string{"routing.mode=earliest", "routing.bulk=1MB"}, "routing.bulk", "read only with routing.mode paths, not earliest"},
 		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull, not linerate"},
 	} {

@@ -161,7 +161,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.BufferMean, r.VOQMean = m.bufferHist.Mean(), m.voqHist.Mean()
 	r.BufferPeak = m.sampledPeak
 	for _, tr := range s.tors {
-		r.BufferPeak = max(r.BufferPeak, tr.PeakUsed)
+		r.BufferPeak = max(r.BufferPeak, tr.PeakUsed())
 	}
 	r.Hops = append([]int64(nil), m.hops[:]...)
 	for len(r.Hops) > 1 && r.Hops[len(r.Hops)-1] == 0 {

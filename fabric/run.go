@@ -39,18 +39,18 @@ func (s *sim) start() {
 	s.pullFlow()
 	s.q.Schedule(s.sampleGap(), evSample, 0, 0)
 	for t, tr := range s.tors {
-		if d := tr.Policy().TickInterval(); d > 0 {
+		if d := tr.TickEvery(); d > 0 {
 			s.q.Schedule(d, evTick, int32(t), 0)
 		}
 	}
 	if s.ps != nil {
-		if d := s.ps.Policy().TickInterval(); d > 0 {
+		if d := s.ps.TickEvery(); d > 0 {
 			s.q.Schedule(d, evTick, -1, 0)
 		}
 	}
 	if s.ls != nil {
 		for j, sp := range s.ls.spines {
-			if d := sp.Policy().TickInterval(); d > 0 {
+			if d := sp.TickEvery(); d > 0 {
 				s.q.Schedule(d, evTick, int32(s.n+j), 0)
 			}
 		}
@@ -198,8 +198,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 			tr = s.tors[target]
 			s.settle(int(target))
 		}
-		tr.Policy().Tick(s.q.Now(), tr.State())
-		s.q.Schedule(s.q.Now()+tr.Policy().TickInterval(), evTick, target, 0)
+		tr.Tick(s.q.Now())
+		s.q.Schedule(s.q.Now()+tr.TickEvery(), evTick, target, 0)
 	case evMemory:
 		s.m.sampleMemory(int(arg), s.q.Now())
 	case evSpineArrive:

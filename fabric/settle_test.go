@@ -12,25 +12,21 @@ import (
 // settledProbe is Complete Sharing with every hook checking that the
 // buffer it is shown is settled.
 type settledProbe struct {
-	tor.CompleteSharing
+	tor.BufferPolicy
 	check func(now rotor.Time)
 }
 
-func (p settledProbe) Admit(now rotor.Time, pk *tor.Packet, q tor.QueueID, s *tor.BufferState) tor.Verdict {
+func (p settledProbe) Admit(now rotor.Time, a *tor.Arrival, q int32, s *tor.State) bool {
 	p.check(now)
-	return p.CompleteSharing.Admit(now, pk, q, s)
+	return p.BufferPolicy.Admit(now, a, q, s)
 }
-func (p settledProbe) OnEnqueue(now rotor.Time, _ *tor.Packet, _ tor.QueueID, _ *tor.BufferState) {
-	p.check(now)
-}
-func (p settledProbe) OnDequeue(now rotor.Time, _ *tor.Packet, _ tor.QueueID, _ *tor.BufferState) {
-	p.check(now)
-}
-func (p settledProbe) OnDrop(now rotor.Time, _ *tor.Packet, _ tor.QueueID, _ *tor.BufferState) {
+func (p settledProbe) Enqueued(now rotor.Time, _ *tor.Arrival, _ int32, _ *tor.State) { p.check(now) }
+func (p settledProbe) Dequeued(now rotor.Time, _ int32, _ int32, _ *tor.State)        { p.check(now) }
+func (p settledProbe) Dropped(now rotor.Time, _ *tor.Arrival, _ int32, _ int32, _ bool, _ *tor.State) {
 	p.check(now)
 }
-func (p settledProbe) Tick(now rotor.Time, _ *tor.BufferState) { p.check(now) }
-func (settledProbe) TickInterval() rotor.Time                  { return 5 * rotor.Microsecond }
+func (p settledProbe) Tick(now rotor.Time, _ *tor.State) { p.check(now) }
+func (settledProbe) Every() rotor.Time                   { return 5 * rotor.Microsecond }
 
 // TestPolicySeesSettledBuffer runs host-buffered bulk traffic beside
 // queued (windowed) traffic and checks that whenever the buffer policy
@@ -44,14 +40,17 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 		"buffer.per_port=4", "workload.load=0.4", "run.sim_time=8ms").Config
 	var s *sim
 	looks, failed := 0, false
-	cfg.NewPolicy = func(id int) (tor.Policy, error) {
-		return settledProbe{check: func(now rotor.Time) {
-			looks++
-			if at := s.pull.nextLeave[id]; at <= now && !failed {
-				failed = true
-				t.Errorf("at %v the policy of ToR %d sees a booking that left at %v unsettled", now, id, at)
-			}
-		}}, nil
+	cfg.NewPolicy = func(id int) tor.PolicyMaker {
+		return func(c *tor.SwitchConfig) (tor.BufferPolicy, error) {
+			cs, err := tor.NewBufferPolicy("cs", nil, tor.Env{Switch: c})
+			return settledProbe{BufferPolicy: cs, check: func(now rotor.Time) {
+				looks++
+				if at := s.pull.nextLeave[id]; at <= now && !failed {
+					failed = true
+					t.Errorf("at %v the policy of ToR %d sees a booking that left at %v unsettled", now, id, at)
+				}
+			}}, err
+		}
 	}
 	cfg.defaults()
 	if err := cfg.validate(); err != nil {

@@ -185,30 +185,23 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	s.tors = make([]*tor.ToR, s.n)
 	for t := range s.tors {
-		pol, err := s.policy(t)
-		if err != nil {
-			return nil, err
-		}
 		tc := tor.Config{ToRs: s.n, Hosts: s.H, Uplinks: s.U,
-			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer, Policy: pol,
-			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink,
-			ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+			PacketSwitch: cfg.PacketSwitchLink > 0, Buffer: cfg.Buffer,
+			HostRate: cfg.HostLink, UplinkRate: cfg.CircuitLink, PacketSwitchRate: cfg.PacketSwitchLink}
 		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
 			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes, RoundRobin: ls.RoundRobin,
-				Buffer: cfg.Buffer, Policy: pol, HostRate: cfg.HostLink, PortRate: ls.FabricLink,
-				ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}
+				Buffer: cfg.Buffer, HostRate: cfg.HostLink, PortRate: ls.FabricLink}
 		}
-		tr, err := tor.New(t, tc, &s.pool)
+		tr, err := s.newSwitch(t, t, tc)
 		if err != nil {
-			return nil, cfgErr("buffer", "%v", err)
+			return nil, err
 		}
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := tor.New(-1, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink,
-			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
+		ps, err := s.newSwitch(-1, s.n, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink})
 		if err != nil {
-			return nil, cfgErr("buffer.packet_switch", "%v", err)
+			return nil, err
 		}
 		s.ps = ps
 		// Its ports and the ToRs' ports to it; it is switch n.
@@ -288,18 +281,6 @@ func intHops(cfg Config) int {
 		}
 	}
 	return packet.MaxHopsLimit
-}
-
-// policy is the buffer policy of switch sw (default Complete Sharing).
-func (s *sim) policy(sw int) (tor.Policy, error) {
-	if s.cfg.NewPolicy == nil {
-		return tor.CompleteSharing{}, nil
-	}
-	p, err := s.cfg.NewPolicy(sw)
-	if err != nil {
-		return nil, cfgErr("buffer.policy", "%v", err)
-	}
-	return p, nil
 }
 
 // relay implements tor.Relay: RotorLB's acceptance rule. The intermediate

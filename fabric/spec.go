@@ -18,7 +18,6 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/stats"
-	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -29,7 +28,7 @@ type Key struct {
 
 // Keys lists every key a run configuration (TOML file or key=value
 // override) accepts, with its default.
-var Keys = []Key{
+var Keys = slices.Concat([]Key{
 	{"topology.kind", "rotor", "topology: " + Topologies.choices() + " (see the registry table)"},
 	{"topology.tors", "8", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
 	{"topology.hosts_per_tor", "4", "hosts per ToR"},
@@ -59,7 +58,7 @@ var Keys = []Key{
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
 	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
-	{"buffer.alpha", "0.5", "dynamic thresholds α"},
+}, bufferParamKeys(), []Key{
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
 	{"routing.mode", "", Routers.choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
@@ -94,7 +93,7 @@ var Keys = []Key{
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
 	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
-}
+})
 
 // Spec holds a run configuration as key → value strings.
 type Spec struct {
@@ -554,17 +553,14 @@ func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg Config, buckets
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
 	}
-	policy, alpha := s.values["buffer.policy"], p.float("buffer.alpha")
 	if p.err != nil {
 		return nil, p.err
 	}
-	if err := BufferPolicies.check(policy); err != nil {
+	pol, err := s.bufferPolicy(&cfg, ports, mtu)
+	if err != nil {
 		return nil, err
 	}
-	if _, err := tor.NewPolicy(policy, alpha); err != nil {
-		return nil, cfgErr("buffer.policy", "%v", err)
-	}
-	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.NewPolicy(policy, alpha) }
+	cfg.NewPolicy = pol
 	flows, err := s.workloadFlows(p, &cfg, tors, hpt, mtu)
 	if err != nil {
 		return nil, err

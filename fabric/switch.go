@@ -14,14 +14,14 @@ func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 		s.settle(tr.ID)
 	}
 	if !tr.Enqueue(now, q, idx) {
-		s.drop(idx)
+		s.switchDrop(idx)
 		return false
 	}
 	for _, e := range tr.TakeEvicted() {
-		s.drop(e)
+		s.switchDrop(e)
 	}
-	if s.cfg.Check && tr.Used() > tr.State().Size {
-		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.State().Size)
+	if s.cfg.Check && tr.Used() > tr.BufferSize() {
+		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.BufferSize())
 	}
 	return true
 }

@@ -34,7 +34,7 @@ func loadedConfig(t testing.TB, routing string, flows []workload.Flow) Config {
 	cfg.CircuitLink = 20 * rotor.Gbps
 	cfg.Routing = routing
 	cfg.Buffer = 40 * 1500 // small: forces drops and retransmissions
-	cfg.NewPolicy = func(int) (tor.Policy, error) { return tor.DynamicThresholds{Alpha: 1}, nil }
+	cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", map[string]float64{"alpha": 1}, nil, nil) }
 	cfg.MinRTO = 200 * rotor.Microsecond
 	cfg.SimTime = 30 * rotor.Millisecond
 	return cfg

@@ -7,31 +7,28 @@
 // whose admission is decided by a Policy.
 //
 // Every port has an id unique in its switch (uplinks, hosts, packet
-// switch, fabric ports, then one virtual output per VOQ next hop), and
-// every queue's QueueState names its port and that port's rate, so
-// per-port policies never lump two ports together. Packets and INT
-// records are package packet's.
+// switch, fabric ports, then one virtual output per VOQ next hop). Packets
+// and INT records are package packet's.
 //
-// Queues hold packet indices (int32) into a shared Pool, so enqueue and
-// dequeue allocate nothing. A VOQ is keyed by the next-hop ToR: whichever
-// uplink's circuit reaches that ToR serves it. Each VOQ has two classes:
-// Transit (packets relayed for another ToR, served first, as RotorNet's
-// RotorLB prescribes) and Local (packets from this rack's hosts).
-//
-// Buffer policies implement the Policy interface (per-packet Admit with a
-// Verdict that may name push-out victims, hooks on enqueue, dequeue and
-// drop, and a periodic Tick) and see the buffer through BufferState; the
-// ToR ships Complete Sharing and Dynamic Thresholds. The Switch below, with
-// all the registered policies, is to replace this interface when the
-// engine's ports run it. On dequeue the ToR stamps an INT hop record on
-// data packets (queue length, transmitted bytes, time, link rate) for telemetry-driven
-// congestion control, and on enqueue it sets the ECN mark above a threshold.
+// A ToR keeps its queues in a Switch (below), which runs the buffer
+// policy: the ToR maps its ports and VOQs onto the Switch's ports and
+// queues, offers packets by index into a shared Pool (enqueue and dequeue
+// allocate nothing), stamps INT hop records on dequeue and ECN marks on
+// enqueue (a packet that finds its queue, itself included, above the
+// threshold). A VOQ is keyed by the next-hop ToR: whichever uplink's
+// circuit reaches that ToR serves it, so the VOQs toward v are the two
+// queues of one virtual output port whose day and night are those of the
+// circuits toward v (SetCircuit, heard by CircuitAware policies). Each
+// VOQ has two classes: Transit (packets relayed for another ToR, served
+// first, as RotorNet's RotorLB prescribes) and Local (packets from this
+// rack's hosts). Packets of a flow's first Config.Unsched bytes count as
+// unscheduled (ABM's first-RTT packets).
 //
 // # Shared-buffer switch and policies
 //
 // Switch is the general shared-buffer switch that every switch of the
-// simulators is meant to run (integration with the fabric engine comes
-// with its multi-queue ports): ports of up to MaxQueues FIFO queues served
+// simulators runs (rotor ToRs, the hybrid's packet switch, leaves and
+// spines, through ToR): ports of up to MaxQueues FIFO queues served
 // by strict priority or round robin, a classifier from packet class to
 // queue, per-queue ECN (DCTCP's K, RED min/max), and counters kept in O(1)
 // per packet (State: per queue, per port with a bitmask of non-empty

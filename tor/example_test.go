@@ -12,7 +12,7 @@ import (
 func Example() {
 	pool := &tor.Pool{}
 	t, _ := tor.New(0, tor.Config{ToRs: 4, Hosts: 2, Uplinks: 2, Buffer: 6000,
-		Policy: tor.DynamicThresholds{Alpha: 1}}, pool)
+		Policy: tor.Named("dt", map[string]float64{"alpha": 1}, nil, nil)}, pool)
 	q := t.VOQ(2, tor.Local)
 	for k := 0; k < 4; k++ {
 		i := pool.Alloc()

@@ -4,15 +4,29 @@ import "github.com/rdcn/rdcn/rotor"
 
 // maxHeap is an indexed binary max-heap of n keys: Top is the index with
 // the largest value, the smallest index among equals, so that two
-// heaps fed the same values agree on it. Set is O(log n).
+// heaps fed the same values agree on it.
+//
+// It is lazy, since Top is asked for only when a buffer overflows while
+// values change on every arrival and departure: Set only records the value
+// (O(1)), marking a raised index; Top first sifts the raised indices up
+// (O(log n) each), then fixes stale keys from the root down until the
+// root's key is its value. The heap is ordered by key[i], and after the
+// raises key[i] ≥ val[i] for all i, so the root's value is the largest
+// (every other val[j] ≤ key[j] ≤ key[root] = val[root]), and among equals
+// the smallest index (an equal j would have key[j] = val[j] and be ordered
+// before the root).
 type maxHeap struct {
-	val  []int64
-	heap []int32 // heap order → index
-	pos  []int32 // index → heap position
+	val    []int64
+	key    []int64 // heap order; key[i] ≥ val[i] unless i is raised
+	heap   []int32 // heap order → index
+	pos    []int32 // index → heap position
+	raised []int32 // indices whose value may exceed their key
+	isUp   []bool  // [index]: in raised
 }
 
 func newMaxHeap(n int) *maxHeap {
-	h := &maxHeap{val: make([]int64, n), heap: make([]int32, n), pos: make([]int32, n)}
+	h := &maxHeap{val: make([]int64, n), key: make([]int64, n), heap: make([]int32, n), pos: make([]int32, n),
+		raised: make([]int32, 0, n), isUp: make([]bool, n)}
 	for i := range h.heap {
 		h.heap[i], h.pos[i] = int32(i), int32(i)
 	}
@@ -20,8 +34,8 @@ func newMaxHeap(n int) *maxHeap {
 }
 
 func (h *maxHeap) less(a, b int32) bool { // a above b
-	va, vb := h.val[a], h.val[b]
-	return va > vb || va == vb && a < b
+	ka, kb := h.key[a], h.key[b]
+	return ka > kb || ka == kb && a < b
 }
 
 func (h *maxHeap) swap(i, j int) {
@@ -30,7 +44,24 @@ func (h *maxHeap) swap(i, j int) {
 }
 
 // Top is the index with the largest value.
-func (h *maxHeap) Top() int32 { return h.heap[0] }
+func (h *maxHeap) Top() int32 {
+	for _, i := range h.raised {
+		h.isUp[i] = false
+		if v := h.val[i]; v > h.key[i] {
+			h.key[i] = v
+			h.up(int(h.pos[i]))
+		}
+	}
+	h.raised = h.raised[:0]
+	for {
+		t := h.heap[0]
+		if h.key[t] == h.val[t] {
+			return t
+		}
+		h.key[t] = h.val[t]
+		h.down(0)
+	}
+}
 
 // Get is index i's value.
 func (h *maxHeap) Get(i int32) int64 { return h.val[i] }
@@ -38,7 +69,14 @@ func (h *maxHeap) Get(i int32) int64 { return h.val[i] }
 // Set sets index i's value.
 func (h *maxHeap) Set(i int32, v int64) {
 	h.val[i] = v
-	k := int(h.pos[i])
+	if v > h.key[i] && !h.isUp[i] {
+		h.isUp[i] = true
+		h.raised = append(h.raised, i)
+	}
+}
+
+// up sifts heap position k up.
+func (h *maxHeap) up(k int) {
 	for k > 0 {
 		p := (k - 1) / 2
 		if !h.less(h.heap[k], h.heap[p]) {
@@ -47,6 +85,10 @@ func (h *maxHeap) Set(i int32, v int64) {
 		h.swap(k, p)
 		k = p
 	}
+}
+
+// down sifts heap position k down.
+func (h *maxHeap) down(k int) {
 	n := len(h.heap)
 	for {
 		l, best := 2*k+1, k
@@ -203,9 +245,9 @@ type Oracle interface {
 // is dropped unless q + size ≤ T_q, and then the oracle decides.
 type Credence struct {
 	virtualLQD
-	longest
 	oracle    Oracle
 	guard     int64 // B/N; 0 disables the safeguard
+	over      int32 // queues holding at least guard bytes: the longest is below guard iff none
 	feats     *featureTracker
 	feat      Features
 	Consulted int64 // packets that reached the oracle
@@ -216,7 +258,7 @@ func (Credence) Name() string { return "credence" }
 func (c *Credence) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 	size := int64(a.Size)
 	c.arrive(q, size, s.B)
-	if s.Queues[c.longest.h.Top()].Bytes < c.guard {
+	if c.guard > 0 && c.over == 0 {
 		return true
 	}
 	if s.Queues[q].Bytes+size > c.Threshold(q) || s.Used+size > s.B {
@@ -229,13 +271,24 @@ func (c *Credence) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 
 func (c *Credence) Dequeued(now rotor.Time, size int32, q int32, s *State) {
 	c.depart(q, int64(size), s.Queues[q].Packets == 0)
-	c.longest.Dequeued(now, size, q, s)
+	b := s.Queues[q].Bytes
+	if b < c.guard && b+int64(size) >= c.guard {
+		c.over--
+	}
 	c.feats.departed(now, q, s)
+}
+
+func (c *Credence) Enqueued(_ rotor.Time, a *Arrival, q int32, s *State) {
+	b := s.Queues[q].Bytes
+	if b >= c.guard && b-int64(a.Size) < c.guard {
+		c.over++
+	}
 }
 
 // featureTracker keeps the moving averages of Credence's features.
 type featureTracker struct {
 	tau   float64
+	inv   float64   // 1/tau
 	avgQ  []float64 // per queue, EWMA of its length
 	lastQ []rotor.Time
 	avgS  float64 // EWMA of the shared occupancy
@@ -243,7 +296,11 @@ type featureTracker struct {
 }
 
 func newFeatureTracker(queues int, rtt rotor.Time) *featureTracker {
-	return &featureTracker{tau: float64(rtt), avgQ: make([]float64, queues), lastQ: make([]rotor.Time, queues)}
+	inv := 0.0
+	if rtt > 0 {
+		inv = 1 / float64(rtt)
+	}
+	return &featureTracker{tau: float64(rtt), inv: inv, avgQ: make([]float64, queues), lastQ: make([]rotor.Time, queues)}
 }
 
 // departed updates the averages after a departure from queue q.
@@ -266,6 +323,6 @@ func (t *featureTracker) ewma(now, last rotor.Time, avg, x float64) float64 {
 	if t.tau <= 0 {
 		return x
 	}
-	w := min(float64(now-last), t.tau) / t.tau
-	return w*x + (1-w)*avg
+	w := min(float64(now-last), t.tau) * t.inv
+	return avg + w*(x-avg)
 }

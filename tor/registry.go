@@ -174,7 +174,7 @@ var registry = []PolicySpec{
 				o = &Flipped{Inner: o, P: p, Rand: e.Rand}
 			}
 			n := e.Switch.Ports * e.Switch.Queues
-			c := &Credence{virtualLQD: newVirtualLQD(v, e), longest: longest{newMaxHeap(n)}, oracle: o,
+			c := &Credence{virtualLQD: newVirtualLQD(v, e), oracle: o,
 				feats: newFeatureTracker(n, e.Switch.RTT)}
 			if v["safeguard"] != 0 {
 				c.guard = e.Switch.Buffer / int64(e.Switch.Ports)

@@ -274,9 +274,11 @@ type Switch struct {
 	ecn    [MaxQueues]ECN
 	ecnOn  bool
 
-	// Evicted collects handles pushed out during the last Enqueue; the
-	// caller owns them and should reset the slice (Evicted = Evicted[:0]).
-	Evicted []int32
+	// Evicted collects handles pushed out during the last Enqueue, and
+	// EvictedFrom their queues, in step; the caller owns them and should
+	// reset both slices (Evicted = Evicted[:0]).
+	Evicted, EvictedFrom []int32
+	reserved             int64 // Reserve's bytes, in Used but in no queue
 
 	// OnPFC, if set, hears every pause (pause true) and resume of ingress
 	// port inPort's class: the caller stops or restarts the upstream.
@@ -367,7 +369,12 @@ func (sw *Switch) QueueOf(a *Arrival) int32 {
 // admitted and whether it was ECN-marked. Packets pushed out to make room
 // are appended to Evicted.
 func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
-	q := sw.QueueOf(a)
+	return sw.EnqueueQueue(now, a, sw.QueueOf(a), h)
+}
+
+// EnqueueQueue is Enqueue into queue q, for callers with their own
+// classifier (a rotor ToR's VOQs); q must be a queue of port a.Port.
+func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok, mark bool) {
 	s := &sw.st
 	size := int64(a.Size)
 	iq, lossless := int32(-1), false
@@ -402,6 +409,7 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 			sw.sub(v, vsize)
 			sw.PushedOut++
 			sw.Evicted = append(sw.Evicted, vh)
+			sw.EvictedFrom = append(sw.EvictedFrom, v)
 			if sw.drop != nil {
 				sw.drop.Dropped(now, nil, vsize, v, true, s)
 			}
@@ -413,22 +421,54 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 			sw.Marks++
 		}
 	}
+	sw.place(now, a, q, h, lossless, iq)
+	return true, mark
+}
+
+// place puts admitted packet h into queue q.
+func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless bool, iq int32) {
+	s := &sw.st
+	size := int64(a.Size)
 	sw.q[q].Push(h)
 	sw.sizes[q].Push(a.Size)
 	if sw.pfc != nil {
 		sw.ingr[q].Push(iq)
-		if !lossless {
+		if !lossless && iq >= 0 {
 			s.Ingress[iq].Shared += size
 		}
 	}
 	sw.add(q, a.Size)
-	if s.Used > sw.PeakUsed {
-		sw.PeakUsed = s.Used
+	if s.Used-sw.reserved > sw.PeakUsed {
+		sw.PeakUsed = s.Used - sw.reserved
 	}
 	if sw.enq != nil {
 		sw.enq.Enqueued(now, a, q, s)
 	}
-	return true, mark
+}
+
+// Reserve promises size bytes of buffer to a packet on its way (hop-by-hop
+// flow control): the policy sees them as occupied until PlaceReserved or
+// Release.
+func (sw *Switch) Reserve(size int32) {
+	sw.reserved += int64(size)
+	sw.st.Used += int64(size)
+}
+
+// Release gives back size reserved bytes.
+func (sw *Switch) Release(size int32) {
+	sw.reserved -= int64(size)
+	sw.st.Used -= int64(size)
+}
+
+// Reserved is the bytes reserved and not yet placed or released.
+func (sw *Switch) Reserved() int64 { return sw.reserved }
+
+// PlaceReserved puts packet h, whose room Reserve promised, into queue q
+// without asking the policy (it still hears the enqueue). Not for
+// lossless classes.
+func (sw *Switch) PlaceReserved(now rotor.Time, a *Arrival, q int32, h int32) {
+	sw.Release(a.Size)
+	sw.place(now, a, q, h, false, -1)
 }
 
 // admitLossless accounts a lossless packet to ingress queue iq: in the

@@ -3,8 +3,8 @@ package tor
 import (
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 
-	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -14,6 +14,23 @@ const (
 	Transit = 0 // relayed traffic, served first
 	Local   = 1 // traffic from this rack's hosts
 )
+
+// QueueID indexes a queue of one ToR (see ToR.VOQ, ToR.HostQueue,
+// ToR.PortQueue). It is the queue's index in the ToR's Switch.
+type QueueID int32
+
+// PolicyMaker builds the buffer policy of one switch from that switch's
+// configuration (policies size their state and derive defaults from it).
+type PolicyMaker func(c *SwitchConfig) (BufferPolicy, error)
+
+// Named builds the registered policy name with the parameters set (the
+// others take their defaults), the oracle (Credence) and the random source
+// (IB, Credence's flips); rng must not be shared between switches.
+func Named(name string, set map[string]float64, oracle Oracle, rng *rand.Rand) PolicyMaker {
+	return func(c *SwitchConfig) (BufferPolicy, error) {
+		return NewBufferPolicy(name, set, Env{Switch: c, Oracle: oracle, Rand: rng})
+	}
+}
 
 // Config describes one switch. A rotor ToR has VOQs (ToRs > 0) served by
 // circuit uplinks, host ports and maybe a packet-switch port; a
@@ -31,8 +48,13 @@ type Config struct {
 	Classes    int
 	RoundRobin bool
 	Buffer     rotor.Bytes
-	Policy     Policy
-	// Port rates, shown to policies in QueueState.Rate (0: not known).
+	MTU        int32      // a full packet (policies count packets in it); 0: rotor.DefaultMTU, at most Buffer
+	RTT        rotor.Time // base round-trip time (ABM's update period, Credence's EWMAs); 0: 10 µs
+	// Unsched is the bytes of a flow's start whose data packets count as
+	// unscheduled (sent in the first RTT: ABM's α_unsched); 0: none.
+	Unsched int64
+	Policy  PolicyMaker // nil: Complete Sharing
+	// Port rates, shown to policies in PortCounters.Rate; 0: 10 Gb/s.
 	HostRate, UplinkRate, PacketSwitchRate, PortRate rotor.Rate
 	ECNThreshold                                     rotor.Bytes // mark packets entering a queue longer than this; 0: off
 	RecordINT                                        bool        // stamp INT hop records on data packets' dequeue, into Ints
@@ -40,7 +62,7 @@ type Config struct {
 }
 
 // MaxClasses is the most queues a port may have.
-const MaxClasses = 8
+const MaxClasses = MaxQueues
 
 // Validate reports the first bad field.
 func (c *Config) Validate() error {
@@ -61,8 +83,10 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("classes %d: must be in [0, %d]", c.Classes, MaxClasses)
 	case c.Buffer <= 0:
 		return fmt.Errorf("buffer %d: must be positive", c.Buffer)
-	case c.Policy == nil:
-		return fmt.Errorf("policy: is nil")
+	case c.MTU < 0:
+		return fmt.Errorf("mtu %d: must not be negative", c.MTU)
+	case c.RTT < 0:
+		return fmt.Errorf("rtt %v: must not be negative", c.RTT)
 	case c.ECNThreshold < 0:
 		return fmt.Errorf("ecn threshold %d: must not be negative", c.ECNThreshold)
 	case c.RecordINT && c.Ints == nil:
@@ -84,41 +108,37 @@ type Gate interface {
 	Pass(v int, p *Packet) bool
 }
 
-// ToR is one switch: queues in a shared buffer.
+// ToR is one switch: queues in a shared buffer, held by a Switch that
+// runs the buffer policy.
 //
-// Port ids (unique in the switch; INT records and QueueState.Port use
-// them): circuit uplinks 0…U−1, host ports U…U+H−1, the packet-switch
-// port U+H (if any), fabric ports after it, then one virtual output per
-// next-hop ToR for the VOQs (VOQPort). Queues: the VOQs first (2 per
-// next-hop ToR), then Classes queues for each port with queues of its
-// own, in port order.
+// Port ids (unique in the switch; INT records use them): circuit uplinks
+// 0…U−1, host ports U…U+H−1, the packet-switch port U+H (if any), fabric
+// ports after it, then one virtual output per next-hop ToR for the VOQs
+// (VOQPort). The Switch's port p is port id U+p: the uplinks have no
+// queues of their own (they serve the VOQs of whichever ToR their circuit
+// reaches), so the VOQs toward ToR v are the two queues (Transit, Local)
+// of virtual output VOQPort(v), and its circuit day and night are those of
+// the circuits toward v. Every Switch port has max(Classes, 2 if there are
+// VOQs) queues; the ones beyond a port's classes stay empty.
 type ToR struct {
 	ID  int
 	cfg Config
 
-	pool     *Pool
-	buf      BufferState
-	queues   []des.FIFO
-	txBytes  []int64  // per egress port
-	local    []uint64 // bit v set iff VOQ(v, Local) is not empty
-	voqPkts  int      // packets in all VOQs, both classes
-	rr       int      // round-robin position for indirect (two-hop) service
-	classes  int
-	rrNext   []uint8 // RoundRobin: [own port] the class served next
-	ownBase  int     // first queue of the ports with queues of their own
-	ownPorts int     // host + packet-switch + fabric ports
-
-	reserved int64 // bytes promised to packets on their way (Reserve)
-
-	// Evicted collects packets pushed out by the policy during the last
-	// Enqueue; the caller owns them and should clear the slice.
-	Evicted []int32
-
-	hooks bool // the policy's OnEnqueue/OnDequeue do something (not NoHooks'): call them
+	pool    *Pool
+	sw      *Switch
+	arr     Arrival  // the arrival being offered (reused: no allocation)
+	nq      int32    // queues per Switch port
+	voqBase int32    // first VOQ queue
+	txBytes []int64  // per egress port id
+	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
+	voqPkts int      // packets in all VOQs, both classes
+	up      []uint16 // per next-hop ToR: uplinks whose circuit reaches it
+	rr      int      // round-robin position for indirect (two-hop) service
+	classes int
+	own     int // host + packet-switch + fabric ports
 
 	Drops     int64 // packets dropped on arrival or pushed out
 	DropBytes int64
-	PeakUsed  int64 // highest buffer occupancy seen
 }
 
 // New builds switch id. Packets are looked up in pool.
@@ -132,61 +152,83 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		ps = 1
 	}
 	own := cfg.Hosts + ps + cfg.Ports
-	nq := 2*cfg.ToRs + own*c
-	t := &ToR{
-		ID:       id,
-		cfg:      cfg,
-		pool:     pool,
-		queues:   make([]des.FIFO, nq),
-		txBytes:  make([]int64, cfg.Uplinks+own),
-		local:    make([]uint64, (cfg.ToRs+63)/64),
-		buf:      BufferState{Size: int64(cfg.Buffer), Queues: make([]QueueState, nq)},
-		classes:  c,
-		rrNext:   make([]uint8, own),
-		ownBase:  2 * cfg.ToRs,
-		ownPorts: own,
+	nq := c
+	if cfg.ToRs > 0 {
+		nq = max(nq, 2)
 	}
-	switch cfg.Policy.(type) {
-	case CompleteSharing, DynamicThresholds: // their enqueue/dequeue hooks are NoHooks'
-	default:
-		t.hooks = true
+	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT}
+	if sc.MTU == 0 {
+		sc.MTU = int32(min(rotor.DefaultMTU, cfg.Buffer))
 	}
-	for v := 0; v < cfg.ToRs; v++ {
-		port := int32(t.VOQPort(v))
-		t.buf.Queues[2*v] = QueueState{Port: port, NextHop: int32(v), Prio: Transit, Rate: cfg.UplinkRate}
-		t.buf.Queues[2*v+1] = QueueState{Port: port, NextHop: int32(v), Prio: Local, Rate: cfg.UplinkRate}
+	if sc.RTT == 0 {
+		sc.RTT = 10 * rotor.Microsecond
 	}
-	for k := 0; k < own; k++ {
-		rate := cfg.PortRate
+	if cfg.RoundRobin {
+		sc.Sched = RoundRobin
+	}
+	rate := func(r rotor.Rate) rotor.Rate {
+		if r == 0 {
+			return 10 * rotor.Gbps
+		}
+		return r
+	}
+	sc.Rates = make([]rotor.Rate, sc.Ports)
+	for p := range sc.Rates {
 		switch {
-		case k < cfg.Hosts:
-			rate = cfg.HostRate
-		case k < cfg.Hosts+ps:
-			rate = cfg.PacketSwitchRate
-		}
-		for cl := 0; cl < c; cl++ {
-			t.buf.Queues[t.ownBase+k*c+cl] = QueueState{Port: int32(cfg.Uplinks + k), NextHop: -1, Prio: int8(cl), Rate: rate}
+		case p < cfg.Hosts:
+			sc.Rates[p] = rate(cfg.HostRate)
+		case p < cfg.Hosts+ps:
+			sc.Rates[p] = rate(cfg.PacketSwitchRate)
+		case p < own:
+			sc.Rates[p] = rate(cfg.PortRate)
+		default:
+			sc.Rates[p] = rate(cfg.UplinkRate)
 		}
 	}
-	return t, nil
+	mk := cfg.Policy
+	if mk == nil {
+		mk = Named("cs", nil, nil, nil)
+	}
+	pol, err := mk(&sc)
+	if err != nil {
+		return nil, err
+	}
+	sw, err := NewSwitch(sc, pol, nil)
+	if err != nil {
+		return nil, err
+	}
+	for v := range cfg.ToRs { // no circuit reaches any ToR yet
+		sw.st.Ports[own+v].Night = true
+	}
+	return &ToR{
+		ID:      id,
+		cfg:     cfg,
+		pool:    pool,
+		sw:      sw,
+		nq:      int32(nq),
+		voqBase: int32(own * nq),
+		txBytes: make([]int64, cfg.Uplinks+own),
+		local:   make([]uint64, (cfg.ToRs+63)/64),
+		up:      make([]uint16, cfg.ToRs),
+		classes: c,
+		own:     own,
+	}, nil
 }
 
 // VOQ is the queue toward next-hop ToR v of the given class.
-func (t *ToR) VOQ(v, class int) QueueID { return QueueID(2*v + class) }
+func (t *ToR) VOQ(v, class int) QueueID { return QueueID(t.voqBase + int32(v)*t.nq + int32(class)) }
 
 // HostQueue is the queue (class 0) toward local host h (0 ≤ h < Hosts).
-func (t *ToR) HostQueue(h int) QueueID { return QueueID(t.ownBase + h*t.classes) }
+func (t *ToR) HostQueue(h int) QueueID { return QueueID(int32(h) * t.nq) }
 
 // PacketSwitchQueue is the queue (class 0) toward the electrical packet
 // switch (Config.PacketSwitch).
-func (t *ToR) PacketSwitchQueue() QueueID {
-	return QueueID(t.ownBase + t.cfg.Hosts*t.classes)
-}
+func (t *ToR) PacketSwitchQueue() QueueID { return QueueID(int32(t.cfg.Hosts) * t.nq) }
 
 // PortQueue is the queue of the given class of port (a host,
 // packet-switch or fabric port id).
 func (t *ToR) PortQueue(port, class int) QueueID {
-	return QueueID(t.ownBase + (port-t.cfg.Uplinks)*t.classes + class)
+	return QueueID(int32(port-t.cfg.Uplinks)*t.nq + int32(class))
 }
 
 // HostPort is the id of the port toward local host h.
@@ -196,166 +238,128 @@ func (t *ToR) HostPort(h int) int { return t.cfg.Uplinks + h }
 func (t *ToR) PacketSwitchPort() int { return t.cfg.Uplinks + t.cfg.Hosts }
 
 // FabricPort is the id of fabric port j (0 ≤ j < Ports).
-func (t *ToR) FabricPort(j int) int { return t.cfg.Uplinks + t.ownPorts - t.cfg.Ports + j }
+func (t *ToR) FabricPort(j int) int { return t.cfg.Uplinks + t.own - t.cfg.Ports + j }
 
 // VOQPort is the virtual output port of the VOQs toward next-hop ToR v.
-func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.ownPorts + v }
+func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.own + v }
 
 // NumPorts is the number of port ids: physical ports and VOQ outputs.
-func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.ownPorts + t.cfg.ToRs }
+func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
+
+// QueuePort is the port id queue q drains into (a VOQ: its virtual
+// output), and NextHop the ToR a VOQ leads to (−1 for other queues).
+func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(int32(q)/t.nq) }
+
+// NextHop is the next-hop ToR of VOQ q, −1 if q is not a VOQ.
+func (t *ToR) NextHop(q QueueID) int {
+	if int32(q) < t.voqBase {
+		return -1
+	}
+	return int((int32(q) - t.voqBase) / t.nq)
+}
+
+// Class is queue q's class (a VOQ's: Transit or Local).
+func (t *ToR) Class(q QueueID) int { return int(int32(q) % t.nq) }
 
 // Classes is the number of queues per port with queues of its own.
 func (t *ToR) Classes() int { return t.classes }
 
 // Pick is the queue port serves next: its first non-empty class (strict
 // priority), or with RoundRobin the first non-empty class from the one
-// after the class it served last; ok is false if all are empty. With
-// RoundRobin, Pick takes its turn: call it once per packet sent.
+// after the class it served last (the turn passes on Dequeue); ok is
+// false if all are empty.
 func (t *ToR) Pick(port int) (q QueueID, ok bool) {
-	k := port - t.cfg.Uplinks
-	base := t.ownBase + k*t.classes
-	if !t.cfg.RoundRobin {
-		for c := 0; c < t.classes; c++ {
-			if t.queues[base+c].Len() > 0 {
-				return QueueID(base + c), true
-			}
-		}
-		return 0, false
-	}
-	c := int(t.rrNext[k])
-	for i := 0; i < t.classes; i++ {
-		if t.queues[base+c].Len() > 0 {
-			next := c + 1
-			if next == t.classes {
-				next = 0
-			}
-			t.rrNext[k] = uint8(next)
-			return QueueID(base + c), true
-		}
-		if c++; c == t.classes {
-			c = 0
-		}
-	}
-	return 0, false
+	k := t.sw.Pick(port - t.cfg.Uplinks)
+	return QueueID(k), k >= 0
 }
 
 // TxBytes is the number of bytes sent on port so far.
 func (t *ToR) TxBytes(port int) int64 { return t.txBytes[port] }
 
 // PortQueued reports whether any queue of port holds a packet.
-func (t *ToR) PortQueued(port int) bool {
-	base := t.ownBase + (port-t.cfg.Uplinks)*t.classes
-	for c := 0; c < t.classes; c++ {
-		if t.queues[base+c].Len() > 0 {
-			return true
-		}
-	}
-	return false
-}
+func (t *ToR) PortQueued(port int) bool { return t.sw.st.Ports[port-t.cfg.Uplinks].Active != 0 }
 
-func (t *ToR) State() *BufferState   { return &t.buf }
-func (t *ToR) Len(q QueueID) int     { return t.queues[q].Len() }
-func (t *ToR) Bytes(q QueueID) int64 { return t.buf.Queues[q].Bytes }
-func (t *ToR) Head(q QueueID) int32  { return t.queues[q].Head() }
-func (t *ToR) Policy() Policy        { return t.cfg.Policy }
-func (t *ToR) NumQueues() int        { return len(t.queues) }
-func (t *ToR) Used() int64           { return t.buf.Used - t.reserved }
-func (t *ToR) Reserved() int64       { return t.reserved }
+func (t *ToR) Len(q QueueID) int     { return t.sw.q[q].Len() }
+func (t *ToR) Bytes(q QueueID) int64 { return t.sw.st.Queues[q].Bytes }
+func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head() }
+func (t *ToR) NumQueues() int        { return len(t.sw.q) }
+func (t *ToR) Used() int64           { return t.sw.st.Used - t.sw.reserved }
+func (t *ToR) Reserved() int64       { return t.sw.reserved }
 func (t *ToR) VOQPackets() int       { return t.voqPkts } // packets in all VOQs
 func (t *ToR) Config() *Config       { return &t.cfg }
+func (t *ToR) Switch() *Switch       { return t.sw } // its queues, counters and policy
+func (t *ToR) BufferSize() int64     { return t.sw.st.B }
+func (t *ToR) PeakUsed() int64       { return t.sw.PeakUsed } // highest occupancy seen, reservations not counted
 
 // Room reports whether size more bytes fit in the buffer beside what it
 // holds and what it has reserved.
-func (t *ToR) Room(size int32) bool { return t.buf.Used+int64(size) <= t.buf.Size }
+func (t *ToR) Room(size int32) bool { return t.sw.st.Used+int64(size) <= t.sw.st.B }
 
 // Reserve promises size bytes of buffer to a packet on its way; the
 // policy sees them as occupied. EnqueueReserved or Release consumes the
 // promise.
-func (t *ToR) Reserve(size int32) {
-	t.reserved += int64(size)
-	t.buf.Used += int64(size)
-}
+func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 
 // Release gives back size bytes promised by Reserve to a packet that
 // leaves without entering a queue (one whose stay the caller tracks).
-func (t *ToR) Release(size int32) {
-	t.reserved -= int64(size)
-	t.buf.Used -= int64(size)
+func (t *ToR) Release(size int32) { t.sw.Release(size) }
+
+// arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
+func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
+	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
+		Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
+	return &t.arr
 }
 
 // EnqueueReserved puts packet idx, for which Reserve was called, into
 // queue q without asking the policy: the room was promised.
 func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
-	t.reserved -= int64(p.Size)
-	t.buf.Used -= int64(p.Size)
-	t.push(now, q, idx, p)
+	t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+	t.queued(q, p)
 }
 
 // Enqueue offers packet idx to queue q. It returns false if the packet was
 // dropped (the caller then owns it). Packets the policy pushed out are
-// appended to Evicted.
+// kept for TakeEvicted.
 func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 	p := t.pool.At(idx)
-	pol := t.cfg.Policy
-	v := pol.Admit(now, p, q, &t.buf)
-	if v.Accept {
-		for _, e := range v.Evict {
-			if t.queues[e].Len() == 0 {
-				continue
-			}
-			victim := t.queues[e].PopTail()
-			vp := t.pool.At(victim)
-			t.remove(e, vp.Size)
-			t.Drops++
-			t.DropBytes += int64(vp.Size)
-			pol.OnDrop(now, vp, e, &t.buf)
-			t.Evicted = append(t.Evicted, victim)
-		}
+	n0 := len(t.sw.Evicted)
+	ok, _ := t.sw.EnqueueQueue(now, t.arrival(idx, p, q), int32(q), idx)
+	for i := n0; i < len(t.sw.Evicted); i++ {
+		t.Drops++
+		t.DropBytes += int64(t.pool.At(t.sw.Evicted[i]).Size)
+		t.removed(QueueID(t.sw.EvictedFrom[i]))
 	}
-	if !v.Accept || t.buf.Used+int64(p.Size) > t.buf.Size {
+	if !ok {
 		t.Drops++
 		t.DropBytes += int64(p.Size)
-		pol.OnDrop(now, p, q, &t.buf)
 		return false
 	}
-	t.push(now, q, idx, p)
+	t.queued(q, p)
 	return true
 }
 
-func (t *ToR) push(now rotor.Time, q QueueID, idx int32, p *Packet) {
-	t.queues[q].Push(idx)
-	qs := &t.buf.Queues[q]
-	qs.Bytes += int64(p.Size)
-	qs.Packets++
-	t.buf.Used += int64(p.Size)
-	if u := t.buf.Used - t.reserved; u > t.PeakUsed {
-		t.PeakUsed = u
-	}
-	if t.cfg.ECNThreshold > 0 && qs.Bytes > int64(t.cfg.ECNThreshold) {
+// queued updates the ToR's own counters after p entered q.
+func (t *ToR) queued(q QueueID, p *Packet) {
+	if t.cfg.ECNThreshold > 0 && t.sw.st.Queues[q].Bytes > int64(t.cfg.ECNThreshold) {
 		p.Set(packet.ECN)
 	}
-	if int(q) < 2*t.cfg.ToRs {
+	if int32(q) >= t.voqBase {
 		t.voqPkts++
-		if qs.Prio == Local && qs.Packets == 1 {
-			v := int(q) >> 1
+		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 1 {
+			v := t.NextHop(q)
 			t.local[v>>6] |= 1 << (v & 63)
 		}
 	}
-	if t.hooks {
-		t.cfg.Policy.OnEnqueue(now, p, q, &t.buf)
-	}
 }
 
-func (t *ToR) remove(q QueueID, size int32) {
-	qs := &t.buf.Queues[q]
-	qs.Bytes -= int64(size)
-	qs.Packets--
-	t.buf.Used -= int64(size)
-	if int(q) < 2*t.cfg.ToRs {
+// removed updates the ToR's own counters after a packet left q.
+func (t *ToR) removed(q QueueID) {
+	if int32(q) >= t.voqBase {
 		t.voqPkts--
-		if qs.Prio == Local && qs.Packets == 0 {
-			v := int(q) >> 1
+		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 0 {
+			v := t.NextHop(q)
 			t.local[v>>6] &^= 1 << (v & 63)
 		}
 	}
@@ -364,15 +368,11 @@ func (t *ToR) remove(q QueueID, size int32) {
 // Dequeue removes the head of q for transmission on egress port at rate,
 // stamps INT on a data packet if enabled, and returns the packet index.
 func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
-	idx := t.queues[q].Pop()
-	p := t.pool.At(idx)
-	t.remove(q, p.Size)
-	t.txBytes[port] += int64(p.Size)
+	idx, size, _ := t.sw.DequeueQueue(now, int32(q))
+	t.removed(q)
+	t.txBytes[port] += int64(size)
 	if t.cfg.RecordINT {
-		t.cfg.Ints.Stamp(idx, p, IntHop{Ts: now, Qlen: t.buf.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)})
-	}
-	if t.hooks {
-		t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
+		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)})
 	}
 	return idx
 }
@@ -380,13 +380,30 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 // Take removes the head of q without transmitting it (to move it to
 // another queue); the policy sees it as a dequeue.
 func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
-	idx := t.queues[q].Pop()
-	p := t.pool.At(idx)
-	t.remove(q, p.Size)
-	if t.hooks {
-		t.cfg.Policy.OnDequeue(now, p, q, &t.buf)
-	}
+	idx, _, _ := t.sw.DequeueQueue(now, int32(q))
+	t.removed(q)
 	return idx
+}
+
+// TickEvery is the policy's tick period, 0 if it has none.
+func (t *ToR) TickEvery() rotor.Time { return t.sw.TickEvery() }
+
+// Tick runs the policy's periodic update.
+func (t *ToR) Tick(now rotor.Time) { t.sw.Tick(now) }
+
+// SetCircuit records that an uplink's circuit toward ToR v went up or
+// down. The VOQs toward v have day while at least one circuit reaches v;
+// the policy hears the changes between day and night.
+func (t *ToR) SetCircuit(now rotor.Time, v int, up bool) {
+	n := t.up[v]
+	if up {
+		t.up[v]++
+	} else if n > 0 {
+		t.up[v]--
+	}
+	if (n == 0) != (t.up[v] == 0) {
+		t.sw.SetCircuit(now, t.VOQPort(v)-t.cfg.Uplinks, up)
+	}
 }
 
 // PickCircuit chooses the queue an uplink whose circuit reaches ToR v
@@ -428,7 +445,7 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 				continue
 			}
 			q := t.VOQ(x, Local)
-			head := t.pool.At(t.queues[q].Head())
+			head := t.pool.At(t.sw.q[q].Head())
 			if int64(head.Size) <= budget && relay.AcceptRelay(v, x, head.Size) && (gate == nil || gate.Pass(v, head)) {
 				t.rr = (x + 1) % n
 				return q, true
@@ -439,10 +456,10 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 }
 
 func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
-	if t.queues[q].Len() == 0 {
+	if t.sw.q[q].Len() == 0 {
 		return false
 	}
-	p := t.pool.At(t.queues[q].Head())
+	p := t.pool.At(t.sw.q[q].Head())
 	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
 }
 
@@ -458,9 +475,22 @@ func (t *ToR) AnyLocal() bool {
 }
 
 // TakeEvicted returns and clears the packets pushed out by the last
-// Enqueue calls.
+// Enqueue calls; the slice is valid until the next Enqueue.
 func (t *ToR) TakeEvicted() []int32 {
-	e := t.Evicted
-	t.Evicted = t.Evicted[:0]
+	e := t.sw.Evicted
+	t.sw.Evicted, t.sw.EvictedFrom = t.sw.Evicted[:0], t.sw.EvictedFrom[:0]
 	return e
+}
+
+// QueuedBytes recounts the bytes of the packets in all queues from the
+// pool, independently of the counters (for conservation checks; O(packets)).
+func (t *ToR) QueuedBytes() int64 {
+	var b int64
+	for q := range t.sw.q {
+		f := &t.sw.q[q]
+		for i := range f.Len() {
+			b += int64(t.pool.At(f.At(i)).Size)
+		}
+	}
+	return b
 }

@@ -35,19 +35,19 @@ func TestSteadyStateThresholds(t *testing.T) {
 	const B = 60
 	cases := []struct {
 		name   string
-		policy Policy
+		policy PolicyMaker
 		queues int
 		want   int64 // packets per queue
 	}{
-		{"dt α=1 one queue", DynamicThresholds{Alpha: 1}, 1, 30},
-		{"dt α=1 two queues", DynamicThresholds{Alpha: 1}, 2, 20},
-		{"dt α=1 three queues", DynamicThresholds{Alpha: 1}, 3, 15},
-		{"dt α=1 five queues", DynamicThresholds{Alpha: 1}, 5, 10},
-		{"dt α=2 one queue", DynamicThresholds{Alpha: 2}, 1, 40},
-		{"dt α=2 two queues", DynamicThresholds{Alpha: 2}, 2, 24},
-		{"dt α=0.5 one queue", DynamicThresholds{Alpha: 0.5}, 1, 20},
-		{"cs one queue", CompleteSharing{}, 1, 60},
-		{"cs three queues", CompleteSharing{}, 3, 20},
+		{"dt α=1 one queue", dt(1), 1, 30},
+		{"dt α=1 two queues", dt(1), 2, 20},
+		{"dt α=1 three queues", dt(1), 3, 15},
+		{"dt α=1 five queues", dt(1), 5, 10},
+		{"dt α=2 one queue", dt(2), 1, 40},
+		{"dt α=2 two queues", dt(2), 2, 24},
+		{"dt α=0.5 one queue", dt(0.5), 1, 20},
+		{"cs one queue", nil, 1, 60},
+		{"cs three queues", nil, 3, 20},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -67,50 +67,25 @@ func TestSteadyStateThresholds(t *testing.T) {
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("queue lengths (-want +got):\n%s", diff)
 			}
-			if tr.Used() > B || tr.PeakUsed > B {
-				t.Errorf("buffer used %d (peak %d) exceeds %d", tr.Used(), tr.PeakUsed, B)
+			if tr.Used() > B || tr.PeakUsed() > B {
+				t.Errorf("buffer used %d (peak %d) exceeds %d", tr.Used(), tr.PeakUsed(), B)
 			}
 		})
 	}
 }
 
-// pushOut is a minimal push-out policy (drop the tail of the longest queue
-// when full) exercising Verdict.Evict.
-type pushOut struct {
-	NoHooks
-	evict []QueueID
-}
+func dt(alpha float64) PolicyMaker { return Named("dt", map[string]float64{"alpha": alpha}, nil, nil) }
 
-func (*pushOut) Name() string { return "test-lqd" }
-func (p *pushOut) Admit(_ rotor.Time, pk *Packet, q QueueID, s *BufferState) Verdict {
-	p.evict = p.evict[:0]
-	free := s.Size - s.Used
-	lens := make([]int64, len(s.Queues))
-	for i := range s.Queues {
-		lens[i] = s.Queues[i].Bytes
-	}
-	for free < int64(pk.Size) {
-		l := 0
-		for i := range lens {
-			if lens[i] > lens[l] {
-				l = i
-			}
-		}
-		lens[l] -= 1 // unit packets in this test
-		free++
-		p.evict = append(p.evict, QueueID(l))
-	}
-	return Verdict{Accept: true, Evict: p.evict}
-}
+var lqd = Named("lqd", nil, nil, nil)
 
 func TestPushOut(t *testing.T) {
-	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 10, Policy: &pushOut{}})
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 10, Policy: lqd})
 	for k := 0; k < 10; k++ {
 		if !tr.Enqueue(0, tr.VOQ(0, Local), pkt(pool, 1)) {
 			t.Fatal("refused while the buffer had room")
 		}
 	}
-	last := tr.queues[tr.VOQ(0, Local)].At(9)
+	last := tr.sw.q[tr.VOQ(0, Local)].At(9)
 	if !tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1)) {
 		t.Fatal("push-out arrival refused")
 	}
@@ -129,7 +104,7 @@ func TestECNAndINT(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, pool := newTestToR(t, Config{ToRs: 2, Hosts: 2, Uplinks: 1, Buffer: 100000,
-		Policy: CompleteSharing{}, ECNThreshold: 3000, RecordINT: true, Ints: ints})
+		Policy: nil, ECNThreshold: 3000, RecordINT: true, Ints: ints})
 	q := tr.HostQueue(1)
 	var idx []int32
 	for k := 0; k < 4; k++ {
@@ -159,7 +134,7 @@ type acceptOnly struct{ dst int }
 func (a acceptOnly) AcceptRelay(via, dst int, size int32) bool { return dst == a.dst }
 
 func TestPickCircuit(t *testing.T) {
-	tr, pool := newTestToR(t, Config{ToRs: 130, Hosts: 1, Uplinks: 1, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	tr, pool := newTestToR(t, Config{ToRs: 130, Hosts: 1, Uplinks: 1, Buffer: 1 << 20, Policy: nil})
 	tr.ID = 5
 	tr.Enqueue(0, tr.VOQ(3, Local), pkt(pool, 1500))
 	tr.Enqueue(0, tr.VOQ(3, Transit), pkt(pool, 1500))
@@ -193,19 +168,6 @@ func TestPickCircuit(t *testing.T) {
 	}
 }
 
-func TestNewPolicyErrors(t *testing.T) {
-	for _, c := range []struct {
-		name  string
-		alpha float64
-		ok    bool
-	}{{"cs", 0, true}, {"dt", 0.5, true}, {"dt", 0, false}, {"dt", -1, false}, {"lru", 1, false}} {
-		_, err := NewPolicy(c.name, c.alpha)
-		if (err == nil) != c.ok {
-			t.Errorf("NewPolicy(%q, %v) error = %v, want ok=%v", c.name, c.alpha, err, c.ok)
-		}
-	}
-}
-
 type holdSize struct{ size int32 }
 
 func (h holdSize) Pass(v int, p *Packet) bool { return p.Size != h.size }
@@ -215,7 +177,7 @@ func (h holdSize) Pass(v int, p *Packet) bool { return p.Size != h.size }
 // packet gets in even when the policy would refuse it, and that Used
 // counts only packets held.
 func TestReserve(t *testing.T) {
-	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 3000, Policy: DynamicThresholds{Alpha: 0.25}})
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 1, Uplinks: 1, Buffer: 3000, Policy: dt(0.25)})
 	tr.Reserve(1500)
 	type state struct {
 		Accepted       bool
@@ -250,7 +212,7 @@ func TestReserve(t *testing.T) {
 // lengths through random enqueues (with push-out), dequeues, takes and
 // host-queue traffic, which does not count.
 func TestVOQPackets(t *testing.T) {
-	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 2, Uplinks: 1, Buffer: 20, Policy: &pushOut{}})
+	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 2, Uplinks: 1, Buffer: 20, Policy: lqd})
 	rng := rand.New(rand.NewPCG(5, 0))
 	for step := 0; step < 3000; step++ {
 		q := QueueID(rng.IntN(tr.NumQueues() - 1)) // VOQs and host queues
@@ -286,47 +248,47 @@ func TestPortIDsUnique(t *testing.T) {
 		{Ports: 8, Classes: 3},            // a spine
 	}
 	for _, cfg := range cfgs {
-		cfg.Buffer, cfg.Policy = 1<<20, CompleteSharing{}
+		cfg.Buffer, cfg.Policy = 1<<20, nil
 		tr, _ := newTestToR(t, cfg)
-		owner := map[int32]string{}
-		for q := 0; q < tr.NumQueues(); q++ {
-			qs := tr.State().Queues[q]
+		owner := map[int]string{}
+		for q := QueueID(0); int(q) < tr.NumQueues(); q++ {
+			port := tr.QueuePort(q)
 			key := ""
-			if qs.NextHop >= 0 {
-				key = fmt.Sprint("voq ", qs.NextHop)
+			if v := tr.NextHop(q); v >= 0 {
+				key = fmt.Sprint("voq ", v)
 			} else {
-				key = fmt.Sprint("port ", (q-tr.ownBase)/tr.Classes())
+				key = fmt.Sprint("port ", port)
 			}
-			if o, ok := owner[qs.Port]; ok && o != key {
-				t.Errorf("%+v: port id %d shared by %s and %s", cfg, qs.Port, o, key)
+			if o, ok := owner[port]; ok && o != key {
+				t.Errorf("%+v: port id %d shared by %s and %s", cfg, port, o, key)
 			}
-			owner[qs.Port] = key
-			if qs.Port < 0 || int(qs.Port) >= tr.NumPorts() {
-				t.Errorf("%+v: queue %d port %d outside [0, %d)", cfg, q, qs.Port, tr.NumPorts())
+			owner[port] = key
+			if port < cfg.Uplinks || port >= tr.NumPorts() {
+				t.Errorf("%+v: queue %d port %d outside [%d, %d)", cfg, q, port, cfg.Uplinks, tr.NumPorts())
 			}
 		}
 		for h := 0; h < cfg.Hosts; h++ {
-			if got := tr.State().Queues[tr.HostQueue(h)].Port; got != int32(tr.HostPort(h)) {
+			if got := tr.QueuePort(tr.HostQueue(h)); got != tr.HostPort(h) {
 				t.Errorf("%+v: host %d queue on port %d, want %d", cfg, h, got, tr.HostPort(h))
 			}
 		}
 		for j := 0; j < cfg.Ports; j++ {
 			for c := 0; c < tr.Classes(); c++ {
-				if got := tr.State().Queues[tr.PortQueue(tr.FabricPort(j), c)]; got.Port != int32(tr.FabricPort(j)) || int(got.Prio) != c {
-					t.Errorf("%+v: fabric port %d class %d queue has port %d prio %d", cfg, j, c, got.Port, got.Prio)
+				if q := tr.PortQueue(tr.FabricPort(j), c); tr.QueuePort(q) != tr.FabricPort(j) || tr.Class(q) != c {
+					t.Errorf("%+v: fabric port %d class %d queue has port %d class %d", cfg, j, c, tr.QueuePort(q), tr.Class(q))
 				}
 			}
 		}
 	}
-	tr, _ := newTestToR(t, Config{ToRs: 8, Hosts: 2, Uplinks: 4, Buffer: 1, Policy: CompleteSharing{}})
-	if a, b := tr.State().Queues[tr.HostQueue(1)].Port, tr.State().Queues[tr.VOQ(5, Local)].Port; a == b {
+	tr, _ := newTestToR(t, Config{ToRs: 8, Hosts: 2, Uplinks: 4, Buffer: 1, Policy: nil})
+	if a, b := tr.QueuePort(tr.HostQueue(1)), tr.QueuePort(tr.VOQ(5, Local)); a == b {
 		t.Errorf("host 1 and VOQ 5 share port %d", a)
 	}
 }
 
 // TestPickStrictPriority: a port serves its lowest class first.
 func TestPickStrictPriority(t *testing.T) {
-	tr, pool := newTestToR(t, Config{Hosts: 1, Ports: 2, Classes: 2, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	tr, pool := newTestToR(t, Config{Hosts: 1, Ports: 2, Classes: 2, Buffer: 1 << 20, Policy: nil})
 	port := tr.FabricPort(1)
 	if _, ok := tr.Pick(port); ok {
 		t.Fatal("Pick on empty port: ok")
@@ -350,7 +312,7 @@ func TestPickStrictPriority(t *testing.T) {
 // TestPickRoundRobin: with RoundRobin a port alternates between its
 // non-empty classes, one packet each, and skips empty ones.
 func TestPickRoundRobin(t *testing.T) {
-	tr, pool := newTestToR(t, Config{Ports: 1, Classes: 3, RoundRobin: true, Buffer: 1 << 20, Policy: CompleteSharing{}})
+	tr, pool := newTestToR(t, Config{Ports: 1, Classes: 3, RoundRobin: true, Buffer: 1 << 20, Policy: nil})
 	port := tr.FabricPort(0)
 	for _, c := range []struct {
 		class int

@@ -128,6 +128,7 @@ func commands() []*cli.Command {
 		simulateCommand(), // emulate
 		bufferLabCommand(),
 		sweepCommand(), collectCommand(), reportCommand(), experimentCommand(),
+		credenceCommand(),
 		versionCommand(),
 	}
 }

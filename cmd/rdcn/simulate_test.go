@@ -155,6 +155,17 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "workload.load=1.5"}, "workload.load"},
 		{[]string{"--set", "schedule.kind=nope"}, "schedule"},
 		{[]string{"--set", "buffer.policy=lifo"}, "buffer.policy"},
+		{[]string{"--set", "buffer.alpha=0"}, "buffer.alpha"},
+		{[]string{"--set", "buffer.alpha=-0.5"}, "buffer.alpha"},
+		{[]string{"--set", "buffer.policy=abm", "--set", "buffer.alpha_unsched=0"}, "buffer.alpha_unsched"},
+		{[]string{"--set", "buffer.policy=cs", "--set", "buffer.alpha=1"}, "buffer.alpha"},
+		{[]string{"--set", "buffer.policy=lqd", "--set", "buffer.flip=0.1"}, "buffer.flip"},
+		{[]string{"--set", "buffer.policy=credence", "--set", "buffer.flip=2"}, "buffer.flip"},
+		{[]string{"--set", "buffer.policy=credence", "--set", "buffer.credence_model=/does/not/exist"}, "buffer.credence_model"},
+		{[]string{"--set", "buffer.credence_model=/does/not/exist"}, "buffer.credence_model"},
+		{[]string{"--set", "buffer.policy=cs", "--set", "buffer.lossless=0"}, "buffer.lossless"},
+		{[]string{"--set", "buffer.policy=lqd", "--set", "buffer.lossless=0"}, "buffer.lossless"},
+		{[]string{"--set", "buffer.policy=reverie", "--set", "buffer.lossless=0"}, "buffer.lossless"},
 		{[]string{"--set", "workload.flows_file=/does/not/exist"}, "workload.flows_file"},
 		{[]string{"--config", "/does/not/exist.toml"}, "config"},
 		{[]string{"--set", "run.sample_interval=1ps"}, "run.sample_interval"},
@@ -266,6 +277,9 @@ func TestSimulateBadInput(t *testing.T) {
 		{"workload.flows_file", "maxbytes.flows", "0 3 9223372036854775807 0\n"},
 		{"workload.flows_file", "pb.flows", "0 3 1000000000000000 0\n"},
 		{"workload.flows_file", "start.flows", "0 3 1000 9223372036854775.0\n"},
+		// Model files of Credence's oracle: not a model, cut short.
+		{"buffer.credence_model", "garbage.model", "\x00\xff not a model\n"},
+		{"buffer.credence_model", "trunc.model", "rdcn-forest 1\ntree\nsplit queue 0.5 1 2\nleaf 0\n"},
 	} {
 		path := filepath.Join(dir, f.name)
 		if err := os.WriteFile(path, []byte(f.text), 0o644); err != nil {
@@ -274,6 +288,9 @@ func TestSimulateBadInput(t *testing.T) {
 		args := []string{"--set", f.key + "=" + path}
 		if f.key == "workload.matrix" {
 			args = append([]string{"--set", "workload.pattern=matrix"}, args...)
+		}
+		if f.key == "buffer.credence_model" {
+			args = append([]string{"--set", "buffer.policy=credence"}, args...)
 		}
 		cases = append(cases, struct {
 			args []string

@@ -1,0 +1,102 @@
+#!/bin/sh
+# Runs the buffer-policy experiments of docs/buffers.md with rdcn simulate
+# and prints their tables. Usage (from the repository root):
+#   go build -o rdcn ./cmd/rdcn && sh fabric/testdata/buffers/run.sh ./rdcn [OUT]
+# Metrics come from each run's flows.csv: incast flows are those with a
+# query id (column 15), background flows the others; percentiles are
+# nearest-rank over the completed flows; "unfin" counts flows that did not
+# complete by run.sim_time (in no percentile).
+set -eu
+RDCN=${1:?usage: run.sh path/to/rdcn [outdir]}
+OUT=${2:-rdcn-buffers}
+DIR=$(dirname "$0")
+mkdir -p "$OUT"
+
+# pct FILE P COL FILTER: the P-quantile of column COL of completed flows
+# matching FILTER (incast, short: background < 100 KB, long: background ≥ 1 MB).
+pct() {
+	awk -F, -v col="$3" -v f="$4" 'NR > 1 && $6 == "true" {
+		inc = $15 != 0
+		if ((f == "incast" && inc) || (f == "short" && !inc && $4 < 100000) || (f == "long" && !inc && $4 >= 1000000)) print $col
+	}' "$1" | sort -g | awk -v p="$2" '{v[NR] = $1} END {
+		if (NR == 0) { print "-"; exit }
+		k = int(p * NR); if (k < p * NR) k++; if (k < 1) k = 1
+		printf "%.4g\n", v[k]
+	}'
+}
+unfin() { awk -F, 'NR > 1 && $6 != "true" && $15 != 0 {n++} END {print n + 0}' "$1"; }
+drops() { sed -n 's/.*"drop_rate": \([0-9.e+-]*\).*/\1/p' "$1" | head -1; }
+
+run() { # name config keys... (sh has no locals: run_ names are its own)
+	run_n=$1 run_c=$2
+	shift 2
+	run_a=""
+	for kv in "$@"; do run_a="$run_a --set $kv"; done
+	# shellcheck disable=SC2086
+	"$RDCN" simulate -q -c "$run_c" $run_a -o "$OUT/$run_n" 2>"$OUT/$run_n.stderr" || { cat "$OUT/$run_n.stderr" >&2; exit 1; }
+}
+
+# row NAME LABEL P:COL:FILTER…: a table row of run NAME: LABEL, the
+# percentiles asked for, incast flows unfinished, the drop rate.
+row() {
+	row_n=$1 row_s="| $2"
+	shift 2
+	for m in "$@"; do
+		row_c=${m#*:}
+		row_s="$row_s | $(pct "$OUT/$row_n/flows.csv" "${m%%:*}" "${row_c%%:*}" "${m##*:}")"
+	done
+	echo "$row_s | $(unfin "$OUT/$row_n/flows.csv") | $(drops "$OUT/$row_n/summary.json") |"
+}
+
+echo "## ABM: incast 99p slowdown (request 30 % of buffer)"
+echo "| load | policy | incast p99 slowdown | short p99 slowdown | incast unfinished | drop rate |"
+for load in 0.05:20 0.1:40 0.2:80; do
+	l=${load%%:*} pc=${load##*:}
+	for p in dt fab cs ib abm; do
+		run "abm-$pc-$p" "$DIR/abm-incast.toml" "workload.load=$l" "buffer.policy=$p"
+		row "abm-$pc-$p" "$pc % | $p" 0.99:9:incast 0.99:9:short
+	done
+done
+
+echo
+echo "## Credence: incast 95p FCT (µs), bursts 50 % of buffer, 40 % load"
+echo "| policy | incast p95 FCT | long p95 FCT | short p95 FCT | incast unfinished | drop rate |"
+for p in dt abm lqd credence credence:0.005 credence:0.01 credence:0.1; do
+	pol=${p%%:*} name=$(echo "$p" | tr : -)
+	keys="buffer.policy=$pol"
+	[ "$pol" != "$p" ] && keys="$keys buffer.flip=${p##*:}"
+	# shellcheck disable=SC2086
+	run "cred-$name" "$DIR/credence-incast.toml" $keys
+	row "cred-$name" "$p" 0.95:7:incast 0.95:7:long 0.95:7:short
+done
+
+echo
+echo "## Protean: tail incast FCT (µs), incast 75 % of buffer, 40 % load"
+echo "| policy | incast p99.9 FCT | incast p99 FCT | short p99.9 FCT | incast unfinished | drop rate |"
+for p in dt cs protean; do
+	run "protean-$p" "$DIR/protean-incast.toml" "buffer.policy=$p"
+	row "protean-$p" "$p" 0.999:7:incast 0.99:7:incast 0.999:7:short
+done
+
+echo
+echo "## RotorNet ToRs (RotorLB, websearch 30 % + incast): DT vs ABM vs Credence"
+echo "| policy | incast p99 FCT | short p99 FCT | long p50 FCT | incast unfinished | drop rate |"
+for p in dt abm credence lqd; do
+	run "rotor-$p" "$DIR/rotor-incast.toml" "buffer.policy=$p"
+	row "rotor-$p" "$p" 0.99:7:incast 0.99:7:short 0.5:7:long
+done
+# ABM with n_p held near 1 (no VOQ counts as congested)
+run "rotor-abm-sat" "$DIR/rotor-incast.toml" "buffer.policy=abm" "buffer.sat=1e9"
+row "rotor-abm-sat" "abm, sat=1e9" 0.99:7:incast 0.99:7:short 0.5:7:long
+
+echo
+echo "## TDT: homogeneous UDP, 2 overwhelmed ports: lossless-burst ratio"
+echo "| policy | bursts | lossless | ratio | drop rate |"
+for p in dt edt tdt; do
+	run "tdt-$p" "$DIR/tdt-udp.toml" "buffer.policy=$p" "workload.flows_file=$DIR/tdt/tdt.flows"
+	# a burst: the 8 flows to one of ports 0–7 that start together; lossless
+	# if all their bytes arrived
+	awk -F, -v p="$p" 'NR > 1 && $3 < 8 {k = $3 " " $5; n[k]++; if ($10 != $4) bad[k] = 1}
+		END {for (k in n) if (n[k] == 8) {b++; if (!bad[k]) ok++}; printf "| %s | %d | %d | %.1f %% |", p, b, ok, 100 * ok / b}' "$OUT/tdt-$p/flows.csv"
+	echo " $(drops "$OUT/tdt-$p/summary.json") |"
+done
