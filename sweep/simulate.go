@@ -74,7 +74,7 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 	if err := writeCSVFile(dir, "fct_cdf.csv", fctCDF(res)); err != nil {
 		return nil, err
 	}
-	return simulateMetrics(sum), nil
+	return append(simulateMetrics(sum), incastMetrics(res)...), nil
 }
 
 // simulateMetrics are a summary's scalars: FCT p50/p99 (µs) and slowdown
@@ -103,6 +103,42 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 		add("qct_p99_us", float64(q.QCTus.P99))
 	}
 	return m
+}
+
+// incastMetrics are the incast flows' (those of a query) FCT percentiles
+// (µs), p99 slowdown and unfinished count, and the fraction of queries
+// that lost nothing (every flow's bytes arrived, none retransmitted: the
+// TDT paper's lossless bursts), over the flows of the measured window;
+// none without queries.
+func incastMetrics(r *fabric.Result) []Metric {
+	var fct, slow []float64
+	unfinished := 0
+	lossy := map[int]bool{}
+	for _, f := range r.Flows {
+		if f.Query <= 0 || !r.Measure.Contains(f.Start) {
+			continue
+		}
+		lossy[f.Query] = lossy[f.Query] || f.Received < f.Bytes || f.Retransmits > 0
+		if !f.Done {
+			unfinished++
+			continue
+		}
+		fct = append(fct, float64(f.FCT)/float64(rotor.Microsecond))
+		slow = append(slow, stats.FlowRecord{Bytes: f.Bytes, FCT: f.FCT, Ideal: f.Ideal}.Slowdown())
+	}
+	if len(lossy) == 0 {
+		return nil
+	}
+	lossless := 0
+	for _, l := range lossy {
+		if !l {
+			lossless++
+		}
+	}
+	t, sd := stats.Summarize(fct), stats.Summarize(slow)
+	return []Metric{{"incast_fct_p50_us", t.P50}, {"incast_fct_p95_us", t.P95}, {"incast_fct_p99_us", t.P99},
+		{"incast_fct_p999_us", t.P999}, {"incast_slowdown_p99", sd.P99}, {"incast_unfinished", float64(unfinished)},
+		{"query_lossless_fraction", float64(lossless) / float64(len(lossy))}}
 }
 
 // fctCDF is the FCT distribution of the completed flows at up to

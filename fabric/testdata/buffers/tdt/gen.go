@@ -1,7 +1,8 @@
 //go:build ignore
 
 // gen writes tdt.flows, the TDT paper's homogeneous UDP test as a flow
-// file (src dst bytes start_ns), deterministically:
+// file (src dst bytes start_ns [query]; each burst is one query),
+// deterministically:
 //
 //	go run fabric/testdata/buffers/tdt/gen.go > fabric/testdata/buffers/tdt/tdt.flows
 //
@@ -23,7 +24,7 @@ import (
 	"sort"
 )
 
-type flow struct{ src, dst, bytes, start int64 }
+type flow struct{ src, dst, bytes, start, query int64 }
 
 func main() {
 	const (
@@ -34,6 +35,7 @@ func main() {
 		offNs = 19_750_000
 	)
 	rng := rand.New(rand.NewPCG(18, 1))
+	query := int64(0) // each burst is a query (fifth column): its 8 flows
 	var fs []flow
 	pick := func(not int64, k int) []int64 {
 		var c []int64
@@ -49,25 +51,30 @@ func main() {
 		// background: Poisson, 20 % of 1 Gbps in 15 KB flows
 		gap := float64(bgSz) / (0.2 * rate) * 1e9
 		for t := rng.ExpFloat64() * gap; t < T; t += rng.ExpFloat64() * gap {
-			fs = append(fs, flow{pick(dst, 1)[0], dst, bgSz, int64(t)})
+			fs = append(fs, flow{pick(dst, 1)[0], dst, bgSz, int64(t), 0})
 		}
 		// bursts: off, on, off, on, …
 		for t := rng.ExpFloat64() * offNs; t < T; {
 			d := rng.ExpFloat64() * onNs
 			b := max(int64(d*rate/1e9), 1500)
+			query++
 			for _, s := range pick(dst, 8) {
-				fs = append(fs, flow{s, dst, b, int64(t)})
+				fs = append(fs, flow{s, dst, b, int64(t), query})
 			}
 			t += d + rng.ExpFloat64()*offNs
 		}
 	}
 	for i, dst := range []int64{8, 8, 9, 9} {
-		fs = append(fs, flow{int64(12 + i), dst, int64(T * rate / 1e9), 0})
+		fs = append(fs, flow{int64(12 + i), dst, int64(T * rate / 1e9), 0, 0})
 	}
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].start < fs[j].start })
 	w := bufio.NewWriter(os.Stdout)
 	defer w.Flush()
 	for _, f := range fs {
-		fmt.Fprintf(w, "%d %d %d %d\n", f.src, f.dst, f.bytes, f.start)
+		if f.query > 0 {
+			fmt.Fprintf(w, "%d %d %d %d %d\n", f.src, f.dst, f.bytes, f.start, f.query)
+		} else {
+			fmt.Fprintf(w, "%d %d %d %d\n", f.src, f.dst, f.bytes, f.start)
+		}
 	}
 }
