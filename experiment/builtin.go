@@ -28,7 +28,8 @@ func init() {
 		Title:     "Throughput, delay and buffer across emulated-graph degrees",
 		Source:    "Thesis (Addanki, Adaptive Protocols and Reconfigurable Optical Interconnects for Datacenter Networks, 2025), Table 7.1 and Fig. 7.1: n = 16 ToRs, U = 2 uplinks of 400 Gbps, Δ = 100 µs, Δr = 10 µs, B = 20 MB, L = 850 µs",
 		Available: true,
-		Spec: func(quick bool) string {
+		Spec: func(sc Scale) string {
+			quick := sc.Quick
 			return fmt.Sprintf(`kind = "tradeoff"
 seed = 1
 [base]
@@ -67,7 +68,8 @@ seed = 1
 		Title:     "Mars vs Opera vs RotorNet under small buffers",
 		Source:    "Thesis §7.5 (Figs. 7.7–7.9): websearch all-to-all, buffers in packets per port; Mars is a deBruijn emulated graph of degree 8 with VLB, Opera routes over expander slices, RotorNet uses VLB. Here the transport is rdcn's fixed-window transport, not NDP, and the fabric is smaller",
 		Available: true,
-		Spec: func(quick bool) string {
+		Spec: func(sc Scale) string {
+			quick := sc.Quick
 			return fmt.Sprintf(`kind = "simulate"
 seed = 1
 [base]
@@ -116,7 +118,8 @@ name = "rotornet"
 		Title:     "Vermilion vs BvN under prediction noise",
 		Source:    "Thesis §9.6: 8 nodes of degree 4 at 400 Gbps, duty cycle 0.99, a ring demand predicted with noise; schedules designed from the prediction and judged on the truth (certified any-routing θ)",
 		Available: true,
-		Spec: func(quick bool) string {
+		Spec: func(sc Scale) string {
+			quick := sc.Quick
 			return fmt.Sprintf(`kind = "predict"
 seed = 1
 [base]
@@ -163,13 +166,12 @@ name = "bvn"
 		},
 	})
 	for _, u := range []struct{ name, title, reason string }{
-		{"abm", "ABM: active buffer management (thesis ch. 4)", "needs the ABM buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"credence", "Credence: buffer sharing with predictions (thesis ch. 6)", "needs the Credence buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"fb", "FB: Fair Buffer sharing", "needs the FB buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"tdt", "TDT: traffic-aware dynamic thresholds", "needs the TDT buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"protean", "Protean: adaptive buffer management", "needs the Protean buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"reverie", "Reverie: low-latency shared buffers for RDMA and TCP (thesis ch. 5)", "needs the Reverie buffer policy, not in rdcn yet (buffer-policy issue)"},
-		{"powertcp-rdcn", "PowerTCP vs reTCP vs HPCC in an RDCN (thesis §2.4)", "needs the PowerTCP, reTCP and HPCC congestion controllers, not in rdcn yet (congestion-control issue)"},
+		{"fb", "FB: A Flexible Buffer Management Scheme for Data Center Switches (QCT, throughput, buffer use vs DT, CS, FAB, IB)",
+			"needs queries in their own high-priority queue with the background spread over four others (the simulator queues all data of a port in one queue), and Cubic and DCTCP senders in the simulator (package cc has the laws, but transport.cc offers only fixed and none); the fb and fba policies are in the simulator"},
+		{"reverie", "Reverie: low-pass-filter-based buffer sharing for RDMA and TCP (thesis ch. 5)",
+			"needs PFC across links (lossless classes pausing the upstream port; buffer.lossless is refused by the simulator) and DCQCN or PowerTCP senders for the RDMA traffic and Cubic for the TCP traffic (package cc has the laws, but transport.cc offers only fixed and none); the reverie and sonic policies are in the simulator"},
+		{"powertcp-rdcn", "PowerTCP vs reTCP vs HPCC in an RDCN (thesis §2.4)",
+			"needs the congestion-control laws in the simulator: package cc has PowerTCP, reTCP and HPCC, but transport.cc offers only fixed and none"},
 	} {
 		Register(&Experiment{Name: u.name, Title: u.title, Source: u.title, Reason: u.reason})
 	}

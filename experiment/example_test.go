@@ -8,12 +8,18 @@ import (
 
 // The registry says which experiments run and why the others do not yet.
 func ExampleList() {
-	for _, e := range experiment.List()[:4] {
+	for _, e := range experiment.List() {
 		fmt.Println(e.Name, e.Available)
 	}
 	// Output:
+	// abm true
+	// credence true
 	// mars-small-buffers true
+	// protean true
+	// tdt true
 	// tradeoff true
 	// vermilion-noise true
-	// abm false
+	// fb false
+	// powertcp-rdcn false
+	// reverie false
 }

@@ -24,14 +24,29 @@ type Experiment struct {
 	// then says which.
 	Available bool
 	Reason    string
-	// Spec returns the sweep spec (TOML) at full or quick scale.
-	Spec      func(quick bool) string
+	// Spec returns the sweep spec (TOML) at a scale.
+	Spec func(Scale) string
+	// Inputs are files the points read (a flow file), by name: Run
+	// writes them into Dir/inputs before the sweep, and Spec names them
+	// under Scale.Inputs.
+	Inputs    map[string]func() ([]byte, error)
 	Published []report.Published
 	Figures   []report.Combined // drawn first in the report
 	// Plot selects the report's metric figures (report.Info's Metrics, X
 	// and Facets); zero: every metric against every numeric axis.
 	Plot report.Info
 }
+
+// Scale is what a spec depends on: the quick or the full scale, and the
+// absolute directory holding the experiment's Inputs.
+type Scale struct {
+	Quick  bool
+	Inputs string
+}
+
+// InputsDir is where Run writes an experiment's Inputs, under its results
+// directory.
+const InputsDir = "inputs"
 
 var registry = map[string]*Experiment{}
 
@@ -93,10 +108,20 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 	if !e.Available {
 		return nil, &sweep.Error{Field: "experiment", Problem: fmt.Sprintf("%s is not available yet: %s", e.Name, e.Reason)}
 	}
-	text := []byte(e.Spec(opt.Quick))
+	inputs, err := filepath.Abs(filepath.Join(opt.Dir, InputsDir))
+	if err != nil {
+		return nil, err
+	}
+	text := []byte(e.Spec(Scale{Quick: opt.Quick, Inputs: inputs}))
 	s, err := sweep.Parse(bytes.NewReader(text))
 	if err != nil {
 		return nil, fmt.Errorf("experiment %s: built-in spec: %w", e.Name, err)
+	}
+	if err := sweep.Prepare(s, opt.Dir, text); err != nil {
+		return nil, err
+	}
+	if err := writeInputs(e, inputs); err != nil {
+		return nil, err
 	}
 	out, err := sweep.Run(ctx, s, sweep.Options{Dir: opt.Dir, Jobs: opt.Jobs, SpecText: text, Log: opt.Log, Bar: opt.Bar})
 	if err != nil {
@@ -124,6 +149,30 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 		return out, err
 	}
 	return out, os.Rename(tmp, filepath.Join(opt.Dir, ReportFile))
+}
+
+// writeInputs writes e's Inputs into dir (each file atomically).
+func writeInputs(e *Experiment, dir string) error {
+	if len(e.Inputs) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for name, data := range e.Inputs {
+		b, err := data()
+		if err != nil {
+			return fmt.Errorf("experiment %s: input %s: %w", e.Name, name, err)
+		}
+		tmp := filepath.Join(dir, "."+name+".tmp")
+		if err := os.WriteFile(tmp, b, 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Mean is the mean of a metric over the points whose axis values match

@@ -81,13 +81,13 @@ func init() {
 }
 
 // SeedKeys: the random generators' seed.
-func (Throughput) SeedKeys() []string { return []string{"schedule.seed"} }
+func (Throughput) SeedKeys(map[string]string) []string { return []string{"schedule.seed"} }
 
 // SeedKeys: the Mars shuffle's seed.
-func (Tradeoff) SeedKeys() []string { return []string{"schedule.seed"} }
+func (Tradeoff) SeedKeys(map[string]string) []string { return []string{"schedule.seed"} }
 
 // SeedKeys: the study's seed.
-func (Predict) SeedKeys() []string { return []string{"predict.seed"} }
+func (Predict) SeedKeys(map[string]string) []string { return []string{"predict.seed"} }
 
 var nan = math.NaN()
 

@@ -12,8 +12,9 @@ type Kind interface {
 	// CheckKey fails on a key the kind does not read, naming it.
 	CheckKey(key string) error
 	// SeedKeys are the keys the sweep derives from the point's seed when
-	// neither the base nor an axis sets them.
-	SeedKeys() []string
+	// neither the base nor an axis sets them; config is the point's
+	// configuration before they are (a key it makes unused is left out).
+	SeedKeys(config map[string]string) []string
 	// Run runs the configuration (sorted key → value pairs), writes its
 	// result files into dir and returns its scalar metrics, in a fixed
 	// order. A configuration error names the key.

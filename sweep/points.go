@@ -66,7 +66,7 @@ func (s *Spec) Points() []Point {
 			}
 		}
 		p.Seed = mix(s.Seed, replicate)
-		for _, k := range kind.SeedKeys() {
+		for _, k := range kind.SeedKeys(cfg) {
 			if _, given := cfg[k]; !given {
 				cfg[k] = strconv.FormatUint(mix(p.Seed, strHash(k)), 10)
 			}

@@ -183,7 +183,7 @@ type spin struct {
 	running, peak atomic.Int32
 }
 
-func (k *spin) SeedKeys() []string { return nil }
+func (k *spin) SeedKeys(map[string]string) []string { return nil }
 
 func (k *spin) Run(ctx context.Context, cfg [][2]string, _ string) ([]Metric, error) {
 	n := k.running.Add(1)

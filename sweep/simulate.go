@@ -31,8 +31,15 @@ func (Simulate) CheckKey(key string) error {
 	return nil
 }
 
-// SeedKeys are the workload's and the routing's seeds.
-func (Simulate) SeedKeys() []string { return []string{"run.seed", "workload.seed"} }
+// SeedKeys are the routing's seed and, unless the flows come from a file
+// (which the workload generator's keys must then leave alone), the
+// workload's.
+func (Simulate) SeedKeys(config map[string]string) []string {
+	if config["workload.flows_file"] != "" {
+		return []string{"run.seed"}
+	}
+	return []string{"run.seed", "workload.seed"}
+}
 
 // fctCDFPoints caps the points of a point's fct_cdf.csv.
 const fctCDFPoints = 200

@@ -46,3 +46,15 @@ func TestIncastMetrics(t *testing.T) {
 		t.Errorf("metrics without queries: %v", m)
 	}
 }
+
+// TestSimulateSeedKeys: a point reading its flows from a file gets no
+// derived workload.seed (the simulator refuses generator keys with a
+// flow file).
+func TestSimulateSeedKeys(t *testing.T) {
+	if k := (Simulate{}).SeedKeys(map[string]string{"workload.flows_file": "f"}); len(k) != 1 || k[0] != "run.seed" {
+		t.Errorf("with a flow file: %v", k)
+	}
+	if k := (Simulate{}).SeedKeys(map[string]string{}); len(k) != 2 {
+		t.Errorf("generated flows: %v", k)
+	}
+}

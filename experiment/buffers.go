@@ -1,0 +1,289 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/report"
+	"github.com/rdcn/rdcn/sweep"
+)
+
+// The buffer papers' headline figures, as sweeps over the set-ups of
+// fabric.BufferSetups (fabric/testdata/buffers, which run.sh also runs):
+// the configuration's values are the sweep's base, read from the embedded
+// file, so they are written once. The quick scale is run.sh's runs (the
+// configurations' own seeds, so its numbers are docs/buffers.md's); the
+// full scale adds replicates (the seeds then derived per replicate),
+// longer runs and more values.
+
+// setupDir is the set-ups' directory in fabric.BufferSetups.
+const setupDir = "testdata/buffers"
+
+// setupBase returns a sweep spec's [base] table: the keys of the set-up
+// file (a configuration for rdcn simulate) less those in drop (set by an
+// axis), with over's keys (TOML values) set.
+func setupBase(file string, drop []string, over map[string]string) string {
+	b, err := fabric.BufferSetups.ReadFile(path.Join(setupDir, file))
+	if err != nil {
+		panic("experiment: " + err.Error()) // embedded: cannot happen
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(b), &raw); err != nil {
+		panic("experiment: " + file + ": " + err.Error())
+	}
+	kv := map[string]string{}
+	for table, v := range raw {
+		for k, x := range v.(map[string]any) {
+			kv[table+"."+k] = tomlValue(x)
+		}
+	}
+	for _, k := range drop {
+		delete(kv, k)
+	}
+	for k, v := range over {
+		kv[k] = v
+	}
+	keys := make([]string, 0, len(kv))
+	for k := range kv {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var s strings.Builder
+	fmt.Fprintf(&s, "[base] # fabric/testdata/buffers/%s\n", file)
+	for _, k := range keys {
+		fmt.Fprintf(&s, "%q = %s\n", k, kv[k])
+	}
+	return s.String()
+}
+
+// tomlValue writes a decoded TOML scalar back as TOML.
+func tomlValue(x any) string {
+	switch v := x.(type) {
+	case string:
+		return strconv.Quote(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case float64:
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	panic(fmt.Sprintf("experiment: set-up value %v of type %T", x, x))
+}
+
+// variants is a compound axis: each variant's name and its keys (TOML
+// values).
+func variants(axis string, vs ...variant) string {
+	var s strings.Builder
+	for _, v := range vs {
+		fmt.Fprintf(&s, "\n[[axes.%s]]\nname = %q\n", axis, v.name)
+		for i := 0; i < len(v.set); i += 2 {
+			fmt.Fprintf(&s, "%q = %s\n", v.set[i], v.set[i+1])
+		}
+	}
+	return s.String()
+}
+
+type variant struct {
+	name string
+	set  []string // key, value, key, value, …
+}
+
+// policy is the variant running buffer policy p with extra keys.
+func policy(name, p string, set ...string) variant {
+	return variant{name, append([]string{"buffer.policy", strconv.Quote(p)}, set...)}
+}
+
+// replicates drops the set-up's seed at full scale, so that the sweep
+// derives one per replicate.
+func replicates(quick bool) []string { return pick(quick, nil, []string{"workload.seed"}) }
+
+// reduction is our counterpart of a paper's "x % lower than": 100·(1 −
+// metric at a / the lowest metric over others), each the mean over the
+// points matching it.
+func reduction(metric string, a map[string]string, others ...map[string]string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) {
+		x, ok := Mean(r, metric, a)
+		best := math.Inf(1)
+		for _, o := range others {
+			y, ok := Mean(r, metric, o)
+			if !ok {
+				return 0, false
+			}
+			best = min(best, y)
+		}
+		if !ok || !(best > 0) {
+			return 0, false
+		}
+		return 100 * (1 - x/best), true
+	}
+}
+
+// ratioAt is metric at a over metric at b.
+func ratioAt(metric string, a, b map[string]string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) { return ratio(r, metric, a, b) }
+}
+
+// percent is 100 × the mean of a metric.
+func percent(metric string, where map[string]string) func(*sweep.Results) (float64, bool) {
+	return func(r *sweep.Results) (float64, bool) {
+		v, ok := Mean(r, metric, where)
+		return 100 * v, ok
+	}
+}
+
+func init() {
+	const abmSource = "ABM: Active Buffer Management in Datacenters (thesis ch. 4): incast 99th-percentile slowdown, every server requesting 30 % of the buffer, DT, FAB, CS, IB and ABM"
+	Register(&Experiment{
+		Name:  "abm",
+		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
+		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; fabric/testdata/buffers/abm-incast.toml); " +
+			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
+		Available: true,
+		Spec: func(sc Scale) string {
+			q := sc.Quick
+			over := map[string]string{}
+			if !q {
+				over["workload.duration"], over["run.sim_time"] = `"1s"`, `"1.2s"`
+			}
+			return `kind = "simulate"
+seed = 1
+` + setupBase("abm-incast.toml", append(replicates(q), "workload.load", "buffer.policy"), over) + `[axes]
+"workload.load" = ` + pick(q, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]") + `
+"buffer.policy" = ["dt", "fab", "cs", "ib", "abm"]
+` + pick(q, "", "seed = [1, 2, 3]\n")
+		},
+		Plot: report.Info{Metrics: []string{"incast_slowdown_p99", "incast_fct_p99_us", "slowdown_p99.short", "fct_p99_us.long",
+			"incast_unfinished", "drop_rate"}},
+		Published: abmPublished(),
+	})
+	Register(&Experiment{
+		Name:  "credence",
+		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
+		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; Credence's predictions flipped with probability p. " +
+			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; fabric/testdata/buffers/credence-incast.toml), the built-in model. Transport: the windowed one with a 64-packet window (not DCTCP)",
+		Available: true,
+		Spec: func(sc Scale) string {
+			q := sc.Quick
+			over := map[string]string{}
+			if !q {
+				over["workload.duration"], over["run.sim_time"] = `"500ms"`, `"560ms"`
+			}
+			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
+			for _, p := range pick(q, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
+				vs = append(vs, policy("credence-p"+p, "credence", "buffer.flip", p))
+			}
+			return `kind = "simulate"
+seed = 1
+` + setupBase("credence-incast.toml", append(replicates(q), "buffer.policy"), over) + `[axes]
+` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
+		},
+		Plot: report.Info{Metrics: []string{"incast_fct_p95_us", "incast_fct_p99_us", "fct_p99_us.short", "fct_p99_us.long", "drop_rate"}},
+		Published: []report.Published{
+			{What: "Credence's incast p95 FCT below DT's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "dt"))},
+			{What: "Credence's incast p95 FCT below ABM's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "abm"))},
+			{What: "incast p95 FCT, Credence / LQD", Source: "Credence paper (close to LQD)", Value: 1,
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd"))},
+			{What: "incast p95 FCT, Credence with p = 0.005 / LQD", Source: "Credence paper, Fig. 10 (close to LQD up to p = 0.005)", Value: 1,
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.005"), at("policy", "lqd"))},
+			{What: "incast p95 FCT, Credence with p = 0.01 / LQD", Source: "Credence paper, Fig. 10 (diverges from LQD)", Value: math.NaN(),
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.01"), at("policy", "lqd"))},
+			{What: "incast p95 FCT, Credence with p = 0.1 / LQD", Source: "Credence paper, Fig. 10 (much worse than LQD)", Value: math.NaN(),
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.1"), at("policy", "lqd"))},
+		},
+	})
+	Register(&Experiment{
+		Name:  "protean",
+		Title: "Protean vs DT and CS: tail incast FCT",
+		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer, websearch at 40 % of the uplinks. " +
+			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (fabric/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
+		Available: true,
+		Spec: func(sc Scale) string {
+			q := sc.Quick
+			over := map[string]string{}
+			if !q {
+				over["workload.duration"], over["run.sim_time"] = `"1s"`, `"1.06s"`
+			}
+			return `kind = "simulate"
+seed = 1
+` + setupBase("protean-incast.toml", append(replicates(q), "buffer.policy"), over) + `[axes]
+` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean"))
+		},
+		Plot: report.Info{Metrics: []string{"incast_fct_p999_us", "incast_fct_p99_us", "fct_p99_us.short", "drop_rate"}},
+		Published: []report.Published{
+			{What: "incast p99.9 FCT, DT / Protean", Source: "Protean paper (TCP): 5× better than DT", Value: 5,
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "dt"), at("policy", "protean"))},
+			{What: "incast p99.9 FCT, CS / Protean", Source: "Protean paper (TCP): 6.9× better than CS", Value: 6.9,
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "cs"), at("policy", "protean"))},
+		},
+	})
+	Register(&Experiment{
+		Name:  "tdt",
+		Title: "DT vs EDT vs TDT: lossless bursts under UDP",
+		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
+			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; fabric/testdata/buffers/tdt-udp.toml). " +
+			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
+		Available: true,
+		Inputs:    map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
+		Spec: func(sc Scale) string {
+			q := sc.Quick
+			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows"))}
+			vs := []variant{policy("dt", "dt"), policy("edt", "edt"), policy("tdt", "tdt")}
+			if !q {
+				for _, a := range []string{"0.5", "2", "4"} {
+					for _, p := range []string{"dt", "edt", "tdt"} {
+						vs = append(vs, policy(p+"-a"+a, p, "buffer.alpha", a))
+					}
+				}
+			}
+			return `kind = "simulate"
+seed = 1
+` + setupBase("tdt-udp.toml", []string{"buffer.policy"}, over) + `[axes]
+` + variants("policy", vs...)
+		},
+		Plot: report.Info{Metrics: []string{"query_lossless_fraction", "incast_fct_p99_us", "drop_rate", "buffer_p99_bytes"}},
+		Published: []report.Published{
+			{What: "DT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 5.5, Ours: percent("query_lossless_fraction", at("policy", "dt"))},
+			{What: "EDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 57.8, Ours: percent("query_lossless_fraction", at("policy", "edt"))},
+			{What: "TDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 92.7, Ours: percent("query_lossless_fraction", at("policy", "tdt"))},
+		},
+	})
+}
+
+// abmPublished: ABM's reduction of the incast p99 slowdown against DT and
+// against the best of the four others, at the paper's 20, 40 and 80 %.
+func abmPublished() []report.Published {
+	var ps []report.Published
+	for _, l := range []struct {
+		pct, load string
+		value     float64
+	}{{"20", "0.05", 12.6}, {"40", "0.1", 90.1}, {"80", "0.2", 94}} {
+		pol := func(p string) map[string]string {
+			return map[string]string{"workload.load": l.load, "buffer.policy": p}
+		}
+		src := "ABM paper, incast at " + l.pct + " % load (−" + strconv.FormatFloat(l.value, 'g', -1, 64) + " % vs DT, FAB, CS, IB)"
+		ps = append(ps,
+			report.Published{What: "ABM's incast p99 slowdown below DT's (%), " + l.pct + " % load", Source: src, Value: l.value,
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"))},
+			report.Published{What: "ABM's incast p99 slowdown below the best of DT, FAB, CS, IB (%), " + l.pct + " % load", Source: src, Value: l.value,
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"), pol("fab"), pol("cs"), pol("ib"))})
+	}
+	return ps
+}
+
+// at is the points where axis has value v.
+func at(axis, v string) map[string]string { return map[string]string{axis: v} }
+
+// setupFile reads a file of fabric.BufferSetups.
+func setupFile(name string) func() ([]byte, error) {
+	return func() ([]byte, error) { return fabric.BufferSetups.ReadFile(path.Join(setupDir, name)) }
+}
