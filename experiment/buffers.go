@@ -19,9 +19,10 @@ import (
 // fabric.BufferSetups (fabric/testdata/buffers, which run.sh also runs):
 // the configuration's values are the sweep's base, read from the embedded
 // file, so they are written once. The quick scale is run.sh's runs (the
-// configurations' own seeds, so its numbers are docs/buffers.md's); the
-// full scale adds replicates (the seeds then derived per replicate),
-// longer runs and more values.
+// same seeds, so the same flows and routes as docs/buffers.md's tables;
+// percentiles here interpolate, run.sh's are nearest-rank); the full scale
+// adds replicates (the seeds then derived per replicate), longer runs and
+// more values.
 
 // setupDir is the set-ups' directory in fabric.BufferSetups.
 const setupDir = "testdata/buffers"
@@ -101,9 +102,16 @@ func policy(name, p string, set ...string) variant {
 	return variant{name, append([]string{"buffer.policy", strconv.Quote(p)}, set...)}
 }
 
-// replicates drops the set-up's seed at full scale, so that the sweep
-// derives one per replicate.
-func replicates(quick bool) []string { return pick(quick, nil, []string{"workload.seed"}) }
+// seeds makes the quick scale run.sh's runs (the set-up's workload seed,
+// and run.seed 1, rdcn simulate's default) and lets the full scale derive
+// both per replicate: it sets over's keys and returns the keys to drop.
+func seeds(quick bool, over map[string]string) []string {
+	if quick {
+		over["run.seed"] = "1"
+		return nil
+	}
+	return []string{"workload.seed"}
+}
 
 // reduction is our counterpart of a paper's "x % lower than": 100·(1 −
 // metric at a / the lowest metric over others), each the mean over the
@@ -155,7 +163,7 @@ func init() {
 			}
 			return `kind = "simulate"
 seed = 1
-` + setupBase("abm-incast.toml", append(replicates(q), "workload.load", "buffer.policy"), over) + `[axes]
+` + setupBase("abm-incast.toml", append(seeds(q, over), "workload.load", "buffer.policy"), over) + `[axes]
 "workload.load" = ` + pick(q, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]") + `
 "buffer.policy" = ["dt", "fab", "cs", "ib", "abm"]
 ` + pick(q, "", "seed = [1, 2, 3]\n")
@@ -167,7 +175,7 @@ seed = 1
 	Register(&Experiment{
 		Name:  "credence",
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
-		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; Credence's predictions flipped with probability p. " +
+		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
 			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; fabric/testdata/buffers/credence-incast.toml), the built-in model. Transport: the windowed one with a 64-packet window (not DCTCP)",
 		Available: true,
 		Spec: func(sc Scale) string {
@@ -178,11 +186,11 @@ seed = 1
 			}
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
 			for _, p := range pick(q, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
-				vs = append(vs, policy("credence-p"+p, "credence", "buffer.flip", p))
+				vs = append(vs, policy("p"+p, "credence", "buffer.flip", p)) // short: the report's x labels
 			}
 			return `kind = "simulate"
 seed = 1
-` + setupBase("credence-incast.toml", append(replicates(q), "buffer.policy"), over) + `[axes]
+` + setupBase("credence-incast.toml", append(seeds(q, over), "buffer.policy"), over) + `[axes]
 ` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
 		},
 		Plot: report.Info{Metrics: []string{"incast_fct_p95_us", "incast_fct_p99_us", "fct_p99_us.short", "fct_p99_us.long", "drop_rate"}},
@@ -194,11 +202,11 @@ seed = 1
 			{What: "incast p95 FCT, Credence / LQD", Source: "Credence paper (close to LQD)", Value: 1,
 				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd"))},
 			{What: "incast p95 FCT, Credence with p = 0.005 / LQD", Source: "Credence paper, Fig. 10 (close to LQD up to p = 0.005)", Value: 1,
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.005"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.005"), at("policy", "lqd"))},
 			{What: "incast p95 FCT, Credence with p = 0.01 / LQD", Source: "Credence paper, Fig. 10 (diverges from LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.01"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.01"), at("policy", "lqd"))},
 			{What: "incast p95 FCT, Credence with p = 0.1 / LQD", Source: "Credence paper, Fig. 10 (much worse than LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence-p0.1"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.1"), at("policy", "lqd"))},
 		},
 	})
 	Register(&Experiment{
@@ -215,7 +223,7 @@ seed = 1
 			}
 			return `kind = "simulate"
 seed = 1
-` + setupBase("protean-incast.toml", append(replicates(q), "buffer.policy"), over) + `[axes]
+` + setupBase("protean-incast.toml", append(seeds(q, over), "buffer.policy"), over) + `[axes]
 ` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean"))
 		},
 		Plot: report.Info{Metrics: []string{"incast_fct_p999_us", "incast_fct_p99_us", "fct_p99_us.short", "drop_rate"}},
@@ -236,7 +244,7 @@ seed = 1
 		Inputs:    map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
 		Spec: func(sc Scale) string {
 			q := sc.Quick
-			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows"))}
+			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows")), "run.seed": "1"}
 			vs := []variant{policy("dt", "dt"), policy("edt", "edt"), policy("tdt", "tdt")}
 			if !q {
 				for _, a := range []string{"0.5", "2", "4"} {

@@ -115,3 +115,27 @@ func TestTDTLosslessBursts(t *testing.T) {
 		t.Errorf("the point's configuration lacks the set-up's buffer or the trace: %v\n%s", err, cfg)
 	}
 }
+
+// TestCredenceMatchesRunSh runs the quick credence experiment (seven runs
+// of about 0.15 s) and compares its incast p95 FCTs with the ones
+// fabric/testdata/buffers/run.sh computes with awk from the same runs'
+// flows.csv (nearest rank; docs/buffers.md), within 1 %: the sweep's base
+// must be the set-up's configuration, seeds included.
+func TestCredenceMatchesRunSh(t *testing.T) {
+	e, _ := Lookup("credence")
+	dir := t.TempDir()
+	out, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 2, Version: "test"})
+	if err != nil || len(out.Failed) > 0 {
+		t.Fatalf("%v %v", err, out)
+	}
+	r, err := sweep.Collect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for policy, want := range map[string]float64{"dt": 1365, "abm": 260, "lqd": 316, "credence": 309, "p0.005": 1303, "p0.01": 1333, "p0.1": 3249} {
+		got, ok := Mean(r, "incast_fct_p95_us", map[string]string{"policy": policy})
+		if !ok || math.Abs(got-want) > 0.01*want {
+			t.Errorf("%s: incast p95 FCT %v µs (ok %v), run.sh %v", policy, got, ok, want)
+		}
+	}
+}
