@@ -113,6 +113,19 @@ func seeds(quick bool, over map[string]string) []string {
 	return []string{"workload.seed"}
 }
 
+// incastSpec is the sweep of an incast set-up: the quick scale runs it as
+// it is, the full one for duration (sim_time the end of the run) with 3
+// replicates. axes (TOML, plain axes before compound ones) are the axes
+// besides the replicates, and drop the keys they set.
+func incastSpec(file string, quick bool, duration, simTime string, drop []string, axes string) string {
+	over := map[string]string{}
+	if !quick {
+		over["workload.duration"], over["run.sim_time"] = strconv.Quote(duration), strconv.Quote(simTime)
+	}
+	return "kind = \"simulate\"\nseed = 1\n" + setupBase(file, append(seeds(quick, over), drop...), over) +
+		"[axes]\n" + pick(quick, "", "seed = [1, 2, 3]\n") + axes
+}
+
 // reduction is our counterpart of a paper's "x % lower than": 100·(1 −
 // metric at a / the lowest metric over others), each the mean over the
 // points matching it.
@@ -156,17 +169,10 @@ func init() {
 			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
 		Available: true,
 		Spec: func(sc Scale) string {
-			q := sc.Quick
-			over := map[string]string{}
-			if !q {
-				over["workload.duration"], over["run.sim_time"] = `"1s"`, `"1.2s"`
-			}
-			return `kind = "simulate"
-seed = 1
-` + setupBase("abm-incast.toml", append(seeds(q, over), "workload.load", "buffer.policy"), over) + `[axes]
-"workload.load" = ` + pick(q, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]") + `
+			return incastSpec("abm-incast.toml", sc.Quick, "1s", "1.2s", []string{"workload.load", "buffer.policy"},
+				`"workload.load" = `+pick(sc.Quick, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]")+`
 "buffer.policy" = ["dt", "fab", "cs", "ib", "abm"]
-` + pick(q, "", "seed = [1, 2, 3]\n")
+`)
 		},
 		Plot: report.Info{Metrics: []string{"incast_slowdown_p99", "incast_fct_p99_us", "slowdown_p99.short", "fct_p99_us.long",
 			"incast_unfinished", "drop_rate"}},
@@ -179,19 +185,11 @@ seed = 1
 			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; fabric/testdata/buffers/credence-incast.toml), the built-in model. Transport: the windowed one with a 64-packet window (not DCTCP)",
 		Available: true,
 		Spec: func(sc Scale) string {
-			q := sc.Quick
-			over := map[string]string{}
-			if !q {
-				over["workload.duration"], over["run.sim_time"] = `"500ms"`, `"560ms"`
-			}
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
-			for _, p := range pick(q, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
+			for _, p := range pick(sc.Quick, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
 				vs = append(vs, policy("p"+p, "credence", "buffer.flip", p)) // short: the report's x labels
 			}
-			return `kind = "simulate"
-seed = 1
-` + setupBase("credence-incast.toml", append(seeds(q, over), "buffer.policy"), over) + `[axes]
-` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
+			return incastSpec("credence-incast.toml", sc.Quick, "500ms", "560ms", []string{"buffer.policy"}, variants("policy", vs...))
 		},
 		Plot: report.Info{Metrics: []string{"incast_fct_p95_us", "incast_fct_p99_us", "fct_p99_us.short", "fct_p99_us.long", "drop_rate"}},
 		Published: []report.Published{
@@ -216,15 +214,8 @@ seed = 1
 			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (fabric/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
 		Available: true,
 		Spec: func(sc Scale) string {
-			q := sc.Quick
-			over := map[string]string{}
-			if !q {
-				over["workload.duration"], over["run.sim_time"] = `"1s"`, `"1.06s"`
-			}
-			return `kind = "simulate"
-seed = 1
-` + setupBase("protean-incast.toml", append(seeds(q, over), "buffer.policy"), over) + `[axes]
-` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean"))
+			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy"},
+				variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean")))
 		},
 		Plot: report.Info{Metrics: []string{"incast_fct_p999_us", "incast_fct_p99_us", "fct_p99_us.short", "drop_rate"}},
 		Published: []report.Published{

@@ -6,17 +6,31 @@
 //
 //   - tradeoff: thesis Table 7.1 and Fig. 7.1 (kind tradeoff): 16 ToRs,
 //     2 uplinks of 400 Gbps, 20 MB, 850 µs, across the degree d.
+//
 //   - mars-small-buffers: Mars (deBruijn d = 8, VLB) vs Opera (expander
 //     slices) vs RotorNet (VLB) on websearch all-to-all across loads and
 //     buffers of a few packets per port (thesis §7.5, Figs. 7.7–7.9), on
 //     rdcn's packet emulator with its fixed-window transport (the thesis
 //     uses NDP) and a smaller fabric (quick 16 ToRs, full 64).
+//
 //   - vermilion-noise: Vermilion (γ = 1, 3, 10), randomised Vermilion and
 //     BvN designed from a noisy prediction of a ring demand (thesis
 //     §9.6), certified any-routing θ on the truth.
 //
-// Experiments whose parts have not landed (the buffer policies ABM,
-// Credence, FB, TDT, Protean and Reverie; PowerTCP vs reTCP vs HPCC) are
-// registered with Available false and the Reason; Run refuses them.
-// Register adds an experiment when its parts land.
+//   - abm, credence, protean, tdt: the buffer papers' headline figures
+//     (incast p99 slowdown against load; incast p95 FCT against DT, ABM,
+//     LQD and flipped predictions; tail incast FCT; lossless UDP bursts),
+//     sweeps over the set-ups of fabric/testdata/buffers read from
+//     fabric.BufferSetups, so each value is written once. Their quick
+//     scale is run.sh's runs, seeds included; the full scale adds
+//     replicates, longer runs and more values. An experiment's Inputs (the
+//     TDT trace) are written to DIR/inputs and named in the spec by
+//     absolute path.
+//
+// Experiments whose parts have not landed (FB: per-class queues and
+// Cubic/DCTCP senders; Reverie: PFC across links and RDMA senders;
+// PowerTCP vs reTCP vs HPCC: the congestion-control laws in the
+// simulator) are registered with Available false and a Reason saying what
+// they need; Run refuses them. Register adds an experiment when its parts
+// land.
 package experiment

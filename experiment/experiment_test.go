@@ -50,15 +50,7 @@ func TestRegistry(t *testing.T) {
 // design's own delay is 800 µs.
 func TestTradeoffReproducesTable71(t *testing.T) {
 	e, _ := Lookup("tradeoff")
-	dir := t.TempDir()
-	out, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 2, Version: "test"})
-	if err != nil || len(out.Failed) > 0 {
-		t.Fatalf("%v %v", err, out)
-	}
-	r, err := sweep.Collect(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, r := runQuick(t, e)
 	for _, p := range e.Published {
 		ours, ok := p.Ours(r)
 		if !ok {
@@ -87,15 +79,7 @@ func TestTradeoffReproducesTable71(t *testing.T) {
 // must hold.
 func TestTDTLosslessBursts(t *testing.T) {
 	e, _ := Lookup("tdt")
-	dir := t.TempDir()
-	out, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 2, Version: "test"})
-	if err != nil || len(out.Failed) > 0 {
-		t.Fatalf("%v %v", err, out)
-	}
-	r, err := sweep.Collect(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, r := runQuick(t, e)
 	runSh := map[string]float64{"DT": 57.8, "EDT": 61.5, "TDT": 85.9}
 	var prev float64
 	for _, p := range e.Published {
@@ -123,6 +107,18 @@ func TestTDTLosslessBursts(t *testing.T) {
 // must be the set-up's configuration, seeds included.
 func TestCredenceMatchesRunSh(t *testing.T) {
 	e, _ := Lookup("credence")
+	_, r := runQuick(t, e)
+	for policy, want := range map[string]float64{"dt": 1365, "abm": 260, "lqd": 316, "credence": 309, "p0.005": 1303, "p0.01": 1333, "p0.1": 3249} {
+		got, ok := Mean(r, "incast_fct_p95_us", map[string]string{"policy": policy})
+		if !ok || math.Abs(got-want) > 0.01*want {
+			t.Errorf("%s: incast p95 FCT %v µs (ok %v), run.sh %v", policy, got, ok, want)
+		}
+	}
+}
+
+// runQuick runs e at quick scale into a new directory and collects it.
+func runQuick(t *testing.T, e *Experiment) (string, *sweep.Results) {
+	t.Helper()
 	dir := t.TempDir()
 	out, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 2, Version: "test"})
 	if err != nil || len(out.Failed) > 0 {
@@ -132,10 +128,5 @@ func TestCredenceMatchesRunSh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for policy, want := range map[string]float64{"dt": 1365, "abm": 260, "lqd": 316, "credence": 309, "p0.005": 1303, "p0.01": 1333, "p0.1": 3249} {
-		got, ok := Mean(r, "incast_fct_p95_us", map[string]string{"policy": policy})
-		if !ok || math.Abs(got-want) > 0.01*want {
-			t.Errorf("%s: incast p95 FCT %v µs (ok %v), run.sh %v", policy, got, ok, want)
-		}
-	}
+	return dir, r
 }
