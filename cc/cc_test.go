@@ -23,7 +23,7 @@ func TestWindowAndSelectiveRetransmit(t *testing.T) {
 	if diff := cmp.Diff([]int64{0, 1000, 2000}, sent); diff != "" {
 		t.Fatalf("first window (-want +got):\n%s", diff)
 	}
-	var a Ack
+	var a Feedback
 	// Segment 0 acked (cum 1000), segment 2 arrives out of order (cum stays 1000, SACK 2000).
 	if n := s.OnAck(10, 1000, 0, 0, false, &a); n != 1000 || a.RTT != 10 {
 		t.Errorf("ack of seg 0: newly %d rtt %v", n, a.RTT)
@@ -91,15 +91,27 @@ func TestReceiverReorder(t *testing.T) {
 	}
 }
 
-func TestNewController(t *testing.T) {
+// TestFixedAndNone: "fixed" needs a positive Env.Window and reads no
+// parameter; "none" has no window and paces at the line rate.
+func TestFixedAndNone(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		win  int64
-		ok   bool
-	}{{"fixed", 1500, true}, {"fixed", 0, false}, {"none", 0, true}, {"cubic", 1, false}} {
-		_, err := NewController(c.name, Params{Window: c.win})
+		name   string
+		win    int64
+		params map[string]string
+		ok     bool
+	}{{"fixed", 1500, nil, true}, {"fixed", 0, nil, false}, {"fixed", 1500, map[string]string{"gamma": "1"}, false},
+		{"none", 0, nil, true}, {"cubic", 1, nil, true}, {"nope", 1, nil, false}} {
+		env := testEnv
+		env.Window = c.win
+		l, err := New(c.name, env, c.params)
 		if (err == nil) != c.ok {
-			t.Errorf("NewController(%q, %d): err %v, want ok=%v", c.name, c.win, err, c.ok)
+			t.Errorf("New(%q, window %d): err %v, want ok=%v", c.name, c.win, err, c.ok)
+		}
+		if err == nil && c.name == "fixed" && l.Window() != c.win {
+			t.Errorf("fixed window %d, want %d", l.Window(), c.win)
+		}
+		if err == nil && c.name == "none" && (l.Window() != 0 || l.Rate() != env.HostRate) {
+			t.Errorf("none: window %d rate %v", l.Window(), l.Rate())
 		}
 	}
 }

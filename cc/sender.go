@@ -7,14 +7,13 @@ type Sender struct {
 	Size     int64 // flow bytes
 	MSS      int32
 	Reliable bool // retransmit on timeout; false: send once at line rate
-	CC       Controller
+	CC       Law
 
-	next      int64 // next new byte to send
-	una       int64 // cumulative acknowledged
-	inflight  int64
-	sacked    segBits // per segment, from una on
-	retx      int64   // next byte to consider for retransmission; ≥ next: none
-	rttMarker int64
+	next     int64 // next new byte to send
+	una      int64 // cumulative acknowledged
+	inflight int64
+	sacked   segBits // per segment, from una on
+	retx     int64   // next byte to consider for retransmission; ≥ next: none
 
 	MinRTO   rotor.Time
 	srtt     rotor.Time
@@ -27,7 +26,7 @@ type Sender struct {
 }
 
 // NewSender prepares a sender for size bytes.
-func NewSender(size int64, mss int32, reliable bool, c Controller, minRTO rotor.Time) *Sender {
+func NewSender(size int64, mss int32, reliable bool, c Law, minRTO rotor.Time) *Sender {
 	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO}
 	if reliable {
 		s.retx = size
@@ -123,9 +122,11 @@ func (s *Sender) arm(now rotor.Time) {
 
 // OnAck processes an acknowledgement: cumulative point cum, the answered
 // segment at sackSeq, the data's send time (for an RTT sample unless it
-// was a retransmission). It calls the controller and reports how many
-// bytes were newly acknowledged.
-func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx bool, a *Ack) int64 {
+// was a retransmission). If it acknowledges new data it completes f (the
+// caller fills ECE, Circuit, Hops and Truncated) with the sequence state
+// and the RTT sample, calls the law, and reports how many bytes were newly
+// acknowledged.
+func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx bool, f *Feedback) int64 {
 	var newly int64
 	if sackSeq >= s.una && sackSeq < s.Size {
 		seg := sackSeq / int64(s.MSS)
@@ -151,10 +152,10 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 		s.inflight = 0
 	}
 	s.backoff = 0
-	a.Now, a.Cum, a.Newly, a.RTT = now, s.una, newly, 0
+	f.Now, f.Cum, f.Acked, f.SndNxt, f.RTT = now, s.una, newly, s.next, 0
 	if !retx {
 		r := now - sent
-		a.RTT = r
+		f.RTT = r
 		if s.srtt == 0 {
 			s.srtt, s.rttvar = r, r/2
 		} else {
@@ -166,11 +167,7 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 			s.srtt = (7*s.srtt + r) / 8
 		}
 	}
-	s.CC.OnAck(a)
-	if s.una > s.rttMarker {
-		s.rttMarker = s.next
-		s.CC.OnRTT(now)
-	}
+	s.CC.OnAck(f)
 	if s.una >= s.Size {
 		s.Deadline = 0
 	} else {
@@ -192,7 +189,7 @@ func (s *Sender) OnTimeout(now rotor.Time) bool {
 	s.inflight = 0
 	s.retx = s.una
 	s.Deadline = 0
-	s.CC.OnLoss(now)
+	s.CC.OnTimeout(now)
 	return true
 }
 

@@ -97,15 +97,16 @@ type Config struct {
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
-	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
-	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
-	Window    int64      // fixed window in bytes; default transport.window's (Keys)
-	MinRTO    rotor.Time // default 1 ms
-	Acks      string     // AcksFabric (default) or AcksIdeal
-	PullDepth int        // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
-	// NewController, if set, makes the congestion controller of each
-	// windowed flow instead of cc.NewController(CC, …).
-	NewController func(f workload.Flow, p cc.Params) (cc.Controller, error)
+	Transport string            // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
+	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
+	CCParams  map[string]string // the law's parameters (key → text, cc.ParseParams); nil: its defaults
+	Window    int64             // fixed window in bytes; default transport.window's (Keys)
+	MinRTO    rotor.Time        // default 1 ms
+	Acks      string            // AcksFabric (default) or AcksIdeal
+	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
+	// NewController, if set, makes the congestion-control law of each
+	// windowed flow instead of cc.New(CC, env, CCParams).
+	NewController func(f workload.Flow, env cc.Env) (cc.Law, error)
 
 	// Flows is read once by Run (a SliceSource or Generator is used up):
 	// to run a Config again, give it a fresh source.
@@ -287,14 +288,6 @@ func (c *Config) validate() error {
 	case c.Flows == nil:
 		return cfgErr("workload", "no flow source")
 	}
-	if c.NewController == nil { // the controller is made when a flow starts: check its name now
-		if err := CongestionControls.check(c.CC); err != nil {
-			return err
-		}
-		if _, err := cc.NewController(c.CC, cc.Params{Window: 1, MSS: c.MTU}); err != nil {
-			return cfgErr("transport.cc", "%v", err)
-		}
-	}
 	if c.LeafSpine != nil {
 		if err := c.validateLeafSpine(); err != nil {
 			return err
@@ -323,7 +316,7 @@ func (c *Config) validate() error {
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
 	}
-	return nil
+	return c.validateCC()
 }
 
 // validateRotor checks what only the rotor fabric needs.

@@ -45,7 +45,7 @@
 // ToR's host port, whose reserved room is settled lazily: before anyone
 // reads that ToR's buffer, and by a room check only when the unsettled
 // room is too small (settling only adds room). Windowed flows hear circuit
-// changes through cc.Controller.OnCircuit.
+// changes through cc.Law.OnCircuit.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

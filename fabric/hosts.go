@@ -45,18 +45,11 @@ func (s *sim) startFlow() {
 		fs.done, fs.finish = true, s.q.Now()
 		return
 	}
-	var ctl cc.Controller = &cc.Unlimited{}
+	var ctl cc.Law = &cc.Unlimited{Line: s.cfg.HostLink}
 	pulled := s.pulled(fs)
 	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
 	if reliable {
-		p := cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU, HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote}
-		var c cc.Controller
-		var err error
-		if s.cfg.NewController != nil {
-			c, err = s.cfg.NewController(f, p)
-		} else {
-			c, err = cc.NewController(s.cfg.CC, p)
-		}
+		c, err := s.newLaw(f)
 		if err != nil {
 			s.fail("transport: %v", err)
 			return
@@ -123,7 +116,7 @@ func (s *sim) hostSend(h int32) {
 		}
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
-		if r := fs.sender.CC.PacingRate(); r > 0 {
+		if r := fs.sender.CC.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armRTO(id)
@@ -265,12 +258,12 @@ func (s *sim) ackArrive(h int32, idx int32) {
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
+	a.ECE, a.Circuit, a.Hops, a.Truncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
 	if p.IntN > 0 {
-		a.Int, a.IntTruncated = s.ints.Records(idx, p), s.ints.Truncated(p)
+		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
 	newly := fs.sender.OnAck(s.q.Now(), p.Seq, int64(p.EchoSeg)*int64(s.cfg.MTU), p.Sent, p.Has(packet.Retx), a)
-	a.Int = nil
+	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
 	if newly > 0 && fs.sender != nil {

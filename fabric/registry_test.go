@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -48,7 +49,7 @@ func TestRegistries(t *testing.T) {
 		}
 	}
 	for _, name := range CongestionControls.Names() {
-		if _, err := cc.NewController(name, cc.Params{Window: 15000, MSS: 1500}); err != nil {
+		if _, err := cc.New(name, cc.Env{MSS: 1500, HostRate: rotor.Gbps, BaseRTT: rotor.Microsecond, Window: 15000}, nil); err != nil {
 			t.Errorf("congestion control %s: %v", name, err)
 		}
 	}

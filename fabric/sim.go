@@ -98,7 +98,8 @@ type sim struct {
 
 	hosts []hostState
 	flows []flowState
-	ack   cc.Ack
+	ack   cc.Feedback
+	cc    ccState
 
 	next    workload.Flow
 	hasNext bool
@@ -177,6 +178,13 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.serByte = s.rates[linkCircuit].TransmitTime(1)
+	if cfg.needsINT() {
+		cfg.RecordINT = true
+		s.cfg.RecordINT = true
+	}
+	if err := s.initCC(); err != nil {
+		return nil, err
+	}
 	if cfg.RecordINT {
 		ints, err := packet.NewIntStore(intHops(cfg))
 		if err != nil {
@@ -292,7 +300,7 @@ func newSim(cfg Config) (*sim, error) {
 // the last ToR's host port). Routes with a hop bound get exactly that;
 // routes that may re-route at every slice change (paths, vlb-paths,
 // earliest) get the store's limit, and a longer path is flagged to the
-// controller (cc.Ack.IntTruncated).
+// controller (cc.Feedback.Truncated).
 func intHops(cfg Config) int {
 	switch cfg.Routing {
 	case ECMP: // leaf-spine: leaf uplink, spine, leaf to host

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
@@ -71,6 +72,7 @@ var Keys = []Key{
 	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve)"},
 	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
+	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
 	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
 	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
@@ -277,6 +279,15 @@ func (p *specParser) bool(key string) bool {
 	return v
 }
 
+// ccParams reads a law's parameter list (cc.ParseParams).
+func (p *specParser) ccParams(key string) map[string]string {
+	m, err := cc.ParseParams(p.s.values[key])
+	if err != nil {
+		p.fail(key, "%v", err)
+	}
+	return m
+}
+
 func (p *specParser) uint(key string) uint64 {
 	v, err := strconv.ParseUint(p.s.values[key], 10, 64)
 	if err != nil {
@@ -392,6 +403,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		RelayOffer:         s.values["routing.offer"],
 		Transport:          s.values["transport.kind"],
 		CC:                 s.values["transport.cc"],
+		CCParams:           p.ccParams("transport.cc_params"),
 		Window:             int64(p.posSize("transport.window", rotor.Bytes(mtu), false, "")),
 		MinRTO:             p.posTime("transport.min_rto", false, ""),
 		Acks:               s.values["transport.acks"],

@@ -44,6 +44,9 @@ func (s *sim) torArrive(t int, idx int32) {
 	p := s.pool.At(idx)
 	tr := s.tors[t]
 	if p.DstToR == int32(t) {
+		if s.cc.circuitECE && p.Kind == packet.Ack {
+			s.circuitECE(t, p)
+		}
 		h := p.DstHost - int32(t*s.H)
 		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
 			s.bookHostPort(p.DstHost, p.Size)
