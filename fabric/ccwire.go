@@ -79,7 +79,7 @@ func (c *Config) baseRTT() rotor.Time {
 		return host + 2*hop(ls.FabricLink, ls.FabricDelay)
 	}
 	circuits := rotor.Time(2)
-	if c.Routing == Direct || c.Routing == Hybrid {
+	if c.Routing == Direct || c.Routing == Hybrid || c.Routing == HybridVOQ {
 		circuits = 1
 	}
 	rtt := host + circuits*hop(c.CircuitLink, c.LinkDelay)

@@ -89,6 +89,7 @@ type Config struct {
 	NewPolicy          func(tor int) (tor.Policy, error) // buffer policy per ToR; default buffer.policy's (Keys)
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
+	Prebuffer          *PrebufferConfig                  // reTCP's VOQ prebuffering; nil: off
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -315,6 +316,9 @@ func (c *Config) validate() error {
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
+	}
+	if err := c.validateVOQ(); err != nil {
+		return err
 	}
 	return c.validateCC()
 }

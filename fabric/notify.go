@@ -22,6 +22,9 @@ func (s *sim) watchCircuit(id int32) {
 }
 
 func (s *sim) notifyCircuit(t int, v int32, up bool) {
+	if !up {
+		s.voqNight(t)
+	}
 	if s.circuitFlows == nil {
 		return
 	}

@@ -123,6 +123,7 @@ var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: []Ent
 	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
 		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer"}},
 	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch"},
+	{Name: HybridVOQ, Doc: "per-destination VOQs: the circuit drains VOQ v during its day toward v, the packet-switch port drains round robin the VOQs whose circuit is down (the PowerTCP thesis's and reTCP's hybrid ToR)"},
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits"},
 	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
 		Reads: []string{"routing.paths_k", "routing.multipath"}},

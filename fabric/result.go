@@ -34,6 +34,9 @@ type Counters struct {
 	// HopLimitDropped counts the source-routed packets (routing.multipath
 	// = ksp) dropped at kspHopLimit hops; they are in DroppedPackets too.
 	HopLimitDropped int64
+	// PrebufferDropped counts the packets refused at a VOQ's prebuffer
+	// capacity (buffer.prebuffer); they are in DroppedPackets too.
+	PrebufferDropped int64
 }
 
 // Result is what a run measured.
@@ -125,7 +128,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
-	r.HopLimitDropped = m.hopLimitDrops
+	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 
 	hosts := s.n * s.H
 	if stop > 0 {

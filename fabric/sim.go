@@ -100,6 +100,7 @@ type sim struct {
 	flows []flowState
 	ack   cc.Feedback
 	cc    ccState
+	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither
 
 	next    workload.Flow
 	hasNext bool
@@ -285,6 +286,9 @@ func newSim(cfg Config) (*sim, error) {
 			return nil, cfgErr("routing.mode", "earliest: next-hop table for %d ToRs is too large (limit %d entries)", s.n, maxPathEntries)
 		}
 	}
+	if err := s.initVOQ(); err != nil {
+		return nil, err
+	}
 	if cfg.Transport == Pull {
 		s.initPull()
 		s.pulling = true
@@ -307,7 +311,7 @@ func intHops(cfg Config) int {
 		return 3
 	case Direct:
 		return 2
-	case VLB, RotorLB, Hybrid:
+	case VLB, RotorLB, Hybrid, HybridVOQ:
 		return 3
 	case Paths, VLBPaths:
 		ksp := cfg.PathsK > 1 && cfg.Multipath == MultipathKSP

@@ -62,6 +62,9 @@ var Keys = []Key{
 	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
 	{"buffer.alpha", "0.5", "dynamic thresholds α"},
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
+	{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
+	{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
+	{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
 	{"routing.mode", "", Routers.choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
@@ -279,6 +282,24 @@ func (p *specParser) bool(key string) bool {
 	return v
 }
 
+// prebuffer reads buffer.prebuffer and its capacities; nil when unset.
+// A negative τ_pre is kept for validate to refuse.
+func (p *specParser) prebuffer(mtu rotor.Bytes) *PrebufferConfig {
+	if strings.TrimSpace(p.s.values["buffer.prebuffer"]) == "" {
+		for _, k := range []string{"buffer.prebuffer_small", "buffer.prebuffer_big"} {
+			if p.s.values[k] != defaultOf(k) {
+				p.fail(k, "is read only with buffer.prebuffer set")
+			}
+		}
+		return nil
+	}
+	lead, err := rotor.ParseTime(p.s.values["buffer.prebuffer"])
+	if err != nil {
+		p.fail("buffer.prebuffer", "%v", err)
+	}
+	return &PrebufferConfig{Lead: lead, Small: p.posSize("buffer.prebuffer_small", mtu, false, ""), Big: p.posSize("buffer.prebuffer_big", mtu, false, "")}
+}
+
 // ccParams reads a law's parameter list (cc.ParseParams).
 func (p *specParser) ccParams(key string) map[string]string {
 	m, err := cc.ParseParams(p.s.values[key])
@@ -404,6 +425,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		Transport:          s.values["transport.kind"],
 		CC:                 s.values["transport.cc"],
 		CCParams:           p.ccParams("transport.cc_params"),
+		Prebuffer:          p.prebuffer(rotor.Bytes(mtu)),
 		Window:             int64(p.posSize("transport.window", rotor.Bytes(mtu), false, "")),
 		MinRTO:             p.posTime("transport.min_rto", false, ""),
 		Acks:               s.values["transport.acks"],

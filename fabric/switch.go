@@ -68,6 +68,10 @@ func (s *sim) torArrive(t int, idx int32) {
 		}
 		return
 	}
+	if s.voq != nil {
+		s.voqArrive(t, next, class, idx)
+		return
+	}
 	if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
 		s.kick(t, next, class == tor.Local && s.relay != nil)
 	}
