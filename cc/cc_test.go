@@ -139,3 +139,52 @@ func TestLosslessReceiver(t *testing.T) {
 		}
 	}
 }
+
+// lossCount counts OnLoss calls of a fixed window.
+type lossCount struct {
+	Fixed
+	losses int
+}
+
+func (l *lossCount) OnLoss(rotor.Time) { l.losses++ }
+
+// TestSACKLossDetection: with DupThresh 3, segment 1 of a 10-segment
+// window is resent as soon as three segments above it are SACKed, without
+// a timeout; the law hears one loss; the window counts the lost segment
+// out of flight; nothing else is resent.
+func TestSACKLossDetection(t *testing.T) {
+	law := &lossCount{Fixed: Fixed{Bytes: 10_000}}
+	s := NewSender(20_000, 1000, true, law, rotor.Millisecond)
+	s.DupThresh = 3
+	for range 10 {
+		if _, _, _, ok := s.Next(0); !ok {
+			t.Fatal("window not open")
+		}
+	}
+	var f Feedback
+	s.OnAck(10, 1000, 0, 0, false, &f) // segment 0
+	for seg := int64(2); seg <= 4; seg++ {
+		s.OnAck(10+rotor.Time(seg), 1000, seg*1000, 0, false, &f)
+		if seg < 4 && law.losses != 0 {
+			t.Fatalf("loss declared after SACK of segment %d", seg)
+		}
+	}
+	if law.losses != 1 {
+		t.Fatalf("%d losses, want 1", law.losses)
+	}
+	if got := s.Inflight(); got != 5000 {
+		t.Errorf("in flight %d, want 5000 (segments 5–9)", got)
+	}
+	seq, _, retx, ok := s.Next(20)
+	if !ok || !retx || seq != 1000 {
+		t.Fatalf("next send %d retx %v ok %v, want a resend of 1000", seq, retx, ok)
+	}
+	seq, _, retx, _ = s.Next(20)
+	if retx || seq != 10_000 {
+		t.Errorf("then %d retx %v, want new data at 10000", seq, retx)
+	}
+	s.OnAck(30, 1000, 5000, 0, false, &f)
+	if law.losses != 1 || s.Timeouts != 0 || s.Retransmits != 1 {
+		t.Errorf("losses %d timeouts %d retransmits %d, want 1 0 1", law.losses, s.Timeouts, s.Retransmits)
+	}
+}

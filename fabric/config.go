@@ -90,6 +90,7 @@ type Config struct {
 	ECNThreshold       rotor.Bytes                       // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                              // stamp INT records on dequeue
 	Prebuffer          *PrebufferConfig                  // reTCP's VOQ prebuffering; nil: off
+	WatchPair          *[2]int                           // ToR pair whose time series Result.Watch holds; nil: none
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -103,6 +104,7 @@ type Config struct {
 	CCParams  map[string]string // the law's parameters (key → text, cc.ParseParams); nil: its defaults
 	Window    int64             // fixed window in bytes; default transport.window's (Keys)
 	MinRTO    rotor.Time        // default 1 ms
+	DupThresh int               // SACK loss detection threshold (cc.Sender.DupThresh); 0: timeouts only
 	Acks      string            // AcksFabric (default) or AcksIdeal
 	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
 	// NewController, if set, makes the congestion-control law of each
@@ -262,6 +264,8 @@ func (c *Config) validate() error {
 		return cfgErr("buffer.packet_switch", "must hold at least one packet, got %d B", c.PacketSwitchBuffer)
 	case c.Window < 0:
 		return cfgErr("transport.window", "must not be negative, got %d", c.Window)
+	case c.DupThresh < 0 || c.DupThresh > 1000:
+		return cfgErr("transport.dupthresh", "must be in [0, 1000], got %d", c.DupThresh)
 	case c.MinRTO <= 0:
 		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
 	case c.SimTime <= 0:

@@ -45,6 +45,7 @@ func (s *sim) startFlow() {
 		fs.done, fs.finish = true, s.q.Now()
 		return
 	}
+	s.pairFlowStart(fs)
 	var ctl cc.Law = &cc.Unlimited{Line: s.cfg.HostLink}
 	pulled := s.pulled(fs)
 	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
@@ -66,6 +67,7 @@ func (s *sim) startFlow() {
 		return
 	}
 	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
+	fs.sender.DupThresh = s.cfg.DupThresh
 	if reliable {
 		s.watchCircuit(id)
 	}
@@ -209,10 +211,12 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.pool.Free(idx)
 		return
 	}
+	s.pairDelivered(fs, p, at)
 	cum, complete := fs.recv.OnData(p.Seq, p.Size)
 	if complete {
 		fs.done, fs.finish = true, at
 		s.m.completed++
+		s.pairFlowDone(fs)
 	}
 	if s.cfg.Transport == LineRate || p.Has(packet.Pulled) {
 		s.pool.Free(idx)
@@ -226,7 +230,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Has(packet.ECN) {
 		flags |= packet.ECE
 	}
-	if p.Hops > 0 && s.sched != nil {
+	if p.Has(packet.Circuit) {
 		flags |= packet.Circuit
 	}
 	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags

@@ -125,6 +125,7 @@ func (s *sim) sample() {
 	if s.n > 1 {
 		m.voqSeries.Add(now, voqs/float64(s.n*(s.n-1)))
 	}
+	s.pairSample(now)
 	if s.cfg.Check {
 		s.checkConservation(false)
 	}

@@ -131,7 +131,7 @@ var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: []Ent
 }}
 
 // windowKeys are the keys of the windowed flows' transport.
-var windowKeys = []string{"transport.cc", "transport.cc_params", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
+var windowKeys = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
 
 // Transports: how hosts send.
 var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []Entry{

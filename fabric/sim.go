@@ -101,6 +101,7 @@ type sim struct {
 	ack   cc.Feedback
 	cc    ccState
 	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither
+	pairs pairStats // circuit utilisation per pair, queueing latency (circuitstats.go)
 
 	next    workload.Flow
 	hasNext bool
@@ -215,7 +216,7 @@ func newSim(cfg Config) (*sim, error) {
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := tor.New(-1, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink,
+		ps, err := tor.New(-1, tor.Config{Ports: s.n, Classes: psClasses(cfg), Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink,
 			Policy: tor.CompleteSharing{}, ECNThreshold: cfg.ECNThreshold, RecordINT: cfg.RecordINT, Ints: s.ints}, &s.pool)
 		if err != nil {
 			return nil, cfgErr("buffer.packet_switch", "%v", err)
@@ -294,6 +295,9 @@ func newSim(cfg Config) (*sim, error) {
 		s.pulling = true
 	}
 	if err := s.m.init(s); err != nil {
+		return nil, err
+	}
+	if err := s.initPairStats(); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -77,6 +77,7 @@ var Keys = []Key{
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
 	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
+	{"transport.dupthresh", "0", "window, pull: a segment with this many segments SACKed above it is lost and resent at once (RFC 6675), and the law hears a loss; 0: losses only by timeout (rotor fabrics reorder)"},
 	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
 	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
 	{"transport.ack_size", "64", "window, pull: ACK size in bytes, at most `topology.mtu`"},
@@ -95,6 +96,7 @@ var Keys = []Key{
 	{"run.sim_time", "10ms", "simulated time"},
 	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
+	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
 	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
@@ -300,6 +302,22 @@ func (p *specParser) prebuffer(mtu rotor.Bytes) *PrebufferConfig {
 	return &PrebufferConfig{Lead: lead, Small: p.posSize("buffer.prebuffer_small", mtu, false, ""), Big: p.posSize("buffer.prebuffer_big", mtu, false, "")}
 }
 
+// pair reads "src,dst": two distinct ToRs below tors; nil when empty.
+func (p *specParser) pair(key string, tors int) *[2]int {
+	v := strings.TrimSpace(p.s.values[key])
+	if v == "" {
+		return nil
+	}
+	a, b, ok := strings.Cut(v, ",")
+	x, err1 := strconv.Atoi(strings.TrimSpace(a))
+	y, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || x < 0 || y < 0 || x >= tors || y >= tors || x == y {
+		p.fail(key, "want two different ToRs src,dst in [0, %d)", tors)
+		return nil
+	}
+	return &[2]int{x, y}
+}
+
 // ccParams reads a law's parameter list (cc.ParseParams).
 func (p *specParser) ccParams(key string) map[string]string {
 	m, err := cc.ParseParams(p.s.values[key])
@@ -428,6 +446,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		Prebuffer:          p.prebuffer(rotor.Bytes(mtu)),
 		Window:             int64(p.posSize("transport.window", rotor.Bytes(mtu), false, "")),
 		MinRTO:             p.posTime("transport.min_rto", false, ""),
+		DupThresh:          p.int("transport.dupthresh", 0),
 		Acks:               s.values["transport.acks"],
 		PullDepth:          p.int("transport.pull_depth", 0),
 		RecordINT:          p.bool("transport.int"),
@@ -570,6 +589,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 // with ports ports, its policy, and the workload among tors racks of hpt
 // hosts.
 func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
+	cfg.WatchPair = p.pair("run.watch_pair", tors)
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)

@@ -119,7 +119,7 @@ func (s *sim) psArrive(idx int32) {
 	if p.Via >= 0 {
 		v = p.Via
 	}
-	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, 0), idx) {
+	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, s.psClass(p)), idx) {
 		s.portSend(s.n, port)
 	}
 }

@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -10,7 +11,12 @@ import (
 // ToR waits in the per-destination VOQ; the circuit drains VOQ v during
 // its day toward v, and the packet-switch port drains, round robin, the
 // VOQs whose circuit is not up (so a VOQ is served exclusively by its
-// circuit while it is up).
+// circuit while it is up). ACKs have strict priority: they wait in the
+// VOQ's first class (the relay class of the multi-hop modes; hybrid-voq
+// relays nothing), which the circuit and the packet-switch port serve
+// first. Without it, a round robin over VOQs sends one ACK per data
+// packet of the other VOQs, and the ACK clock caps every flow whose ACKs
+// share a packet-switch port with data at that port's packet rate.
 const HybridVOQ = "hybrid-voq"
 
 // voqState is hybrid-voq's and prebuffering's per-ToR state.
@@ -67,6 +73,9 @@ func (s *sim) voqCapacity(t int, v int32, now rotor.Time) int64 {
 func (s *sim) voqArrive(t int, next int32, class int, idx int32) {
 	tr := s.tors[t]
 	p := s.pool.At(idx)
+	if s.voq.ps && p.Kind == packet.Ack {
+		class = tor.Transit
+	}
 	if c := s.voqCapacity(t, next, s.q.Now()); c >= 0 {
 		if tr.Bytes(tr.VOQ(int(next), tor.Transit))+tr.Bytes(tr.VOQ(int(next), tor.Local))+int64(p.Size) > c {
 			s.m.prebufferDrops++
@@ -83,23 +92,26 @@ func (s *sim) voqArrive(t int, next int32, class int, idx int32) {
 	}
 }
 
-// pickVOQ is the VOQ of ToR t the packet-switch port serves next: round
-// robin over the destinations whose circuit is not up now, transit class
-// first; ok is false if none has a packet.
+// pickVOQ is the VOQ of ToR t the packet-switch port serves next among
+// the destinations whose circuit is not up now: the first class (ACKs)
+// of any, else round robin over the second; ok is false if none has a
+// packet.
 func (s *sim) pickVOQ(t int) (tor.QueueID, bool) {
 	tr := s.tors[t]
 	if tr.VOQPackets() == 0 {
 		return 0, false
 	}
 	start := s.voq.rr[t]
-	for k := int32(0); k < int32(s.n); k++ {
-		v := (start + k) % int32(s.n)
-		if int(v) == t || s.upTo[t*s.n+int(v)] != 0 {
-			continue
-		}
-		for _, class := range [2]int{tor.Transit, tor.Local} {
+	for _, class := range [2]int{tor.Transit, tor.Local} {
+		for k := int32(0); k < int32(s.n); k++ {
+			v := (start + k) % int32(s.n)
+			if int(v) == t || s.upTo[t*s.n+int(v)] != 0 {
+				continue
+			}
 			if q := tr.VOQ(int(v), class); tr.Len(q) > 0 {
-				s.voq.rr[t] = (v + 1) % int32(s.n)
+				if class == tor.Local {
+					s.voq.rr[t] = (v + 1) % int32(s.n)
+				}
 				return q, true
 			}
 		}
@@ -121,6 +133,24 @@ func (s *sim) voqNight(t int) {
 	}
 }
 
+// psClasses is the number of queues per packet-switch port: with
+// hybrid-voq two, ACKs first.
+func psClasses(cfg Config) int {
+	if cfg.Routing == HybridVOQ {
+		return 2
+	}
+	return 1
+}
+
+// psClass is the packet-switch port queue of p: with hybrid-voq ACKs
+// have strict priority (class 0), data waits in class 1.
+func (s *sim) psClass(p *packet.Packet) int {
+	if s.voq != nil && s.voq.ps && p.Kind != packet.Ack {
+		return 1
+	}
+	return 0
+}
+
 // PrebufferConfig is reTCP's VOQ prebuffering ("Adapting TCP for
 // Reconfigurable Datacenter Networks"): every VOQ holds Small bytes, and
 // Big from Lead (τ_pre) before each day of its circuit until the day
@@ -130,8 +160,16 @@ type PrebufferConfig struct {
 	Small, Big rotor.Bytes
 }
 
-// validateVOQ checks hybrid-voq and prebuffering.
+// validateVOQ checks hybrid-voq, prebuffering and the watched pair.
 func (c *Config) validateVOQ() error {
+	if w := c.WatchPair; w != nil {
+		if c.LeafSpine != nil || c.Schedule == nil {
+			return cfgErr("run.watch_pair", "watches a circuit ToR pair: needs topology.kind rotor")
+		}
+		if n := c.Leaves(); w[0] < 0 || w[1] < 0 || w[0] >= n || w[1] >= n || w[0] == w[1] {
+			return cfgErr("run.watch_pair", "%d,%d: want two different ToRs in [0, %d)", w[0], w[1], n)
+		}
+	}
 	if c.Routing == HybridVOQ && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid-voq needs a packet switch (set topology.packet_switch_link)")
 	}
