@@ -48,21 +48,32 @@ func writePairSeries(out io.Writer, w *fabric.PairSeries, bin rotor.Time) error 
 // (KB, scaled onto the same axis, dashed) with its circuit days shaded:
 // the PowerTCP thesis's Fig. 2.8a for one run.
 func plotPair(w *fabric.PairSeries, bin rotor.Time, title string) *plot.Plot {
+	return plotPairWindow(w, bin, title, 0, rotor.MaxTime)
+}
+
+// plotPairWindow is plotPair for the bins that start in [from, to).
+func plotPairWindow(w *fabric.PairSeries, bin rotor.Time, title string, from, to rotor.Time) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "time (µs)"
 	p.Y.Label.Text = "Gb/s (throughput); KB / 10 (VOQ)"
-	rows := pairRows(w, bin)
 	var top float64
-	thr, voq := make(plotter.XYs, len(rows)), make(plotter.XYs, len(rows))
-	for i, r := range rows {
-		x := r[0] + float64(bin)/float64(rotor.Microsecond)/2
-		thr[i], voq[i] = plotter.XY{X: x, Y: r[1]}, plotter.XY{X: x, Y: r[3] / 10}
+	var thr, voq plotter.XYs
+	us := func(t rotor.Time) float64 { return float64(t) / float64(rotor.Microsecond) }
+	for _, r := range pairRows(w, bin) {
+		if r[0] < us(from) || r[0] >= us(to) {
+			continue
+		}
+		x := r[0] + us(bin)/2
+		thr, voq = append(thr, plotter.XY{X: x, Y: r[1]}), append(voq, plotter.XY{X: x, Y: r[3] / 10})
 		top = max(top, r[1], r[3]/10)
 	}
 	top = max(top*1.05, 1)
 	for _, d := range w.Days {
-		x0, x1 := float64(d.Start)/float64(rotor.Microsecond), float64(d.End)/float64(rotor.Microsecond)
+		if d.End <= from || d.Start >= to {
+			continue
+		}
+		x0, x1 := us(max(d.Start, from)), us(min(d.End, to))
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: 0}, {X: x1, Y: 0}, {X: x1, Y: top}, {X: x0, Y: top}})
 		if err == nil {
 			poly.Color = color.Gray{Y: 225}
