@@ -214,7 +214,7 @@ func (s *sim) startUplink(t, sw int) {
 	p.Set(packet.Circuit)
 	s.upFree[i] = now + ser
 	s.m.circuitBytes += int64(p.Size)
-	s.pairSent(i, v, p.Size, now)
+	s.pairSent(t, i, v, p.Size, now)
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds upFree and schedules it then.

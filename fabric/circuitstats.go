@@ -98,10 +98,11 @@ func (s *sim) pairCapacity(i int, stop rotor.Time) {
 	ps.dayFrom[i], ps.dayTo[i] = 0, 0
 }
 
-// pairSent counts size bytes sent at now on uplink i (t·U+sw) to v.
-func (s *sim) pairSent(i int, v int32, size int32, now rotor.Time) {
+// pairSent counts size bytes sent at now on ToR t's uplink i (t·U+sw)
+// to v.
+func (s *sim) pairSent(t, i int, v int32, size int32, now rotor.Time) {
 	ps := &s.pairs
-	pair := i/s.U*s.n + int(v)
+	pair := t*s.n + int(v)
 	if ps.demand[i] {
 		ps.bytes[pair] += int64(size)
 	}

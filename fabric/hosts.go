@@ -140,24 +140,41 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.canSend(hs) {
+	if s.cfg.eagerFree || hs.acks.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
+	} else if at, ok := s.nextReady(hs, now+ser); ok {
+		if at == now+ser {
+			hs.busy = true
+			s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
+		} else if hs.wakeAt == 0 || at < hs.wakeAt { // only paced flows: wake when the first may send
+			hs.wakeAt = at
+			s.q.Schedule(at, evHostWake, h, 0)
+		}
 	}
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
-// canSend reports whether a flow of host hs may send a packet now or
-// after its pacing gap: without one, the NIC needs no "done" event (an
-// ACK, a timeout or a new flow that lets it send calls hostSend, which
-// waits for the NIC).
-func (s *sim) canSend(hs *hostState) bool {
+// nextReady is the first time from free on at which a flow of host hs
+// may send (its window open, its pacing gap over); ok is false if none
+// may: then the NIC needs no event (an ACK, a timeout or a new flow that
+// lets one send calls hostSend, which waits for the NIC). A paced flow
+// thus costs one event per packet, its wake-up, not also the NIC's.
+func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
-		if snd := s.flows[hs.active.At(k)].sender; snd != nil && snd.CanSend() {
-			return true
+		fs := &s.flows[hs.active.At(k)]
+		if fs.sender == nil || !fs.sender.CanSend() {
+			continue
+		}
+		t := max(free, fs.nextSend)
+		if !ok || t < at {
+			at, ok = t, true
+			if t == free {
+				break
+			}
 		}
 	}
-	return false
+	return at, ok
 }
 
 func (s *sim) armRTO(id int32) {
