@@ -12,7 +12,20 @@
 // port.go (the port with queues of its own — pick, serialise, propagate —
 // that serves the leaf-spine's links and the packet switch's), hosts.go
 // (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go,
-// ksp.go and earliest.go (path tables), leafspine.go.
+// ksp.go and earliest.go (path tables), leafspine.go, ccwire.go (the
+// congestion-control law of the windowed flows and what the fabric
+// provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
+// (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
+// utilisation on days with demand, queueing latency, the watched pair).
+//
+// Decisions where the congestion-control issue was silent (docs/cc.md has
+// the user's view): τ defaults to the largest idle round trip of a full
+// packet and its ACK (Config.baseRTT); reTCP's ECE is set by the ToR
+// delivering the ACK; hybrid-voq gives ACKs strict priority in VOQs and
+// packet-switch ports; a circuit day carries demand if a flow of its pair
+// is active when it starts; queueing latency is one-way delay minus the
+// idle path's delay; SACK loss detection is off by default
+// (transport.dupthresh = 0) because rotor fabrics reorder.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'
