@@ -56,6 +56,9 @@ func (c *Config) validateCC() error {
 		if c.LeafSpine != nil {
 			return cfgErr("transport.cc", "%s reads circuit state from ECE: needs circuits (topology.kind rotor)", spec.Name)
 		}
+		if c.Acks == AcksIdeal {
+			return cfgErr("transport.acks", "%s reads the ECE the sender's ToR sets on the ACK: needs ACKs through the fabric (fabric), not ideal", spec.Name)
+		}
 	}
 	return nil
 }

@@ -163,6 +163,7 @@ func TestCCConfigErrors(t *testing.T) {
 		{"powertcp", "transport.cc", nil, func(c *Config) { c.Routing = Paths; c.PacketSwitchLink = 0 }},
 		{"hpcc", "transport.cc", nil, func(c *Config) { c.Routing = Earliest; c.PacketSwitchLink = 0 }},
 		{"dctcp", "buffer.ecn_threshold", nil, func(c *Config) { c.ECNThreshold = 0 }},
+		{"retcp", "transport.acks", nil, func(c *Config) { c.Acks = AcksIdeal }},
 	} {
 		cfg := rdcnConfig(t, 5, 1000, c.law)
 		cfg.CCParams = c.params
