@@ -1,14 +1,13 @@
 // Package cc holds rdcn's host transports: a reliable windowed sender and
-// its receiver, and the Controller interface that congestion-control laws
+// its receiver, and the Law interface that congestion-control laws
 // implement.
 //
 // The Sender owns reliability (sequence numbers, cumulative and selective
-// acknowledgements, retransmission timeouts); the Controller owns the
-// window and pacing rate and sees every ACK (with ECN echo and INT hop
-// records), a per-RTT tick, losses and circuit day/night notices. This
-// package ships the Fixed window controller and Unlimited (line rate, used
-// with an unreliable sender for throughput tests); DCTCP, PowerTCP, HPCC and
-// reTCP plug in as further Controllers.
+// acknowledgements, retransmission timeouts); the Law owns the window and
+// pacing rate and sees every ACK (with ECE and INT hop records), timeouts
+// and circuit day/night notices. The registry holds every law, including
+// "fixed" (a constant window, Env.Window) and "none" (no window, line
+// rate).
 //
 // Loss recovery is timeout-based selective repeat: the receiver keeps
 // out-of-order segments and each ACK carries the cumulative point and the

@@ -1,6 +1,9 @@
 package cc
 
-import "github.com/rdcn/rdcn/rotor"
+import (
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+)
 
 // MaxHops is the number of INT hop records a Law keeps between ACKs. The
 // INT laws (Spec.INT) cannot use a path with more hops: the engine must
@@ -9,14 +12,10 @@ import "github.com/rdcn/rdcn/rotor"
 const MaxHops = 8
 
 // Hop is one in-band telemetry record as a Law reads it: the state of one
-// egress port when the data packet left it.
-type Hop struct {
-	Ts      rotor.Time // dequeue time
-	Qlen    int64      // bytes left in the egress queue after the packet left
-	TxBytes int64      // cumulative bytes dequeued on the port, this packet included
-	Rate    rotor.Rate // egress link rate at that moment
-	Port    int32      // egress port id; a change means a new path
-}
+// egress port when the data packet left it (Ts, Qlen, TxBytes, Rate, Port).
+// It is the record switches stamp, so the engine hands its records over
+// without copying.
+type Hop = packet.IntHop
 
 // Feedback is what one acknowledgement tells a Law.
 type Feedback struct {
@@ -28,6 +27,9 @@ type Feedback struct {
 	ECE     bool       // ECN echo; reTCP reads it as "circuit up"
 	Circuit bool       // the data packet crossed a circuit
 	Hops    []Hop      // INT records of the data packet's path, in path order
+	// Truncated: the data path had more hops than Hops holds (the engine
+	// refuses INT laws on such fabrics; the fixed-window hooks see it).
+	Truncated bool
 }
 
 // Law is a congestion-control law: it turns feedback into a window and a
@@ -57,6 +59,7 @@ type Env struct {
 	MSS      int64      // payload bytes per segment
 	HostRate rotor.Rate // the host NIC's line rate
 	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
+	Window   int64      // the configured fixed window in bytes (law "fixed" only)
 }
 
 // bytesPerSec converts a rate to bytes per second.

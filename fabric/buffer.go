@@ -240,9 +240,10 @@ func (s *sim) switches() []*tor.ToR {
 // checkSwitches verifies (run.check) that every switch's buffer counters
 // equal a recount of its queues from the packets themselves, and that the
 // drops the switches counted (arrivals refused and packets pushed out)
-// plus the hop-limit drops are all the packets the run dropped.
+// plus the hop-limit and prebuffer-capacity drops are all the packets the
+// run dropped.
 func (s *sim) checkSwitches() {
-	drops := s.m.hopLimitDrops
+	drops := s.m.hopLimitDrops + s.m.prebufferDrops
 	for _, tr := range s.switches() {
 		if got := tr.QueuedBytes(); got != tr.Used() {
 			s.fail("switch %d: its queues hold %d B, its counters say %d B", tr.ID, got, tr.Used())
@@ -251,7 +252,7 @@ func (s *sim) checkSwitches() {
 		drops += tr.Drops
 	}
 	if drops != s.m.droppedPkts {
-		s.fail("conservation: the switches dropped %d packets, the run counted %d", drops, s.m.droppedPkts)
+		s.fail("conservation: the switches dropped %d packets (with hop-limit and prebuffer drops), the run counted %d", drops, s.m.droppedPkts)
 	}
 }
 

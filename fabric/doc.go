@@ -17,7 +17,20 @@
 // buffer.<parameter> keys from package tor's registry, circuit day and
 // night for the rotor ToRs' VOQ ports, run.check's recount of the
 // switches), credence.go (Credence's built-in model, LQD traces and
-// training: CredenceTraces, TrainCredence).
+// training: CredenceTraces, TrainCredence), ccwire.go (the
+// congestion-control law of the windowed flows and what the fabric
+// provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
+// (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
+// utilisation on days with demand, queueing latency, the watched pair).
+//
+// Decisions where the congestion-control issue was silent (docs/cc.md has
+// the user's view): τ defaults to the largest idle round trip of a full
+// packet and its ACK (Config.baseRTT); reTCP's ECE is set by the ToR
+// delivering the ACK; hybrid-voq gives ACKs strict priority in VOQs and
+// packet-switch ports; a circuit day carries demand if a flow of its pair
+// is active when it starts; queueing latency is one-way delay minus the
+// idle path's delay; SACK loss detection is off by default
+// (transport.dupthresh = 0) because rotor fabrics reorder.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'
@@ -51,7 +64,7 @@
 // ToR's host port, whose reserved room is settled lazily: before anyone
 // reads that ToR's buffer, and by a room check only when the unsettled
 // room is too small (settling only adds room). Windowed flows hear circuit
-// changes through cc.Controller.OnCircuit.
+// changes through cc.Law.OnCircuit.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

@@ -85,5 +85,5 @@ func ExampleDesignedFor() {
 	// rotornet rotorlb  pull
 	// opera    paths    pull
 	// static   earliest window
-	// direct vlb rotorlb paths hybrid earliest vlb-paths ecmp
+	// direct vlb rotorlb paths hybrid hybrid-voq earliest vlb-paths ecmp
 }

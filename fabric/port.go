@@ -98,6 +98,9 @@ func (s *sim) portSend(sw, port int) {
 	}
 	tr := pt.sw[sw]
 	q, ok := tr.Pick(port)
+	if !ok && s.voqFeedsPS(tr) && port == tr.PacketSwitchPort() {
+		q, ok = s.pickVOQ(tr.ID) // hybrid-voq: the port drains VOQs
+	}
 	if !ok {
 		return
 	}
@@ -109,7 +112,7 @@ func (s *sim) portSend(sw, port int) {
 	p := s.pool.At(idx)
 	ser := s.ser(int(pe.link), p.Size)
 	pt.freeAt[g] = now + ser
-	if s.cfg.eagerFree || tr.PortQueued(port) {
+	if s.cfg.eagerFree || tr.PortQueued(port) || s.voqFeedsPS(tr) {
 		s.wakePort(g, now+ser)
 	}
 	if pe.hop {

@@ -116,7 +116,7 @@ var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entri
 var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
 
 // windowKeys are the keys of the windowed flows' transport.
-var windowKeys = []string{"transport.cc", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
+var windowKeys = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
 
 // Transports: how hosts send.
 var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []Entry{
@@ -128,7 +128,6 @@ var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []E
 }}
 
 // CongestionControls: the controller of each windowed flow (package cc).
-var CongestionControls = Registry{Key: "transport.cc", What: "congestion control", Entries: []Entry{
-	{Name: "fixed", Doc: "a fixed window of transport.window bytes", Reads: []string{"transport.window"}},
-	{Name: "none", Doc: "no window: send whenever the NIC is free"},
-}}
+// Its entries are cc's registry of laws: fixed reads transport.window,
+// every law with parameters reads transport.cc_params.
+var CongestionControls = ccRegistry()

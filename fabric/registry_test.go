@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -47,7 +48,7 @@ func TestRegistries(t *testing.T) {
 		t.Errorf("buffer policies are not tor's registry (-tor +fabric):\n%s", diff)
 	}
 	for _, name := range CongestionControls.Names() {
-		if _, err := cc.NewController(name, cc.Params{Window: 15000, MSS: 1500}); err != nil {
+		if _, err := cc.New(name, cc.Env{MSS: 1500, HostRate: rotor.Gbps, BaseRTT: rotor.Microsecond, Window: 15000}, nil); err != nil {
 			t.Errorf("congestion control %s: %v", name, err)
 		}
 	}

@@ -35,6 +35,9 @@ type Counters struct {
 	// HopLimitDropped counts the source-routed packets (routing.multipath
 	// = ksp) dropped at kspHopLimit hops; they are in DroppedPackets too.
 	HopLimitDropped int64
+	// PrebufferDropped counts the packets refused at a VOQ's prebuffer
+	// capacity (buffer.prebuffer); they are in DroppedPackets too.
+	PrebufferDropped int64
 }
 
 // Result is what a run measured.
@@ -53,6 +56,17 @@ type Result struct {
 	CircuitUtilization float64
 	PacketSwitchBytes  int64
 	CircuitBytes       int64
+	// DemandCircuitUtilization is the circuit utilisation on the days
+	// that carried demand (circuitstats.go), over all pairs; −1 if no day
+	// did. PairCircuits has it per ToR pair with such days.
+	DemandCircuitUtilization float64
+	PairCircuits             []PairCircuit
+	// QueueingLatency: the data packets' time in queues (one-way delay
+	// minus the idle path's), percentiles in µs, of the packets injected
+	// in Measure.
+	QueueingLatency LatencyQuantiles
+	// Watch is the time series of Config.WatchPair; nil without one.
+	Watch *PairSeries
 
 	SeriesInterval rotor.Time
 	HostSeries     []float64 // host downlink utilisation per bin
@@ -126,7 +140,8 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
-	r.HopLimitDropped = m.hopLimitDrops
+	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
+	s.fillPairs(r, stop)
 
 	hosts := s.n * s.H
 	if stop > 0 {

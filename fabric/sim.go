@@ -98,7 +98,10 @@ type sim struct {
 
 	hosts []hostState
 	flows []flowState
-	ack   cc.Ack
+	ack   cc.Feedback
+	cc    ccState
+	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither
+	pairs pairStats // circuit utilisation per pair, queueing latency (circuitstats.go)
 
 	next    workload.Flow
 	hasNext bool
@@ -176,6 +179,13 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.serByte = s.rates[linkCircuit].TransmitTime(1)
+	if cfg.needsINT() {
+		cfg.RecordINT = true
+		s.cfg.RecordINT = true
+	}
+	if err := s.initCC(); err != nil {
+		return nil, err
+	}
 	if cfg.RecordINT {
 		ints, err := packet.NewIntStore(intHops(cfg))
 		if err != nil {
@@ -199,7 +209,7 @@ func newSim(cfg Config) (*sim, error) {
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := s.newSwitch(-1, s.n, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink})
+		ps, err := s.newSwitch(-1, s.n, tor.Config{Ports: s.n, Classes: psClasses(cfg), Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink})
 		if err != nil {
 			return nil, err
 		}
@@ -250,11 +260,17 @@ func newSim(cfg Config) (*sim, error) {
 			s.relay = relay{s}
 		}
 	}
+	if err := s.initVOQ(); err != nil {
+		return nil, err
+	}
 	if cfg.Transport == Pull {
 		s.initPull()
 		s.pulling = true
 	}
 	if err := s.m.init(s); err != nil {
+		return nil, err
+	}
+	if err := s.initPairStats(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -265,14 +281,14 @@ func newSim(cfg Config) (*sim, error) {
 // the last ToR's host port). Routes with a hop bound get exactly that;
 // routes that may re-route at every slice change (paths, vlb-paths,
 // earliest) get the store's limit, and a longer path is flagged to the
-// controller (cc.Ack.IntTruncated).
+// controller (cc.Feedback.Truncated).
 func intHops(cfg Config) int {
 	switch cfg.Routing {
 	case ECMP: // leaf-spine: leaf uplink, spine, leaf to host
 		return 3
 	case Direct:
 		return 2
-	case VLB, RotorLB, Hybrid:
+	case VLB, RotorLB, Hybrid, HybridVOQ:
 		return 3
 	case Paths, VLBPaths:
 		ksp := cfg.PathsK > 1 && cfg.Multipath == MultipathKSP

@@ -34,6 +34,16 @@ func quantiles(s stats.Summary) Quantiles {
 	return Quantiles{s.Count, Num(s.Mean), Num(s.P50), Num(s.P99), Num(s.P999), Num(s.Max)}
 }
 
+// LatencySummary is Result.QueueingLatency for JSON.
+type LatencySummary struct {
+	Packets int64 `json:"packets"`
+	P50     Num   `json:"p50"`
+	P90     Num   `json:"p90"`
+	P99     Num   `json:"p99"`
+	P999    Num   `json:"p999"`
+	Max     Num   `json:"max"`
+}
+
 // BucketStats is the FCT (µs) and slowdown of the completed measured flows
 // of one flow-size bucket, and how many of its measured flows did not
 // complete (they are in no percentile).
@@ -105,6 +115,13 @@ type Summary struct {
 	CircuitUtilization Num   `json:"circuit_utilization"`
 	CircuitBytes       int64 `json:"circuit_bytes"`
 	PacketSwitchBytes  int64 `json:"packet_switch_bytes"`
+	// DemandCircuit: circuit utilisation on the days that carried demand
+	// (Result.DemandCircuitUtilization), aggregate and per ToR pair.
+	DemandCircuit struct {
+		Utilization Num           `json:"utilization"`
+		Pairs       []PairCircuit `json:"pairs"`
+	} `json:"circuit_utilization_demand"`
+	QueueingLatencyUs LatencySummary `json:"queueing_latency_us"`
 
 	Packets struct {
 		Injected  int64 `json:"injected"`
@@ -160,6 +177,12 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	}
 	s.HostUtilization, s.CircuitUtilization = Num(r.HostUtilization), Num(r.CircuitUtilization)
 	s.CircuitBytes, s.PacketSwitchBytes = r.CircuitBytes, r.PacketSwitchBytes
+	s.DemandCircuit.Utilization, s.DemandCircuit.Pairs = Num(math.NaN()), r.PairCircuits
+	if r.DemandCircuitUtilization >= 0 {
+		s.DemandCircuit.Utilization = Num(r.DemandCircuitUtilization)
+	}
+	q := r.QueueingLatency
+	s.QueueingLatencyUs = LatencySummary{q.Packets, Num(q.P50), Num(q.P90), Num(q.P99), Num(q.P999), Num(q.Max)}
 	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
 	s.Packets.HopLimit = r.HopLimitDropped

@@ -44,6 +44,9 @@ func (s *sim) torArrive(t int, idx int32) {
 	p := s.pool.At(idx)
 	tr := s.tors[t]
 	if p.DstToR == int32(t) {
+		if s.cc.circuitECE && p.Kind == packet.Ack {
+			s.circuitECE(t, p)
+		}
 		h := p.DstHost - int32(t*s.H)
 		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
 			s.bookHostPort(p.DstHost, p.Size)
@@ -63,6 +66,10 @@ func (s *sim) torArrive(t int, idx int32) {
 		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
 			s.portSend(t, tr.PacketSwitchPort())
 		}
+		return
+	}
+	if s.voq != nil {
+		s.voqArrive(t, next, class, idx)
 		return
 	}
 	if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
@@ -112,7 +119,7 @@ func (s *sim) psArrive(idx int32) {
 	if p.Via >= 0 {
 		v = p.Via
 	}
-	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, 0), idx) {
+	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, s.psClass(p)), idx) {
 		s.portSend(s.n, port)
 	}
 }

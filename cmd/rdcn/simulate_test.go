@@ -205,6 +205,16 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "schedule.file=/does/not/exist", "--set", "schedule.k=2"}, "schedule.k"},
 		// Checked up front, before the run (was exit 1 when a flow started).
 		{[]string{"--set", "transport.cc=bogus"}, `config: transport.cc: unknown congestion control "bogus"`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=gamma=1.5"}, `config: transport.cc_params: powertcp: gamma = "1.5": must be in (0, 1]`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=g=0.5"}, `config: transport.cc_params: powertcp: unknown parameter "g"`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=gamma"}, `config: transport.cc_params:`},
+		{[]string{"--set", "transport.cc=fixed", "--set", "transport.cc_params=gamma=1"}, `config: transport.cc_params: "gamma=1": is read only with transport.cc`},
+		{[]string{"--set", "transport.cc=hpcc", "--set", "routing.mode=earliest"}, `config: transport.cc: hpcc reads INT records`},
+		{[]string{"--set", "transport.cc=dctcp"}, `config: buffer.ecn_threshold: dctcp reacts to ECN marks`},
+		{[]string{"--set", "transport.kind=window", "--set", "buffer.prebuffer=-1us"}, `config: buffer.prebuffer:`},
+		{[]string{"--set", "topology.kind=leafspine", "--set", "buffer.prebuffer=600us"}, `config: buffer.prebuffer: prebuffering resizes VOQs`},
+		{[]string{"--set", "buffer.prebuffer_big=10pkt"}, `config: buffer.prebuffer_big: "10pkt": is read only with buffer.prebuffer set`},
+		{[]string{"--set", "run.watch_pair=1,1"}, `config: run.watch_pair:`},
 		{[]string{"--set", "transport.kind=linerate", "--set", "transport.cc=none"}, `config: transport.cc: "none": is read only with transport.kind window or pull`},
 		// Range-checked before the 32-bit fields (wrapped to 1500, 0, negative).
 		{[]string{"--set", "topology.mtu=4294968796"}, `config: topology.mtu: "4294968796": must be at most 65536`},
