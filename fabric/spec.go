@@ -56,6 +56,7 @@ var Keys = slices.Concat([]Key{
 	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
 	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
 	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
+	{"schedule.stagger", "false", "rotornet: offset switch s by s·Δ/U (as Opera does), so only one switch reconfigures at a time"},
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
 	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
@@ -539,6 +540,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 			L:          p.int("schedule.l", 0),
 			Gamma:      p.float("schedule.gamma"),
 			Randomized: p.bool("schedule.randomized"),
+			Stagger:    p.bool("schedule.stagger"),
 			Link:       cfg.CircuitLink,
 		}
 		if sp.Gamma < 0 {
@@ -738,6 +740,7 @@ var generatorKeys = []struct{ key, field string }{
 	{"schedule.l", "L"},
 	{"schedule.gamma", "Gamma"},
 	{"schedule.randomized", "Randomized"},
+	{"schedule.stagger", "Stagger"},
 }
 
 // checkGeneratorKeys fails on a generator key set for a kind that does
