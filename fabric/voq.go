@@ -183,7 +183,7 @@ func (c *Config) validateVOQ() error {
 		return cfgErr("buffer.prebuffer", "τ_pre %v: must not be negative", pb.Lead)
 	case c.LeafSpine != nil || c.Schedule == nil:
 		return cfgErr("buffer.prebuffer", "prebuffering resizes VOQs around circuit days: needs topology.kind rotor")
-	case c.Transport == Pull:
+	case c.pulls():
 		return cfgErr("buffer.prebuffer", "prebuffering sizes the VOQs packets are queued in; pulled traffic waits at its hosts (use transport.kind window)")
 	case pb.Small < rotor.Bytes(c.MTU):
 		return cfgErr("buffer.prebuffer_small", "must hold at least one packet (%d B), got %d B", c.MTU, pb.Small)

@@ -1,0 +1,130 @@
+package fabric
+
+import (
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// ndpLS is lsConfig with transport ndp (two classes per port: trimmed
+// headers and control ahead of data).
+func ndpLS(leaves, spines, hosts int, fabric rotor.Rate, flows []workload.Flow) Config {
+	cfg := lsConfig(leaves, spines, hosts, 1, 10*rotor.Gbps, fabric, flows)
+	cfg.Transport, cfg.LeafSpine.Classes = NDP, 2
+	return cfg
+}
+
+// TestNDPIdlePathFCT: FCTs by hand on the leaf-spine of
+// TestLeafSpineSingleFlowFCT (10 Gbps, 1 µs per link; 1500 B take 1.2 µs,
+// a 64 B ACK or PULL 51.2 ns per link). The base RTT is
+// 2·(4·(1.2 + 1)) = 17.6 µs, so the first window is one BDP,
+// ⌈22000 / 1500⌉ = 15 packets. A flow of at most 15 packets goes at line
+// rate: FCT = 8.8 + (N − 1)·1.2 µs. A 100-packet flow too: packet k
+// reaches the receiver at 8.8 + (k − 1)·1.2; its ACK then PULL leave
+// 51.2 ns apart and the PULL takes 4·1.0512 µs back, so PULL k is at the
+// sender at 13.056 + (k − 1)·1.2 µs, before its NIC finishes packet
+// 15 + k − 1 at 18 + (k − 1)·1.2: the link never idles, FCT =
+// 8.8 + 99·1.2 = 127.6 µs. With a first window of 1 packet a 2-packet
+// flow waits for the first PULL: packet 2 leaves at 13.056 µs and
+// arrives 8.8 µs later, FCT = 21.856 µs.
+func TestNDPIdlePathFCT(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cases := []struct {
+		name    string
+		packets int64
+		iw      int
+		want    rotor.Time
+	}{
+		{"10 packets, in the first window", 10, 0, 19*us + 600*ns},
+		{"100 packets, pulled at line rate", 100, 0, 127*us + 600*ns},
+		{"2 packets, first window 1", 2, 1, 21*us + 856*ns},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: c.packets * 1500}})
+			cfg.NDPWindow = c.iw
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := r.Flows[0]
+			if !f.Done || f.FCT != c.want {
+				t.Errorf("done %v, FCT = %v, want %v", f.Done, f.FCT, c.want)
+			}
+			if c.iw == 0 && f.FCT != f.Ideal {
+				t.Errorf("FCT %v ≠ ideal %v: an NDP flow alone runs at line rate", f.FCT, f.Ideal)
+			}
+			if r.DroppedPackets != 0 || r.Trimmed != 0 || r.Retransmits != 0 || r.InFlightPackets != 0 {
+				t.Errorf("idle path: %d dropped, %d trimmed, %d retransmitted, %d in flight", r.DroppedPackets, r.Trimmed, r.Retransmits, r.InFlightPackets)
+			}
+		})
+	}
+}
+
+// TestNDPIncastLeafSpine: the 16-to-1 incast of TestLeafSpineIncastLineRate
+// (16 × 150 kB to one host; 40 Gbps fabric, the receiver's 10 Gbps link the
+// bottleneck) with NDP and a 60 kB buffer per switch: the first windows
+// (16 × 12 packets: base RTT 14 µs) overflow the receiver's leaf. Switches
+// trim, never drop, data (run.check verifies conservation with the trimmed
+// bytes), every flow completes, and the last byte arrives within 3 % of the
+// link arithmetic, 4.8 µs + 2.4 MB / 10 Gbps + 1 µs = 1925.8 µs: the
+// pulls keep the bottleneck busy.
+func TestNDPIncastLeafSpine(t *testing.T) {
+	var flows []workload.Flow
+	for i := 0; i < 16; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 16, Bytes: 150_000})
+	}
+	cfg := ndpLS(2, 4, 16, 40*rotor.Gbps, flows)
+	cfg.Buffer = 60_000
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last rotor.Time
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		last = max(last, f.Start+f.FCT)
+	}
+	if r.Trimmed == 0 {
+		t.Fatal("no packet trimmed: the incast did not overflow the buffer")
+	}
+	if r.DroppedData != 0 {
+		t.Errorf("%d data bytes dropped: NDP switches trim, they do not drop data", r.DroppedData)
+	}
+	ideal := 1925*rotor.Microsecond + 800*rotor.Nanosecond
+	if float64(last) > 1.03*float64(ideal) || last < ideal {
+		t.Errorf("last byte at %v, want within 3 %% above the link arithmetic %v", last, ideal)
+	}
+	t.Logf("last byte %v (ideal %v), %d trimmed, %d headers dropped, %d retransmits", last, ideal, r.Trimmed, r.HeadersDropped, r.Retransmits)
+}
+
+// TestNDPRotorIncast: on a rotor fabric (four ToRs, one host each, direct
+// routing) three hosts send 300 kB each to host 3 with NDP and a 20 kB
+// buffer per ToR: switches trim but never drop data, and every flow
+// completes (run.check on).
+func TestNDPRotorIncast(t *testing.T) {
+	us := rotor.Microsecond
+	var flows []workload.Flow
+	for i := 0; i < 3; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 3, Bytes: 300_000})
+	}
+	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
+	cfg.Transport, cfg.Buffer, cfg.SimTime = NDP, 20_000, 10*rotor.Millisecond
+	cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+	}
+	if r.Trimmed == 0 || r.DroppedData != 0 {
+		t.Errorf("%d trimmed (want > 0), %d data bytes dropped (want 0)", r.Trimmed, r.DroppedData)
+	}
+}
