@@ -80,17 +80,7 @@ func TestNDPIncastLeafSpine(t *testing.T) {
 	}
 	cfg := ndpLS(2, 4, 16, 40*rotor.Gbps, flows)
 	cfg.Buffer = 60_000
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var last rotor.Time
-	for _, f := range r.Flows {
-		if !f.Done {
-			t.Fatalf("flow %d did not complete", f.ID)
-		}
-		last = max(last, f.Start+f.FCT)
-	}
+	r, last := runToLastByte(t, cfg)
 	if r.Trimmed == 0 {
 		t.Fatal("no packet trimmed: the incast did not overflow the buffer")
 	}
@@ -209,4 +199,22 @@ func TestNDPBadInput(t *testing.T) {
 	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_window: ") {
 		t.Errorf("negative window: got %v, want a transport.ndp_window error", err)
 	}
+}
+
+// runToLastByte runs cfg, fails unless every flow completes, and returns
+// the result and when the last byte of any flow arrived.
+func runToLastByte(t *testing.T, cfg Config) (*Result, rotor.Time) {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last rotor.Time
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		last = max(last, f.Start+f.FCT)
+	}
+	return r, last
 }
