@@ -14,10 +14,12 @@ import (
 //
 //   - Trimming: a switch that refuses a data packet (its buffer policy
 //     finds no room) cuts it to a header of transport.ack_size bytes
-//     (kind Trimmed) and queues the header in the port's first class (a
-//     leaf-spine port's class 0, ahead of data; a rotor ToR's VOQ Transit
-//     class, served first; a host or packet-switch queue has one class,
-//     the header waits in it). A header refused too is dropped and
+//     (kind Trimmed) and queues the header in the port's first class: a
+//     leaf-spine port's class 0, ahead of data (in turn with it under
+//     round-robin port scheduling); a rotor ToR's VOQ Transit class,
+//     served first; class 0 of a host or packet-switch port, which with
+//     one class is the data's queue (hybrid-voq gives the packet switch
+//     two). A header refused too is dropped and
 //     counted (Result.NDPHeaderDrops). A packet a push-out policy evicts
 //     is dropped, not trimmed: trimming acts on arrivals.
 //   - The receiver answers data with an ACK and a trimmed header with a
@@ -241,11 +243,10 @@ func (s *sim) trim(tr *tor.ToR, q *tor.QueueID, idx int32) bool {
 	s.ndp.trimmed++
 	s.ndp.trimmedBytes += int64(p.Size - hdr)
 	p.Kind, p.Size = packet.Trimmed, hdr
-	switch {
-	case s.ls != nil:
+	if v := tr.NextHop(*q); v >= 0 {
+		*q = tr.VOQ(v, tor.Transit)
+	} else {
 		*q = tr.PortQueue(tr.QueuePort(*q), 0)
-	case tr.NextHop(*q) >= 0:
-		*q = tr.VOQ(tr.NextHop(*q), tor.Transit)
 	}
 	return true
 }

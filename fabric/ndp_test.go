@@ -95,29 +95,25 @@ func TestNDPIncastLeafSpine(t *testing.T) {
 }
 
 // TestNDPRotorIncast: on a rotor fabric (four ToRs, one host each, direct
-// routing) three hosts send 300 kB each to host 3 with NDP and a 20 kB
-// buffer per ToR: switches trim but never drop data, and every flow
-// completes (run.check on).
+// routing, VLB or RotorLB) three hosts send 300 kB each to host 3 with NDP
+// and a 20 kB buffer per ToR: switches trim but never drop data, and
+// every flow completes (run.check on).
 func TestNDPRotorIncast(t *testing.T) {
 	us := rotor.Microsecond
 	var flows []workload.Flow
 	for i := 0; i < 3; i++ {
 		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 3, Bytes: 300_000})
 	}
-	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
-	cfg.Transport, cfg.Buffer, cfg.SimTime = NDP, 20_000, 10*rotor.Millisecond
-	cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range r.Flows {
-		if !f.Done {
-			t.Fatalf("flow %d did not complete", f.ID)
-		}
-	}
-	if r.Trimmed == 0 || r.DroppedData != 0 {
-		t.Errorf("%d trimmed (want > 0), %d data bytes dropped (want 0)", r.Trimmed, r.DroppedData)
+	for _, mode := range []string{Direct, VLB, RotorLB} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
+			cfg.Routing, cfg.Transport, cfg.Buffer, cfg.SimTime = mode, NDP, 20_000, 10*rotor.Millisecond
+			cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
+			r, _ := runToLastByte(t, cfg)
+			if r.Trimmed == 0 || r.DroppedData != 0 {
+				t.Errorf("%d trimmed (want > 0), %d data bytes dropped (want 0)", r.Trimmed, r.DroppedData)
+			}
+		})
 	}
 }
 
