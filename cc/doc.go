@@ -25,6 +25,13 @@
 // slide: they cover only the segments past the cumulative point, so their
 // memory follows the window and the reordering, not the flow's size.
 //
+// NDP is the sender of the receiver-driven NDP transport ("Re-architecting
+// datacenter networks and stacks for low latency and high performance"):
+// a first window at line rate, then one packet per PULL, NACKed segments
+// before new data, and a timeout that re-queues what is unacknowledged.
+// It has no window to control and is not a Law; the fabric trims packets,
+// paces the receivers' PULLs and turns headers into NACKs.
+//
 // # Congestion-control laws
 //
 // A Law turns ACK feedback (Feedback: bytes acknowledged, snd_una and

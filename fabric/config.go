@@ -30,6 +30,7 @@ const (
 	Windowed = "window"   // reliable, fixed window (or a cc controller), retransmission on timeout
 	LineRate = "linerate" // unreliable, no window, no ACKs: sends at the NIC rate
 	Pull     = "pull"     // circuit traffic waits at the hosts; ToRs pull it when a circuit can take it (lossless); the rest as Windowed
+	NDP      = "ndp"      // receiver-driven: switches trim instead of dropping, receivers pace pulls (ndp.go); with paths, bulk flows as Pull
 )
 
 // ACK paths.
@@ -107,6 +108,7 @@ type Config struct {
 	DupThresh int               // SACK loss detection threshold (cc.Sender.DupThresh); 0: timeouts only
 	Acks      string            // AcksFabric (default) or AcksIdeal
 	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
+	NDPWindow int               // NDP: packets of a flow's first window, sent without pulls; 0: one bandwidth-delay product
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams).
 	NewController func(f workload.Flow, env cc.Env) (cc.Law, error)
@@ -313,6 +315,12 @@ func (c *Config) validate() error {
 	if problem := pullProblem(c); c.Transport == Pull && problem != "" {
 		return cfgErr("transport.kind", "pull can never send on this schedule: %s; use transport.kind = window", problem)
 	}
+	if c.Transport == NDP && c.pulls() && pullProblem(c) != "" {
+		return cfgErr("transport.kind", "ndp pulls bulk flows with routing.mode paths, which can never send on this schedule: %s", pullProblem(c))
+	}
+	if c.NDPWindow < 0 {
+		return cfgErr("transport.ndp_window", "must not be negative, got %d", c.NDPWindow)
+	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
 	}
@@ -365,4 +373,12 @@ func dayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
 	}
 	return fmt.Sprintf("no packet fits in a day: the longest day (slot − reconf) is %v, one %d-byte packet (topology.mtu) takes %v at topology.circuit_link %v; lengthen the slot, raise the link rate or lower the MTU",
 		max(longest, 0), mtu, need, link)
+}
+
+// pulls reports whether circuit traffic is host-buffered and pulled by
+// the ToRs (pull.go): with transport pull, and with ndp under paths
+// routing for the bulk flows (opera-sim's Opera: NDP for short flows,
+// RotorLB for bulk).
+func (c *Config) pulls() bool {
+	return c.Transport == Pull || c.Transport == NDP && c.Routing == Paths
 }

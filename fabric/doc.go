@@ -21,7 +21,8 @@
 // congestion-control law of the windowed flows and what the fabric
 // provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
 // (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
-// utilisation on days with demand, queueing latency, the watched pair).
+// utilisation on days with demand, queueing latency, the watched pair),
+// ndp.go (the NDP transport: trimming, pull pacing, NACKs).
 //
 // Decisions where the congestion-control issue was silent (docs/cc.md has
 // the user's view): τ defaults to the largest idle round trip of a full
@@ -65,6 +66,23 @@
 // reads that ToR's buffer, and by a room check only when the unsettled
 // room is too small (settling only adds room). Windowed flows hear circuit
 // changes through cc.Law.OnCircuit.
+//
+// With the NDP transport (ndp.go, cc.NDP) a switch that refuses a data
+// packet trims it to a header and queues that in the port's first class;
+// the receiver NACKs headers, ACKs data and paces PULLs at its line
+// rate, one per MTU time, each letting a sender send one packet. Under
+// routing.mode paths the bulk flows are pulled over RotorLB as with the
+// Pull transport: opera-sim's Opera mode. Decisions where the issue was
+// silent: headers, NACKs and PULLs are transport.ack_size bytes; the
+// first window defaults to one BDP of the host link at the base RTT; a
+// trimmed header goes into a rotor ToR's VOQ Transit class (served
+// first), a leaf-spine port's class 0 (so ndp on a leaf-spine needs
+// topology.queues_per_port ≥ 2), and the only queue of a host or
+// packet-switch port; packets a push-out policy evicts are dropped, not
+// trimmed; the sender re-sends what is unacknowledged after
+// transport.min_rto without hearing from the receiver (lost headers and
+// PULLs); run.check counts a trim as a refusal that is not a drop and its
+// cut payload in the byte balance.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

@@ -66,6 +66,10 @@ func (s *sim) startFlow() {
 		s.addPulled(id)
 		return
 	}
+	if s.ndp.on {
+		s.startNDP(id)
+		return
+	}
 	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
 	fs.sender.DupThresh = s.cfg.DupThresh
 	if reliable {
@@ -90,6 +94,10 @@ func (s *sim) hostSend(h int32) {
 	}
 	if hs.acks.Len() > 0 {
 		s.transmit(h, hs.acks.Pop())
+		return
+	}
+	if s.ndp.on {
+		s.ndpSend(h)
 		return
 	}
 	var wake rotor.Time
@@ -140,7 +148,7 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if s.cfg.eagerFree || hs.acks.Len() > 0 {
+	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
 	} else if at, ok := s.nextReady(hs, now+ser); ok {
@@ -188,6 +196,10 @@ func (s *sim) armRTO(id int32) {
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
 	fs.timerAt = 0
+	if fs.ndp != nil {
+		s.ndpTimeout(id)
+		return
+	}
 	if fs.sender == nil {
 		return
 	}
@@ -216,6 +228,10 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.ackArrive(h, idx)
 		return
 	}
+	if p.Kind != packet.Data && s.ndp.on { // ndp's NACKs, PULLs and trimmed headers
+		s.ndpControl(h, idx, p)
+		return
+	}
 	s.m.deliveredData += int64(p.Size)
 	if int(p.Hops) < len(s.m.hops) {
 		s.m.hops[p.Hops]++
@@ -239,6 +255,9 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.pool.Free(idx)
 		s.retire(p.Flow)
 		return
+	}
+	if s.ndp.on && !complete {
+		s.ndpQueuePull(h, p.Flow) // every arrival asks for the next packet
 	}
 	// Turn the data packet into its ACK in place. It keeps the data
 	// packet's INT records (IntN), which switches do not add to: the
@@ -274,6 +293,10 @@ func (s *sim) ackArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
 	id := p.Flow
 	fs := &s.flows[id]
+	if s.ndp.on {
+		s.ndpAck(h, idx, p)
+		return
+	}
 	if fs.sender == nil { // a late ACK for a retired flow
 		s.pool.Free(idx)
 		return
@@ -299,12 +322,15 @@ func (s *sim) ackArrive(h int32, idx int32) {
 // so memory does not grow with the number of flows served.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() {
+	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() || fs.ndp != nil && !fs.ndp.Done() {
 		return
 	}
 	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
 	if fs.sender != nil {
 		fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
 	}
-	fs.sender, fs.recv = nil, nil
+	if fs.ndp != nil {
+		fs.retx, fs.timeouts = fs.ndp.Retransmits, fs.ndp.Timeouts
+	}
+	fs.sender, fs.recv, fs.ndp = nil, nil, nil
 }

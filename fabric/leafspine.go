@@ -58,6 +58,8 @@ func (c *Config) validateLeafSpine() error {
 		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, maxHosts)
 	case c.Routing != ECMP:
 		return cfgErr("routing.mode", "leafspine routes by ECMP (%q), not %q", ECMP, c.Routing)
+	case c.Transport == NDP && ls.Classes < 2:
+		return cfgErr("topology.queues_per_port", "ndp queues trimmed headers ahead of data: needs at least 2, got %d", max(ls.Classes, 1))
 	case c.Transport == Pull:
 		return cfgErr("transport.kind", "pull needs circuits; leafspine runs window or linerate")
 	case c.PacketSwitchLink > 0:
@@ -126,9 +128,10 @@ func (s *sim) newLeafSpine() error {
 // flowHash is ECMP's hash of flow f at switch sw.
 func (ls *leafSpine) flowHash(f int32, sw int) uint64 { return ls.ecmp.Hash(f, sw) }
 
-// class is the queue class of packet p: control packets first.
+// class is the queue class of packet p: control packets and (ndp)
+// trimmed headers first.
 func (ls *leafSpine) class(p *packet.Packet) int {
-	if p.Kind.Control() {
+	if p.Kind != packet.Data {
 		return 0
 	}
 	return ls.data

@@ -85,17 +85,7 @@ func TestLeafSpineIncastLineRate(t *testing.T) {
 	}
 	cfg := lsConfig(2, 4, 16, 1, 10*g, 40*g, flows)
 	cfg.Transport = LineRate
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var last rotor.Time
-	for _, f := range r.Flows {
-		if !f.Done {
-			t.Fatalf("flow %d did not complete", f.ID)
-		}
-		last = max(last, f.Start+f.FCT)
-	}
+	r, last := runToLastByte(t, cfg)
 	if want := 1925*us + 800*ns; last != want {
 		t.Errorf("last byte delivered at %v, want %v (the bottleneck idle at some point)", last, want)
 	}

@@ -183,8 +183,8 @@ func (s *sim) checkConservation(full bool) {
 			inNet += int64(s.pool.At(e.Arg).Size)
 		}
 	}
-	if m.injectedBytes != m.deliveredBytes+m.droppedBytes+inNet {
-		s.fail("conservation: injected %d B ≠ delivered %d B + dropped %d B + in flight %d B",
-			m.injectedBytes, m.deliveredBytes, m.droppedBytes, inNet)
+	if m.injectedBytes != m.deliveredBytes+m.droppedBytes+s.ndp.trimmedBytes+inNet {
+		s.fail("conservation: injected %d B ≠ delivered %d B + dropped %d B + trimmed %d B + in flight %d B",
+			m.injectedBytes, m.deliveredBytes, m.droppedBytes, s.ndp.trimmedBytes, inNet)
 	}
 }

@@ -72,7 +72,7 @@ func TestRegistryReadsChecked(t *testing.T) {
 	}{
 		{[]string{"buffer.policy=cs", "buffer.alpha=2"}, "buffer.alpha", "read only with buffer.policy dt or edt or fab or ib or fb or fba or abm or reverie or tdt, not cs"},
 		{[]string{"routing.mode=earliest", "routing.bulk=1MB"}, "routing.bulk", "read only with routing.mode paths, not earliest"},
-		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull, not linerate"},
+		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull or ndp, not linerate"},
 	} {
 		_, err := specWith(t, append(tc.keys, "run.sim_time=1ms")...).Build()
 		ce, ok := err.(*ConfigError)

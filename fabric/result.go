@@ -27,7 +27,7 @@ type FlowResult struct {
 // put on its link (data, retransmissions and, with fabric ACKs, ACKs);
 // Delivered every packet that reached a host; Dropped every packet a buffer
 // refused or pushed out; InFlight what is still in buffers or on links.
-// Injected = Delivered + Dropped + InFlight.
+// Injected = Delivered + Dropped + InFlight (bytes: + TrimmedBytes).
 type Counters struct {
 	InjectedPackets, DeliveredPackets, DroppedPackets, InFlightPackets int64
 	InjectedBytes, DeliveredBytes, DroppedBytes, InFlightBytes         int64
@@ -38,6 +38,10 @@ type Counters struct {
 	// PrebufferDropped counts the packets refused at a VOQ's prebuffer
 	// capacity (buffer.prebuffer); they are in DroppedPackets too.
 	PrebufferDropped int64
+	// Trimmed counts the data packets switches cut to headers (transport
+	// ndp), TrimmedBytes the payload bytes cut, HeadersDropped the
+	// trimmed headers that found no room either (in DroppedPackets too).
+	Trimmed, TrimmedBytes, HeadersDropped int64
 }
 
 // Result is what a run measured.
@@ -138,7 +142,8 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets = m.injectedPkts, m.deliveredPkts, m.droppedPkts
 	r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes = m.injectedBytes, m.deliveredBytes, m.droppedBytes
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
-	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
+	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes - s.ndp.trimmedBytes
+	r.Trimmed, r.TrimmedBytes, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.headerDrops
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 	s.fillPairs(r, stop)

@@ -34,6 +34,7 @@ const (
 	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
 	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
 	evPortFree                  // a port (port.go) with global id target finished a packet
+	evNDPPull                   // ndp: host target's pull pacer may send its next PULL
 )
 
 type hostState struct {
@@ -50,6 +51,7 @@ type hostState struct {
 type flowState struct {
 	f        workload.Flow
 	sender   *cc.Sender
+	ndp      *cc.NDP // transport ndp: the flow's sender (ndp.go); nil otherwise
 	recv     *cc.Receiver
 	nextSend rotor.Time // pacing
 	timerAt  rotor.Time // pending RTO event time, 0: none
@@ -60,6 +62,7 @@ type flowState struct {
 	dstToR   int32
 	maxHops  uint8
 	done     bool
+	ndpReady bool // in its host's list of NDP flows that may send
 	// set when the flow retires (sender and receiver finished and freed)
 	received, reordered, retx, timeouts int64
 }
@@ -113,6 +116,7 @@ type sim struct {
 	rerouting routing.Reroute // what happens to the packets waiting for a circuit that goes down
 	hopLimit  uint8           // drop a packet that has taken this many hops; 0: no limit
 	pull      pullState
+	ndp       ndpState
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
@@ -256,17 +260,18 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	switch cfg.Routing {
 	case RotorLB, Paths:
-		if cfg.Transport != Pull { // pulled traffic is relayed when it is pulled
+		if !cfg.pulls() { // pulled traffic is relayed when it is pulled
 			s.relay = relay{s}
 		}
 	}
 	if err := s.initVOQ(); err != nil {
 		return nil, err
 	}
-	if cfg.Transport == Pull {
+	if cfg.pulls() {
 		s.initPull()
 		s.pulling = true
 	}
+	s.initNDP()
 	if err := s.m.init(s); err != nil {
 		return nil, err
 	}

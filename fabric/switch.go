@@ -13,8 +13,8 @@ func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 	if tr.ID >= 0 {
 		s.settle(tr.ID)
 	}
-	if !tr.Enqueue(now, q, idx) {
-		s.switchDrop(idx)
+	if !tr.Enqueue(now, q, idx) && (!s.ndp.on || !s.trim(tr, &q, idx) || !tr.Enqueue(now, q, idx)) {
+		s.switchDrop(idx) // ndp: a trimmed header that finds no room either
 		return false
 	}
 	for _, e := range tr.TakeEvicted() {
@@ -32,6 +32,8 @@ func (s *sim) drop(idx int32) {
 	s.m.droppedBytes += int64(p.Size)
 	if p.Kind == packet.Data {
 		s.m.droppedData += int64(p.Size)
+	} else if p.Kind == packet.Trimmed {
+		s.ndp.headerDrops++
 	}
 	s.pool.Free(idx)
 }

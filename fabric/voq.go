@@ -74,7 +74,7 @@ func (s *sim) voqCapacity(t int, v int32, now rotor.Time) int64 {
 func (s *sim) voqArrive(t int, next int32, class int, idx int32) {
 	tr := s.tors[t]
 	p := s.pool.At(idx)
-	if s.voq.ps && p.Kind == packet.Ack {
+	if s.voq.ps && p.Kind != packet.Data { // ACKs (ndp: NACKs, PULLs, trimmed headers) first
 		class = tor.Transit
 	}
 	if c := s.voqCapacity(t, next, s.q.Now()); c >= 0 {
@@ -146,7 +146,7 @@ func psClasses(cfg Config) int {
 // psClass is the packet-switch port queue of p: with hybrid-voq ACKs
 // have strict priority (class 0), data waits in class 1.
 func (s *sim) psClass(p *packet.Packet) int {
-	if s.voq != nil && s.voq.ps && p.Kind != packet.Ack {
+	if s.voq != nil && s.voq.ps && p.Kind == packet.Data {
 		return 1
 	}
 	return 0
@@ -183,6 +183,8 @@ func (c *Config) validateVOQ() error {
 		return cfgErr("buffer.prebuffer", "τ_pre %v: must not be negative", pb.Lead)
 	case c.LeafSpine != nil || c.Schedule == nil:
 		return cfgErr("buffer.prebuffer", "prebuffering resizes VOQs around circuit days: needs topology.kind rotor")
+	case c.Transport == NDP:
+		return cfgErr("buffer.prebuffer", "prebuffering caps VOQs for windowed flows (reTCP); ndp trims what a buffer refuses instead (use transport.kind window)")
 	case c.Transport == Pull:
 		return cfgErr("buffer.prebuffer", "prebuffering sizes the VOQs packets are queued in; pulled traffic waits at its hosts (use transport.kind window)")
 	case pb.Small < rotor.Bytes(c.MTU):

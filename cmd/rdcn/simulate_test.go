@@ -237,7 +237,9 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.paths_k=4"}, `config: routing.paths_k: "4": is read only with routing.mode paths or vlb-paths, not direct`},
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.relay_limit=10KB"}, `config: routing.relay_limit: "10KB": is read only with routing.mode rotorlb or paths, not direct`},
 		{[]string{"--set", "routing.mode=paths", "--set", "routing.multipath=ecmp"}, `config: routing.multipath: "ecmp": is read only with routing.paths_k > 1`},
-		{[]string{"--set", "transport.kind=window", "--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull, not window`},
+		{[]string{"--set", "transport.kind=window", "--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull or ndp, not window`},
+		{[]string{"--set", "transport.kind=ndp", "--set", "transport.cc=dctcp"}, `config: transport.cc: "dctcp": is read only with transport.kind window or pull, not ndp`},
+		{[]string{"--set", "transport.kind=ndp", "--set", "transport.ndp_window=-1"}, `config: transport.ndp_window: "-1": must be at least 0`},
 		// No packet fits in a day (ran for minutes).
 		{[]string{"--set", "schedule.slot=1ps"}, `config: schedule.slot: "1ps": no packet fits in a day`},
 		{[]string{"--set", "schedule.kind=sirius"}, `config: schedule.slot: (empty: sirius's default, 384ns): no packet fits in a day`},
