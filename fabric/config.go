@@ -89,6 +89,10 @@ type Config struct {
 	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default buffer.policy's (Keys)
 	ECNThreshold       rotor.Bytes                  // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                         // stamp INT records on dequeue
+	// Lossless has bit k set iff class k is lossless: PFC pauses its
+	// upstream instead of dropping (pfc.go; leaf-spine only, with a
+	// policy that has lossless classes). 0: no PFC.
+	Lossless uint8
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -301,6 +305,9 @@ func (c *Config) validate() error {
 			return err
 		}
 	} else if err := c.validateRotor(); err != nil {
+		return err
+	}
+	if err := c.validatePFC(); err != nil {
 		return err
 	}
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {

@@ -93,8 +93,9 @@ func (s *sim) newLeafSpine() error {
 	L, K := c.Leaves, c.LinksPerPair
 	ls.spines = make([]*tor.ToR, c.Spines)
 	for j := range ls.spines {
-		sp, err := s.newSwitch(L+j, L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
-			PortRate: c.FabricLink})
+		tc := tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer, PortRate: c.FabricLink}
+		s.pfcSwitch(&tc, tc.Ports)
+		sp, err := s.newSwitch(L+j, L+j, tc)
 		if err != nil {
 			return err
 		}
@@ -120,6 +121,7 @@ func (s *sim) newLeafSpine() error {
 	}
 	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
 	s.ports, s.ls = pt, ls
+	s.newPFC()
 	return nil
 }
 
@@ -146,7 +148,11 @@ func (s *sim) leafArrive(l int, idx int32) {
 	} else {
 		port = tr.FabricPort(int(ls.flowHash(p.Flow, l) % uint64(ls.uplinks)))
 	}
-	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+	in := -1
+	if s.pfc != nil {
+		in = s.ingress(l, idx, p)
+	}
+	if s.enqueueFrom(tr, tr.PortQueue(port, ls.class(p)), idx, in) {
 		s.portSend(l, port)
 	}
 }
@@ -160,7 +166,11 @@ func (s *sim) spineArrive(j int, idx int32) {
 	tr := ls.spines[j]
 	k := int(ls.flowHash(p.Flow, sw) % uint64(ls.cfg.LinksPerPair))
 	port := tr.FabricPort(int(p.DstToR)*ls.cfg.LinksPerPair + k)
-	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+	in := -1
+	if s.pfc != nil {
+		in = s.ingress(sw, idx, p)
+	}
+	if s.enqueueFrom(tr, tr.PortQueue(port, ls.class(p)), idx, in) {
 		s.portSend(sw, port)
 	}
 }

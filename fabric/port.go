@@ -98,6 +98,9 @@ func (s *sim) portSend(sw, port int) {
 	}
 	tr := pt.sw[sw]
 	q, ok := tr.Pick(port)
+	if s.pfc != nil {
+		q, ok = tr.PickExcept(port, s.pfc.paused[g])
+	}
 	if !ok {
 		return
 	}
@@ -107,6 +110,9 @@ func (s *sim) portSend(sw, port int) {
 	pe := &pt.peer[g]
 	idx := tr.Dequeue(now, q, port, pe.rate)
 	p := s.pool.At(idx)
+	if s.pfc != nil {
+		s.pfc.sent(g, idx)
+	}
 	ser := s.ser(int(pe.link), p.Size)
 	pt.freeAt[g] = now + ser
 	if s.cfg.eagerFree || tr.PortQueued(port) {
