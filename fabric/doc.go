@@ -17,7 +17,10 @@
 // buffer.<parameter> keys from package tor's registry, circuit day and
 // night for the rotor ToRs' VOQ ports, run.check's recount of the
 // switches), credence.go (Credence's built-in model, LQD traces and
-// training: CredenceTraces, TrainCredence).
+// training: CredenceTraces, TrainCredence), pfc.go (priority flow control
+// on the leaf-spine: Config.Lossless classes, pause and resume frames
+// that cross links and stop the upstream port's class or the host's NIC,
+// headroom, PFCStats).
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'
@@ -57,7 +60,8 @@
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering
 // and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
-// matching does not hold, and that no buffer overflows. Spec turns the
+// matching does not hold, that no buffer overflows, and that no packet of
+// a lossless (PFC) class is dropped. Spec turns the
 // key=value / TOML configuration of "rdcn simulate" into a Config, the
 // schedule (any generator of package schedules with its parameters, or a
 // schedule file) and the flows (package workload: size distributions,

@@ -25,7 +25,9 @@ import (
 //   - pause frames are 64 B and take no bandwidth from the data on the
 //     reverse link (they only wait for its current packet);
 //   - a host NIC has one queue: while the class of its next packet (its
-//     ACKs first, then data) is paused, it sends nothing;
+//     ACKs first, then data) is paused, it sends nothing; with incast
+//     flows in a class of their own (topology.incast_queue), a pause of
+//     either data class holds all its data;
 //   - headroom per ingress queue is the authors' artifact's
 //     2·(MTU+48) + 3860 + 2·rate·delay bytes for the fastest, longest link
 //     of the fabric; the headroom pool is that times the switch's ingress
@@ -212,19 +214,19 @@ func (s *sim) nicPaused(h int32) bool {
 	if m == 0 {
 		return false
 	}
-	if s.hosts[h].acks.Len() > 0 {
+	if s.hosts[h].acks.Len() > 0 || s.ls.data == 0 {
 		return m&1 != 0 // ACKs are class 0
 	}
-	return m>>uint(s.ls.data)&1 != 0
+	return m&^1 != 0 // a data class
 }
 
 // pfcDropped counts a dropped packet of a lossless class.
 func (s *sim) pfcDropped(idx int32) {
-	if s.pfc.lossless>>uint(s.ls.class(s.pool.At(idx)))&1 != 0 {
+	if s.pfc.lossless>>uint(s.class(s.pool.At(idx)))&1 != 0 {
 		s.pfc.lost++
 		if s.cfg.Check {
 			p := s.pool.At(idx)
-			s.fail("PFC: a packet of lossless class %d (flow %d, %s) was dropped", s.ls.class(p), p.Flow, p.Kind)
+			s.fail("PFC: a packet of lossless class %d (flow %d, %s) was dropped", s.class(p), p.Flow, p.Kind)
 		}
 	}
 }

@@ -126,7 +126,47 @@ func TestPFCBadInput(t *testing.T) {
 			t.Errorf("%v: error %v, want one line about %s", keys, err, losslessKey)
 		}
 	}
+	for _, v := range []string{"0", "2", "x"} { // queue 0 carries ACKs; the ports have 2 queues
+		_, err := specWith(t, append(ls, "topology.incast_queue="+v)...).Build()
+		var ce *ConfigError
+		if !errors.As(err, &ce) || ce.Field != "topology.incast_queue" {
+			t.Errorf("topology.incast_queue=%s: error %v, want one about the key", v, err)
+		}
+	}
 	if _, err := specWith(t, append(ls, "buffer.policy=sonic", "buffer.lossless=0,1")...).Build(); err != nil {
 		t.Errorf("sonic with both classes lossless: %v", err)
 	}
+}
+
+// TestPFCIncastClass: incast flows in a lossless queue of their own
+// (topology.incast_queue) beside lossy background flows in a small
+// buffer: the incast loses nothing, the background may.
+func TestPFCIncastClass(t *testing.T) {
+	cfg := pfcIncast("reverie", 1<<1)
+	cfg.LeafSpine.Classes, cfg.LeafSpine.IncastClass = 3, 1
+	cfg.Transport = Windowed
+	flows := cfg.Flows.(*SliceSource).Flows
+	for i := 0; i < 16; i++ { // background: leaf 0 to host 17, 300 kB each
+		flows = append(flows, workload.Flow{ID: 16 + i, Src: i, Dst: 17, Bytes: 300_000})
+	}
+	cfg.Flows = &SliceSource{Flows: flows}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var incast, lossy int64
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		if f.Query != 0 {
+			incast += f.Retransmits
+		} else {
+			lossy += f.Retransmits
+		}
+	}
+	if r.PFC.PauseFrames == 0 || r.PFC.LosslessDropped != 0 || incast != 0 {
+		t.Errorf("pauses %d, lossless drops %d, incast retransmissions %d: want pauses and no incast loss", r.PFC.PauseFrames, r.PFC.LosslessDropped, incast)
+	}
+	t.Logf("%d pauses, %d drops (lossy), background retransmissions %d", r.PFC.PauseFrames, r.DroppedPackets, lossy)
 }
