@@ -96,9 +96,8 @@ func TestPFCHeadroomCatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tr := range s.switches() { // shrink the headroom behind the engine's back
-		c := tr.Switch().Config()
-		c.Headroom, c.HeadroomPool = 1600, 1600
+	for _, tr := range s.switches() { // shrink each ingress queue's headroom behind the engine's back
+		tr.Switch().Config().Headroom = 1600
 	}
 	_, err = s.run()
 	if err == nil || !strings.Contains(err.Error(), "PFC") {

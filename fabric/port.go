@@ -97,9 +97,12 @@ func (s *sim) portSend(sw, port int) {
 		return
 	}
 	tr := pt.sw[sw]
-	q, ok := tr.Pick(port)
-	if s.pfc != nil {
+	var q tor.QueueID
+	var ok bool
+	if s.pfc != nil { // not the classes PFC paused
 		q, ok = tr.PickExcept(port, s.pfc.paused[g])
+	} else {
+		q, ok = tr.Pick(port)
 	}
 	if !ok {
 		return
