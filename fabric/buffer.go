@@ -39,6 +39,9 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	c.ECNThreshold, c.RecordINT, c.Ints = s.cfg.ECNThreshold, s.cfg.RecordINT, s.ints
 	tr, err := tor.New(id, c, &s.pool)
 	if err != nil {
+		if c.Lossless != 0 && strings.HasPrefix(err.Error(), "lossless:") {
+			return nil, cfgErr(losslessKey, "%v", err)
+		}
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
 	return tr, nil

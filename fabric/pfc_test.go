@@ -72,6 +72,16 @@ func TestPFCIncastLossless(t *testing.T) {
 	}
 }
 
+// TestPFCConfigRefused: Config.Lossless with a policy that has no
+// lossless classes is refused by Run, naming buffer.lossless.
+func TestPFCConfigRefused(t *testing.T) {
+	_, err := Run(pfcIncast("abm", 1<<1))
+	var ce *ConfigError
+	if !errors.As(err, &ce) || ce.Field != losslessKey {
+		t.Errorf("abm with a lossless class: error %v, want one about %s", err, losslessKey)
+	}
+}
+
 // TestPFCAllLossless: with every class lossless (ACKs too) on one queue
 // per port, nothing at all is dropped.
 func TestPFCAllLossless(t *testing.T) {
