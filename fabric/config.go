@@ -92,6 +92,10 @@ type Config struct {
 	RecordINT          bool                         // stamp INT records on dequeue
 	Prebuffer          *PrebufferConfig             // reTCP's VOQ prebuffering; nil: off
 	WatchPair          *[2]int                      // ToR pair whose time series Result.Watch holds; nil: none
+	// Lossless has bit k set iff class k is lossless: PFC pauses its
+	// upstream instead of dropping (pfc.go; leaf-spine only, with a
+	// policy that has lossless classes). 0: no PFC.
+	Lossless uint8
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -301,6 +305,9 @@ func (c *Config) validate() error {
 			return err
 		}
 	} else if err := c.validateRotor(); err != nil {
+		return err
+	}
+	if err := c.validatePFC(); err != nil {
 		return err
 	}
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {

@@ -22,7 +22,10 @@
 // provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
 // (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
 // utilisation on days with demand, queueing latency, the watched pair),
-// ndp.go (the NDP transport: trimming, pull pacing, NACKs).
+// ndp.go (the NDP transport: trimming, pull pacing, NACKs), pfc.go
+// (priority flow control on the leaf-spine: Config.Lossless classes, pause
+// and resume frames that cross links and stop the upstream port's class or
+// the host's NIC, headroom, PFCStats).
 //
 // Decisions where the congestion-control issue was silent (docs/cc.md has
 // the user's view): τ defaults to the largest idle round trip of a full
@@ -88,7 +91,8 @@
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering
 // and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
-// matching does not hold, and that no buffer overflows. Spec turns the
+// matching does not hold, that no buffer overflows, and that no packet of
+// a lossless (PFC) class is dropped. Spec turns the
 // key=value / TOML configuration of "rdcn simulate" into a Config, the
 // schedule (any generator of package schedules with its parameters, or a
 // schedule file) and the flows (package workload: size distributions,

@@ -92,6 +92,9 @@ func (s *sim) hostSend(h int32) {
 		s.q.ScheduleFirst(hs.nicFree, evHostTxDone, h, 0)
 		return
 	}
+	if s.nicPaused(h) { // PFC (pfc.go)
+		return
+	}
 	if hs.acks.Len() > 0 {
 		s.transmit(h, hs.acks.Pop())
 		return

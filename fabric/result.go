@@ -101,6 +101,8 @@ type Result struct {
 	// PathCache describes the k-shortest-path cache (routing.multipath =
 	// ksp with paths_k > 1); nil otherwise.
 	PathCache *PathCacheStats
+	// PFC is what priority flow control did (buffer.lossless); nil without.
+	PFC *PFCStats
 }
 
 // idealFCT is the completion time of f alone in the network on its
@@ -147,6 +149,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 	s.fillPairs(r, stop)
+	r.PFC = s.pfcStats(stop)
 
 	hosts := s.n * s.H
 	if stop > 0 {

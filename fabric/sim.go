@@ -35,6 +35,7 @@ const (
 	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
 	evPortFree                  // a port (port.go) with global id target finished a packet
 	evNDPPull                   // ndp: host target's pull pacer may send its next PULL
+	evPFC                       // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 )
 
 type hostState struct {
@@ -88,6 +89,7 @@ type sim struct {
 	ps    *tor.ToR
 	ls    *leafSpine // leaf-spine fabric (nil: rotor)
 	ports *ports     // ports with queues of their own (leaf-spine; packet switch); nil: none
+	pfc   *pfc       // priority flow control (pfc.go); nil: off
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
@@ -205,6 +207,7 @@ func newSim(cfg Config) (*sim, error) {
 		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
 			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes, RoundRobin: ls.RoundRobin,
 				Buffer: cfg.Buffer, HostRate: cfg.HostLink, PortRate: ls.FabricLink}
+			s.pfcSwitch(&tc, tc.Hosts+tc.Ports)
 		}
 		tr, err := s.newSwitch(t, t, tc)
 		if err != nil {

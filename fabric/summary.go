@@ -154,6 +154,9 @@ type Summary struct {
 		VOQP99Bytes  Num   `json:"voq_p99_bytes"`
 	} `json:"buffer"`
 
+	// PFC: priority flow control (buffer.lossless), present only with it.
+	PFC *PFCSummary `json:"pfc,omitempty"`
+
 	Hops        []int64 `json:"hops"`
 	Reordered   int64   `json:"reordered_packets"`
 	Retransmits int64   `json:"retransmitted_packets"`
@@ -201,6 +204,10 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Buffer.MeanBytes, s.Buffer.PeakBytes, s.Buffer.VOQMeanBytes = Num(r.BufferMean), r.BufferPeak, Num(r.VOQMean)
 	s.Buffer.P99Bytes, s.Buffer.VOQP99Bytes = Num(cdfQuantile(r.BufferCDF, 0.99)), Num(cdfQuantile(r.VOQCDF, 0.99))
 	s.Hops, s.Reordered, s.Retransmits, s.Timeouts, s.Events = r.Hops, r.Reordered, r.Retransmits, r.Timeouts, r.Events
+	if p := r.PFC; p != nil {
+		s.PFC = &PFCSummary{PauseFrames: p.PauseFrames, ResumeFrames: p.ResumeFrames,
+			PausedUs: Num(float64(p.PausedTime) / float64(rotor.Microsecond)), LosslessDropped: p.LosslessDropped}
+	}
 	return s, nil
 }
 

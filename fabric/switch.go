@@ -9,11 +9,17 @@ import (
 // packet switch of the rotor fabric.
 
 func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	return s.enqueueFrom(tr, q, idx, -1)
+}
+
+// enqueueFrom is enqueue for a packet that came in on port in (−1:
+// unknown, only without PFC).
+func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	now := s.q.Now()
 	if tr.ID >= 0 {
 		s.settle(tr.ID)
 	}
-	if !tr.Enqueue(now, q, idx) && (!s.ndp.on || !s.trim(tr, &q, idx) || !tr.Enqueue(now, q, idx)) {
+	if !tr.EnqueueFrom(now, q, idx, in) && (!s.ndp.on || !s.trim(tr, &q, idx) || !tr.EnqueueFrom(now, q, idx, in)) {
 		s.switchDrop(idx) // ndp: a trimmed header that finds no room either
 		return false
 	}

@@ -547,6 +547,10 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 	}
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
 		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
+	if p := s.PFC; p != nil {
+		fmt.Fprintf(w, "PFC: %d pause and %d resume frames, %s us paused in all, %d lossless packets dropped\n",
+			p.PauseFrames, p.ResumeFrames, fmtNum(p.PausedUs), p.LosslessDropped)
+	}
 	fmt.Fprintln(w, hopsLine(s.Hops))
 	if d := s.DemandCircuit; len(d.Pairs) > 0 {
 		fmt.Fprintf(w, "circuit utilisation on days with demand %s (%d ToR pairs)\n", fmtNum(d.Utilization), len(d.Pairs))
