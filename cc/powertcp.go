@@ -129,11 +129,22 @@ func (p *PowerTCP) OnAck(f *Feedback) {
 }
 
 // hopPower is one hop's normalised power λ·(q + b·τ)/(η·b²·τ), with
-// λ = q̇ + μ = (Δqlen + ΔtxBytes)/Δt floored at min_lambda·b.
-func (p *PowerTCP) hopPower(h, o *Hop, dt, b float64) float64 {
-	lambda := max(float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes)/dt, p.minLambda*b)
+// λ = q̇ + μ = (Δqlen + ΔtxBytes)/Δt floored at min_lambda·b while the
+// hop's rate is unchanged. With bw_reset, a sample whose rate changed is
+// not floored, as in the authors' TCP implementation (only the Linux
+// module's guards, λ ≥ 0 and power ≥ 0.01, apply).
+func (p *PowerTCP) hopPower(h, o *Hop, dt, b float64, changed bool) float64 {
+	lambda := float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes) / dt
+	if changed && p.bwReset {
+		return max(max(lambda, 0)*(float64(h.Qlen)+b*p.tau)/(b*b*p.tau)/p.eta, minChangedPower)
+	}
+	lambda = max(lambda, p.minLambda*b)
 	return lambda * (float64(h.Qlen) + b*p.tau) / (b * b * p.tau) / p.eta
 }
+
+// minChangedPower floors the normalised power of a sample whose hop rate
+// changed (the Linux PowerTCP module's floor).
+const minChangedPower = 0.01
 
 func (p *PowerTCP) OnLoss(rotor.Time) {}
 func (p *PowerTCP) OnTimeout(rotor.Time) {
