@@ -209,7 +209,7 @@ func init() {
 			Param{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames, Doc: "window updates: per-ack, fast-react or per-rtt"},
 			Param{Key: "eta", Kind: Float, Default: "1", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η: power is normalised by η·b²τ"},
 			Param{Key: "min_lambda", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "floor of the measured arrival rate λ, as a fraction of b"},
-			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "restart the power smoothing when a hop's rate b changes"}),
+			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "when a hop's rate b changes: restart the power smoothing at that sample and leave its λ unfloored"}),
 		New: func(e Env, v Values) Law {
 			return &PowerTCP{powerWindow: newPowerWindow(e, v, UpdateMode(v.I("mode"))),
 				eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}
