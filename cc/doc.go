@@ -57,7 +57,13 @@
 //     HostRate·τ, min_rate ≤ w/τ ≤ line rate, the smoothing restarts at the
 //     sample when a hop's rate changes (bw_reset, which matters when a
 //     circuit comes up), and a change in hop count or port ids discards the
-//     stored INT records. The first ACK only stores INT; the smoothed power
+//     stored INT records. A path change hides a rate change (a packet that
+//     moves to a circuit takes another port), so the first comparable
+//     sample after one compares each hop's rate with the old path's at the
+//     same position; a changed hop restarts the smoothing and, with
+//     bw_reset, its λ is not floored (the authors' TCP code floors λ only
+//     while b is unchanged; the Linux guards λ ≥ 0 and power ≥ 0.01
+//     remain). The first ACK only stores INT; the smoothed power
 //     starts at the first sample (not at 1). Hops whose timestamp did not
 //     advance are skipped. The TCP artefact's "γ = 1 when the smoothed
 //     power is ≤ 0.5" rule is not implemented. The old window of per-ack

@@ -40,6 +40,17 @@ func BenchmarkLeafSpinePolicy(b *testing.B) {
 	}
 }
 
+// BenchmarkLeafSpineCC runs the same experiment for 100 ms with the fixed
+// window (the file's) and with PowerTCP (fast-react, paced): the issue's
+// target is at most 20 % more CPU with PowerTCP.
+func BenchmarkLeafSpineCC(b *testing.B) {
+	for _, law := range []string{"fixed", "powertcp"} {
+		b.Run(law, func(b *testing.B) {
+			benchRuns(b, leafSpineABM(b, "run.sim_time=100ms", "workload.duration=100ms", "transport.cc="+law))
+		})
+	}
+}
+
 // leafSpineABM builds testdata/perf/leafspine-abm.toml with keys set.
 func leafSpineABM(b *testing.B, keys ...string) *Setup {
 	return setupFromTOML(b, "testdata/perf/leafspine-abm.toml", keys...)

@@ -88,8 +88,7 @@ func (s *sim) hostSend(h int32) {
 	hs := &s.hosts[h]
 	now := s.q.Now()
 	if now < hs.nicFree {
-		hs.busy = true
-		s.q.ScheduleFirst(hs.nicFree, evHostTxDone, h, 0)
+		s.armNIC(hs, h, hs.nicFree)
 		return
 	}
 	if s.nicPaused(h) { // PFC (pfc.go)
@@ -151,26 +150,34 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
+	s.armNIC(hs, h, now+ser)
+	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+}
+
+// armNIC schedules what host h's NIC, busy until free, does next: its
+// done event at free if an ACK waits or a flow may send then, else a
+// pacing wake-up when the first paced flow may send, else nothing (an ACK,
+// a timeout or a new flow that lets one send calls hostSend, which arms
+// the NIC again). A paced flow thus costs one event per packet, its
+// wake-up, not also the NIC's.
+func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
 	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
 		hs.busy = true
-		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
-	} else if at, ok := s.nextReady(hs, now+ser); ok {
-		if at == now+ser {
+		s.q.ScheduleFirst(free, evHostTxDone, h, 0)
+	} else if at, ok := s.nextReady(hs, free); ok {
+		if at == free {
 			hs.busy = true
-			s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
+			s.q.ScheduleFirst(free, evHostTxDone, h, 0)
 		} else if hs.wakeAt == 0 || at < hs.wakeAt { // only paced flows: wake when the first may send
 			hs.wakeAt = at
 			s.q.Schedule(at, evHostWake, h, 0)
 		}
 	}
-	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
 // nextReady is the first time from free on at which a flow of host hs
 // may send (its window open, its pacing gap over); ok is false if none
-// may: then the NIC needs no event (an ACK, a timeout or a new flow that
-// lets one send calls hostSend, which waits for the NIC). A paced flow
-// thus costs one event per packet, its wake-up, not also the NIC's.
+// may.
 func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		fs := &s.flows[hs.active.At(k)]

@@ -41,29 +41,8 @@ func TestRDCNCase(t *testing.T) {
 	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, r := range runs {
-		f, err := os.Open("../../fabric/testdata/rdcn.toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := fabric.NewSpec()
-		if err := sp.LoadTOML(f); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
 		sets := append([]string{"workload.flows_file=../../fabric/testdata/rdcn.flows"}, r.sets...)
-		for _, kv := range sets {
-			if err := sp.SetArg(kv); err != nil {
-				t.Fatal(err)
-			}
-		}
-		su, err := sp.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := fabric.Run(su.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := runSpec(t, "../../fabric/testdata/rdcn.toml", sets...)
 		q := res.QueueingLatency
 		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999, res.DroppedPackets, res.Timeouts)
 		if r.plot != "" {
@@ -87,4 +66,33 @@ func TestRDCNCase(t *testing.T) {
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// runSpec runs the configuration file path with the key=value overrides
+// sets.
+func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sp := fabric.NewSpec()
+	if err := sp.LoadTOML(f); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sets {
+		if err := sp.SetArg(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	su, err := sp.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := fabric.Run(su.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
