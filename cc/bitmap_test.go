@@ -16,7 +16,7 @@ func TestHugeFlowsAllocateNothingUpFront(t *testing.T) {
 	for _, size := range []int64{math.MaxInt64, 1_000_000_000_000_000} {
 		r := NewReceiver(size, 1500)
 		s := NewSender(size, 1500, true, &Fixed{Bytes: 64 * 1500}, rotor.Millisecond)
-		var a Ack
+		var a Feedback
 		// 100 windows of 64 segments, each window delivered in reverse.
 		for w := int64(0); w < 100; w++ {
 			var seqs []int64

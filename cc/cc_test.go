@@ -23,7 +23,7 @@ func TestWindowAndSelectiveRetransmit(t *testing.T) {
 	if diff := cmp.Diff([]int64{0, 1000, 2000}, sent); diff != "" {
 		t.Fatalf("first window (-want +got):\n%s", diff)
 	}
-	var a Ack
+	var a Feedback
 	// Segment 0 acked (cum 1000), segment 2 arrives out of order (cum stays 1000, SACK 2000).
 	if n := s.OnAck(10, 1000, 0, 0, false, &a); n != 1000 || a.RTT != 10 {
 		t.Errorf("ack of seg 0: newly %d rtt %v", n, a.RTT)
@@ -91,15 +91,27 @@ func TestReceiverReorder(t *testing.T) {
 	}
 }
 
-func TestNewController(t *testing.T) {
+// TestFixedAndNone: "fixed" needs a positive Env.Window and reads no
+// parameter; "none" has no window and paces at the line rate.
+func TestFixedAndNone(t *testing.T) {
 	for _, c := range []struct {
-		name string
-		win  int64
-		ok   bool
-	}{{"fixed", 1500, true}, {"fixed", 0, false}, {"none", 0, true}, {"cubic", 1, false}} {
-		_, err := NewController(c.name, Params{Window: c.win})
+		name   string
+		win    int64
+		params map[string]string
+		ok     bool
+	}{{"fixed", 1500, nil, true}, {"fixed", 0, nil, false}, {"fixed", 1500, map[string]string{"gamma": "1"}, false},
+		{"none", 0, nil, true}, {"cubic", 1, nil, true}, {"nope", 1, nil, false}} {
+		env := testEnv
+		env.Window = c.win
+		l, err := New(c.name, env, c.params)
 		if (err == nil) != c.ok {
-			t.Errorf("NewController(%q, %d): err %v, want ok=%v", c.name, c.win, err, c.ok)
+			t.Errorf("New(%q, window %d): err %v, want ok=%v", c.name, c.win, err, c.ok)
+		}
+		if err == nil && c.name == "fixed" && l.Window() != c.win {
+			t.Errorf("fixed window %d, want %d", l.Window(), c.win)
+		}
+		if err == nil && c.name == "none" && (l.Window() != 0 || l.Rate() != env.HostRate) {
+			t.Errorf("none: window %d rate %v", l.Window(), l.Rate())
 		}
 	}
 }
@@ -125,5 +137,54 @@ func TestLosslessReceiver(t *testing.T) {
 		if lossless.Received() != size {
 			t.Fatalf("trial %d: received %d of %d", trial, lossless.Received(), size)
 		}
+	}
+}
+
+// lossCount counts OnLoss calls of a fixed window.
+type lossCount struct {
+	Fixed
+	losses int
+}
+
+func (l *lossCount) OnLoss(rotor.Time) { l.losses++ }
+
+// TestSACKLossDetection: with DupThresh 3, segment 1 of a 10-segment
+// window is resent as soon as three segments above it are SACKed, without
+// a timeout; the law hears one loss; the window counts the lost segment
+// out of flight; nothing else is resent.
+func TestSACKLossDetection(t *testing.T) {
+	law := &lossCount{Fixed: Fixed{Bytes: 10_000}}
+	s := NewSender(20_000, 1000, true, law, rotor.Millisecond)
+	s.DupThresh = 3
+	for range 10 {
+		if _, _, _, ok := s.Next(0); !ok {
+			t.Fatal("window not open")
+		}
+	}
+	var f Feedback
+	s.OnAck(10, 1000, 0, 0, false, &f) // segment 0
+	for seg := int64(2); seg <= 4; seg++ {
+		s.OnAck(10+rotor.Time(seg), 1000, seg*1000, 0, false, &f)
+		if seg < 4 && law.losses != 0 {
+			t.Fatalf("loss declared after SACK of segment %d", seg)
+		}
+	}
+	if law.losses != 1 {
+		t.Fatalf("%d losses, want 1", law.losses)
+	}
+	if got := s.Inflight(); got != 5000 {
+		t.Errorf("in flight %d, want 5000 (segments 5–9)", got)
+	}
+	seq, _, retx, ok := s.Next(20)
+	if !ok || !retx || seq != 1000 {
+		t.Fatalf("next send %d retx %v ok %v, want a resend of 1000", seq, retx, ok)
+	}
+	seq, _, retx, _ = s.Next(20)
+	if retx || seq != 10_000 {
+		t.Errorf("then %d retx %v, want new data at 10000", seq, retx)
+	}
+	s.OnAck(30, 1000, 5000, 0, false, &f)
+	if law.losses != 1 || s.Timeouts != 0 || s.Retransmits != 1 {
+		t.Errorf("losses %d timeouts %d retransmits %d, want 1 0 1", law.losses, s.Timeouts, s.Retransmits)
 	}
 }

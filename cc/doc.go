@@ -1,14 +1,13 @@
 // Package cc holds rdcn's host transports: a reliable windowed sender and
-// its receiver, and the Controller interface that congestion-control laws
+// its receiver, and the Law interface that congestion-control laws
 // implement.
 //
 // The Sender owns reliability (sequence numbers, cumulative and selective
-// acknowledgements, retransmission timeouts); the Controller owns the
-// window and pacing rate and sees every ACK (with ECN echo and INT hop
-// records), a per-RTT tick, losses and circuit day/night notices. This
-// package ships the Fixed window controller and Unlimited (line rate, used
-// with an unreliable sender for throughput tests); DCTCP, PowerTCP, HPCC and
-// reTCP plug in as further Controllers.
+// acknowledgements, retransmission timeouts); the Law owns the window and
+// pacing rate and sees every ACK (with ECE and INT hop records), timeouts
+// and circuit day/night notices. The registry holds every law, including
+// "fixed" (a constant window, Env.Window) and "none" (no window, line
+// rate).
 //
 // Loss recovery is timeout-based selective repeat: the receiver keeps
 // out-of-order segments and each ACK carries the cumulative point and the
@@ -25,6 +24,13 @@
 // The bitmaps of the others (the receiver's segments, the sender's SACKs)
 // slide: they cover only the segments past the cumulative point, so their
 // memory follows the window and the reordering, not the flow's size.
+//
+// NDP is the sender of the receiver-driven NDP transport ("Re-architecting
+// datacenter networks and stacks for low latency and high performance"):
+// a first window at line rate, then one packet per PULL, NACKed segments
+// before new data, and a timeout that re-queues what is unacknowledged.
+// It has no window to control and is not a Law; the fabric trims packets,
+// paces the receivers' PULLs and turns headers into NACKs.
 //
 // # Congestion-control laws
 //
@@ -51,7 +57,13 @@
 //     HostRate·τ, min_rate ≤ w/τ ≤ line rate, the smoothing restarts at the
 //     sample when a hop's rate changes (bw_reset, which matters when a
 //     circuit comes up), and a change in hop count or port ids discards the
-//     stored INT records. The first ACK only stores INT; the smoothed power
+//     stored INT records. A path change hides a rate change (a packet that
+//     moves to a circuit takes another port), so the first comparable
+//     sample after one compares each hop's rate with the old path's at the
+//     same position; a changed hop restarts the smoothing and, with
+//     bw_reset, its λ is not floored (the authors' TCP code floors λ only
+//     while b is unchanged; the Linux guards λ ≥ 0 and power ≥ 0.01
+//     remain). The first ACK only stores INT; the smoothed power
 //     starts at the first sample (not at 1). Hops whose timestamp did not
 //     advance are skipped. The TCP artefact's "γ = 1 when the smoothed
 //     power is ≤ 0.5" rule is not implemented. The old window of per-ack

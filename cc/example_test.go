@@ -18,7 +18,7 @@ func Example() {
 		}
 		fmt.Println("send", seq)
 	}
-	var a cc.Ack
+	var a cc.Feedback
 	s.OnAck(5*rotor.Microsecond, 1000, 0, 0, false, &a)
 	seq, _, _, _ := s.Next(5 * rotor.Microsecond)
 	fmt.Println("ack, rtt", a.RTT, "then send", seq)

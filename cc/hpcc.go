@@ -55,7 +55,7 @@ func (h *HPCC) OnAck(f *Feedback) {
 }
 
 // hopUtil is one hop's utilisation txRate/b + min(q, q_prev)/(b·T).
-func (h *HPCC) hopUtil(x, o *Hop, dt, b float64) float64 {
+func (h *HPCC) hopUtil(x, o *Hop, dt, b float64, _ bool) float64 {
 	return float64(x.TxBytes-o.TxBytes)/dt/b + float64(min(x.Qlen, o.Qlen))/(b*h.tau)
 }
 

@@ -1,6 +1,9 @@
 package cc
 
-import "github.com/rdcn/rdcn/rotor"
+import (
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+)
 
 // MaxHops is the number of INT hop records a Law keeps between ACKs. The
 // INT laws (Spec.INT) cannot use a path with more hops: the engine must
@@ -9,14 +12,10 @@ import "github.com/rdcn/rdcn/rotor"
 const MaxHops = 8
 
 // Hop is one in-band telemetry record as a Law reads it: the state of one
-// egress port when the data packet left it.
-type Hop struct {
-	Ts      rotor.Time // dequeue time
-	Qlen    int64      // bytes left in the egress queue after the packet left
-	TxBytes int64      // cumulative bytes dequeued on the port, this packet included
-	Rate    rotor.Rate // egress link rate at that moment
-	Port    int32      // egress port id; a change means a new path
-}
+// egress port when the data packet left it (Ts, Qlen, TxBytes, Rate, Port).
+// It is the record switches stamp, so the engine hands its records over
+// without copying.
+type Hop = packet.IntHop
 
 // Feedback is what one acknowledgement tells a Law.
 type Feedback struct {
@@ -28,6 +27,9 @@ type Feedback struct {
 	ECE     bool       // ECN echo; reTCP reads it as "circuit up"
 	Circuit bool       // the data packet crossed a circuit
 	Hops    []Hop      // INT records of the data packet's path, in path order
+	// Truncated: the data path had more hops than Hops holds (the engine
+	// refuses INT laws on such fabrics; the fixed-window hooks see it).
+	Truncated bool
 }
 
 // Law is a congestion-control law: it turns feedback into a window and a
@@ -57,6 +59,7 @@ type Env struct {
 	MSS      int64      // payload bytes per segment
 	HostRate rotor.Rate // the host NIC's line rate
 	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
+	Window   int64      // the configured fixed window in bytes (law "fixed" only)
 }
 
 // bytesPerSec converts a rate to bytes per second.
@@ -74,6 +77,11 @@ type intMemory struct {
 	hops [MaxHops]Hop
 	n    int
 	ok   bool
+	// After a path change: the old path's hop rates, by position, which
+	// the first comparable sample of the new path is checked against.
+	oldRate [MaxHops]rotor.Rate
+	oldN    int
+	fresh   bool
 }
 
 // matches reports whether hs is the same path as the stored stack (same
@@ -96,13 +104,25 @@ func (m *intMemory) store(hs []Hop) {
 	m.ok = true
 }
 
+// rateChanged reports whether hop i's rate b differs from its previous
+// sample o, or, on the first comparable sample after a path change, from
+// the rate at position i of the old path (a packet moving from a 25 G
+// packet-switch port to a 100 G circuit changes path and rate at once).
+func (m *intMemory) rateChanged(i int, h, o *Hop) bool {
+	if h.Rate != o.Rate {
+		return true
+	}
+	return m.fresh && (i >= m.oldN || h.Rate != m.oldRate[i])
+}
+
 // scan compares hs with the stored stack hop by hop and returns the
 // largest value of metric over the hops whose time advanced (h the new
-// record, o the old, dt seconds between them, b the new rate in bytes/s),
-// the dt of that hop, and whether any hop's rate changed. ok is false when
-// nothing could be compared: no records, the first sample of a path (a new
-// hop count or port), or no time elapsed. It then stores hs.
-func (m *intMemory) scan(hs []Hop, metric func(h, o *Hop, dt, b float64) float64) (best, dt float64, changed, ok bool) {
+// record, o the old, dt seconds between them, b the new rate in bytes/s,
+// changed whether the hop's rate changed, see rateChanged), the dt of
+// that hop, and whether any hop's rate changed. ok is false when nothing
+// could be compared: no records, the first sample of a path (a new hop
+// count or port), or no time elapsed. It then stores hs.
+func (m *intMemory) scan(hs []Hop, metric func(h, o *Hop, dt, b float64, changed bool) float64) (best, dt float64, changed, ok bool) {
 	if len(hs) == 0 {
 		return 0, 0, false, false
 	}
@@ -113,11 +133,22 @@ func (m *intMemory) scan(hs []Hop, metric func(h, o *Hop, dt, b float64) float64
 			if d <= 0 || h.Rate <= 0 {
 				continue
 			}
-			if v := metric(h, o, d, bytesPerSec(h.Rate)); !ok || v > best {
+			c := m.rateChanged(i, h, o)
+			if v := metric(h, o, d, bytesPerSec(h.Rate), c); !ok || v > best {
 				best, dt, ok = v, d, true
 			}
-			changed = changed || h.Rate != o.Rate
+			changed = changed || c
 		}
+		if ok {
+			m.fresh = false
+		}
+	} else if m.ok && !m.fresh {
+		// A path change: remember the old path's rates.
+		m.oldN = m.n
+		for i := range m.n {
+			m.oldRate[i] = m.hops[i].Rate
+		}
+		m.fresh = true
 	}
 	m.store(hs)
 	return best, dt, changed, ok

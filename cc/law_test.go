@@ -10,12 +10,12 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 )
 
-var testEnv = Env{MSS: 1000, HostRate: 25 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond}
+var testEnv = Env{MSS: 1000, HostRate: 25 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond, Window: 10_000}
 
 // TestRegistryDefaults: every law builds from its defaults and starts with
 // a usable window or rate.
 func TestRegistryDefaults(t *testing.T) {
-	want := []string{"cubic", "dcqcn", "dctcp", "hpcc", "newreno", "powertcp", "retcp", "theta-powertcp", "timely"}
+	want := []string{"cubic", "dcqcn", "dctcp", "fixed", "hpcc", "newreno", "none", "powertcp", "retcp", "theta-powertcp", "timely"}
 	if got := strings.Join(Names(), " "); got != strings.Join(want, " ") {
 		t.Fatalf("laws %q, want %q", got, strings.Join(want, " "))
 	}

@@ -129,11 +129,22 @@ func (p *PowerTCP) OnAck(f *Feedback) {
 }
 
 // hopPower is one hop's normalised power λ·(q + b·τ)/(η·b²·τ), with
-// λ = q̇ + μ = (Δqlen + ΔtxBytes)/Δt floored at min_lambda·b.
-func (p *PowerTCP) hopPower(h, o *Hop, dt, b float64) float64 {
-	lambda := max(float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes)/dt, p.minLambda*b)
+// λ = q̇ + μ = (Δqlen + ΔtxBytes)/Δt floored at min_lambda·b while the
+// hop's rate is unchanged. With bw_reset, a sample whose rate changed is
+// not floored, as in the authors' TCP implementation (only the Linux
+// module's guards, λ ≥ 0 and power ≥ 0.01, apply).
+func (p *PowerTCP) hopPower(h, o *Hop, dt, b float64, changed bool) float64 {
+	lambda := float64(h.Qlen-o.Qlen+h.TxBytes-o.TxBytes) / dt
+	if changed && p.bwReset {
+		return max(max(lambda, 0)*(float64(h.Qlen)+b*p.tau)/(b*b*p.tau)/p.eta, minChangedPower)
+	}
+	lambda = max(lambda, p.minLambda*b)
 	return lambda * (float64(h.Qlen) + b*p.tau) / (b * b * p.tau) / p.eta
 }
+
+// minChangedPower floors the normalised power of a sample whose hop rate
+// changed (the Linux PowerTCP module's floor).
+const minChangedPower = 0.01
 
 func (p *PowerTCP) OnLoss(rotor.Time) {}
 func (p *PowerTCP) OnTimeout(rotor.Time) {
@@ -198,7 +209,7 @@ func init() {
 			Param{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames, Doc: "window updates: per-ack, fast-react or per-rtt"},
 			Param{Key: "eta", Kind: Float, Default: "1", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η: power is normalised by η·b²τ"},
 			Param{Key: "min_lambda", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "floor of the measured arrival rate λ, as a fraction of b"},
-			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "restart the power smoothing when a hop's rate b changes"}),
+			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "when a hop's rate b changes: restart the power smoothing at that sample and leave its λ unfloored"}),
 		New: func(e Env, v Values) Law {
 			return &PowerTCP{powerWindow: newPowerWindow(e, v, UpdateMode(v.I("mode"))),
 				eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}

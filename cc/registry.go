@@ -46,8 +46,23 @@ type Spec struct {
 	// INT marks laws that read INT records: the engine must stamp them and
 	// refuse paths with more hops than a packet carries (and than MaxHops).
 	INT bool
-	New func(Env, Values) Law
+	// ECE is what the law reads in an ACK's ECE bit, which decides what
+	// the engine sets it from.
+	ECE ECEUse
+	// Check, if set, rejects an Env the law cannot run with.
+	Check func(Env) error
+	New   func(Env, Values) Law
 }
+
+// ECEUse is the meaning a law gives the ACKs' ECE bit.
+type ECEUse uint8
+
+// ECE meanings.
+const (
+	ECEIgnored    ECEUse = iota // the law ignores ECE
+	ECECongestion               // the echo of a switch's ECN mark (DCTCP, DCQCN): switches must mark
+	ECECircuit                  // circuit state, set by the ToR that forwards the ACK (reTCP)
+)
 
 // Values holds a law's resolved parameters, in base units (picoseconds,
 // bits per second, bytes; a Choice's index; 1 for true).
@@ -135,6 +150,11 @@ func (s Spec) Resolve(env Env, params map[string]string) (Values, error) {
 	if env.HostRate <= 0 {
 		return nil, fmt.Errorf("%s: host rate %d: must be positive", s.Name, env.HostRate)
 	}
+	if s.Check != nil {
+		if err := s.Check(env); err != nil {
+			return nil, fmt.Errorf("%s: %v", s.Name, err)
+		}
+	}
 	keys := make([]string, 0, len(params))
 	for k := range params {
 		keys = append(keys, k)
@@ -146,7 +166,11 @@ func (s Spec) Resolve(env Env, params map[string]string) (Values, error) {
 			for _, p := range s.Params {
 				known = append(known, p.Key)
 			}
-			return nil, fmt.Errorf("%s: unknown parameter %q (%s reads %s)", s.Name, k, s.Name, strings.Join(known, ", "))
+			reads := "no parameters"
+			if len(known) > 0 {
+				reads = strings.Join(known, ", ")
+			}
+			return nil, fmt.Errorf("%s: unknown parameter %q (%s reads %s)", s.Name, k, s.Name, reads)
 		}
 	}
 	v := Values{}
@@ -262,6 +286,12 @@ func (p *Param) format(x float64) string {
 // defaults, valid ranges and meanings. docs/cc.md holds its output.
 func WriteParams(w io.Writer) error {
 	for _, s := range registry {
+		if len(s.Params) == 0 {
+			if _, err := fmt.Fprintf(w, "#### %s\n\n%s. No parameters.\n\n", s.Name, s.Doc); err != nil {
+				return err
+			}
+			continue
+		}
 		if _, err := fmt.Fprintf(w, "#### %s\n\n%s.\n\n| parameter | default | range | meaning |\n|---|---|---|---|\n", s.Name, s.Doc); err != nil {
 			return err
 		}

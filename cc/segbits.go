@@ -46,3 +46,10 @@ func (b *segBits) advance(seg int64) {
 		b.words = nil // start afresh rather than keep the old array's tail
 	}
 }
+
+// clear clears segment seg's bit (a no-op below base or past the end).
+func (b *segBits) clear(seg int64) {
+	if w := seg>>6 - b.base; w >= 0 && w < int64(len(b.words)) {
+		b.words[w] &^= 1 << (seg & 63)
+	}
+}

@@ -7,14 +7,22 @@ type Sender struct {
 	Size     int64 // flow bytes
 	MSS      int32
 	Reliable bool // retransmit on timeout; false: send once at line rate
-	CC       Controller
+	CC       Law
 
-	next      int64 // next new byte to send
-	una       int64 // cumulative acknowledged
-	inflight  int64
-	sacked    segBits // per segment, from una on
-	retx      int64   // next byte to consider for retransmission; ≥ next: none
-	rttMarker int64
+	next     int64 // next new byte to send
+	una      int64 // cumulative acknowledged
+	inflight int64
+	sacked   segBits // per segment, from una on
+	retx     int64   // next byte to consider for retransmission; ≥ min(next, retxEnd): none
+	retxEnd  int64   // retransmissions stop here (a timeout: everything sent)
+
+	// DupThresh > 0 turns on SACK loss detection (RFC 6675's IsLost): a
+	// segment with DupThresh segments' worth of SACKed bytes above it
+	// (measured to the highest SACKed byte) is lost, resent at once, and
+	// the law hears OnLoss. 0: losses are found by the timeout only.
+	DupThresh int
+	highSack  int64 // end of the highest SACKed segment
+	fastTo    int64 // segments below this were already declared lost
 
 	MinRTO   rotor.Time
 	srtt     rotor.Time
@@ -27,10 +35,10 @@ type Sender struct {
 }
 
 // NewSender prepares a sender for size bytes.
-func NewSender(size int64, mss int32, reliable bool, c Controller, minRTO rotor.Time) *Sender {
+func NewSender(size int64, mss int32, reliable bool, c Law, minRTO rotor.Time) *Sender {
 	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO}
 	if reliable {
-		s.retx = size
+		s.retx, s.retxEnd = size, size
 	}
 	return s
 }
@@ -61,7 +69,7 @@ func (s *Sender) Inflight() int64 { return s.inflight }
 
 // CanSend reports whether the window allows sending a segment now.
 func (s *Sender) CanSend() bool {
-	if s.Reliable && s.retx < s.next {
+	if s.Reliable && s.retx < min(s.next, s.retxEnd) {
 		// retransmissions pending
 	} else if s.next >= s.Size {
 		return false
@@ -78,7 +86,7 @@ func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool
 		return 0, 0, false, false
 	}
 	if s.Reliable {
-		for s.retx < s.next {
+		for s.retx < min(s.next, s.retxEnd) {
 			seg := s.retx / int64(s.MSS)
 			seq := seg * int64(s.MSS)
 			s.retx = seq + int64(s.MSS)
@@ -99,7 +107,7 @@ func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool
 	s.next += int64(size)
 	s.inflight += int64(size)
 	if s.Reliable {
-		s.retx = s.next
+		s.retx, s.retxEnd = s.next, s.next
 		s.arm(now)
 	}
 	return seq, size, false, true
@@ -123,9 +131,11 @@ func (s *Sender) arm(now rotor.Time) {
 
 // OnAck processes an acknowledgement: cumulative point cum, the answered
 // segment at sackSeq, the data's send time (for an RTT sample unless it
-// was a retransmission). It calls the controller and reports how many
-// bytes were newly acknowledged.
-func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx bool, a *Ack) int64 {
+// was a retransmission). If it acknowledges new data it completes f (the
+// caller fills ECE, Circuit, Hops and Truncated) with the sequence state
+// and the RTT sample, calls the law, and reports how many bytes were newly
+// acknowledged.
+func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx bool, f *Feedback) int64 {
 	var newly int64
 	if sackSeq >= s.una && sackSeq < s.Size {
 		seg := sackSeq / int64(s.MSS)
@@ -146,15 +156,19 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 	if newly == 0 {
 		return 0
 	}
+	lost := false
+	if s.DupThresh > 0 {
+		lost = s.detectLoss(sackSeq)
+	}
 	s.inflight -= newly
 	if s.inflight < 0 {
 		s.inflight = 0
 	}
 	s.backoff = 0
-	a.Now, a.Cum, a.Newly, a.RTT = now, s.una, newly, 0
+	f.Now, f.Cum, f.Acked, f.SndNxt, f.RTT = now, s.una, newly, s.next, 0
 	if !retx {
 		r := now - sent
-		a.RTT = r
+		f.RTT = r
 		if s.srtt == 0 {
 			s.srtt, s.rttvar = r, r/2
 		} else {
@@ -166,10 +180,9 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 			s.srtt = (7*s.srtt + r) / 8
 		}
 	}
-	s.CC.OnAck(a)
-	if s.una > s.rttMarker {
-		s.rttMarker = s.next
-		s.CC.OnRTT(now)
+	s.CC.OnAck(f)
+	if lost {
+		s.CC.OnLoss(now)
 	}
 	if s.una >= s.Size {
 		s.Deadline = 0
@@ -177,6 +190,41 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 		s.Deadline = now + s.rto()
 	}
 	return newly
+}
+
+// detectLoss applies the SACK loss rule after an ACK that SACKed the
+// segment at sackSeq: the unSACKed segments from the last declared loss
+// up to DupThresh segments below the highest SACKed byte are lost. They
+// leave the bytes in flight and are queued for retransmission. It
+// reports whether any segment was newly declared lost.
+func (s *Sender) detectLoss(sackSeq int64) bool {
+	if sackSeq < s.Size {
+		s.highSack = max(s.highSack, sackSeq+int64(s.segLen(sackSeq)))
+	}
+	lostEnd := s.highSack - int64(s.DupThresh)*int64(s.MSS)
+	from := max(s.una, s.fastTo)
+	if lostEnd <= from {
+		return false
+	}
+	mss := int64(s.MSS)
+	lost := false
+	for seq := from / mss * mss; seq < lostEnd; seq += mss {
+		if !s.isSacked(seq / mss) {
+			s.inflight -= int64(s.segLen(seq))
+			lost = true
+		}
+	}
+	s.inflight = max(s.inflight, 0)
+	s.fastTo = lostEnd
+	if !lost {
+		return false
+	}
+	if s.retx < min(s.next, s.retxEnd) { // a walk is pending: widen it
+		s.retx, s.retxEnd = min(s.retx, from), max(s.retxEnd, lostEnd)
+	} else {
+		s.retx, s.retxEnd = from, lostEnd
+	}
+	return true
 }
 
 // OnTimeout handles the retransmission timer firing at now. It returns
@@ -190,9 +238,9 @@ func (s *Sender) OnTimeout(now rotor.Time) bool {
 		s.backoff++
 	}
 	s.inflight = 0
-	s.retx = s.una
+	s.retx, s.retxEnd, s.fastTo = s.una, s.Size, s.next
 	s.Deadline = 0
-	s.CC.OnLoss(now)
+	s.CC.OnTimeout(now)
 	return true
 }
 

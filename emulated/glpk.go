@@ -215,7 +215,7 @@ func parseGLPKSolution(g *Graph, dn demand.Matrix, cols [][2]int, raw []byte) (*
 	if err != nil {
 		return nil, err
 	}
-	res.Upper = ub
+	res.Upper = outwardUpper(res.Lower, ub)
 	res.Theta = res.Lower
 	res.Gap = relGap(res.Lower, res.Upper)
 	return res, nil

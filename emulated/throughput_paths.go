@@ -794,7 +794,8 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 		g := relGap(1/lam, upper)
 		if s.progress != nil {
-			s.progress(Progress{Iteration: iters, Lower: 1 / lam, Upper: upper, Gap: g})
+			up := outwardUpper(1/lam, upper)
+			s.progress(Progress{Iteration: iters, Lower: 1 / lam, Upper: up, Gap: relGap(1/lam, up)})
 		}
 		if g <= gap {
 			break
@@ -883,8 +884,22 @@ func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
 		s.packFlows(res.Flow, flows, lam)
 	}
 	res.Theta = res.Lower
+	res.Upper = outwardUpper(res.Lower, res.Upper)
 	res.Gap = relGap(res.Lower, res.Upper)
 	return res
+}
+
+// upperRoundoff is the relative slack added to the dual bound for the
+// rounding of its sums: where θ* is known exactly (Sirius's 0.9590625),
+// the feasible flow's 1/λ can land a few dozen ulps above the computed
+// Σ c·l / Σ D·dist, an interval printed upside down.
+const upperRoundoff = 1e-12
+
+// outwardUpper is the dual bound rounded outward: raised by upperRoundoff
+// and never below the feasible flow's lower bound, so lower ≤ upper in
+// every output, JSON and CSV included.
+func outwardUpper(lower, upper float64) float64 {
+	return math.Max(lower, upper*(1+upperRoundoff))
 }
 
 // packFlows sums the snapshot's paths per source into sparse arc flows

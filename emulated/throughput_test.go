@@ -11,6 +11,7 @@ import (
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/schedules"
 )
 
 func mustGraph(t testing.TB, s *rotor.Schedule) *Graph {
@@ -388,5 +389,28 @@ func TestThroughputRandomAgainstGLPK(t *testing.T) {
 				t.Errorf("instance %d (n=%d): gap %v > %v after %d iterations", i, n, r.Gap, gap, r.Iterations)
 			}
 		}
+	}
+}
+
+// TestIntervalNeverUpsideDown: Sirius on uniform demand has θ* =
+// 0.99·31/32 = 0.9590625 exactly, where the dual bound's sums used to land
+// below the feasible flow's 1/λ; the certificate's lower end never exceeds
+// its upper end, and both stay within 1e-9 of θ*.
+func TestIntervalNeverUpsideDown(t *testing.T) {
+	sc, err := schedules.Build("sirius", schedules.Params{Nodes: 32, Uplinks: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := FromSchedule(sc, 400*rotor.Gbps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Throughput(g, demand.Uniform(32), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = 0.99 * 31 / 32
+	if r.Lower > r.Upper || math.Abs(r.Lower-want) > 1e-9 || math.Abs(r.Upper-want) > 1e-9 {
+		t.Errorf("interval [%.17g, %.17g], want lower ≤ upper around %v", r.Lower, r.Upper, want)
 	}
 }

@@ -23,15 +23,30 @@ func BenchmarkLeafSpineABM(b *testing.B) {
 
 // BenchmarkLeafSpinePolicy runs the same experiment for 100 ms with the
 // buffer policies DT (the file's), ABM and Credence (the built-in trained
-// model): the target is at most 15 % more CPU than DT.
+// model): the target is at most 15 % more CPU than DT. dt-pfc is
+// DT with the data class lossless (PFC frames on every link).
 func BenchmarkLeafSpinePolicy(b *testing.B) {
-	for _, p := range []string{"dt", "abm", "credence"} {
+	for _, p := range []string{"dt", "abm", "credence", "dt-pfc"} {
 		b.Run(p, func(b *testing.B) {
 			keys := []string{"run.sim_time=100ms", "workload.duration=100ms", "buffer.policy=" + p}
-			if p == "credence" { // α is DT's and ABM's parameter
+			switch p {
+			case "credence": // α is DT's and ABM's parameter
 				keys = append(keys, "buffer.alpha=")
+			case "dt-pfc":
+				keys = append(keys, "buffer.policy=dt", "buffer.lossless=1")
 			}
 			benchRuns(b, leafSpineABM(b, keys...))
+		})
+	}
+}
+
+// BenchmarkLeafSpineCC runs the same experiment for 100 ms with the fixed
+// window (the file's) and with PowerTCP (fast-react, paced): the issue's
+// target is at most 20 % more CPU with PowerTCP.
+func BenchmarkLeafSpineCC(b *testing.B) {
+	for _, law := range []string{"fixed", "powertcp"} {
+		b.Run(law, func(b *testing.B) {
+			benchRuns(b, leafSpineABM(b, "run.sim_time=100ms", "workload.duration=100ms", "transport.cc="+law))
 		})
 	}
 }

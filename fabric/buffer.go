@@ -39,6 +39,9 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	c.ECNThreshold, c.RecordINT, c.Ints = s.cfg.ECNThreshold, s.cfg.RecordINT, s.ints
 	tr, err := tor.New(id, c, &s.pool)
 	if err != nil {
+		if c.Lossless != 0 && strings.HasPrefix(err.Error(), "lossless:") {
+			return nil, cfgErr(losslessKey, "%v", err)
+		}
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
 	return tr, nil
@@ -134,7 +137,7 @@ func bufferParamKeys() []Key {
 	}
 	return append(out,
 		Key{credenceModelKey, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"},
-		Key{losslessKey, "", "lossless (PFC) classes, e.g. 0 or 0,1, for the policies with lossless classes; empty: none (the packet simulator does not carry PFC pause frames yet, so any value is refused)"})
+		Key{losslessKey, "", "lossless (PFC) classes of the leaf-spine's queues, e.g. 1 or 0,1 (queue 0 carries ACKs, the last queue data), for the policies with lossless classes (reverie, sonic, dt): pause frames stop the upstream port's class instead of dropping; empty: none"})
 }
 
 // bufferPolicy reads buffer.policy and its parameter keys and returns
@@ -164,7 +167,14 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 		set[prm.Name] = x
 	}
 	if v := s.values[losslessKey]; v != "" {
-		return nil, cfgErr(losslessKey, "%q: PFC pause and resume frames do not cross the packet simulator's links yet (package tor's Switch models PFC within one switch)", v)
+		m, err := parseLossless(v)
+		if err != nil {
+			return nil, err
+		}
+		if !losslessPolicy(spec) {
+			return nil, cfgErr(losslessKey, "%q: policy %s has no lossless classes (PFC needs reverie, sonic or dt)", v, name)
+		}
+		cfg.Lossless = m
 	}
 	var oracle tor.Oracle
 	if name == "credence" {
@@ -240,9 +250,10 @@ func (s *sim) switches() []*tor.ToR {
 // checkSwitches verifies (run.check) that every switch's buffer counters
 // equal a recount of its queues from the packets themselves, and that the
 // drops the switches counted (arrivals refused and packets pushed out)
-// plus the hop-limit drops are all the packets the run dropped.
+// plus the hop-limit and prebuffer-capacity drops are all the packets the
+// run dropped.
 func (s *sim) checkSwitches() {
-	drops := s.m.hopLimitDrops
+	drops := s.m.hopLimitDrops + s.m.prebufferDrops
 	for _, tr := range s.switches() {
 		if got := tr.QueuedBytes(); got != tr.Used() {
 			s.fail("switch %d: its queues hold %d B, its counters say %d B", tr.ID, got, tr.Used())
@@ -250,8 +261,8 @@ func (s *sim) checkSwitches() {
 		}
 		drops += tr.Drops
 	}
-	if drops != s.m.droppedPkts {
-		s.fail("conservation: the switches dropped %d packets, the run counted %d", drops, s.m.droppedPkts)
+	if drops != s.m.droppedPkts+s.ndp.trimmed { // a trim is a refused arrival whose header goes on
+		s.fail("conservation: the switches refused %d packets (with hop-limit and prebuffer drops), the run counted %d drops and %d trims", drops, s.m.droppedPkts, s.ndp.trimmed)
 	}
 }
 
@@ -259,6 +270,9 @@ func (s *sim) checkSwitches() {
 func (s *sim) switchDrop(idx int32) {
 	if s.cfg.switchDrop != nil {
 		s.cfg.switchDrop(idx)
+	}
+	if s.pfc != nil {
+		s.pfcDropped(idx)
 	}
 	s.drop(idx)
 }

@@ -193,3 +193,24 @@ func TestPoliciesHearCircuits(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferExperimentConfigs: every experiment of
+// testdata/buffers/run.sh builds (its keys exist, its values are valid),
+// with the flow file run.sh gives the TDT test.
+func TestBufferExperimentConfigs(t *testing.T) {
+	files, err := filepath.Glob("testdata/buffers/*.toml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no configs: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			var keys []string
+			if strings.HasPrefix(filepath.Base(f), "tdt") {
+				keys = append(keys, "workload.flows_file=testdata/buffers/tdt/tdt.flows")
+			}
+			if s := setupFromTOML(t, f, keys...); len(s.Flows) == 0 {
+				t.Errorf("no flows")
+			}
+		})
+	}
+}

@@ -48,6 +48,7 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
 			s.circuitToR(t, v, true)
+			s.pairDay(t, sw, v, now, night)
 			s.notifyCircuit(t, v, true)
 			if s.pulling {
 				s.fill(t, int(v), now, night)
@@ -213,8 +214,10 @@ func (s *sim) startUplink(t, sw int) {
 		}
 	}
 	p.Hops++
+	p.Set(packet.Circuit)
 	s.upFree[i] = now + ser
 	s.m.circuitBytes += int64(p.Size)
+	s.pairSent(t, i, v, p.Size, now)
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds upFree and schedules it then.

@@ -30,6 +30,7 @@ const (
 	Windowed = "window"   // reliable, fixed window (or a cc controller), retransmission on timeout
 	LineRate = "linerate" // unreliable, no window, no ACKs: sends at the NIC rate
 	Pull     = "pull"     // circuit traffic waits at the hosts; ToRs pull it when a circuit can take it (lossless); the rest as Windowed
+	NDP      = "ndp"      // receiver-driven: switches trim instead of dropping, receivers pace pulls (ndp.go); with paths, bulk flows as Pull
 )
 
 // ACK paths.
@@ -89,6 +90,12 @@ type Config struct {
 	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default buffer.policy's (Keys)
 	ECNThreshold       rotor.Bytes                  // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                         // stamp INT records on dequeue
+	Prebuffer          *PrebufferConfig             // reTCP's VOQ prebuffering; nil: off
+	WatchPair          *[2]int                      // ToR pair whose time series Result.Watch holds; nil: none
+	// Lossless has bit k set iff class k is lossless: PFC pauses its
+	// upstream instead of dropping (pfc.go; leaf-spine only, with a
+	// policy that has lossless classes). 0: no PFC.
+	Lossless uint8
 
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
@@ -97,15 +104,18 @@ type Config struct {
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
-	Transport string     // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
-	CC        string     // congestion control for Windowed: "fixed" (default) or a cc controller
-	Window    int64      // fixed window in bytes; default transport.window's (Keys)
-	MinRTO    rotor.Time // default 1 ms
-	Acks      string     // AcksFabric (default) or AcksIdeal
-	PullDepth int        // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
-	// NewController, if set, makes the congestion controller of each
-	// windowed flow instead of cc.NewController(CC, …).
-	NewController func(f workload.Flow, p cc.Params) (cc.Controller, error)
+	Transport string            // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
+	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
+	CCParams  map[string]string // the law's parameters (key → text, cc.ParseParams); nil: its defaults
+	Window    int64             // fixed window in bytes; default transport.window's (Keys)
+	MinRTO    rotor.Time        // default 1 ms
+	DupThresh int               // SACK loss detection threshold (cc.Sender.DupThresh); 0: timeouts only
+	Acks      string            // AcksFabric (default) or AcksIdeal
+	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
+	NDPWindow int               // NDP: packets of a flow's first window, sent without pulls; 0: one bandwidth-delay product
+	// NewController, if set, makes the congestion-control law of each
+	// windowed flow instead of cc.New(CC, env, CCParams).
+	NewController func(f workload.Flow, env cc.Env) (cc.Law, error)
 
 	// Flows is read once by Run (a SliceSource or Generator is used up):
 	// to run a Config again, give it a fresh source.
@@ -261,6 +271,8 @@ func (c *Config) validate() error {
 		return cfgErr("buffer.packet_switch", "must hold at least one packet, got %d B", c.PacketSwitchBuffer)
 	case c.Window < 0:
 		return cfgErr("transport.window", "must not be negative, got %d", c.Window)
+	case c.DupThresh < 0 || c.DupThresh > 1000:
+		return cfgErr("transport.dupthresh", "must be in [0, 1000], got %d", c.DupThresh)
 	case c.MinRTO <= 0:
 		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
 	case c.SimTime <= 0:
@@ -288,19 +300,14 @@ func (c *Config) validate() error {
 	case c.Flows == nil:
 		return cfgErr("workload", "no flow source")
 	}
-	if c.NewController == nil { // the controller is made when a flow starts: check its name now
-		if err := CongestionControls.check(c.CC); err != nil {
-			return err
-		}
-		if _, err := cc.NewController(c.CC, cc.Params{Window: 1, MSS: c.MTU}); err != nil {
-			return cfgErr("transport.cc", "%v", err)
-		}
-	}
 	if c.LeafSpine != nil {
 		if err := c.validateLeafSpine(); err != nil {
 			return err
 		}
 	} else if err := c.validateRotor(); err != nil {
+		return err
+	}
+	if err := c.validatePFC(); err != nil {
 		return err
 	}
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
@@ -315,6 +322,12 @@ func (c *Config) validate() error {
 	if problem := pullProblem(c); c.Transport == Pull && problem != "" {
 		return cfgErr("transport.kind", "pull can never send on this schedule: %s; use transport.kind = window", problem)
 	}
+	if c.Transport == NDP && c.pulls() && pullProblem(c) != "" {
+		return cfgErr("transport.kind", "ndp pulls bulk flows with routing.mode paths, which can never send on this schedule: %s", pullProblem(c))
+	}
+	if c.NDPWindow < 0 {
+		return cfgErr("transport.ndp_window", "must not be negative, got %d", c.NDPWindow)
+	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
 	}
@@ -327,7 +340,10 @@ func (c *Config) validate() error {
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
 	}
-	return nil
+	if err := c.validateVOQ(); err != nil {
+		return err
+	}
+	return c.validateCC()
 }
 
 // validateRotor checks what only the rotor fabric needs.
@@ -364,4 +380,12 @@ func dayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
 	}
 	return fmt.Sprintf("no packet fits in a day: the longest day (slot − reconf) is %v, one %d-byte packet (topology.mtu) takes %v at topology.circuit_link %v; lengthen the slot, raise the link rate or lower the MTU",
 		max(longest, 0), mtu, need, link)
+}
+
+// pulls reports whether circuit traffic is host-buffered and pulled by
+// the ToRs (pull.go): with transport pull, and with ndp under paths
+// routing for the bulk flows (opera-sim's Opera: NDP for short flows,
+// RotorLB for bulk).
+func (c *Config) pulls() bool {
+	return c.Transport == Pull || c.Transport == NDP && c.Routing == Paths
 }

@@ -86,6 +86,7 @@ func FuzzSet(f *testing.F) {
 		"topology.queues_per_port=9", "topology.fabric_delay=-1us", "topology.leaves=5000",
 		"buffer.policy=credence", "buffer.policy=lqd", "buffer.policy=protean", "buffer.flip=2", "buffer.flip=0.01",
 		"buffer.hi_queues=1.5", "buffer.credence_model=/nonexistent", "buffer.lossless=0", "buffer.gamma=1",
+		"buffer.lossless=1,7", "buffer.lossless=8", "buffer.lossless=,", "topology.incast_queue=1", "topology.incast_queue=-3",
 	} {
 		f.Add(s)
 	}

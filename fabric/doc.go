@@ -17,7 +17,24 @@
 // buffer.<parameter> keys from package tor's registry, circuit day and
 // night for the rotor ToRs' VOQ ports, run.check's recount of the
 // switches), credence.go (Credence's built-in model, LQD traces and
-// training: CredenceTraces, TrainCredence).
+// training: CredenceTraces, TrainCredence), ccwire.go (the
+// congestion-control law of the windowed flows and what the fabric
+// provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
+// (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
+// utilisation on days with demand, queueing latency, the watched pair),
+// ndp.go (the NDP transport: trimming, pull pacing, NACKs), pfc.go
+// (priority flow control on the leaf-spine: Config.Lossless classes, pause
+// and resume frames that cross links and stop the upstream port's class or
+// the host's NIC, headroom, PFCStats).
+//
+// Decisions where the congestion-control issue was silent (docs/cc.md has
+// the user's view): τ defaults to the largest idle round trip of a full
+// packet and its ACK (Config.baseRTT); reTCP's ECE is set by the ToR
+// delivering the ACK; hybrid-voq gives ACKs strict priority in VOQs and
+// packet-switch ports; a circuit day carries demand if a flow of its pair
+// is active when it starts; queueing latency is one-way delay minus the
+// idle path's delay; SACK loss detection is off by default
+// (transport.dupthresh = 0) because rotor fabrics reorder.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the uplinks'
@@ -51,13 +68,31 @@
 // ToR's host port, whose reserved room is settled lazily: before anyone
 // reads that ToR's buffer, and by a room check only when the unsettled
 // room is too small (settling only adds room). Windowed flows hear circuit
-// changes through cc.Controller.OnCircuit.
+// changes through cc.Law.OnCircuit.
+//
+// With the NDP transport (ndp.go, cc.NDP) a switch that refuses a data
+// packet trims it to a header and queues that in the port's first class;
+// the receiver NACKs headers, ACKs data and paces PULLs at its line
+// rate, one per MTU time, each letting a sender send one packet. Under
+// routing.mode paths the bulk flows are pulled over RotorLB as with the
+// Pull transport: opera-sim's Opera mode. Decisions where the issue was
+// silent: headers, NACKs and PULLs are transport.ack_size bytes; the
+// first window defaults to one BDP of the host link at the base RTT; a
+// trimmed header goes into a rotor ToR's VOQ Transit class (served
+// first), a leaf-spine port's class 0 (so ndp on a leaf-spine needs
+// topology.queues_per_port ≥ 2), and the only queue of a host or
+// packet-switch port; packets a push-out policy evicts are dropped, not
+// trimmed; the sender re-sends what is unacknowledged after
+// transport.min_rto without hearing from the receiver (lost headers and
+// PULLs); run.check counts a trim as a refusal that is not a drop and its
+// cut payload in the byte balance.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering
 // and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
-// matching does not hold, and that no buffer overflows. Spec turns the
+// matching does not hold, that no buffer overflows, and that no packet of
+// a lossless (PFC) class is dropped. Spec turns the
 // key=value / TOML configuration of "rdcn simulate" into a Config, the
 // schedule (any generator of package schedules with its parameters, or a
 // schedule file) and the flows (package workload: size distributions,

@@ -61,6 +61,23 @@ func buildSpec(tb testing.TB, keys ...string) *Setup {
 	return setup
 }
 
+// runOneFlow runs cfg, whose workload is one flow, and checks that the
+// flow completes with FCT want.
+func runOneFlow(t *testing.T, cfg Config, want rotor.Time) *Result {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Flows) != 1 || !r.Flows[0].Done {
+		t.Fatalf("flow did not complete: %+v", r.Flows)
+	}
+	if got := r.Flows[0].FCT; got != want {
+		t.Errorf("FCT = %v, want %v", got, want)
+	}
+	return r
+}
+
 func baseConfig(sc *rotor.Schedule, flows []workload.Flow) Config {
 	return Config{
 		Schedule: sc, HostsPerToR: 1,
@@ -118,16 +135,7 @@ func TestSingleFlowDirect(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), []workload.Flow{c.flow})
 			cfg.Transport, cfg.Acks = c.transport, c.acks
-			r, err := Run(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Flows) != 1 || !r.Flows[0].Done {
-				t.Fatalf("flow did not complete: %+v", r.Flows)
-			}
-			if got := r.Flows[0].FCT; got != c.want {
-				t.Errorf("FCT = %v, want %v", got, c.want)
-			}
+			r := runOneFlow(t, cfg, c.want)
 			if r.InFlightPackets != 0 || r.DroppedPackets != 0 {
 				t.Errorf("after the run: %d packets in flight, %d dropped", r.InFlightPackets, r.DroppedPackets)
 			}

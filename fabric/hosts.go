@@ -45,18 +45,12 @@ func (s *sim) startFlow() {
 		fs.done, fs.finish = true, s.q.Now()
 		return
 	}
-	var ctl cc.Controller = &cc.Unlimited{}
+	s.pairFlowStart(fs)
+	var ctl cc.Law = &cc.Unlimited{Line: s.cfg.HostLink}
 	pulled := s.pulled(fs)
 	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
 	if reliable {
-		p := cc.Params{Window: s.cfg.Window, MSS: s.cfg.MTU, HostRate: s.cfg.HostLink, BaseRTT: 2 * s.ackDelayRemote}
-		var c cc.Controller
-		var err error
-		if s.cfg.NewController != nil {
-			c, err = s.cfg.NewController(f, p)
-		} else {
-			c, err = cc.NewController(s.cfg.CC, p)
-		}
+		c, err := s.newLaw(f)
 		if err != nil {
 			s.fail("transport: %v", err)
 			return
@@ -72,7 +66,12 @@ func (s *sim) startFlow() {
 		s.addPulled(id)
 		return
 	}
+	if s.ndp.on {
+		s.startNDP(id)
+		return
+	}
 	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
+	fs.sender.DupThresh = s.cfg.DupThresh
 	if reliable {
 		s.watchCircuit(id)
 	}
@@ -89,12 +88,18 @@ func (s *sim) hostSend(h int32) {
 	hs := &s.hosts[h]
 	now := s.q.Now()
 	if now < hs.nicFree {
-		hs.busy = true
-		s.q.ScheduleFirst(hs.nicFree, evHostTxDone, h, 0)
+		s.armNIC(hs, h, hs.nicFree)
+		return
+	}
+	if s.nicPaused(h) { // PFC (pfc.go)
 		return
 	}
 	if hs.acks.Len() > 0 {
 		s.transmit(h, hs.acks.Pop())
+		return
+	}
+	if s.ndp.on {
+		s.ndpSend(h)
 		return
 	}
 	var wake rotor.Time
@@ -123,7 +128,7 @@ func (s *sim) hostSend(h int32) {
 		}
 		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
-		if r := fs.sender.CC.PacingRate(); r > 0 {
+		if r := fs.sender.CC.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armRTO(id)
@@ -145,24 +150,49 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.canSend(hs) {
-		hs.busy = true
-		s.q.ScheduleFirst(now+ser, evHostTxDone, h, 0)
-	}
+	s.armNIC(hs, h, now+ser)
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
-// canSend reports whether a flow of host hs may send a packet now or
-// after its pacing gap: without one, the NIC needs no "done" event (an
-// ACK, a timeout or a new flow that lets it send calls hostSend, which
-// waits for the NIC).
-func (s *sim) canSend(hs *hostState) bool {
-	for k, n := 0, hs.active.Len(); k < n; k++ {
-		if snd := s.flows[hs.active.At(k)].sender; snd != nil && snd.CanSend() {
-			return true
+// armNIC schedules what host h's NIC, busy until free, does next: its
+// done event at free if an ACK waits or a flow may send then, else a
+// pacing wake-up when the first paced flow may send, else nothing (an ACK,
+// a timeout or a new flow that lets one send calls hostSend, which arms
+// the NIC again). A paced flow thus costs one event per packet, its
+// wake-up, not also the NIC's.
+func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
+	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
+		hs.busy = true
+		s.q.ScheduleFirst(free, evHostTxDone, h, 0)
+	} else if at, ok := s.nextReady(hs, free); ok {
+		if at == free {
+			hs.busy = true
+			s.q.ScheduleFirst(free, evHostTxDone, h, 0)
+		} else if hs.wakeAt == 0 || at < hs.wakeAt { // only paced flows: wake when the first may send
+			hs.wakeAt = at
+			s.q.Schedule(at, evHostWake, h, 0)
 		}
 	}
-	return false
+}
+
+// nextReady is the first time from free on at which a flow of host hs
+// may send (its window open, its pacing gap over); ok is false if none
+// may.
+func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
+	for k, n := 0, hs.active.Len(); k < n; k++ {
+		fs := &s.flows[hs.active.At(k)]
+		if fs.sender == nil || !fs.sender.CanSend() {
+			continue
+		}
+		t := max(free, fs.nextSend)
+		if !ok || t < at {
+			at, ok = t, true
+			if t == free {
+				break
+			}
+		}
+	}
+	return at, ok
 }
 
 func (s *sim) armRTO(id int32) {
@@ -176,6 +206,10 @@ func (s *sim) armRTO(id int32) {
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
 	fs.timerAt = 0
+	if fs.ndp != nil {
+		s.ndpTimeout(id)
+		return
+	}
 	if fs.sender == nil {
 		return
 	}
@@ -204,6 +238,10 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.ackArrive(h, idx)
 		return
 	}
+	if p.Kind != packet.Data && s.ndp.on { // ndp's NACKs, PULLs and trimmed headers
+		s.ndpControl(h, idx, p)
+		return
+	}
 	s.m.deliveredData += int64(p.Size)
 	if int(p.Hops) < len(s.m.hops) {
 		s.m.hops[p.Hops]++
@@ -216,15 +254,20 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.pool.Free(idx)
 		return
 	}
+	s.pairDelivered(fs, p, at)
 	cum, complete := fs.recv.OnData(p.Seq, p.Size)
 	if complete {
 		fs.done, fs.finish = true, at
 		s.m.completed++
+		s.pairFlowDone(fs)
 	}
 	if s.cfg.Transport == LineRate || p.Has(packet.Pulled) {
 		s.pool.Free(idx)
 		s.retire(p.Flow)
 		return
+	}
+	if s.ndp.on && !complete {
+		s.ndpQueuePull(h, p.Flow) // every arrival asks for the next packet
 	}
 	// Turn the data packet into its ACK in place. It keeps the data
 	// packet's INT records (IntN), which switches do not add to: the
@@ -233,7 +276,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Has(packet.ECN) {
 		flags |= packet.ECE
 	}
-	if p.Hops > 0 && s.sched != nil {
+	if p.Has(packet.Circuit) {
 		flags |= packet.Circuit
 	}
 	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags
@@ -260,17 +303,21 @@ func (s *sim) ackArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
 	id := p.Flow
 	fs := &s.flows[id]
+	if s.ndp.on {
+		s.ndpAck(h, idx, p)
+		return
+	}
 	if fs.sender == nil { // a late ACK for a retired flow
 		s.pool.Free(idx)
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Int, a.IntTruncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
+	a.ECE, a.Circuit, a.Hops, a.Truncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
 	if p.IntN > 0 {
-		a.Int, a.IntTruncated = s.ints.Records(idx, p), s.ints.Truncated(p)
+		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
 	newly := fs.sender.OnAck(s.q.Now(), p.Seq, int64(p.EchoSeg)*int64(s.cfg.MTU), p.Sent, p.Has(packet.Retx), a)
-	a.Int = nil
+	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
 	if newly > 0 && fs.sender != nil {
@@ -285,12 +332,15 @@ func (s *sim) ackArrive(h int32, idx int32) {
 // so memory does not grow with the number of flows served.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() {
+	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() || fs.ndp != nil && !fs.ndp.Done() {
 		return
 	}
 	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
 	if fs.sender != nil {
 		fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
 	}
-	fs.sender, fs.recv = nil, nil
+	if fs.ndp != nil {
+		fs.retx, fs.timeouts = fs.ndp.Retransmits, fs.ndp.Timeouts
+	}
+	fs.sender, fs.recv, fs.ndp = nil, nil, nil
 }

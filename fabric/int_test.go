@@ -16,9 +16,9 @@ type intTrunc struct {
 	truncated *bool
 }
 
-func (c *intTrunc) OnAck(a *cc.Ack) {
+func (c *intTrunc) OnAck(a *cc.Feedback) {
 	c.intLog.OnAck(a)
-	*c.truncated = *c.truncated || a.IntTruncated
+	*c.truncated = *c.truncated || a.Truncated
 }
 
 // intRun runs cfg with INT on and returns the records each ACK brought;
@@ -28,8 +28,8 @@ func intRun(t *testing.T, cfg Config) [][]tor.IntHop {
 	cfg.RecordINT = true
 	var hops [][]tor.IntHop
 	var truncated bool
-	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
-		return &intTrunc{intLog{Fixed: cc.Fixed{Bytes: p.Window}, hops: &hops}, &truncated}, nil
+	cfg.NewController = func(f workload.Flow, env cc.Env) (cc.Law, error) {
+		return &intTrunc{intLog{Fixed: cc.Fixed{Bytes: env.Window}, hops: &hops}, &truncated}, nil
 	}
 	if _, err := Run(cfg); err != nil {
 		t.Fatal(err)
@@ -93,8 +93,8 @@ func TestINTLeafSpine(t *testing.T) {
 	cfg.RecordINT = true
 	var hops [][]tor.IntHop
 	var truncated bool
-	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
-		return &intTrunc{intLog{Fixed: cc.Fixed{Bytes: p.Window}, hops: &hops}, &truncated}, nil
+	cfg.NewController = func(f workload.Flow, env cc.Env) (cc.Law, error) {
+		return &intTrunc{intLog{Fixed: cc.Fixed{Bytes: env.Window}, hops: &hops}, &truncated}, nil
 	}
 	s, err := newSimFor(cfg)
 	if err != nil {

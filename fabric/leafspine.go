@@ -29,6 +29,10 @@ type LeafSpine struct {
 	FabricDelay    rotor.Time // leaf↔spine propagation
 	Classes        int        // queues per port; 0: 1
 	RoundRobin     bool       // serve a port's queues in turn, not in strict priority
+	// IncastClass, in 1…Classes−1, is the queue of incast (query) flows'
+	// data packets (e.g. a lossless class beside lossy background
+	// traffic); 0: the data queue, as every flow's.
+	IncastClass int
 }
 
 // Limits of the leaf-spine fabric.
@@ -54,10 +58,14 @@ func (c *Config) validateLeafSpine() error {
 		return cfgErr("topology.fabric_delay", "must not be negative, got %v", ls.FabricDelay)
 	case ls.Classes < 0 || ls.Classes > tor.MaxClasses:
 		return cfgErr("topology.queues_per_port", "must be in [1, %d], got %d", tor.MaxClasses, ls.Classes)
+	case ls.IncastClass < 0 || ls.IncastClass > 0 && ls.IncastClass >= ls.Classes:
+		return cfgErr("topology.incast_queue", "must be in [1, queues_per_port − 1 = %d] (queue 0 carries ACKs), got %d", ls.Classes-1, ls.IncastClass)
 	case c.Leaves()*c.HostsPerToR > maxHosts:
 		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, maxHosts)
 	case c.Routing != ECMP:
 		return cfgErr("routing.mode", "leafspine routes by ECMP (%q), not %q", ECMP, c.Routing)
+	case c.Transport == NDP && ls.Classes < 2:
+		return cfgErr("topology.queues_per_port", "ndp queues trimmed headers ahead of data: needs at least 2, got %d", max(ls.Classes, 1))
 	case c.Transport == Pull:
 		return cfgErr("transport.kind", "pull needs circuits; leafspine runs window or linerate")
 	case c.PacketSwitchLink > 0:
@@ -93,8 +101,9 @@ func (s *sim) newLeafSpine() error {
 	L, K := c.Leaves, c.LinksPerPair
 	ls.spines = make([]*tor.ToR, c.Spines)
 	for j := range ls.spines {
-		sp, err := s.newSwitch(L+j, L+j, tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer,
-			PortRate: c.FabricLink})
+		tc := tor.Config{Ports: L * K, Classes: c.Classes, RoundRobin: c.RoundRobin, Buffer: s.cfg.Buffer, PortRate: c.FabricLink}
+		s.pfcSwitch(&tc, tc.Ports)
+		sp, err := s.newSwitch(L+j, L+j, tc)
 		if err != nil {
 			return err
 		}
@@ -120,16 +129,23 @@ func (s *sim) newLeafSpine() error {
 	}
 	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
 	s.ports, s.ls = pt, ls
+	s.newPFC()
 	return nil
 }
 
 // flowHash is ECMP's hash of flow f at switch sw.
 func (ls *leafSpine) flowHash(f int32, sw int) uint64 { return ls.ecmp.Hash(f, sw) }
 
-// class is the queue class of packet p: control packets first.
-func (ls *leafSpine) class(p *packet.Packet) int {
-	if p.Kind.Control() {
+// class is the queue class of packet p: control packets and (ndp)
+// trimmed headers first, then incast flows' data (with IncastClass), then
+// the other data.
+func (s *sim) class(p *packet.Packet) int {
+	ls := s.ls
+	switch {
+	case p.Kind != packet.Data:
 		return 0
+	case ls.cfg.IncastClass > 0 && s.flows[p.Flow].f.Query != 0:
+		return ls.cfg.IncastClass
 	}
 	return ls.data
 }
@@ -146,7 +162,11 @@ func (s *sim) leafArrive(l int, idx int32) {
 	} else {
 		port = tr.FabricPort(int(ls.flowHash(p.Flow, l) % uint64(ls.uplinks)))
 	}
-	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+	in := -1
+	if s.pfc != nil {
+		in = s.ingress(l, idx, p)
+	}
+	if s.enqueueFrom(tr, tr.PortQueue(port, s.class(p)), idx, in) {
 		s.portSend(l, port)
 	}
 }
@@ -160,7 +180,11 @@ func (s *sim) spineArrive(j int, idx int32) {
 	tr := ls.spines[j]
 	k := int(ls.flowHash(p.Flow, sw) % uint64(ls.cfg.LinksPerPair))
 	port := tr.FabricPort(int(p.DstToR)*ls.cfg.LinksPerPair + k)
-	if s.enqueue(tr, tr.PortQueue(port, ls.class(p)), idx) {
+	in := -1
+	if s.pfc != nil {
+		in = s.ingress(sw, idx, p)
+	}
+	if s.enqueueFrom(tr, tr.PortQueue(port, s.class(p)), idx, in) {
 		s.portSend(sw, port)
 	}
 }

@@ -54,16 +54,7 @@ func TestLeafSpineSingleFlowFCT(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := lsConfig(2, 2, 2, 1, 10*g, c.fabric, []workload.Flow{c.flow})
 			cfg.Transport = c.transport
-			r, err := Run(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Flows) != 1 || !r.Flows[0].Done {
-				t.Fatalf("flow did not complete: %+v", r.Flows)
-			}
-			if got := r.Flows[0].FCT; got != c.want {
-				t.Errorf("FCT = %v, want %v", got, c.want)
-			}
+			r := runOneFlow(t, cfg, c.want)
 			// The ideal FCT is exact for full packets; a short last packet
 			// cannot overtake the one ahead, so there it is a lower bound.
 			if got := r.Flows[0].Ideal; got > c.want || c.flow.Bytes%1500 == 0 && got != c.want {
@@ -94,17 +85,7 @@ func TestLeafSpineIncastLineRate(t *testing.T) {
 	}
 	cfg := lsConfig(2, 4, 16, 1, 10*g, 40*g, flows)
 	cfg.Transport = LineRate
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var last rotor.Time
-	for _, f := range r.Flows {
-		if !f.Done {
-			t.Fatalf("flow %d did not complete", f.ID)
-		}
-		last = max(last, f.Start+f.FCT)
-	}
+	r, last := runToLastByte(t, cfg)
 	if want := 1925*us + 800*ns; last != want {
 		t.Errorf("last byte delivered at %v, want %v (the bottleneck idle at some point)", last, want)
 	}

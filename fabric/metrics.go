@@ -14,6 +14,7 @@ type metrics struct {
 	deliveredPkts, deliveredBytes, deliveredData int64
 	droppedPkts, droppedBytes, droppedData       int64
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
+	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
 	idealInFlight                                int64
 	circuitBytes, psBytes                        int64
 	capBytes                                     int64 // circuit capacity during days so far
@@ -124,6 +125,7 @@ func (s *sim) sample() {
 	if s.n > 1 {
 		m.voqSeries.Add(now, voqs/float64(s.n*(s.n-1)))
 	}
+	s.pairSample(now)
 	if s.cfg.Check {
 		s.checkConservation(false)
 	}
@@ -181,8 +183,8 @@ func (s *sim) checkConservation(full bool) {
 			inNet += int64(s.pool.At(e.Arg).Size)
 		}
 	}
-	if m.injectedBytes != m.deliveredBytes+m.droppedBytes+inNet {
-		s.fail("conservation: injected %d B ≠ delivered %d B + dropped %d B + in flight %d B",
-			m.injectedBytes, m.deliveredBytes, m.droppedBytes, inNet)
+	if m.injectedBytes != m.deliveredBytes+m.droppedBytes+s.ndp.trimmedBytes+inNet {
+		s.fail("conservation: injected %d B ≠ delivered %d B + dropped %d B + trimmed %d B + in flight %d B",
+			m.injectedBytes, m.deliveredBytes, m.droppedBytes, s.ndp.trimmedBytes, inNet)
 	}
 }

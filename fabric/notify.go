@@ -2,7 +2,7 @@ package fabric
 
 import "github.com/rdcn/rdcn/internal/des"
 
-// Circuit notifications (cc.Controller.OnCircuit), for reTCP-like
+// Circuit notifications (cc.Law.OnCircuit), for reTCP-like
 // congestion control: when a circuit from ToR t to ToR v comes up or goes
 // down, every windowed flow from a host of t to a host of v hears it.
 // Each ToR keeps, per destination ToR, the list of its windowed flows
@@ -22,6 +22,9 @@ func (s *sim) watchCircuit(id int32) {
 }
 
 func (s *sim) notifyCircuit(t int, v int32, up bool) {
+	if !up {
+		s.voqNight(t)
+	}
 	if s.circuitFlows == nil {
 		return
 	}

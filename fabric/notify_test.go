@@ -44,8 +44,8 @@ func TestOnCircuit(t *testing.T) {
 	cfg.Acks = AcksIdeal
 	cfg.Window = 40 * 1500
 	var calls []circuitCall
-	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
-		return &circuitLog{Fixed: cc.Fixed{Bytes: p.Window}, calls: &calls, flow: f.ID}, nil
+	cfg.NewController = func(f workload.Flow, env cc.Env) (cc.Law, error) {
+		return &circuitLog{Fixed: cc.Fixed{Bytes: env.Window}, calls: &calls, flow: f.ID}, nil
 	}
 	r, err := Run(cfg)
 	if err != nil {
@@ -97,7 +97,9 @@ type intLog struct {
 	hops *[][]tor.IntHop
 }
 
-func (c *intLog) OnAck(a *cc.Ack) { *c.hops = append(*c.hops, append([]tor.IntHop(nil), a.Int...)) }
+func (c *intLog) OnAck(a *cc.Feedback) {
+	*c.hops = append(*c.hops, append([]tor.IntHop(nil), a.Hops...))
+}
 
 // TestINTReachesController: with INT on, every ACK of a one-hop flow 0→2
 // (TestSingleFlowDirect's rotor, ideal ACKs) carries two records: ToR 0's
@@ -108,8 +110,8 @@ func TestINTReachesController(t *testing.T) {
 	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}})
 	cfg.Acks, cfg.RecordINT = AcksIdeal, true
 	var hops [][]tor.IntHop
-	cfg.NewController = func(f workload.Flow, p cc.Params) (cc.Controller, error) {
-		return &intLog{Fixed: cc.Fixed{Bytes: p.Window}, hops: &hops}, nil
+	cfg.NewController = func(f workload.Flow, env cc.Env) (cc.Law, error) {
+		return &intLog{Fixed: cc.Fixed{Bytes: env.Window}, hops: &hops}, nil
 	}
 	if _, err := Run(cfg); err != nil {
 		t.Fatal(err)

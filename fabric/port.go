@@ -97,7 +97,16 @@ func (s *sim) portSend(sw, port int) {
 		return
 	}
 	tr := pt.sw[sw]
-	q, ok := tr.Pick(port)
+	var q tor.QueueID
+	var ok bool
+	if s.pfc != nil { // not the classes PFC paused
+		q, ok = tr.PickExcept(port, s.pfc.paused[g])
+	} else {
+		q, ok = tr.Pick(port)
+	}
+	if !ok && s.voqFeedsPS(tr) && port == tr.PacketSwitchPort() {
+		q, ok = s.pickVOQ(tr.ID) // hybrid-voq: the port drains VOQs
+	}
 	if !ok {
 		return
 	}
@@ -107,9 +116,12 @@ func (s *sim) portSend(sw, port int) {
 	pe := &pt.peer[g]
 	idx := tr.Dequeue(now, q, port, pe.rate)
 	p := s.pool.At(idx)
+	if s.pfc != nil {
+		s.pfc.sent(g, idx)
+	}
 	ser := s.ser(int(pe.link), p.Size)
 	pt.freeAt[g] = now + ser
-	if s.cfg.eagerFree || tr.PortQueued(port) {
+	if s.cfg.eagerFree || tr.PortQueued(port) || s.voqFeedsPS(tr) {
 		s.wakePort(g, now+ser)
 	}
 	if pe.hop {

@@ -105,7 +105,7 @@ func (s *sim) initPull() {
 
 // pulled reports whether flow f's data is host-buffered and pulled.
 func (s *sim) pulled(fs *flowState) bool {
-	if s.cfg.Transport != Pull || s.torOf(int32(fs.f.Src)) == s.torOf(int32(fs.f.Dst)) {
+	if !s.pulling || s.torOf(int32(fs.f.Src)) == s.torOf(int32(fs.f.Dst)) {
 		return false
 	}
 	return s.cfg.Routing != Paths || fs.f.Bytes >= s.cfg.BulkBytes

@@ -46,16 +46,7 @@ func TestPullSingleFlow(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), []workload.Flow{c.flow})
 			cfg.Transport, cfg.Routing = Pull, c.routing
-			r, err := Run(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Flows) != 1 || !r.Flows[0].Done {
-				t.Fatalf("flow did not complete: %+v", r.Flows)
-			}
-			if got := r.Flows[0].FCT; got != c.want {
-				t.Errorf("FCT = %v, want %v", got, c.want)
-			}
+			r := runOneFlow(t, cfg, c.want)
 			if !equalHops(r.Hops, c.hops) {
 				t.Errorf("hops %v, want %v", r.Hops, c.hops)
 			}

@@ -116,7 +116,7 @@ var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entri
 var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
 
 // windowKeys are the keys of the windowed flows' transport.
-var windowKeys = []string{"transport.cc", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
+var windowKeys = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
 
 // Transports: how hosts send.
 var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []Entry{
@@ -125,10 +125,11 @@ var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []E
 	{Name: LineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate"},
 	{Name: Pull, Doc: "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
 		Reads: append([]string{"transport.pull_depth", "routing.offer"}, windowKeys...)},
+	{Name: NDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission; with paths, bulk flows are pulled as with pull",
+		Reads: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size", "transport.pull_depth", "routing.offer"}},
 }}
 
 // CongestionControls: the controller of each windowed flow (package cc).
-var CongestionControls = Registry{Key: "transport.cc", What: "congestion control", Entries: []Entry{
-	{Name: "fixed", Doc: "a fixed window of transport.window bytes", Reads: []string{"transport.window"}},
-	{Name: "none", Doc: "no window: send whenever the NIC is free"},
-}}
+// Its entries are cc's registry of laws: fixed reads transport.window,
+// every law with parameters reads transport.cc_params.
+var CongestionControls = ccRegistry()

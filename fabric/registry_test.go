@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -47,7 +48,7 @@ func TestRegistries(t *testing.T) {
 		t.Errorf("buffer policies are not tor's registry (-tor +fabric):\n%s", diff)
 	}
 	for _, name := range CongestionControls.Names() {
-		if _, err := cc.NewController(name, cc.Params{Window: 15000, MSS: 1500}); err != nil {
+		if _, err := cc.New(name, cc.Env{MSS: 1500, HostRate: rotor.Gbps, BaseRTT: rotor.Microsecond, Window: 15000}, nil); err != nil {
 			t.Errorf("congestion control %s: %v", name, err)
 		}
 	}
@@ -71,7 +72,7 @@ func TestRegistryReadsChecked(t *testing.T) {
 	}{
 		{[]string{"buffer.policy=cs", "buffer.alpha=2"}, "buffer.alpha", "read only with buffer.policy dt or edt or fab or ib or fb or fba or abm or reverie or tdt, not cs"},
 		{[]string{"routing.mode=earliest", "routing.bulk=1MB"}, "routing.bulk", "read only with routing.mode paths, not earliest"},
-		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull, not linerate"},
+		{[]string{"transport.kind=linerate", "transport.min_rto=2ms"}, "transport.min_rto", "read only with transport.kind window or pull or ndp, not linerate"},
 	} {
 		_, err := specWith(t, append(tc.keys, "run.sim_time=1ms")...).Build()
 		ce, ok := err.(*ConfigError)

@@ -27,7 +27,7 @@ type FlowResult struct {
 // put on its link (data, retransmissions and, with fabric ACKs, ACKs);
 // Delivered every packet that reached a host; Dropped every packet a buffer
 // refused or pushed out; InFlight what is still in buffers or on links.
-// Injected = Delivered + Dropped + InFlight.
+// Injected = Delivered + Dropped + InFlight (bytes: + TrimmedBytes).
 type Counters struct {
 	InjectedPackets, DeliveredPackets, DroppedPackets, InFlightPackets int64
 	InjectedBytes, DeliveredBytes, DroppedBytes, InFlightBytes         int64
@@ -35,6 +35,13 @@ type Counters struct {
 	// HopLimitDropped counts the source-routed packets (routing.multipath
 	// = ksp) dropped at kspHopLimit hops; they are in DroppedPackets too.
 	HopLimitDropped int64
+	// PrebufferDropped counts the packets refused at a VOQ's prebuffer
+	// capacity (buffer.prebuffer); they are in DroppedPackets too.
+	PrebufferDropped int64
+	// Trimmed counts the data packets switches cut to headers (transport
+	// ndp), TrimmedBytes the payload bytes cut, HeadersDropped the
+	// trimmed headers that found no room either (in DroppedPackets too).
+	Trimmed, TrimmedBytes, HeadersDropped int64
 }
 
 // Result is what a run measured.
@@ -53,6 +60,17 @@ type Result struct {
 	CircuitUtilization float64
 	PacketSwitchBytes  int64
 	CircuitBytes       int64
+	// DemandCircuitUtilization is the circuit utilisation on the days
+	// that carried demand (circuitstats.go), over all pairs; −1 if no day
+	// did. PairCircuits has it per ToR pair with such days.
+	DemandCircuitUtilization float64
+	PairCircuits             []PairCircuit
+	// QueueingLatency: the data packets' time in queues (one-way delay
+	// minus the idle path's), percentiles in µs, of the packets injected
+	// in Measure.
+	QueueingLatency LatencyQuantiles
+	// Watch is the time series of Config.WatchPair; nil without one.
+	Watch *PairSeries
 
 	SeriesInterval rotor.Time
 	HostSeries     []float64 // host downlink utilisation per bin
@@ -83,6 +101,8 @@ type Result struct {
 	// PathCache describes the k-shortest-path cache (routing.multipath =
 	// ksp with paths_k > 1); nil otherwise.
 	PathCache *PathCacheStats
+	// PFC is what priority flow control did (buffer.lossless); nil without.
+	PFC *PFCStats
 }
 
 // idealFCT is the completion time of f alone in the network on its
@@ -124,9 +144,12 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets = m.injectedPkts, m.deliveredPkts, m.droppedPkts
 	r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes = m.injectedBytes, m.deliveredBytes, m.droppedBytes
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
-	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes
+	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes - s.ndp.trimmedBytes
+	r.Trimmed, r.TrimmedBytes, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.headerDrops
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
-	r.HopLimitDropped = m.hopLimitDrops
+	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
+	s.fillPairs(r, stop)
+	r.PFC = s.pfcStats(stop)
 
 	hosts := s.n * s.H
 	if stop > 0 {

@@ -206,6 +206,10 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.spineArrive(int(target), arg)
 	case evPortFree:
 		s.portFree(target)
+	case evNDPPull:
+		s.ndpPull(target)
+	case evPFC:
+		s.pfcArrive(target, arg)
 	case evPrefetch:
 		s.prefetch(int(target))
 	case evStored:

@@ -34,6 +34,8 @@ const (
 	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
 	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
 	evPortFree                  // a port (port.go) with global id target finished a packet
+	evNDPPull                   // ndp: host target's pull pacer may send its next PULL
+	evPFC                       // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 )
 
 type hostState struct {
@@ -50,6 +52,7 @@ type hostState struct {
 type flowState struct {
 	f        workload.Flow
 	sender   *cc.Sender
+	ndp      *cc.NDP // transport ndp: the flow's sender (ndp.go); nil otherwise
 	recv     *cc.Receiver
 	nextSend rotor.Time // pacing
 	timerAt  rotor.Time // pending RTO event time, 0: none
@@ -60,6 +63,7 @@ type flowState struct {
 	dstToR   int32
 	maxHops  uint8
 	done     bool
+	ndpReady bool // in its host's list of NDP flows that may send
 	// set when the flow retires (sender and receiver finished and freed)
 	received, reordered, retx, timeouts int64
 }
@@ -85,6 +89,7 @@ type sim struct {
 	ps    *tor.ToR
 	ls    *leafSpine // leaf-spine fabric (nil: rotor)
 	ports *ports     // ports with queues of their own (leaf-spine; packet switch); nil: none
+	pfc   *pfc       // priority flow control (pfc.go); nil: off
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
@@ -98,7 +103,10 @@ type sim struct {
 
 	hosts []hostState
 	flows []flowState
-	ack   cc.Ack
+	ack   cc.Feedback
+	cc    ccState
+	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither
+	pairs pairStats // circuit utilisation per pair, queueing latency (circuitstats.go)
 
 	next    workload.Flow
 	hasNext bool
@@ -110,6 +118,7 @@ type sim struct {
 	rerouting routing.Reroute // what happens to the packets waiting for a circuit that goes down
 	hopLimit  uint8           // drop a packet that has taken this many hops; 0: no limit
 	pull      pullState
+	ndp       ndpState
 
 	circuitFlows []des.FIFO    // [t·n+v]: windowed flows ToR t → ToR v, for OnCircuit
 	pulling      bool          // transport pull: host-buffered circuit traffic (pull.go)
@@ -176,6 +185,13 @@ func newSim(cfg Config) (*sim, error) {
 		}
 	}
 	s.serByte = s.rates[linkCircuit].TransmitTime(1)
+	if cfg.needsINT() {
+		cfg.RecordINT = true
+		s.cfg.RecordINT = true
+	}
+	if err := s.initCC(); err != nil {
+		return nil, err
+	}
 	if cfg.RecordINT {
 		ints, err := packet.NewIntStore(intHops(cfg))
 		if err != nil {
@@ -191,6 +207,7 @@ func newSim(cfg Config) (*sim, error) {
 		if ls := cfg.LeafSpine; ls != nil { // a leaf: host ports and uplinks to the spines
 			tc = tor.Config{Hosts: s.H, Ports: ls.Spines * ls.LinksPerPair, Classes: ls.Classes, RoundRobin: ls.RoundRobin,
 				Buffer: cfg.Buffer, HostRate: cfg.HostLink, PortRate: ls.FabricLink}
+			s.pfcSwitch(&tc, tc.Hosts+tc.Ports)
 		}
 		tr, err := s.newSwitch(t, t, tc)
 		if err != nil {
@@ -199,7 +216,7 @@ func newSim(cfg Config) (*sim, error) {
 		s.tors[t] = tr
 	}
 	if cfg.PacketSwitchLink > 0 {
-		ps, err := s.newSwitch(-1, s.n, tor.Config{Ports: s.n, Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink})
+		ps, err := s.newSwitch(-1, s.n, tor.Config{Ports: s.n, Classes: psClasses(cfg), Buffer: cfg.PacketSwitchBuffer, PortRate: cfg.PacketSwitchLink})
 		if err != nil {
 			return nil, err
 		}
@@ -246,15 +263,22 @@ func newSim(cfg Config) (*sim, error) {
 	}
 	switch cfg.Routing {
 	case RotorLB, Paths:
-		if cfg.Transport != Pull { // pulled traffic is relayed when it is pulled
+		if !cfg.pulls() { // pulled traffic is relayed when it is pulled
 			s.relay = relay{s}
 		}
 	}
-	if cfg.Transport == Pull {
+	if err := s.initVOQ(); err != nil {
+		return nil, err
+	}
+	if cfg.pulls() {
 		s.initPull()
 		s.pulling = true
 	}
+	s.initNDP()
 	if err := s.m.init(s); err != nil {
+		return nil, err
+	}
+	if err := s.initPairStats(); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -265,14 +289,14 @@ func newSim(cfg Config) (*sim, error) {
 // the last ToR's host port). Routes with a hop bound get exactly that;
 // routes that may re-route at every slice change (paths, vlb-paths,
 // earliest) get the store's limit, and a longer path is flagged to the
-// controller (cc.Ack.IntTruncated).
+// controller (cc.Feedback.Truncated).
 func intHops(cfg Config) int {
 	switch cfg.Routing {
 	case ECMP: // leaf-spine: leaf uplink, spine, leaf to host
 		return 3
 	case Direct:
 		return 2
-	case VLB, RotorLB, Hybrid:
+	case VLB, RotorLB, Hybrid, HybridVOQ:
 		return 3
 	case Paths, VLBPaths:
 		ksp := cfg.PathsK > 1 && cfg.Multipath == MultipathKSP

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
@@ -55,11 +56,15 @@ var Keys = slices.Concat([]Key{
 	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
 	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
 	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
+	{"schedule.stagger", "false", "rotornet: offset switch s by s·Δ/U (as Opera does), so only one switch reconfigures at a time"},
 	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
 	{"buffer.policy", "dt", "buffer sharing policy: " + BufferPolicies.choices() + " (see the registry table)"},
 }, bufferParamKeys(), []Key{
 	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
+	{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
+	{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
+	{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
 	{"routing.mode", "", Routers.choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", "1", "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
@@ -68,12 +73,15 @@ var Keys = slices.Concat([]Key{
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", "all", "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
 	{"transport.kind", "", Transports.choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
-	{"transport.pull_depth", "0", "pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
+	{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
+	{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
 	{"transport.cc", "fixed", "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + CongestionControls.choices() + "; checked before the run"},
+	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", "20pkt", "window, pull: fixed window (bytes, or pkt)"},
-	{"transport.min_rto", "1ms", "window, pull: minimum retransmission timeout"},
+	{"transport.dupthresh", "0", "window, pull: a segment with this many segments SACKed above it is lost and resent at once (RFC 6675), and the law hears a loss; 0: losses only by timeout (rotor fabrics reorder)"},
+	{"transport.min_rto", "1ms", "window, pull, ndp: minimum retransmission timeout (ndp: nothing heard for this long re-sends what is unacknowledged)"},
 	{"transport.acks", "fabric", "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
-	{"transport.ack_size", "64", "window, pull: ACK size in bytes, at most `topology.mtu`"},
+	{"transport.ack_size", "64", "window, pull, ndp: ACK size in bytes, at most `topology.mtu` (ndp: also its NACKs, PULLs and trimmed headers)"},
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
@@ -89,6 +97,7 @@ var Keys = slices.Concat([]Key{
 	{"run.sim_time", "10ms", "simulated time"},
 	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
+	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
 	{"run.sample_interval", "100us", "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", "1ms", "time-series bin width"},
 	{"run.seed", "1", "seed of routing choices"},
@@ -289,6 +298,49 @@ func (p *specParser) bool(key string) bool {
 	return v
 }
 
+// prebuffer reads buffer.prebuffer and its capacities; nil when unset.
+// A negative τ_pre is kept for validate to refuse.
+func (p *specParser) prebuffer(mtu rotor.Bytes) *PrebufferConfig {
+	if strings.TrimSpace(p.s.values["buffer.prebuffer"]) == "" {
+		for _, k := range []string{"buffer.prebuffer_small", "buffer.prebuffer_big"} {
+			if p.s.values[k] != defaultOf(k) {
+				p.fail(k, "is read only with buffer.prebuffer set")
+			}
+		}
+		return nil
+	}
+	lead, err := rotor.ParseTime(p.s.values["buffer.prebuffer"])
+	if err != nil {
+		p.fail("buffer.prebuffer", "%v", err)
+	}
+	return &PrebufferConfig{Lead: lead, Small: p.posSize("buffer.prebuffer_small", mtu, false, ""), Big: p.posSize("buffer.prebuffer_big", mtu, false, "")}
+}
+
+// pair reads "src,dst": two distinct ToRs below tors; nil when empty.
+func (p *specParser) pair(key string, tors int) *[2]int {
+	v := strings.TrimSpace(p.s.values[key])
+	if v == "" {
+		return nil
+	}
+	a, b, ok := strings.Cut(v, ",")
+	x, err1 := strconv.Atoi(strings.TrimSpace(a))
+	y, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if !ok || err1 != nil || err2 != nil || x < 0 || y < 0 || x >= tors || y >= tors || x == y {
+		p.fail(key, "want two different ToRs src,dst in [0, %d)", tors)
+		return nil
+	}
+	return &[2]int{x, y}
+}
+
+// ccParams reads a law's parameter list (cc.ParseParams).
+func (p *specParser) ccParams(key string) map[string]string {
+	m, err := cc.ParseParams(p.s.values[key])
+	if err != nil {
+		p.fail(key, "%v", err)
+	}
+	return m
+}
+
 func (p *specParser) uint(key string) uint64 {
 	v, err := strconv.ParseUint(p.s.values[key], 10, 64)
 	if err != nil {
@@ -405,10 +457,14 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		RelayOffer:         s.values["routing.offer"],
 		Transport:          s.values["transport.kind"],
 		CC:                 s.values["transport.cc"],
+		CCParams:           p.ccParams("transport.cc_params"),
+		Prebuffer:          p.prebuffer(rotor.Bytes(mtu)),
 		Window:             int64(p.posSize("transport.window", rotor.Bytes(mtu), false, "")),
 		MinRTO:             p.posTime("transport.min_rto", false, ""),
+		DupThresh:          p.int("transport.dupthresh", 0),
 		Acks:               s.values["transport.acks"],
 		PullDepth:          p.int("transport.pull_depth", 0),
+		NDPWindow:          p.int("transport.ndp_window", 0),
 		RecordINT:          p.bool("transport.int"),
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
 		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
@@ -486,6 +542,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 			L:          p.int("schedule.l", 0),
 			Gamma:      p.float("schedule.gamma"),
 			Randomized: p.bool("schedule.randomized"),
+			Stagger:    p.bool("schedule.stagger"),
 			Link:       cfg.CircuitLink,
 		}
 		if sp.Gamma < 0 {
@@ -549,6 +606,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 // with ports ports, its policy, and the workload among tors racks of hpt
 // hosts.
 func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg Config, buckets stats.Buckets, tors, hpt, ports, mtu int) (*Setup, error) {
+	cfg.WatchPair = p.pair("run.watch_pair", tors)
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
@@ -684,6 +742,7 @@ var generatorKeys = []struct{ key, field string }{
 	{"schedule.l", "L"},
 	{"schedule.gamma", "Gamma"},
 	{"schedule.randomized", "Randomized"},
+	{"schedule.stagger", "Stagger"},
 }
 
 // checkGeneratorKeys fails on a generator key set for a kind that does

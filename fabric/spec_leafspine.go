@@ -24,6 +24,7 @@ var leafSpineKeys = []Key{
 	{"topology.fabric_link", "10Gbps", "leafspine: leaf↔spine link rate (oversubscription = hosts_per_tor·host_link / (spines·links_per_pair·fabric_link))"},
 	{"topology.fabric_delay", "500ns", "leafspine: leaf↔spine propagation delay"},
 	{"topology.queues_per_port", "1", "leafspine: queues per switch port; with 2 or more, ACKs take the first and data the last"},
+	{"topology.incast_queue", "", "leafspine: the queue of incast (query) flows' data packets, 1 … queues_per_port − 1 (e.g. a lossless class, buffer.lossless, beside lossy background traffic); empty: the data queue (the last), as every flow's"},
 	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
 }
 
@@ -74,6 +75,9 @@ func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg Config, bu
 		FabricLink:   p.rate("topology.fabric_link", false),
 		FabricDelay:  p.time("topology.fabric_delay", false),
 		Classes:      p.int("topology.queues_per_port", 1),
+	}
+	if s.values["topology.incast_queue"] != "" {
+		ls.IncastClass = p.int("topology.incast_queue", 1) // queue 0 carries ACKs
 	}
 	switch sched := s.values["topology.port_scheduling"]; sched {
 	case "strict":

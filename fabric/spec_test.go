@@ -283,3 +283,33 @@ func TestSpecEmptyIsNotDefault(t *testing.T) {
 		}
 	}
 }
+
+// TestSpecStagger: schedule.stagger offsets RotorNet's switch s by s·Δ/U
+// (100 µs / 4 = 25 µs apart), so at most one switch is in its night at
+// any time; the run checks its invariants with it.
+func TestSpecStagger(t *testing.T) {
+	setup := buildSpec(t, "schedule.stagger=true", "run.sim_time=2ms", "run.check=true")
+	sc := setup.Schedule
+	for sw, o := range sc.SwitchOffsets {
+		if want := rotor.Time(sw) * sc.Slot / rotor.Time(sc.Switches); o != want {
+			t.Errorf("switch %d offset %v, want %v", sw, o, want)
+		}
+	}
+	if len(sc.SwitchOffsets) != sc.Switches {
+		t.Fatalf("%d offsets for %d switches", len(sc.SwitchOffsets), sc.Switches)
+	}
+	for at := rotor.Time(0); at < 2*sc.CycleDuration(); at += rotor.Microsecond / 2 {
+		dark := 0
+		for sw := 0; sw < sc.Switches; sw++ {
+			if !sc.CircuitUp(sw, at) {
+				dark++
+			}
+		}
+		if dark > 1 {
+			t.Fatalf("at %v: %d switches reconfiguring", at, dark)
+		}
+	}
+	if _, err := Run(setup.Config); err != nil {
+		t.Fatal(err)
+	}
+}

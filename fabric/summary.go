@@ -34,6 +34,16 @@ func quantiles(s stats.Summary) Quantiles {
 	return Quantiles{s.Count, Num(s.Mean), Num(s.P50), Num(s.P99), Num(s.P999), Num(s.Max)}
 }
 
+// LatencySummary is Result.QueueingLatency for JSON.
+type LatencySummary struct {
+	Packets int64 `json:"packets"`
+	P50     Num   `json:"p50"`
+	P90     Num   `json:"p90"`
+	P99     Num   `json:"p99"`
+	P999    Num   `json:"p999"`
+	Max     Num   `json:"max"`
+}
+
 // BucketStats is the FCT (µs) and slowdown of the completed measured flows
 // of one flow-size bucket, and how many of its measured flows did not
 // complete (they are in no percentile).
@@ -105,6 +115,13 @@ type Summary struct {
 	CircuitUtilization Num   `json:"circuit_utilization"`
 	CircuitBytes       int64 `json:"circuit_bytes"`
 	PacketSwitchBytes  int64 `json:"packet_switch_bytes"`
+	// DemandCircuit: circuit utilisation on the days that carried demand
+	// (Result.DemandCircuitUtilization), aggregate and per ToR pair.
+	DemandCircuit struct {
+		Utilization Num           `json:"utilization"`
+		Pairs       []PairCircuit `json:"pairs"`
+	} `json:"circuit_utilization_demand"`
+	QueueingLatencyUs LatencySummary `json:"queueing_latency_us"`
 
 	Packets struct {
 		Injected  int64 `json:"injected"`
@@ -113,6 +130,10 @@ type Summary struct {
 		InFlight  int64 `json:"in_flight"`
 		// HopLimit: source-routed packets dropped at the hop limit (ksp).
 		HopLimit int64 `json:"hop_limit_dropped,omitempty"`
+		// Trimmed: data packets cut to headers (ndp); HeadersDropped:
+		// trimmed headers dropped (in Dropped too).
+		Trimmed        int64 `json:"trimmed,omitempty"`
+		HeadersDropped int64 `json:"headers_dropped,omitempty"`
 	} `json:"packets"`
 	Bytes struct {
 		Injected      int64 `json:"injected"`
@@ -132,6 +153,9 @@ type Summary struct {
 		VOQMeanBytes Num   `json:"voq_mean_bytes"`
 		VOQP99Bytes  Num   `json:"voq_p99_bytes"`
 	} `json:"buffer"`
+
+	// PFC: priority flow control (buffer.lossless), present only with it.
+	PFC *PFCSummary `json:"pfc,omitempty"`
 
 	Hops        []int64 `json:"hops"`
 	Reordered   int64   `json:"reordered_packets"`
@@ -160,9 +184,16 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	}
 	s.HostUtilization, s.CircuitUtilization = Num(r.HostUtilization), Num(r.CircuitUtilization)
 	s.CircuitBytes, s.PacketSwitchBytes = r.CircuitBytes, r.PacketSwitchBytes
+	s.DemandCircuit.Utilization, s.DemandCircuit.Pairs = Num(math.NaN()), r.PairCircuits
+	if r.DemandCircuitUtilization >= 0 {
+		s.DemandCircuit.Utilization = Num(r.DemandCircuitUtilization)
+	}
+	q := r.QueueingLatency
+	s.QueueingLatencyUs = LatencySummary{q.Packets, Num(q.P50), Num(q.P90), Num(q.P99), Num(q.P999), Num(q.Max)}
 	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
 	s.Packets.HopLimit = r.HopLimitDropped
+	s.Packets.Trimmed, s.Packets.HeadersDropped = r.Trimmed, r.HeadersDropped
 	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
 		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes
 	s.Bytes.DataInjected, s.Bytes.DataDelivered, s.Bytes.DataDropped = r.InjectedData, r.DeliveredData, r.DroppedData
@@ -173,6 +204,10 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Buffer.MeanBytes, s.Buffer.PeakBytes, s.Buffer.VOQMeanBytes = Num(r.BufferMean), r.BufferPeak, Num(r.VOQMean)
 	s.Buffer.P99Bytes, s.Buffer.VOQP99Bytes = Num(cdfQuantile(r.BufferCDF, 0.99)), Num(cdfQuantile(r.VOQCDF, 0.99))
 	s.Hops, s.Reordered, s.Retransmits, s.Timeouts, s.Events = r.Hops, r.Reordered, r.Retransmits, r.Timeouts, r.Events
+	if p := r.PFC; p != nil {
+		s.PFC = &PFCSummary{PauseFrames: p.PauseFrames, ResumeFrames: p.ResumeFrames,
+			PausedUs: Num(float64(p.PausedTime) / float64(rotor.Microsecond)), LosslessDropped: p.LosslessDropped}
+	}
 	return s, nil
 }
 

@@ -9,12 +9,18 @@ import (
 // packet switch of the rotor fabric.
 
 func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	return s.enqueueFrom(tr, q, idx, -1)
+}
+
+// enqueueFrom is enqueue for a packet that came in on port in (−1:
+// unknown, only without PFC).
+func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	now := s.q.Now()
 	if tr.ID >= 0 {
 		s.settle(tr.ID)
 	}
-	if !tr.Enqueue(now, q, idx) {
-		s.switchDrop(idx)
+	if !tr.EnqueueFrom(now, q, idx, in) && (!s.ndp.on || !s.trim(tr, &q, idx) || !tr.EnqueueFrom(now, q, idx, in)) {
+		s.switchDrop(idx) // ndp: a trimmed header that finds no room either
 		return false
 	}
 	for _, e := range tr.TakeEvicted() {
@@ -32,6 +38,8 @@ func (s *sim) drop(idx int32) {
 	s.m.droppedBytes += int64(p.Size)
 	if p.Kind == packet.Data {
 		s.m.droppedData += int64(p.Size)
+	} else if p.Kind == packet.Trimmed {
+		s.ndp.headerDrops++
 	}
 	s.pool.Free(idx)
 }
@@ -44,6 +52,9 @@ func (s *sim) torArrive(t int, idx int32) {
 	p := s.pool.At(idx)
 	tr := s.tors[t]
 	if p.DstToR == int32(t) {
+		if s.cc.circuitECE && p.Kind == packet.Ack {
+			s.circuitECE(t, p)
+		}
 		h := p.DstHost - int32(t*s.H)
 		if s.enqueue(tr, tr.HostQueue(int(h)), idx) {
 			s.bookHostPort(p.DstHost, p.Size)
@@ -63,6 +74,10 @@ func (s *sim) torArrive(t int, idx int32) {
 		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
 			s.portSend(t, tr.PacketSwitchPort())
 		}
+		return
+	}
+	if s.voq != nil {
+		s.voqArrive(t, next, class, idx)
 		return
 	}
 	if s.enqueue(tr, tr.VOQ(int(next), class), idx) {
@@ -112,7 +127,7 @@ func (s *sim) psArrive(idx int32) {
 	if p.Via >= 0 {
 		v = p.Via
 	}
-	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, 0), idx) {
+	if port := s.ps.FabricPort(int(v)); s.enqueue(s.ps, s.ps.PortQueue(port, s.psClass(p)), idx) {
 		s.portSend(s.n, port)
 	}
 }

@@ -47,7 +47,7 @@ const (
 	ECN     Flags = 1 << iota // congestion experienced (set by a switch queue)
 	ECE                       // ack: echo of the data packet's ECN
 	Retx                      // data: a retransmission; ack: answers one (no RTT sample)
-	Circuit                   // ack: the data packet crossed a circuit
+	Circuit                   // data: crossed a circuit; ack: the data packet did
 	Pulled                    // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 )
 

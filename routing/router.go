@@ -113,6 +113,9 @@ const (
 	Earliest = "earliest"
 	VLBPaths = "vlb-paths"
 	ECMP     = "ecmp"
+	// HybridVOQ routes as Direct; the engine's per-destination VOQs are
+	// drained by the circuit in its day and otherwise by the packet switch.
+	HybridVOQ = "hybrid-voq"
 )
 
 // Modes lists every routing mode.
@@ -129,6 +132,8 @@ var Modes = []Mode{
 		Needs: NeedSchedule | NeedBulk, New: newPaths},
 	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch",
 		Needs: NeedSchedule | NeedCircuits, New: newHybrid},
+	{Name: HybridVOQ, Doc: "per-destination VOQs: the circuit drains VOQ v during its day toward v, the packet-switch port drains round robin the VOQs whose circuit is down (the PowerTCP thesis's and reTCP's hybrid ToR)",
+		New: func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits",
 		Needs: NeedSchedule, New: newEarliest},
 	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",

@@ -48,8 +48,10 @@
 // accounted to its ingress queue (InPort, class); a LosslessPolicy
 // (reverie, sonic, dt) decides whether it enters the shared pool; if not it goes
 // to headroom and the ingress queue pauses (Switch.OnPFC). Pause frames
-// crossing links are the engine's job: the switch only reports pause and
-// resume.
+// crossing links are the engine's job (package fabric): the switch only
+// reports pause and resume, a ToR built with Config.Lossless takes each
+// arrival's ingress port (EnqueueFrom), and PickExcept serves a port's
+// queues except the classes its downstream paused.
 //
 // Decisions where the papers are silent or disagree:
 //

@@ -601,8 +601,12 @@ func (sw *Switch) sub(q int32, size int32) {
 
 // Pick is the queue port would serve next, or −1 if all its queues are
 // empty. It does not change the round-robin position.
-func (sw *Switch) Pick(port int) int32 {
-	act := uint32(sw.st.Ports[port].Active)
+func (sw *Switch) Pick(port int) int32 { return sw.PickExcept(port, 0) }
+
+// PickExcept is Pick among the port's queues whose bit is not set in skip
+// (bit k: queue index k, e.g. a class paused by PFC).
+func (sw *Switch) PickExcept(port int, skip uint8) int32 {
+	act := uint32(sw.st.Ports[port].Active &^ skip)
 	if act == 0 {
 		return -1
 	}

@@ -103,6 +103,31 @@ func TestSchedulers(t *testing.T) {
 	}
 }
 
+// PickExcept skips the queues a PFC pause holds: under strict priority
+// the lowest non-empty queue not skipped, under round robin the next one
+// in turn not skipped; with everything skipped, nothing.
+func TestPickExcept(t *testing.T) {
+	for _, sched := range []Sched{StrictPriority, RoundRobin} {
+		cfg := cfgN(1, 3, 1e6, rotor.Gbps)
+		cfg.Sched = sched
+		sw, err := NewSwitch(cfg, CompleteSharingPolicy{}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, class := range []uint8{0, 1, 2} {
+			sw.Enqueue(0, &Arrival{Size: 100, Port: 0, Class: class}, int32(k))
+		}
+		for _, c := range []struct {
+			skip uint8
+			want int32
+		}{{0, 0}, {0b001, 1}, {0b011, 2}, {0b101, 1}, {0b111, -1}} {
+			if got := sw.PickExcept(0, c.skip); got != c.want {
+				t.Errorf("sched %d, skip %03b: queue %d, want %d", sched, c.skip, got, c.want)
+			}
+		}
+	}
+}
+
 // DCTCP marks a packet that finds more than K bytes; RED with
 // min = max is the same step.
 func TestECN(t *testing.T) {

@@ -59,6 +59,11 @@ type Config struct {
 	ECNThreshold                                     rotor.Bytes // mark packets entering a queue longer than this; 0: off
 	RecordINT                                        bool        // stamp INT hop records on data packets' dequeue, into Ints
 	Ints                                             *IntStore   // where INT records live (shared by all switches of a fabric); needed with RecordINT
+	// PFC (SwitchConfig's fields of the same names): Lossless has bit k
+	// set iff class k is lossless; every arrival must then name its
+	// ingress port (EnqueueFrom).
+	Lossless               uint8
+	Headroom, HeadroomPool int64
 }
 
 // MaxClasses is the most queues a port may have.
@@ -156,7 +161,8 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	if cfg.ToRs > 0 {
 		nq = max(nq, 2)
 	}
-	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT}
+	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT,
+		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool}
 	if sc.MTU == 0 {
 		sc.MTU = int32(min(rotor.DefaultMTU, cfg.Buffer))
 	}
@@ -273,6 +279,13 @@ func (t *ToR) Pick(port int) (q QueueID, ok bool) {
 	return QueueID(k), k >= 0
 }
 
+// PickExcept is Pick among the port's queues whose bit is not set in
+// skip (bit k: queue index k, e.g. a class that PFC paused).
+func (t *ToR) PickExcept(port int, skip uint8) (q QueueID, ok bool) {
+	k := t.sw.PickExcept(port-t.cfg.Uplinks, skip)
+	return QueueID(k), k >= 0
+}
+
 // TxBytes is the number of bytes sent on port so far.
 func (t *ToR) TxBytes(port int) int64 { return t.txBytes[port] }
 
@@ -307,7 +320,7 @@ func (t *ToR) Release(size int32) { t.sw.Release(size) }
 // arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
 func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
 	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
-		Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
+		InPort: -1, Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
 	return &t.arr
 }
 
@@ -323,9 +336,22 @@ func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 // dropped (the caller then owns it). Packets the policy pushed out are
 // kept for TakeEvicted.
 func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
+	return t.EnqueueFrom(now, q, idx, -1)
+}
+
+// EnqueueFrom is Enqueue for a packet that came in on port inPort (PFC
+// accounts lossless packets to it and pauses it); −1: unknown, which a
+// switch with lossless classes refuses.
+func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool {
 	p := t.pool.At(idx)
 	n0 := len(t.sw.Evicted)
-	ok, _ := t.sw.EnqueueQueue(now, t.arrival(idx, p, q), int32(q), idx)
+	a := t.arrival(idx, p, q)
+	if inPort >= 0 {
+		a.InPort = int32(inPort - t.cfg.Uplinks)
+	} else if t.cfg.Lossless != 0 {
+		panic("tor: a switch with lossless classes needs each arrival's ingress port (EnqueueFrom)")
+	}
+	ok, _ := t.sw.EnqueueQueue(now, a, int32(q), idx)
 	for i := n0; i < len(t.sw.Evicted); i++ {
 		t.Drops++
 		t.DropBytes += int64(t.pool.At(t.sw.Evicted[i]).Size)

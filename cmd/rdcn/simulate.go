@@ -266,7 +266,7 @@ func scheduleEntries(s *rotor.Schedule) int64 {
 
 // simOutputNames are the files simulate may write into its directory.
 var simOutputNames = []string{"summary.json", "perf.json", "flows.csv", "timeseries.csv", "buffer_cdf.csv",
-	"workload.flows", "schedule.json", "fct_cdf.png", "utilization.png"}
+	"workload.flows", "schedule.json", "fct_cdf.png", "utilization.png", "pair_series.csv", "pair.png"}
 
 // checkOutputDir refuses, before the run, an output directory the results
 // could not be written to: an empty name, a path that is a file, a
@@ -371,6 +371,14 @@ func (o *simOutput) write(dir string, withPlots bool) error {
 	if withPlots {
 		files["fct_cdf.png"] = o.plotFCT
 		files["utilization.png"] = o.plotUtilization
+	}
+	if w := o.result.Watch; w != nil {
+		files["pair_series.csv"] = func(out io.Writer) error { return writePairSeries(out, w, o.result.SeriesInterval) }
+		if withPlots {
+			files["pair.png"] = func(out io.Writer) error {
+				return writePNG(plotPair(w, o.result.SeriesInterval, fmt.Sprintf("ToR %d → ToR %d", w.Src, w.Dst)), out)
+			}
+		}
 	}
 	names := make([]string, 0, len(files))
 	for n := range files {
@@ -539,7 +547,18 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 	}
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
 		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
+	if p := s.PFC; p != nil {
+		fmt.Fprintf(w, "PFC: %d pause and %d resume frames, %s us paused in all, %d lossless packets dropped\n",
+			p.PauseFrames, p.ResumeFrames, fmtNum(p.PausedUs), p.LosslessDropped)
+	}
 	fmt.Fprintln(w, hopsLine(s.Hops))
+	if d := s.DemandCircuit; len(d.Pairs) > 0 {
+		fmt.Fprintf(w, "circuit utilisation on days with demand %s (%d ToR pairs)\n", fmtNum(d.Utilization), len(d.Pairs))
+	}
+	if q := s.QueueingLatencyUs; q.Packets > 0 {
+		fmt.Fprintf(w, "queueing latency (µs) of %d data packets: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n",
+			q.Packets, fmtNum(q.P50), fmtNum(q.P90), fmtNum(q.P99), fmtNum(q.P999), fmtNum(q.Max))
+	}
 }
 
 // hopsLine labels summary.json's hops histogram: data packets delivered

@@ -205,6 +205,16 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "schedule.file=/does/not/exist", "--set", "schedule.k=2"}, "schedule.k"},
 		// Checked up front, before the run (was exit 1 when a flow started).
 		{[]string{"--set", "transport.cc=bogus"}, `config: transport.cc: unknown congestion control "bogus"`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=gamma=1.5"}, `config: transport.cc_params: powertcp: gamma = "1.5": must be in (0, 1]`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=g=0.5"}, `config: transport.cc_params: powertcp: unknown parameter "g"`},
+		{[]string{"--set", "transport.cc=powertcp", "--set", "transport.cc_params=gamma"}, `config: transport.cc_params:`},
+		{[]string{"--set", "transport.cc=fixed", "--set", "transport.cc_params=gamma=1"}, `config: transport.cc_params: "gamma=1": is read only with transport.cc`},
+		{[]string{"--set", "transport.cc=hpcc", "--set", "routing.mode=earliest"}, `config: transport.cc: hpcc reads INT records`},
+		{[]string{"--set", "transport.cc=dctcp"}, `config: buffer.ecn_threshold: dctcp reacts to ECN marks`},
+		{[]string{"--set", "transport.kind=window", "--set", "buffer.prebuffer=-1us"}, `config: buffer.prebuffer:`},
+		{[]string{"--set", "topology.kind=leafspine", "--set", "buffer.prebuffer=600us"}, `config: buffer.prebuffer: prebuffering resizes VOQs`},
+		{[]string{"--set", "buffer.prebuffer_big=10pkt"}, `config: buffer.prebuffer_big: "10pkt": is read only with buffer.prebuffer set`},
+		{[]string{"--set", "run.watch_pair=1,1"}, `config: run.watch_pair:`},
 		{[]string{"--set", "transport.kind=linerate", "--set", "transport.cc=none"}, `config: transport.cc: "none": is read only with transport.kind window or pull`},
 		// Range-checked before the 32-bit fields (wrapped to 1500, 0, negative).
 		{[]string{"--set", "topology.mtu=4294968796"}, `config: topology.mtu: "4294968796": must be at most 65536`},
@@ -227,7 +237,9 @@ func TestSimulateBadInput(t *testing.T) {
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.paths_k=4"}, `config: routing.paths_k: "4": is read only with routing.mode paths or vlb-paths, not direct`},
 		{[]string{"--set", "routing.mode=direct", "--set", "routing.relay_limit=10KB"}, `config: routing.relay_limit: "10KB": is read only with routing.mode rotorlb or paths, not direct`},
 		{[]string{"--set", "routing.mode=paths", "--set", "routing.multipath=ecmp"}, `config: routing.multipath: "ecmp": is read only with routing.paths_k > 1`},
-		{[]string{"--set", "transport.kind=window", "--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull, not window`},
+		{[]string{"--set", "transport.kind=window", "--set", "transport.pull_depth=2"}, `config: transport.pull_depth: "2": is read only with transport.kind pull or ndp, not window`},
+		{[]string{"--set", "transport.kind=ndp", "--set", "transport.cc=dctcp"}, `config: transport.cc: "dctcp": is read only with transport.kind window or pull, not ndp`},
+		{[]string{"--set", "transport.kind=ndp", "--set", "transport.ndp_window=-1"}, `config: transport.ndp_window: "-1": must be at least 0`},
 		// No packet fits in a day (ran for minutes).
 		{[]string{"--set", "schedule.slot=1ps"}, `config: schedule.slot: "1ps": no packet fits in a day`},
 		{[]string{"--set", "schedule.kind=sirius"}, `config: schedule.slot: (empty: sirius's default, 384ns): no packet fits in a day`},

@@ -100,3 +100,49 @@ for p in dt edt tdt; do
 		END {for (k in n) if (n[k] == 8) {b++; if (!bad[k]) ok++}; printf "| %s | %d | %d | %.1f %% |", p, b, ok, 100 * ok / b}' "$OUT/tdt-$p/flows.csv"
 	echo " $(drops "$OUT/tdt-$p/summary.json") |"
 done
+
+# field FILE KEY: a number of summary.json (the first KEY)
+field() { sed -n "s/.*\"$2\": \([0-9.e+-]*\).*/\1/p" "$1" | head -1; }
+
+echo
+echo "## Reverie: PFC pauses, lossless incast (2 MB) + lossy websearch"
+echo "| load | policy | pause frames | paused (µs, all upstream classes) | incast p99 FCT | lossless dropped | drop rate (lossy) |"
+for load in 0.05:20 0.1:40 0.2:80; do
+	l=${load%%:*} pc=${load##*:}
+	for p in reverie sonic dt; do
+		run "rev-$pc-$p" "$DIR/reverie-pfc.toml" "workload.load=$l" "buffer.policy=$p"
+		s="$OUT/rev-$pc-$p/summary.json"
+		echo "| $pc % | $p | $(field "$s" pause_frames) | $(field "$s" paused_us) | $(pct "$OUT/rev-$pc-$p/flows.csv" 0.99 7 incast) | $(field "$s" lossless_dropped) | $(drops "$s") |"
+	done
+done
+# Reverie's low-pass filter: pauses should fall as gamma → 1
+for g in 0.5 0.9 0.99; do
+	run "rev-80-g$g" "$DIR/reverie-pfc.toml" "workload.load=0.2" "buffer.gamma=$g"
+	s="$OUT/rev-80-g$g/summary.json"
+	echo "| 80 % | reverie, gamma $g | $(field "$s" pause_frames) | $(field "$s" paused_us) | $(pct "$OUT/rev-80-g$g/flows.csv" 0.99 7 incast) | $(field "$s" lossless_dropped) | $(drops "$s") |"
+done
+
+echo
+echo "## FB: QCT / throughput / buffer (queries 50 % of buffer; THP: delivered load of the leaf uplinks; BUF: mean leaf buffer)"
+echo "| deployment | load | policy | QCT mean (ms) | THP (%) | BUF (%) | incast flows unfinished | drop rate |"
+for dep in multi:3 single:1; do
+	d=${dep%%:*} nq=${dep##*:}
+	pols="fb dt cs fba"
+	keys="topology.queues_per_port=$nq"
+	if [ "$d" = single ]; then pols="fb dt cs fab ib"; keys="$keys topology.incast_queue= buffer.hi_queues=0"; fi
+	for load in 0.18:high 0.08:low; do
+		l=${load%%:*} ln=${load##*:}
+		for p in $pols; do
+			n="fb-$d-$ln-$p"
+			k="$keys"
+			case $p in cs | fab | ib) k="$k buffer.hi_queues=" ;; esac
+			# shellcheck disable=SC2086
+			run "$n" "$DIR/fb-query.toml" "workload.load=$l" "buffer.policy=$p" $k
+			s="$OUT/$n/summary.json"
+			awk -v d="$d" -v ln="$ln" -v p="$p" -v q="$(sed -n '/"qct_us"/,/}/s/.*"mean": \([0-9.e+-]*\).*/\1/p' "$s")" \
+				-v dl="$(field "$s" delivered_load)" -v buf="$(field "$s" mean_bytes)" -v st="$(field "$s" started)" \
+				'BEGIN {printf "| %s | %s | %s | %.1f | %.0f | %.0f |", d, ln, p, q / 1000, 500 * dl, buf / 10000}'
+			echo " $(unfin "$OUT/$n/flows.csv") | $(drops "$s") |"
+		done
+	done
+done

@@ -1,0 +1,152 @@
+package cc
+
+import (
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// NDP is the sender side of NDP (Handley et al., "Re-architecting
+// datacenter networks and stacks for low latency and high performance",
+// SIGCOMM 2017): a receiver-driven transport. The sender sends its first
+// window at line rate; after that it sends one packet per PULL the
+// receiver paces at its own line rate. A switch whose queue is full
+// trims a data packet to its header instead of dropping it; the receiver
+// answers a header with a NACK and a PULL, the NACK queues the segment
+// for retransmission and the PULL lets it go. Retransmissions go before
+// new data. A timeout (nothing heard for RTO) re-queues every segment
+// sent and not acknowledged: it recovers lost headers, NACKs and PULLs,
+// which switches drop only when even a header finds no room.
+//
+// Per-flow state is a few words plus two sliding bitmaps (acknowledged,
+// queued for retransmission) spanning the segments in flight and a FIFO
+// of segments to retransmit: nothing is allocated per packet once they
+// have grown to the flow's window.
+type NDP struct {
+	Size int64
+	MSS  int32
+	// Credit is the number of packets the sender may send now: the first
+	// window, then one per PULL. A PULL that finds nothing to send is
+	// spent (NDP's sender ignores it).
+	Credit int
+	// LastHeard is when the sender last heard from the receiver (ACK,
+	// NACK or PULL); the timeout fires RTO after it.
+	LastHeard rotor.Time
+	RTO       rotor.Time
+
+	segs   int64 // segments of the flow
+	next   int64 // next new segment
+	una    int64 // every segment below it is acknowledged
+	nAcked int64
+	acked  segBits
+	queued segBits // in retx
+	retx   des.FIFO
+
+	Retransmits, Timeouts int64
+}
+
+// NewNDP prepares the sender of a flow of size bytes in segments of mss
+// bytes, with a first window of iw packets and the timeout rto, starting
+// at now.
+func NewNDP(size int64, mss int32, iw int, rto, now rotor.Time) *NDP {
+	return &NDP{Size: size, MSS: mss, Credit: iw, RTO: rto, LastHeard: now,
+		segs: (size + int64(mss) - 1) / int64(mss)}
+}
+
+// Done reports whether every segment is acknowledged.
+func (n *NDP) Done() bool { return n.nAcked == n.segs }
+
+// CanSend reports whether Next would return a packet.
+func (n *NDP) CanSend() bool {
+	return n.Credit > 0 && (n.retx.Len() > 0 || n.next < n.segs)
+}
+
+// Deadline is when the timeout fires unless the sender hears from the
+// receiver before.
+func (n *NDP) Deadline() rotor.Time { return n.LastHeard + n.RTO }
+
+// Next spends one credit on the next packet: a queued retransmission, else
+// the next new segment. ok is false if there is no credit or nothing to
+// send (then the credit is spent).
+func (n *NDP) Next() (seq int64, size int32, retx bool, ok bool) {
+	if n.Credit <= 0 {
+		return 0, 0, false, false
+	}
+	for n.retx.Len() > 0 {
+		seg := int64(n.retx.Pop())
+		n.queued.clear(seg)
+		if n.acked.get(seg) {
+			continue
+		}
+		n.Credit--
+		n.Retransmits++
+		return seg * int64(n.MSS), n.segLen(seg), true, true
+	}
+	if n.next < n.segs {
+		seg := n.next
+		n.next++
+		n.Credit--
+		return seg * int64(n.MSS), n.segLen(seg), false, true
+	}
+	n.Credit = 0
+	return 0, 0, false, false
+}
+
+func (n *NDP) segLen(seg int64) int32 {
+	return int32(min(int64(n.MSS), n.Size-seg*int64(n.MSS)))
+}
+
+// OnAck records the acknowledgement of segment seg.
+func (n *NDP) OnAck(seg int64, now rotor.Time) {
+	n.LastHeard = now
+	if seg < 0 || seg >= n.segs || n.acked.get(seg) {
+		return
+	}
+	n.acked.set(seg)
+	n.nAcked++
+	for n.una < n.segs && n.acked.get(n.una) {
+		n.una++
+	}
+	n.acked.advance(n.una)
+	n.queued.advance(n.una)
+}
+
+// OnNack queues segment seg, whose payload a switch trimmed, for
+// retransmission.
+func (n *NDP) OnNack(seg int64, now rotor.Time) {
+	n.LastHeard = now
+	if seg >= 0 && seg < n.next {
+		n.requeue(seg)
+	}
+}
+
+func (n *NDP) requeue(seg int64) {
+	if n.acked.get(seg) || n.queued.get(seg) {
+		return
+	}
+	n.queued.set(seg)
+	n.retx.Push(int32(seg))
+}
+
+// OnPull grants one packet.
+func (n *NDP) OnPull(now rotor.Time) {
+	n.LastHeard = now
+	n.Credit++
+}
+
+// OnTimeout handles the timer at now. If nothing was heard for RTO and
+// segments are unacknowledged, it queues every segment sent and not
+// acknowledged for retransmission, grants one packet (the receiver's PULLs
+// clock the rest) and reports true. Otherwise it reports false; the timer
+// is re-armed at Deadline while the flow is not Done.
+func (n *NDP) OnTimeout(now rotor.Time) bool {
+	if n.Done() || now < n.Deadline() {
+		return false
+	}
+	n.Timeouts++
+	for seg := n.una; seg < n.next; seg++ {
+		n.requeue(seg)
+	}
+	n.Credit = max(n.Credit, 1)
+	n.LastHeard = now
+	return true
+}

@@ -1,0 +1,56 @@
+package cc
+
+import (
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// TestNDPSender: a 5-segment flow (last segment 500 B) with a first
+// window of 2: two sends, then nothing until a PULL; a NACKed segment goes
+// before new data; a PULL with nothing to send is spent; a timeout
+// re-queues exactly the sent, unacknowledged segments.
+func TestNDPSender(t *testing.T) {
+	n := NewNDP(6500, 1500, 2, rotor.Millisecond, 0)
+	next := func(wantSeq int64, wantSize int32, wantRetx, wantOK bool) {
+		t.Helper()
+		seq, size, retx, ok := n.Next()
+		if seq != wantSeq || size != wantSize || retx != wantRetx || ok != wantOK {
+			t.Fatalf("Next = (%d, %d, %v, %v), want (%d, %d, %v, %v)", seq, size, retx, ok, wantSeq, wantSize, wantRetx, wantOK)
+		}
+	}
+	next(0, 1500, false, true)
+	next(1500, 1500, false, true)
+	next(0, 0, false, false) // window spent
+	n.OnAck(0, 10)
+	n.OnNack(1, 10)
+	n.OnPull(11)
+	next(1500, 1500, true, true) // the retransmission first
+	n.OnPull(12)
+	n.OnPull(12)
+	next(3000, 1500, false, true)
+	next(4500, 1500, false, true)
+	n.OnAck(1, 20)
+	n.OnAck(2, 20)
+	if n.Timeouts != 0 || n.OnTimeout(20) {
+		t.Fatal("timeout before RTO")
+	}
+	if !n.OnTimeout(20 + rotor.Millisecond) {
+		t.Fatal("no timeout after RTO of silence")
+	}
+	next(4500, 1500, true, true) // segment 3, then nothing: credit 1
+	next(0, 0, false, false)
+	n.OnPull(30)
+	next(6000, 500, false, true)
+	n.OnPull(31)
+	next(0, 0, false, false) // nothing left to send: the PULL is spent
+	if n.Credit != 0 {
+		t.Errorf("credit %d after a PULL with nothing to send", n.Credit)
+	}
+	for seg := int64(3); seg < 5; seg++ {
+		n.OnAck(seg, 40)
+	}
+	if !n.Done() || n.Retransmits != 2 {
+		t.Errorf("done %v, %d retransmits; want true, 2", n.Done(), n.Retransmits)
+	}
+}

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+var rdcnCase = flag.Bool("rdcn-case", false, "run the RDCN case study (fabric/testdata/rdcn.toml) and write docs/rdcn-case.png; prints the docs/cc.md table")
+
+// TestRDCNCase reproduces the PowerTCP thesis's reconfigurable-network
+// study (§2.4): reTCP with prebuffering, HPCC and per-RTT PowerTCP on
+// fabric/testdata/rdcn.toml. It runs only with -rdcn-case (about 15 s);
+// the table it prints is in docs/cc.md.
+func TestRDCNCase(t *testing.T) {
+	if !*rdcnCase {
+		t.Skip("the RDCN case study runs with -rdcn-case")
+	}
+	type run struct {
+		name, plot string
+		sets       []string
+	}
+	runs := []run{
+		{"reTCP, τ_pre 1800 µs, VOQ 144 KB / 450 KB", "reTCP, prebuffer 1800 µs", []string{"transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=1800us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
+		{"reTCP, τ_pre 600 µs, VOQ 144 KB / 450 KB", "reTCP, prebuffer 600 µs", []string{"transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
+		{"reTCP, τ_pre 1800 µs, VOQ 16 / 50 packets", "", []string{"transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=1800us", "buffer.prebuffer_small=16pkt", "buffer.prebuffer_big=50pkt"}},
+		{"reTCP, τ_pre 600 µs, VOQ 16 / 50 packets", "", []string{"transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=16pkt", "buffer.prebuffer_big=50pkt"}},
+		{"HPCC", "HPCC", []string{"transport.cc=hpcc", "transport.cc_params="}},
+		{"PowerTCP, per-RTT", "PowerTCP (per-RTT)", nil},
+		{"PowerTCP, per-RTT, min_lambda = 0 (no λ floor)", "", []string{"transport.cc_params=mode=per-rtt,min_lambda=0"}},
+	}
+	var panels [][]*plot.Plot
+	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, r := range runs {
+		sets := append([]string{"workload.flows_file=../../fabric/testdata/rdcn.flows"}, r.sets...)
+		res := runSpec(t, "../../fabric/testdata/rdcn.toml", sets...)
+		q := res.QueueingLatency
+		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999, res.DroppedPackets, res.Timeouts)
+		if r.plot != "" {
+			// One week of ToR 0 → 1 around its second day (5880 µs).
+			p := plotPairWindow(res.Watch, res.SeriesInterval, r.plot, 5700*rotor.Microsecond, 6400*rotor.Microsecond)
+			panels = append(panels, []*plot.Plot{p})
+		}
+	}
+	img := vgimg.New(7*vg.Inch, 10*vg.Inch)
+	dc := draw.New(img)
+	tiles := draw.Tiles{Rows: len(panels), Cols: 1, PadX: vg.Millimeter, PadY: 3 * vg.Millimeter, PadTop: vg.Millimeter, PadBottom: vg.Millimeter, PadLeft: vg.Millimeter, PadRight: vg.Millimeter}
+	canvases := plot.Align(panels, tiles, dc)
+	for i := range panels {
+		panels[i][0].Draw(canvases[i][0])
+	}
+	out, err := os.Create("../../docs/rdcn-case.png")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// runSpec runs the configuration file path with the key=value overrides
+// sets.
+func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sp := fabric.NewSpec()
+	if err := sp.LoadTOML(f); err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range sets {
+		if err := sp.SetArg(kv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	su, err := sp.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := fabric.Run(su.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}

@@ -1,0 +1,175 @@
+package fabric
+
+import (
+	"strings"
+
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Congestion control of the windowed flows: the law named by transport.cc
+// (cc's registry is the one table of laws and their parameters), resolved
+// once before the run, and what the fabric must provide for it: INT
+// records on data packets (INT laws), ECN marks at buffer.ecn_threshold
+// (laws reading ECE as congestion), or ECE set from the circuit map by the
+// ToR that delivers the ACK (reTCP).
+
+// ccEnv is what the laws of this fabric know about their hosts.
+func (c *Config) ccEnv() cc.Env {
+	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: c.baseRTT(), Window: c.Window}
+}
+
+// validateCC checks transport.cc, its parameters and what the law needs
+// from the fabric. A hook (NewController) replaces the law: its
+// parameters are not checked, but the fabric still provides what the
+// named law reads (INT, the circuit ECE).
+func (c *Config) validateCC() error {
+	spec, ok := cc.Lookup(c.CC)
+	if !ok {
+		return CongestionControls.check(c.CC)
+	}
+	if c.NewController != nil {
+		return nil
+	}
+	env := c.ccEnv()
+	if spec.Check != nil {
+		if err := spec.Check(env); err != nil {
+			return cfgErr("transport.window", "%s: %v", spec.Name, err)
+		}
+	}
+	if _, err := spec.Resolve(env, c.CCParams); err != nil {
+		return cfgErr("transport.cc_params", "%v", err)
+	}
+	if spec.INT {
+		if h := intHops(*c); h > cc.MaxHops {
+			return cfgErr("transport.cc", "%s reads INT records, but routing.mode %s takes paths of up to %d hops, more than the %d records a packet carries", spec.Name, c.Routing, h, cc.MaxHops)
+		}
+	}
+	switch spec.ECE {
+	case cc.ECECongestion:
+		if c.ECNThreshold == 0 {
+			return cfgErr("buffer.ecn_threshold", "%s reacts to ECN marks: set the marking threshold K (e.g. 30KB)", spec.Name)
+		}
+	case cc.ECECircuit:
+		if c.LeafSpine != nil {
+			return cfgErr("transport.cc", "%s reads circuit state from ECE: needs circuits (topology.kind rotor)", spec.Name)
+		}
+		if c.Acks == AcksIdeal {
+			return cfgErr("transport.acks", "%s reads the ECE the sender's ToR sets on the ACK: needs ACKs through the fabric (fabric), not ideal", spec.Name)
+		}
+	}
+	return nil
+}
+
+// baseRTT is the largest propagation-plus-serialisation round trip of a
+// full-size data packet and its ACK on an idle fabric: the τ the INT and
+// delay laws default to. Rotor: host link, one circuit hop (two with
+// vlb, rotorlb and the multi-hop modes: their usual relay), host link;
+// with a packet switch the path through it, if longer. Leaf-spine: host,
+// leaf→spine, spine→leaf, host. Waiting for a circuit is not part of it.
+func (c *Config) baseRTT() rotor.Time {
+	mtu, ack := rotor.Bytes(c.MTU), rotor.Bytes(c.AckSize)
+	hop := func(r rotor.Rate, d rotor.Time) rotor.Time {
+		if r <= 0 {
+			return d
+		}
+		return r.TransmitTime(mtu) + r.TransmitTime(ack) + 2*d
+	}
+	host := 2 * hop(c.HostLink, c.HostDelay)
+	if ls := c.LeafSpine; ls != nil {
+		return host + 2*hop(ls.FabricLink, ls.FabricDelay)
+	}
+	circuits := rotor.Time(2)
+	if c.Routing == Direct || c.Routing == Hybrid || c.Routing == HybridVOQ {
+		circuits = 1
+	}
+	rtt := host + circuits*hop(c.CircuitLink, c.LinkDelay)
+	if c.PacketSwitchLink > 0 {
+		rtt = max(rtt, host+2*hop(c.PacketSwitchLink, c.PacketSwitchDelay))
+	}
+	return rtt
+}
+
+// ccState is the resolved law of a run.
+type ccState struct {
+	spec       cc.Spec
+	env        cc.Env
+	values     cc.Values
+	circuitECE bool // the ToR delivering an ACK sets ECE from its circuit map
+}
+
+// initCC resolves the law before the run (validate has checked it).
+func (s *sim) initCC() error {
+	s.cc.env = s.cfg.ccEnv()
+	spec, _ := cc.Lookup(s.cfg.CC)
+	s.cc.spec = spec
+	s.cc.circuitECE = spec.ECE == cc.ECECircuit && s.sched != nil
+	if s.cfg.NewController != nil {
+		return nil
+	}
+	v, err := spec.Resolve(s.cc.env, s.cfg.CCParams)
+	if err != nil {
+		return cfgErr("transport.cc_params", "%v", err)
+	}
+	s.cc.values = v
+	return nil
+}
+
+// needsINT reports whether cfg's law reads INT records.
+func (c *Config) needsINT() bool {
+	spec, ok := cc.Lookup(c.CC)
+	return ok && spec.INT
+}
+
+// newLaw makes the law of windowed flow f.
+func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
+	if s.cfg.NewController != nil {
+		return s.cfg.NewController(f, s.cc.env)
+	}
+	return s.cc.spec.New(s.cc.env, s.cc.values), nil
+}
+
+// circuitECE sets or clears ACK p's ECE at ToR t, which delivers it to
+// the data's sender: set iff a circuit from t to the data's destination
+// ToR (the ACK's source ToR) is up now (reTCP's ECE map).
+func (s *sim) circuitECE(t int, p *packet.Packet) {
+	if s.upTo[t*s.n+int(s.torOf(p.SrcHost))] != 0 {
+		p.Set(packet.ECE)
+	} else {
+		p.Flags &^= packet.ECE
+	}
+}
+
+// ccParamLaws lists the laws that read parameters.
+func ccParamLaws() []string {
+	var out []string
+	for _, s := range cc.Laws() {
+		if len(s.Params) > 0 {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// ccRegistry is CongestionControls, built from cc's registry.
+func ccRegistry() Registry {
+	r := Registry{Key: "transport.cc", What: "congestion control"}
+	for _, s := range cc.Laws() {
+		e := Entry{Name: s.Name, Doc: s.Doc}
+		if s.Name == "fixed" {
+			e.Reads = []string{"transport.window"}
+		} else if len(s.Params) > 0 {
+			e.Reads = []string{"transport.cc_params"}
+		}
+		r.Entries = append(r.Entries, e)
+	}
+	return r
+}
+
+// ccParamsDoc documents transport.cc_params.
+func ccParamsDoc() string {
+	return "window, pull: the law's parameters, key=value,… (e.g. gamma=0.9,mode=per-rtt); read by " +
+		strings.Join(ccParamLaws(), ", ") + "; each law's keys, defaults and ranges are in docs/cc.md"
+}

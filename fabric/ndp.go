@@ -1,0 +1,252 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/internal/des"
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// NDP (transport.kind = "ndp"; Handley et al., "Re-architecting datacenter
+// networks and stacks for low latency and high performance", SIGCOMM
+// 2017). The sender's law is cc.NDP; this file is the fabric's part:
+//
+//   - Trimming: a switch that refuses a data packet (its buffer policy
+//     finds no room) cuts it to a header of transport.ack_size bytes
+//     (kind Trimmed) and queues the header in the port's first class: a
+//     leaf-spine port's class 0, ahead of data (in turn with it under
+//     round-robin port scheduling); a rotor ToR's VOQ Transit class,
+//     served first; class 0 of a host or packet-switch port, which with
+//     one class is the data's queue (hybrid-voq gives the packet switch
+//     two). A header refused too is dropped and
+//     counted (Result.NDPHeaderDrops). A packet a push-out policy evicts
+//     is dropped, not trimmed: trimming acts on arrivals.
+//   - The receiver answers data with an ACK and a trimmed header with a
+//     NACK at once (both ahead of data on its NIC), and for either asks
+//     its pull pacer for one PULL. The pacer, one per host, sends one PULL
+//     per MTU time of the host link, for all the flows to that host in
+//     arrival order: the senders together send at the receiver's line
+//     rate. A flow whose receiver has everything gets no more PULLs.
+//   - The sender sends transport.ndp_window packets (default one BDP)
+//     at line rate, then one packet (retransmission first) per PULL.
+//     Nothing heard for transport.min_rto re-sends what is unacknowledged.
+//
+// With routing.mode paths, bulk flows (≥ routing.bulk) are host-buffered
+// and pulled over RotorLB exactly as with transport pull (pull.go); the
+// others run NDP: opera-sim's Opera mode.
+
+// ndpState is the fabric's NDP state.
+type ndpState struct {
+	on    bool
+	iw    int // first window, packets
+	hosts []ndpHost
+	// trimmed counts data packets cut to headers, trimmedBytes the
+	// payload bytes cut; headerDrops the headers dropped.
+	trimmed, trimmedBytes, headerDrops int64
+}
+
+// ndpHost is one host's NDP state: its pull pacer (as a receiver) and its
+// flows with credit (as a sender).
+type ndpHost struct {
+	pulls  des.FIFO   // flows owed a PULL, one entry per PULL
+	pullAt rotor.Time // the pacer's next PULL may go then
+	armed  bool       // an evNDPPull is pending
+	ready  des.FIFO   // flows that may have credit (round-robin)
+}
+
+func (s *sim) initNDP() {
+	if s.cfg.Transport != NDP {
+		return
+	}
+	nd := &s.ndp
+	nd.on = true
+	nd.hosts = make([]ndpHost, s.n*s.H)
+	nd.iw = s.cfg.NDPWindow
+	if nd.iw == 0 { // one bandwidth-delay product of the host link
+		bdp := int64(s.cfg.HostLink.BytesIn(s.baseRTT()))
+		nd.iw = int(max(1, (bdp+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU)))
+	}
+}
+
+// startNDP starts flow id's NDP sender: its first window may go now.
+func (s *sim) startNDP(id int32) {
+	fs := &s.flows[id]
+	fs.recv = cc.NewReceiver(fs.f.Bytes, s.cfg.MTU)
+	fs.ndp = cc.NewNDP(fs.f.Bytes, s.cfg.MTU, s.ndp.iw, s.cfg.MinRTO, s.q.Now())
+	s.ndpArm(id)
+	s.ndpWake(id)
+}
+
+// ndpWake lists flow id with its host's flows that may send and starts
+// the NIC if it is idle.
+func (s *sim) ndpWake(id int32) {
+	fs := &s.flows[id]
+	h := int32(fs.f.Src)
+	if !fs.ndpReady && fs.ndp.CanSend() {
+		fs.ndpReady = true
+		s.ndp.hosts[h].ready.Push(id)
+	}
+	if !s.hosts[h].busy {
+		s.hostSend(h)
+	}
+}
+
+// ndpSend puts the next NDP data packet of host h on its NIC (the NIC is
+// free and no ACK waits): the flows with credit take turns.
+func (s *sim) ndpSend(h int32) {
+	r := &s.ndp.hosts[h].ready
+	for r.Len() > 0 {
+		id := r.Pop()
+		fs := &s.flows[id]
+		if fs.ndp == nil {
+			continue
+		}
+		seq, size, retx, ok := fs.ndp.Next()
+		if fs.ndpReady = fs.ndp.CanSend(); fs.ndpReady {
+			r.Push(id)
+		}
+		if !ok {
+			continue
+		}
+		now := s.q.Now()
+		idx := s.pool.Alloc()
+		p := s.pool.At(idx)
+		p.Reset(packet.Data)
+		p.Flow, p.Size, p.Seq, p.Sent = id, size, seq, now
+		if retx {
+			p.Flags = packet.Retx
+		}
+		p.SrcHost, p.DstHost, p.DstToR = int32(fs.f.Src), int32(fs.f.Dst), fs.dstToR
+		s.m.injectedData += int64(size)
+		s.transmit(h, idx)
+		return
+	}
+}
+
+// ndpArm schedules flow id's timeout unless one is pending.
+func (s *sim) ndpArm(id int32) {
+	fs := &s.flows[id]
+	if fs.timerAt == 0 && !fs.ndp.Done() {
+		fs.timerAt = fs.ndp.Deadline()
+		s.q.Schedule(fs.timerAt, evRTO, id, 0)
+	}
+}
+
+// ndpTimeout handles flow id's timer (its timerAt is cleared).
+func (s *sim) ndpTimeout(id int32) {
+	fs := &s.flows[id]
+	if fs.ndp.OnTimeout(s.q.Now()) {
+		s.ndpWake(id)
+	}
+	if fs.ndp != nil {
+		s.ndpArm(id)
+	}
+}
+
+// ndpAck hands ACK idx (p), which reached host h, to its flow's sender.
+func (s *sim) ndpAck(h int32, idx int32, p *packet.Packet) {
+	id := p.Flow
+	fs := &s.flows[id]
+	if fs.ndp != nil { // else a late ACK for a retired flow
+		fs.ndp.OnAck(int64(p.EchoSeg), s.q.Now())
+	}
+	s.pool.Free(idx)
+	s.retire(id)
+}
+
+// ndpControl handles a NACK, PULL or trimmed header idx (p) reaching host h.
+func (s *sim) ndpControl(h int32, idx int32, p *packet.Packet) {
+	fs := &s.flows[p.Flow]
+	now := s.q.Now()
+	switch p.Kind {
+	case packet.Nack:
+		if fs.ndp != nil {
+			fs.ndp.OnNack(int64(p.EchoSeg), now)
+		}
+	case packet.Pull:
+		if fs.ndp != nil {
+			fs.ndp.OnPull(now)
+			s.ndpWake(p.Flow)
+		}
+	case packet.Trimmed: // the receiver: NACK it now, pull its retransmission
+		if fs.recv == nil || fs.done {
+			break
+		}
+		s.ndpQueuePull(h, p.Flow)
+		p.Kind, p.EchoSeg, p.Size, p.Flags = packet.Nack, int32(p.Seq/int64(s.cfg.MTU)), s.cfg.AckSize, p.Flags&packet.Retx
+		p.Hops, p.Via, p.Route, p.IntN = 0, packet.NoToR, packet.NoRoute, 0
+		p.SrcHost, p.DstHost, p.DstToR = p.DstHost, p.SrcHost, fs.srcToR
+		hs := &s.hosts[h]
+		hs.acks.Push(idx)
+		if !hs.busy {
+			s.hostSend(h)
+		}
+		return
+	default:
+		s.fail("host %d: a %v packet reached a host", h, p.Kind)
+	}
+	s.pool.Free(idx)
+}
+
+// ndpQueuePull asks host h's pacer for one PULL for flow id.
+func (s *sim) ndpQueuePull(h int32, id int32) {
+	nh := &s.ndp.hosts[h]
+	nh.pulls.Push(id)
+	if !nh.armed {
+		nh.armed = true
+		s.q.Schedule(max(s.q.Now(), nh.pullAt), evNDPPull, h, 0)
+	}
+}
+
+// ndpPull sends host h's next paced PULL: to the first flow owed one
+// that still misses data. The next goes one MTU time of the host link
+// later.
+func (s *sim) ndpPull(h int32) {
+	nh := &s.ndp.hosts[h]
+	nh.armed = false
+	for nh.pulls.Len() > 0 {
+		id := nh.pulls.Pop()
+		fs := &s.flows[id]
+		if fs.recv == nil || fs.done {
+			continue
+		}
+		now := s.q.Now()
+		idx := s.pool.Alloc()
+		p := s.pool.At(idx)
+		p.Reset(packet.Pull)
+		p.Flow, p.Size, p.Sent = id, s.cfg.AckSize, now
+		p.SrcHost, p.DstHost, p.DstToR = h, int32(fs.f.Src), fs.srcToR
+		hs := &s.hosts[h]
+		hs.acks.Push(idx)
+		if !hs.busy {
+			s.hostSend(h)
+		}
+		nh.pullAt = now + s.serMTU[linkHost]
+		if nh.pulls.Len() > 0 {
+			nh.armed = true
+			s.q.Schedule(nh.pullAt, evNDPPull, h, 0)
+		}
+		return
+	}
+}
+
+// trim cuts data packet idx, refused by switch tr's queue *q, to its
+// header and points *q at the queue the header goes to; false if idx is
+// not a trimmable data packet (pulled packets have room reserved).
+func (s *sim) trim(tr *tor.ToR, q *tor.QueueID, idx int32) bool {
+	p := s.pool.At(idx)
+	if p.Kind != packet.Data || p.Has(packet.Pulled) {
+		return false
+	}
+	hdr := min(p.Size, s.cfg.AckSize)
+	s.ndp.trimmed++
+	s.ndp.trimmedBytes += int64(p.Size - hdr)
+	p.Kind, p.Size = packet.Trimmed, hdr
+	if v := tr.NextHop(*q); v >= 0 {
+		*q = tr.VOQ(v, tor.Transit)
+	} else {
+		*q = tr.PortQueue(tr.QueuePort(*q), 0)
+	}
+	return true
+}

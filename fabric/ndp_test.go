@@ -1,0 +1,216 @@
+package fabric
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// ndpLS is lsConfig with transport ndp (two classes per port: trimmed
+// headers and control ahead of data).
+func ndpLS(leaves, spines, hosts int, fabric rotor.Rate, flows []workload.Flow) Config {
+	cfg := lsConfig(leaves, spines, hosts, 1, 10*rotor.Gbps, fabric, flows)
+	cfg.Transport, cfg.LeafSpine.Classes = NDP, 2
+	return cfg
+}
+
+// TestNDPIdlePathFCT: FCTs by hand on the leaf-spine of
+// TestLeafSpineSingleFlowFCT (10 Gbps, 1 µs per link; 1500 B take 1.2 µs,
+// a 64 B ACK or PULL 51.2 ns per link). The base RTT is
+// 2·(4·(1.2 + 1)) = 17.6 µs, so the first window is one BDP,
+// ⌈22000 / 1500⌉ = 15 packets. A flow of at most 15 packets goes at line
+// rate: FCT = 8.8 + (N − 1)·1.2 µs. A 100-packet flow too: packet k
+// reaches the receiver at 8.8 + (k − 1)·1.2; its ACK then PULL leave
+// 51.2 ns apart and the PULL takes 4·1.0512 µs back, so PULL k is at the
+// sender at 13.056 + (k − 1)·1.2 µs, before its NIC finishes packet
+// 15 + k − 1 at 18 + (k − 1)·1.2: the link never idles, FCT =
+// 8.8 + 99·1.2 = 127.6 µs. With a first window of 1 packet a 2-packet
+// flow waits for the first PULL: packet 2 leaves at 13.056 µs and
+// arrives 8.8 µs later, FCT = 21.856 µs.
+func TestNDPIdlePathFCT(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cases := []struct {
+		name    string
+		packets int64
+		iw      int
+		want    rotor.Time
+	}{
+		{"10 packets, in the first window", 10, 0, 19*us + 600*ns},
+		{"100 packets, pulled at line rate", 100, 0, 127*us + 600*ns},
+		{"2 packets, first window 1", 2, 1, 21*us + 856*ns},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: c.packets * 1500}})
+			cfg.NDPWindow = c.iw
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := r.Flows[0]
+			if !f.Done || f.FCT != c.want {
+				t.Errorf("done %v, FCT = %v, want %v", f.Done, f.FCT, c.want)
+			}
+			if c.iw == 0 && f.FCT != f.Ideal {
+				t.Errorf("FCT %v ≠ ideal %v: an NDP flow alone runs at line rate", f.FCT, f.Ideal)
+			}
+			if r.DroppedPackets != 0 || r.Trimmed != 0 || r.Retransmits != 0 || r.InFlightPackets != 0 {
+				t.Errorf("idle path: %d dropped, %d trimmed, %d retransmitted, %d in flight", r.DroppedPackets, r.Trimmed, r.Retransmits, r.InFlightPackets)
+			}
+		})
+	}
+}
+
+// TestNDPIncastLeafSpine: the 16-to-1 incast of TestLeafSpineIncastLineRate
+// (16 × 150 kB to one host; 40 Gbps fabric, the receiver's 10 Gbps link the
+// bottleneck) with NDP and a 60 kB buffer per switch: the first windows
+// (16 × 12 packets: base RTT 14 µs) overflow the receiver's leaf. Switches
+// trim, never drop, data (run.check verifies conservation with the trimmed
+// bytes), every flow completes, and the last byte arrives within 3 % of the
+// link arithmetic, 4.8 µs + 2.4 MB / 10 Gbps + 1 µs = 1925.8 µs: the
+// pulls keep the bottleneck busy.
+func TestNDPIncastLeafSpine(t *testing.T) {
+	var flows []workload.Flow
+	for i := 0; i < 16; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 16, Bytes: 150_000})
+	}
+	cfg := ndpLS(2, 4, 16, 40*rotor.Gbps, flows)
+	cfg.Buffer = 60_000
+	r, last := runToLastByte(t, cfg)
+	if r.Trimmed == 0 {
+		t.Fatal("no packet trimmed: the incast did not overflow the buffer")
+	}
+	if r.DroppedData != 0 {
+		t.Errorf("%d data bytes dropped: NDP switches trim, they do not drop data", r.DroppedData)
+	}
+	ideal := 1925*rotor.Microsecond + 800*rotor.Nanosecond
+	if float64(last) > 1.03*float64(ideal) || last < ideal {
+		t.Errorf("last byte at %v, want within 3 %% above the link arithmetic %v", last, ideal)
+	}
+	t.Logf("last byte %v (ideal %v), %d trimmed, %d headers dropped, %d retransmits", last, ideal, r.Trimmed, r.HeadersDropped, r.Retransmits)
+}
+
+// TestNDPRotorIncast: on a rotor fabric (four ToRs, one host each, direct
+// routing, VLB or RotorLB) three hosts send 300 kB each to host 3 with NDP
+// and a 20 kB buffer per ToR: switches trim but never drop data, and
+// every flow completes (run.check on).
+func TestNDPRotorIncast(t *testing.T) {
+	us := rotor.Microsecond
+	var flows []workload.Flow
+	for i := 0; i < 3; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 3, Bytes: 300_000})
+	}
+	for _, mode := range []string{Direct, VLB, RotorLB} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
+			cfg.Routing, cfg.Transport, cfg.Buffer, cfg.SimTime = mode, NDP, 20_000, 10*rotor.Millisecond
+			cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
+			r, _ := runToLastByte(t, cfg)
+			if r.Trimmed == 0 || r.DroppedData != 0 {
+				t.Errorf("%d trimmed (want > 0), %d data bytes dropped (want 0)", r.Trimmed, r.DroppedData)
+			}
+		})
+	}
+}
+
+// BenchmarkNDPIncast runs the incast of TestNDPIncastLeafSpine with 1.5 MB
+// per sender (16,000 packets, with trimming and retransmissions); one op is
+// one run. allocs/pkt is the heap allocations per delivered packet: the
+// per-run setup spread over the packets, ≪ 1 when nothing allocates per
+// packet.
+func BenchmarkNDPIncast(b *testing.B) {
+	var flows []workload.Flow
+	for i := 0; i < 16; i++ {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 16, Bytes: 1_500_000})
+	}
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	var mallocs, pkts uint64
+	for b.Loop() {
+		cfg := ndpLS(2, 4, 16, 40*rotor.Gbps, flows)
+		cfg.Buffer, cfg.SimTime, cfg.Check = 60_000, 50*rotor.Millisecond, false
+		runtime.ReadMemStats(&ms0)
+		r, err := Run(cfg)
+		runtime.ReadMemStats(&ms1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if r.DroppedData != 0 || r.Trimmed == 0 {
+			b.Fatalf("%d data bytes dropped, %d trimmed", r.DroppedData, r.Trimmed)
+		}
+		mallocs += ms1.Mallocs - ms0.Mallocs
+		pkts += uint64(r.DeliveredPackets)
+	}
+	b.ReportMetric(float64(mallocs)/float64(pkts), "allocs/pkt")
+}
+
+// TestNDPOperaMode: schedule.kind=opera routing.mode=paths
+// transport.kind=ndp is opera-sim's Opera: flows of at least routing.bulk
+// are host-buffered and pulled over RotorLB, the rest run NDP. On the (a)
+// Opera setting with routing.bulk = 1 MB, a 2 MB flow is pulled and a
+// 30 kB flow is not; both complete with run.check on.
+func TestNDPOperaMode(t *testing.T) {
+	setup := setupFromTOML(t, "testdata/perf/a-opera.toml", "transport.kind=ndp", "routing.bulk=1MB", "run.check=true", "run.sim_time=20ms")
+	cfg := setup.Config
+	flows := []workload.Flow{{ID: 0, Src: 0, Dst: 100, Bytes: 2_000_000}, {ID: 1, Src: 1, Dst: 200, Bytes: 30_000}}
+	cfg.Flows = &SliceSource{Flows: flows}
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.pulling || !s.ndp.on || s.relay != nil {
+		t.Fatalf("pulling %v, ndp %v, relay %v: want bulk pulled over RotorLB, the rest NDP", s.pulling, s.ndp.on, s.relay)
+	}
+	for i, want := range []bool{true, false} {
+		if got := s.pulled(&flowState{f: flows[i]}); got != want {
+			t.Errorf("flow of %d B pulled = %v, want %v", flows[i].Bytes, got, want)
+		}
+	}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Errorf("flow %d (%d B) did not complete", f.ID, f.Bytes)
+		}
+	}
+}
+
+// TestNDPBadInput: NDP on a leaf-spine with one queue per port (headers
+// could not pass data) and a negative first window are refused, naming
+// the key.
+func TestNDPBadInput(t *testing.T) {
+	cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: 1500}})
+	cfg.LeafSpine.Classes = 1
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "topology.queues_per_port: ") {
+		t.Errorf("one class: got %v, want a topology.queues_per_port error", err)
+	}
+	cfg = ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: 1500}})
+	cfg.NDPWindow = -1
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_window: ") {
+		t.Errorf("negative window: got %v, want a transport.ndp_window error", err)
+	}
+}
+
+// runToLastByte runs cfg, fails unless every flow completes, and returns
+// the result and when the last byte of any flow arrived.
+func runToLastByte(t *testing.T, cfg Config) (*Result, rotor.Time) {
+	t.Helper()
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last rotor.Time
+	for _, f := range r.Flows {
+		if !f.Done {
+			t.Fatalf("flow %d did not complete", f.ID)
+		}
+		last = max(last, f.Start+f.FCT)
+	}
+	return r, last
+}
