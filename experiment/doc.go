@@ -27,10 +27,8 @@
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
-// Experiments whose parts have not landed (FB: per-class queues and
-// Cubic/DCTCP senders; Reverie: PFC across links and RDMA senders;
-// PowerTCP vs reTCP vs HPCC: the congestion-control laws in the
-// simulator) are registered with Available false and a Reason saying what
-// they need; Run refuses them. Register adds an experiment when its parts
-// land.
+// Experiments not built yet (FB, Reverie, PowerTCP vs reTCP vs HPCC: their
+// set-ups have landed, but simulate points do not report their metrics)
+// are registered with Available false and a Reason saying what they need;
+// Run refuses them. Register adds an experiment when its parts land.
 package experiment
