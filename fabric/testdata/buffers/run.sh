@@ -86,6 +86,19 @@ for load in 0.05:20 0.1:40 0.2:80; do
 		row "cred-$pc-$name" "$pc % | $p" 0.95:7:incast 0.95:7:long 0.95:7:short
 	done
 done
+# Credence with a model trained with DCTCP (the built-in model was trained
+# with the fixed window): the training scenario of ../credence/train.toml
+# with DCTCP, run for 100 ms (10 ms give LQD no drop to learn)
+"$RDCN" credence train -c "$DIR/../credence/train.toml" --set transport.cc=dctcp --set buffer.ecn_threshold=10pkt \
+	--set transport.min_rto=10ms --set workload.duration=100ms --set run.sim_time=120ms \
+	-o "$OUT/credence-dctcp.model" >"$OUT/credence-dctcp.train" 2>&1 || { cat "$OUT/credence-dctcp.train" >&2; exit 1; }
+for p in 0.05:20:0 0.1:40:0 0.2:80:0 0.1:40:0.001 0.1:40:0.005 0.1:40:0.01; do
+	l=${p%%:*} f=${p##*:} pc=${p#*:}
+	pc=${pc%%:*}
+	run "cred-$pc-dctcpmodel-$f" "$DIR/credence-incast.toml" "workload.load=$l" buffer.policy=credence \
+		"buffer.credence_model=$OUT/credence-dctcp.model" "buffer.flip=$f"
+	row "cred-$pc-dctcpmodel-$f" "$pc % | credence:$f, DCTCP-trained model" 0.95:7:incast 0.95:7:long 0.95:7:short
+done
 # the earlier transport (a fixed 64-packet window, no ECN), for comparison
 for p in dt abm lqd credence; do
 	run "cred-40-fixed-$p" "$DIR/credence-incast.toml" "buffer.policy=$p" transport.cc=fixed transport.window=64pkt buffer.ecn_threshold=
