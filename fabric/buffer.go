@@ -72,7 +72,7 @@ const (
 // LosslessPolicy).
 func losslessPolicy(p tor.PolicySpec) bool {
 	sc := tor.SwitchConfig{Ports: 2, Queues: 2, Buffer: 1 << 20, MTU: 1500, Rates: []rotor.Rate{rotor.Gbps},
-		Lossless: 1, Headroom: 1 << 16, HeadroomPool: 1 << 17}
+		Lossless: 1, Headroom: 1 << 16, HeadroomPool: 1 << 17, RTT: 80 * rotor.Microsecond}
 	b, err := tor.NewBufferPolicy(p.Name, nil, tor.Env{Switch: &sc, Oracle: noOracle{}, Rand: rand.New(rand.NewPCG(1, 1))})
 	if err != nil {
 		return false
@@ -137,7 +137,7 @@ func bufferParamKeys() []Key {
 	}
 	return append(out,
 		Key{credenceModelKey, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"},
-		Key{losslessKey, "", "lossless (PFC) classes of the leaf-spine's queues, e.g. 1 or 0,1 (queue 0 carries ACKs, the last queue data), for the policies with lossless classes (reverie, sonic, dt): pause frames stop the upstream port's class instead of dropping; empty: none"})
+		Key{losslessKey, "", "lossless (PFC) classes of the leaf-spine's queues, e.g. 1 or 0,1 (queue 0 carries ACKs, the last queue data), for the policies with lossless classes (reverie, sonic, sonic-abm, dt): pause frames stop the upstream port's class instead of dropping; empty: none"})
 }
 
 // bufferPolicy reads buffer.policy and its parameter keys and returns
@@ -172,7 +172,7 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 			return nil, err
 		}
 		if !losslessPolicy(spec) {
-			return nil, cfgErr(losslessKey, "%q: policy %s has no lossless classes (PFC needs reverie, sonic or dt)", v, name)
+			return nil, cfgErr(losslessKey, "%q: policy %s has no lossless classes (PFC needs reverie, sonic, sonic-abm or dt)", v, name)
 		}
 		cfg.Lossless = m
 	}

@@ -38,7 +38,7 @@ func BenchmarkPolicy(b *testing.B) {
 		}
 	}
 	// with PFC: classes 0–3 lossless; paused upstreams send nothing
-	for _, name := range []string{"dt", "reverie", "sonic"} {
+	for _, name := range []string{"dt", "reverie", "sonic", "sonic-abm"} {
 		spec, _ := LookupPolicy(name)
 		b.Run(name+"-pfc/ports=64", func(b *testing.B) { benchPolicy(b, spec, 64, true) })
 	}

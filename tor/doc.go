@@ -39,14 +39,14 @@
 //
 // Policies are registered by name with their parameters and the papers'
 // defaults (Policies, NewBufferPolicy): cs, cp, dt, edt, fab, ib, fb, fba,
-// abm, lqd, followlqd, credence, reverie, sonic, tdt, protean.
+// abm, lqd, followlqd, credence, reverie, sonic, sonic-abm, tdt, protean.
 // docs/buffers.md lists them with their rules and sources. Not here yet:
 // harmonic (its rule is not in our sources, so we could not pin it to the
 // original paper).
 //
 // PFC: SwitchConfig.Lossless marks lossless classes. A lossless packet is
 // accounted to its ingress queue (InPort, class); a LosslessPolicy
-// (reverie, sonic, dt) decides whether it enters the shared pool; if not it goes
+// (reverie, sonic, sonic-abm, dt) decides whether it enters the shared pool; if not it goes
 // to headroom and the ingress queue pauses (Switch.OnPFC). Pause frames
 // crossing links are the engine's job (package fabric): the switch only
 // reports pause and resume, a ToR built with Config.Lossless takes each
@@ -127,6 +127,22 @@
 //     thesis's evaluation); lossy ingress and lossless egress checks are
 //     bypassed with α = 10000 (the artifact). A lossless packet failing
 //     either of its checks goes to headroom and pauses its ingress queue.
+//
+//   - ABM with lossless classes (sonic-abm): Reverie's second baseline,
+//     which the thesis describes only as ABM extended within the SONiC
+//     model "by accounting for the drain rate as well as the number of
+//     saturated queues in the ingress". We keep SONiC's pools and bypasses
+//     and replace each DT threshold α·(pool free) by ABM's
+//     α·(1/n_p)·γ·(pool free): lossless packets on their ingress queue,
+//     with n_p and γ of ingress queues (n_p = Σ min(shared ÷ sat, 1) over the
+//     class's ingress queues, γ = bytes the ingress queue released over
+//     the period ÷ the ingress port's rate; an idle, empty ingress queue
+//     has γ = 1, an idle, non-empty one the floor 1/queues), lossy
+//     packets on their egress queue in the lossy pool with ABM's own n_p
+//     and γ; α_unsched for first-RTT packets in both. n_p and γ refresh
+//     once per period (an RTT). `abm` itself has no lossless classes: the
+//     thesis's point is that ABM cannot be one pool for both, and the
+//     baseline it evaluates is this one.
 //
 //   - Reverie: q̂ ← γ·q̂ + (1−γ)·q at each departure of the queue, clipped
 //     to q, as the artifact; n_p counts fractionally from q̂ (20 MTU

@@ -20,7 +20,7 @@ func pfcConfig(ports int, buffer int64) SwitchConfig {
 // top of lossy traffic, while the lossy class does drop; every lossless
 // packet sent is eventually transmitted.
 func TestPFCLossless(t *testing.T) {
-	for _, pol := range []string{"reverie", "sonic", "dt"} {
+	for _, pol := range []string{"reverie", "sonic", "dt", "sonic-abm"} {
 		cfg := pfcConfig(10, 200*1500)
 		var src []*source
 		for in := int32(1); in <= 8; in++ { // lossless incast into port 0
@@ -83,7 +83,7 @@ func TestReverieShares(t *testing.T) {
 func TestPFCBadConfig(t *testing.T) {
 	cfg := pfcConfig(4, 100*1500)
 	p, _ := NewBufferPolicy("abm", nil, Env{Switch: &cfg})
-	if _, err := NewSwitch(cfg, p, nil); err == nil || !strings.HasPrefix(err.Error(), "lossless: policy abm has no lossless classes (PFC needs reverie, sonic or dt)") {
+	if _, err := NewSwitch(cfg, p, nil); err == nil || !strings.HasPrefix(err.Error(), "lossless: policy abm has no lossless classes (PFC needs reverie, sonic, sonic-abm or dt)") {
 		t.Errorf("abm with PFC: %v", err)
 	}
 	cfg.Headroom = 0
@@ -114,5 +114,37 @@ func TestSonicSteadyState(t *testing.T) {
 	}
 	if h.sw.LosslessDrops != 0 {
 		t.Errorf("%d lossless drops", h.sw.LosslessDrops)
+	}
+}
+
+// ABM in the SONiC model (α = 1 everywhere). With one congested queue
+// per class on ports of their own, n_p = 1 and γ = 1 (each drains at its
+// port's rate): it is SONiC's DT and settles where TestSonicSteadyState
+// does, lossless x = 0.3·b←, lossy y = 0.4·b←. With both on one port,
+// served round robin, each drains at half the rate (γ = 1/2), so
+// y = (1/2)(0.8·b← − y) = 0.267·b← and x = (1/2)(b← − x − y) = 0.244·b←,
+// where SONiC's DT would stay at 0.4 and 0.3. The period is 10 RTTs so
+// that γ, measured in whole packets, is within 2 % of its value.
+func TestSonicABMSteadyState(t *testing.T) {
+	for _, tc := range []struct {
+		lossyPort int32
+		x, y      float64
+	}{{1, 0.3, 0.4}, {0, 0.244, 0.267}} {
+		cfg := pfcConfig(4, 300*1500)
+		h := newHarness(t, cfg, "sonic-abm", map[string]float64{"period_us": 800},
+			&source{port: 0, inPort: 2, class: 0, rate: 2 * rotor.Gbps, stop: rotor.Second},
+			&source{port: tc.lossyPort, inPort: 3, class: 1, rate: 2 * rotor.Gbps, stop: rotor.Second})
+		h.run(100 * rotor.Millisecond)
+		s := h.sw.State()
+		b := float64(s.SharedSize())
+		x := float64(s.Ingress[2*2+0].Shared)
+		y := float64(s.Queues[tc.lossyPort*2+1].Bytes)
+		t.Logf("lossy on port %d: lossless %.0f (%.3f b←), lossy %.0f (%.3f b←)", tc.lossyPort, x, x/b, y, y/b)
+		if math.Abs(x-tc.x*b) > 0.02*b || math.Abs(y-tc.y*b) > 0.02*b {
+			t.Errorf("lossy on port %d: lossless %.3f·b←, lossy %.3f·b←; want %.3f and %.3f", tc.lossyPort, x/b, y/b, tc.x, tc.y)
+		}
+		if h.sw.LosslessDrops != 0 || h.sw.Pauses == 0 {
+			t.Errorf("%d lossless drops, %d pauses (want 0, > 0)", h.sw.LosslessDrops, h.sw.Pauses)
+		}
 	}
 }

@@ -57,6 +57,41 @@ func alphas(v map[string]float64, e Env) (classAlpha, error) {
 	return newClassAlpha(v["alpha"], v["alpha_hi"], int(hi)), nil
 }
 
+var abmParams = []Param{pAlpha, pAlphaHi, pHi,
+	{Name: "alpha_unsched", Default: 64, Positive: true, Doc: "α of first-RTT (unscheduled) packets"},
+	{Name: "sat", Derive: mtus(20), Positive: true, Doc: "bytes at which a queue counts fully congested (20 MTU)"},
+	{Name: "period_us", Derive: rtt, Positive: true, Doc: "n_p and μ update period, µs (one base RTT)"}}
+
+func newABM(a classAlpha, v map[string]float64, e Env) *ABM {
+	n := e.Switch.Ports * e.Switch.Queues
+	m := &ABM{alpha: a, unsched: v["alpha_unsched"], sat: v["sat"], period: us(v["period_us"]),
+		deq: make([]int64, n), gamma: make([]float64, n), nq: e.Switch.Queues}
+	for k := range m.np {
+		m.np[k] = 1
+	}
+	for q := range m.gamma {
+		m.gamma[q] = 1
+	}
+	return m
+}
+
+var sonicParams = []Param{{Name: "alpha_in_lossless", Default: 1, Positive: true, Doc: "ingress α of lossless classes"},
+	{Name: "alpha_in_lossy", Default: 10000, Positive: true, Doc: "ingress α of lossy classes (10000: bypass)"},
+	{Name: "alpha_out_lossless", Default: 10000, Positive: true, Doc: "egress α of lossless classes (10000: bypass)"},
+	{Name: "alpha_out_lossy", Default: 1, Positive: true, Doc: "egress α of lossy classes"},
+	{Name: "lossy_pool", Default: 0.8, Positive: true, Doc: "egress lossy pool, a fraction of the ingress pool"}}
+
+func newSonic(v map[string]float64, e Env) (Sonic, error) {
+	c := e.Switch
+	if v["lossy_pool"] > 1 {
+		return Sonic{}, fmt.Errorf("lossy_pool %v: must be at most 1", v["lossy_pool"])
+	}
+	shared := float64(c.Buffer - c.HeadroomPool)
+	return Sonic{inLossless: v["alpha_in_lossless"], inLossy: v["alpha_in_lossy"],
+		outLossless: v["alpha_out_lossless"], outLossy: v["alpha_out_lossy"],
+		lossyPool: v["lossy_pool"] * shared, losslessPool: float64(c.Buffer)}, nil
+}
+
 func us(v float64) rotor.Time { return rotor.Time(math.Round(v * float64(rotor.Microsecond))) }
 
 var registry = []PolicySpec{
@@ -129,22 +164,10 @@ var registry = []PolicySpec{
 			return f, err
 		}},
 	{Name: "abm", Doc: "Active Buffer Management: α_p·(1/n_p)·(μ/b)·(B − Q), n_p and μ every RTT",
-		Params: []Param{pAlpha, pAlphaHi, pHi,
-			{Name: "alpha_unsched", Default: 64, Positive: true, Doc: "α of first-RTT (unscheduled) packets"},
-			{Name: "sat", Derive: mtus(20), Positive: true, Doc: "bytes at which a queue counts fully congested (20 MTU)"},
-			{Name: "period_us", Derive: rtt, Positive: true, Doc: "n_p and μ update period, µs (one base RTT)"}},
+		Params: abmParams,
 		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
-			n := e.Switch.Ports * e.Switch.Queues
-			m := &ABM{alpha: a, unsched: v["alpha_unsched"], sat: v["sat"], period: us(v["period_us"]),
-				deq: make([]int64, n), gamma: make([]float64, n), nq: e.Switch.Queues}
-			for k := range m.np {
-				m.np[k] = 1
-			}
-			for q := range m.gamma {
-				m.gamma[q] = 1
-			}
-			return m, err
+			return newABM(a, v, e), err
 		}},
 	{Name: "lqd", Doc: "Longest Queue Drop: push out the longest queue's tail",
 		build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
@@ -195,20 +218,25 @@ var registry = []PolicySpec{
 			return &Reverie{alpha: a, gamma: v["gamma"], sat: v["sat"], qhat: make([]float64, n), ihat: make([]float64, n)}, err
 		}},
 	{Name: "sonic", Doc: "SONiC MMU: DT on ingress and egress counters, separate pools, PFC headroom",
-		Params: []Param{{Name: "alpha_in_lossless", Default: 1, Positive: true, Doc: "ingress α of lossless classes"},
-			{Name: "alpha_in_lossy", Default: 10000, Positive: true, Doc: "ingress α of lossy classes (10000: bypass)"},
-			{Name: "alpha_out_lossless", Default: 10000, Positive: true, Doc: "egress α of lossless classes (10000: bypass)"},
-			{Name: "alpha_out_lossy", Default: 1, Positive: true, Doc: "egress α of lossy classes"},
-			{Name: "lossy_pool", Default: 0.8, Positive: true, Doc: "egress lossy pool, a fraction of the ingress pool"}},
+		Params: sonicParams,
 		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
-			c := e.Switch
-			if v["lossy_pool"] > 1 {
-				return nil, fmt.Errorf("lossy_pool %v: must be at most 1", v["lossy_pool"])
+			m, err := newSonic(v, e)
+			return &m, err
+		}},
+	{Name: "sonic-abm", Doc: "ABM in the SONiC MMU (Reverie's baseline): ABM's thresholds on ingress (lossless) and egress (lossy) counters",
+		Params: append(slices.Clone(sonicParams), abmParams[3:]...),
+		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+			m, err := newSonic(v, e)
+			a := newClassAlpha(1, 1, 0) // unused: Sonic's α apply
+			n := e.Switch.Ports * e.Switch.Queues
+			sa := &SonicABM{Sonic: m, ABM: newABM(a, v, e), inDeq: make([]int64, n), inGamma: make([]float64, n)}
+			for k := range sa.inNP {
+				sa.inNP[k] = 1
 			}
-			shared := float64(c.Buffer - c.HeadroomPool)
-			return &Sonic{inLossless: v["alpha_in_lossless"], inLossy: v["alpha_in_lossy"],
-				outLossless: v["alpha_out_lossless"], outLossy: v["alpha_out_lossy"],
-				lossyPool: v["lossy_pool"] * shared, losslessPool: float64(c.Buffer)}, nil
+			for iq := range sa.inGamma {
+				sa.inGamma[iq] = 1
+			}
+			return sa, err
 		}},
 	{Name: "tdt", Doc: "Traffic-aware DT: per-port normal/absorption/evacuation machine",
 		Params: []Param{{Name: "alpha", Default: 1, Positive: true, Doc: "DT α in the normal state"},

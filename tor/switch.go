@@ -328,7 +328,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	if cfg.Lossless != 0 {
 		lp, ok := p.(LosslessPolicy)
 		if !ok {
-			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie, sonic or dt)", p.Name())
+			return nil, fmt.Errorf("lossless: policy %s has no lossless classes (PFC needs reverie, sonic, sonic-abm or dt)", p.Name())
 		}
 		sw.pfc = lp
 		sw.ingr = make([]des.FIFO, n)
