@@ -86,9 +86,9 @@ for load in 0.05:20 0.1:40 0.2:80; do
 		row "cred-$pc-$name" "$pc % | $p" 0.95:7:incast 0.95:7:long 0.95:7:short
 	done
 done
-# Credence with a model trained with DCTCP (the built-in model was trained
-# with the fixed window): the training scenario of ../credence/train.toml
-# with DCTCP, run for 100 ms (10 ms give LQD no drop to learn)
+# Credence with a model trained here the way the built-in one is (the
+# training scenario of ../credence/train.toml: DCTCP, 100 ms); its rows
+# must equal the built-in model's
 "$RDCN" credence train -c "$DIR/../credence/train.toml" --set transport.cc=dctcp --set buffer.ecn_threshold=10pkt \
 	--set transport.min_rto=10ms --set workload.duration=100ms --set run.sim_time=120ms \
 	-o "$OUT/credence-dctcp.model" >"$OUT/credence-dctcp.train" 2>&1 || { cat "$OUT/credence-dctcp.train" >&2; exit 1; }
