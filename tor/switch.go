@@ -256,10 +256,9 @@ type CircuitAware interface {
 type Switch struct {
 	cfg    SwitchConfig
 	st     State
-	q      []des.FIFO // per queue: caller handles
-	sizes  []des.FIFO // per queue: their sizes, in step with q
-	ingr   []des.FIFO // with PFC, per queue: the packets' ingress queues (−1: lossy)
-	rr     []uint8    // per port: next queue for round robin
+	q      []des.Ring[entry] // per queue: caller handles and sizes
+	ingr   []des.FIFO        // with PFC, per queue: the packets' ingress queues (−1: lossy)
+	rr     []uint8           // per port: next queue for round robin
 	policy BufferPolicy
 	push   PushOut
 	enq    OnEnqueue
@@ -290,6 +289,10 @@ type Switch struct {
 	Pauses                  int64
 }
 
+// entry is one queued packet: the caller's handle and its size (kept
+// together: one cache line per queue head, not two).
+type entry struct{ h, size int32 }
+
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
 // nothing else; it may be nil when no queue uses RED.
 func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error) {
@@ -300,7 +303,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 		return nil, fmt.Errorf("policy: is nil")
 	}
 	n := cfg.Ports * cfg.Queues
-	sw := &Switch{cfg: cfg, q: make([]des.FIFO, n), sizes: make([]des.FIFO, n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
+	sw := &Switch{cfg: cfg, q: make([]des.Ring[entry], n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
 	sw.st = State{B: cfg.Buffer, MTU: cfg.MTU, NQ: cfg.Queues, RTT: cfg.RTT,
 		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Ports)}
 	for i := range sw.st.Queues {
@@ -402,7 +405,8 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
-			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
+			e := sw.q[v].PopTail()
+			vh, vsize := e.h, e.size
 			if sw.pfc != nil { // push-out policies have no lossless classes
 				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
 			}
@@ -429,8 +433,7 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless bool, iq int32) {
 	s := &sw.st
 	size := int64(a.Size)
-	sw.q[q].Push(h)
-	sw.sizes[q].Push(a.Size)
+	sw.q[q].Push(entry{h: h, size: a.Size})
 	if sw.pfc != nil {
 		sw.ingr[q].Push(iq)
 		if !lossless && iq >= 0 {
@@ -636,7 +639,8 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.q[q].Len() == 0 {
 		return 0, 0, false
 	}
-	h, size = sw.q[q].Pop(), sw.sizes[q].Pop()
+	e := sw.q[q].Pop()
+	h, size = e.h, e.size
 	iq := int32(-1)
 	if sw.pfc != nil {
 		iq = sw.ingr[q].Pop()

@@ -294,7 +294,7 @@ func (t *ToR) PortQueued(port int) bool { return t.sw.st.Ports[port-t.cfg.Uplink
 
 func (t *ToR) Len(q QueueID) int     { return t.sw.q[q].Len() }
 func (t *ToR) Bytes(q QueueID) int64 { return t.sw.st.Queues[q].Bytes }
-func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head() }
+func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head().h }
 func (t *ToR) NumQueues() int        { return len(t.sw.q) }
 func (t *ToR) Used() int64           { return t.sw.st.Used - t.sw.reserved }
 func (t *ToR) Reserved() int64       { return t.sw.reserved }
@@ -471,7 +471,7 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 				continue
 			}
 			q := t.VOQ(x, Local)
-			head := t.pool.At(t.sw.q[q].Head())
+			head := t.pool.At(t.sw.q[q].Head().h)
 			if int64(head.Size) <= budget && relay.AcceptRelay(v, x, head.Size) && (gate == nil || gate.Pass(v, head)) {
 				t.rr = (x + 1) % n
 				return q, true
@@ -485,7 +485,7 @@ func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
 	if t.sw.q[q].Len() == 0 {
 		return false
 	}
-	p := t.pool.At(t.sw.q[q].Head())
+	p := t.pool.At(t.sw.q[q].Head().h)
 	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
 }
 
@@ -515,7 +515,7 @@ func (t *ToR) QueuedBytes() int64 {
 	for q := range t.sw.q {
 		f := &t.sw.q[q]
 		for i := range f.Len() {
-			b += int64(t.pool.At(f.At(i)).Size)
+			b += int64(t.pool.At(f.At(i).h).Size)
 		}
 	}
 	return b
