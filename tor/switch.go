@@ -186,11 +186,12 @@ func (s *State) SharedFree() int64 { return s.SharedSize() - (s.Used - s.Headroo
 // Free is B − Q (the shared pool's free bytes when PFC is off).
 func (s *State) Free() int64 { return s.B - s.Used }
 
-// PortOf is the port of queue q.
-func (s *State) PortOf(q int32) int32 { return q / int32(s.NQ) }
+// PortOf is the port of queue q (q / NQ, kept in Queues: no division on
+// the per-packet path).
+func (s *State) PortOf(q int32) int32 { return s.Queues[q].Port }
 
-// Prio is queue q's index within its port (its priority).
-func (s *State) Prio(q int32) int { return int(q) % s.NQ }
+// Prio is queue q's index within its port (its priority): q mod NQ.
+func (s *State) Prio(q int32) int { return int(q - s.Queues[q].Port*int32(s.NQ)) }
 
 // BufferPolicy decides which packets a shared buffer admits. Admit sees
 // every arrival before the switch's own physical check (Q + size ≤ B) and
@@ -570,7 +571,7 @@ func (sw *Switch) add(q int32, size int32) {
 	s := &sw.st
 	c := &s.Queues[q]
 	p := &s.Ports[c.Port]
-	k := s.Prio(q)
+	k := int(q - c.Port*int32(s.NQ)) // Prio, with c at hand
 	if c.Packets == 0 {
 		p.Active |= 1 << k
 		s.PrioActive[k]++
@@ -588,7 +589,7 @@ func (sw *Switch) sub(q int32, size int32) {
 	s := &sw.st
 	c := &s.Queues[q]
 	p := &s.Ports[c.Port]
-	k := s.Prio(q)
+	k := int(q - c.Port*int32(s.NQ)) // Prio, with c at hand
 	c.Bytes -= int64(size)
 	c.Packets--
 	if c.Packets == 0 {

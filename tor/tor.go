@@ -254,18 +254,18 @@ func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
 
 // QueuePort is the port id queue q drains into (a VOQ: its virtual
 // output), and NextHop the ToR a VOQ leads to (−1 for other queues).
-func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(int32(q)/t.nq) }
+func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(t.sw.st.PortOf(int32(q))) }
 
 // NextHop is the next-hop ToR of VOQ q, −1 if q is not a VOQ.
 func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
 	}
-	return int((int32(q) - t.voqBase) / t.nq)
+	return int(t.sw.st.PortOf(int32(q))) - t.own
 }
 
 // Class is queue q's class (a VOQ's: Transit or Local).
-func (t *ToR) Class(q QueueID) int { return int(int32(q) % t.nq) }
+func (t *ToR) Class(q QueueID) int { return t.sw.st.Prio(int32(q)) }
 
 // Classes is the number of queues per port with queues of its own.
 func (t *ToR) Classes() int { return t.classes }
@@ -319,7 +319,8 @@ func (t *ToR) Release(size int32) { t.sw.Release(size) }
 
 // arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
 func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
-	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
+	port := t.sw.st.PortOf(int32(q))
+	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: port, Class: uint8(int32(q) - port*t.nq),
 		InPort: -1, Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
 	return &t.arr
 }
