@@ -273,6 +273,9 @@ type Switch struct {
 	rng    *rand.Rand
 	ecn    [MaxQueues]ECN
 	ecnOn  bool
+	// plain: Complete Sharing without PFC or ECN, which needs no Arrival
+	// (enqueuePlain; the same decisions, without building one per packet).
+	plain bool
 
 	// Evicted collects handles pushed out during the last Enqueue, and
 	// EvictedFrom their queues, in step; the caller owns them and should
@@ -329,6 +332,8 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
+	_, cs := p.(CompleteSharingPolicy)
+	sw.plain = cs && cfg.Lossless == 0 && !sw.ecnOn
 	if cfg.Lossless != 0 {
 		lp, ok := p.(LosslessPolicy)
 		if !ok {
@@ -428,6 +433,27 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 	}
 	sw.place(now, a, q, h, lossless, iq)
 	return true, mark
+}
+
+// enqueuePlain is EnqueueQueue for a plain switch (Complete Sharing, no
+// PFC, no ECN): packet h of size bytes enters q if it fits.
+func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
+	s := &sw.st
+	if s.Used-s.HeadroomUsed+int64(size) > s.SharedSize() {
+		sw.Drops++
+		return false
+	}
+	sw.placePlain(q, h, size)
+	return true
+}
+
+// placePlain is place for a plain switch.
+func (sw *Switch) placePlain(q int32, h int32, size int32) {
+	sw.q[q].Push(entry{h: h, size: size})
+	sw.add(q, size)
+	if u := sw.st.Used - sw.reserved; u > sw.PeakUsed {
+		sw.PeakUsed = u
+	}
 }
 
 // place puts admitted packet h into queue q.

@@ -319,17 +319,25 @@ func (t *ToR) Release(size int32) { t.sw.Release(size) }
 
 // arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
 func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
+	// Field by field, not a composite literal copied from the stack.
+	a := &t.arr
 	port := t.sw.st.PortOf(int32(q))
-	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: port, Class: uint8(int32(q) - port*t.nq),
-		InPort: -1, Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
-	return &t.arr
+	a.ID, a.Flow, a.Size, a.Port, a.InPort = int64(idx), p.Flow, p.Size, port, -1
+	a.Class = uint8(int32(q) - port*t.nq)
+	a.Unsched = t.cfg.Unsched > 0 && p.Kind == packet.Data && p.Seq < t.cfg.Unsched
+	return a
 }
 
 // EnqueueReserved puts packet idx, for which Reserve was called, into
 // queue q without asking the policy: the room was promised.
 func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
-	t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+	if t.sw.plain {
+		t.sw.Release(p.Size)
+		t.sw.placePlain(int32(q), idx, p.Size)
+	} else {
+		t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+	}
 	t.queued(q, p)
 }
 
@@ -345,6 +353,15 @@ func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 // switch with lossless classes refuses.
 func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool {
 	p := t.pool.At(idx)
+	if t.sw.plain { // no Arrival to build, nothing pushed out
+		if !t.sw.enqueuePlain(int32(q), idx, p.Size) {
+			t.Drops++
+			t.DropBytes += int64(p.Size)
+			return false
+		}
+		t.queued(q, p)
+		return true
+	}
 	n0 := len(t.sw.Evicted)
 	a := t.arrival(idx, p, q)
 	if inPort >= 0 {
