@@ -489,8 +489,8 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 				continue
 			}
 			q := t.VOQ(x, Local)
-			head := t.pool.At(t.sw.q[q].Head().h)
-			if int64(head.Size) <= budget && relay.AcceptRelay(v, x, head.Size) && (gate == nil || gate.Pass(v, head)) {
+			e := t.sw.q[q].Head()
+			if int64(e.size) <= budget && relay.AcceptRelay(v, x, e.size) && (gate == nil || gate.Pass(v, t.pool.At(e.h))) {
 				t.rr = (x + 1) % n
 				return q, true
 			}
@@ -500,11 +500,12 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 }
 
 func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
-	if t.sw.q[q].Len() == 0 {
+	f := &t.sw.q[q]
+	if f.Len() == 0 {
 		return false
 	}
-	p := t.pool.At(t.sw.q[q].Head().h)
-	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
+	e := f.Head() // its size is at hand: the packet itself is read only for a gate
+	return int64(e.size) <= budget && (gate == nil || gate.Pass(v, t.pool.At(e.h)))
 }
 
 // AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
