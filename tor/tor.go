@@ -261,7 +261,7 @@ func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
 	}
-	return int(t.sw.st.PortOf(int32(q))) - t.own
+	return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
 }
 
 // Class is queue q's class (a VOQ's: Transit or Local).
