@@ -692,6 +692,19 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	return h, size, true
 }
 
+// dequeuePlain is DequeueQueue for a plain switch (no PFC, no dequeue
+// hook) whose queue q is not empty.
+func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
+	e := sw.q[q].Pop()
+	sw.sub(q, e.size)
+	port := sw.st.Queues[q].Port
+	sw.st.Ports[port].TxBytes += int64(e.size)
+	if sw.cfg.Sched == RoundRobin {
+		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
+	}
+	return e.h, e.size
+}
+
 // TickEvery is the policy's tick period, 0 if it has no ticks.
 func (sw *Switch) TickEvery() rotor.Time {
 	if sw.tick == nil {

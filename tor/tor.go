@@ -412,7 +412,12 @@ func (t *ToR) removed(q QueueID) {
 // Dequeue removes the head of q for transmission on egress port at rate,
 // stamps INT on a data packet if enabled, and returns the packet index.
 func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
-	idx, size, _ := t.sw.DequeueQueue(now, int32(q))
+	var idx, size int32
+	if t.sw.plain {
+		idx, size = t.sw.dequeuePlain(int32(q))
+	} else {
+		idx, size, _ = t.sw.DequeueQueue(now, int32(q))
+	}
 	t.removed(q)
 	t.txBytes[port] += int64(size)
 	if t.cfg.RecordINT {
