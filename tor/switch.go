@@ -186,11 +186,12 @@ func (s *State) SharedFree() int64 { return s.SharedSize() - (s.Used - s.Headroo
 // Free is B − Q (the shared pool's free bytes when PFC is off).
 func (s *State) Free() int64 { return s.B - s.Used }
 
-// PortOf is the port of queue q.
-func (s *State) PortOf(q int32) int32 { return q / int32(s.NQ) }
+// PortOf is the port of queue q (q / NQ, kept in Queues: no division on
+// the per-packet path).
+func (s *State) PortOf(q int32) int32 { return s.Queues[q].Port }
 
-// Prio is queue q's index within its port (its priority).
-func (s *State) Prio(q int32) int { return int(q) % s.NQ }
+// Prio is queue q's index within its port (its priority): q mod NQ.
+func (s *State) Prio(q int32) int { return int(q - s.Queues[q].Port*int32(s.NQ)) }
 
 // BufferPolicy decides which packets a shared buffer admits. Admit sees
 // every arrival before the switch's own physical check (Q + size ≤ B) and
@@ -256,10 +257,9 @@ type CircuitAware interface {
 type Switch struct {
 	cfg    SwitchConfig
 	st     State
-	q      []des.FIFO // per queue: caller handles
-	sizes  []des.FIFO // per queue: their sizes, in step with q
-	ingr   []des.FIFO // with PFC, per queue: the packets' ingress queues (−1: lossy)
-	rr     []uint8    // per port: next queue for round robin
+	q      []des.Ring[entry] // per queue: caller handles and sizes
+	ingr   []des.FIFO        // with PFC, per queue: the packets' ingress queues (−1: lossy)
+	rr     []uint8           // per port: next queue for round robin
 	policy BufferPolicy
 	push   PushOut
 	enq    OnEnqueue
@@ -273,6 +273,9 @@ type Switch struct {
 	rng    *rand.Rand
 	ecn    [MaxQueues]ECN
 	ecnOn  bool
+	// plain: Complete Sharing without PFC or ECN, which needs no Arrival
+	// (enqueuePlain; the same decisions, without building one per packet).
+	plain bool
 
 	// Evicted collects handles pushed out during the last Enqueue, and
 	// EvictedFrom their queues, in step; the caller owns them and should
@@ -290,6 +293,10 @@ type Switch struct {
 	Pauses                  int64
 }
 
+// entry is one queued packet: the caller's handle and its size (kept
+// together: one cache line per queue head, not two).
+type entry struct{ h, size int32 }
+
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
 // nothing else; it may be nil when no queue uses RED.
 func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error) {
@@ -300,7 +307,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 		return nil, fmt.Errorf("policy: is nil")
 	}
 	n := cfg.Ports * cfg.Queues
-	sw := &Switch{cfg: cfg, q: make([]des.FIFO, n), sizes: make([]des.FIFO, n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
+	sw := &Switch{cfg: cfg, q: make([]des.Ring[entry], n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
 	sw.st = State{B: cfg.Buffer, MTU: cfg.MTU, NQ: cfg.Queues, RTT: cfg.RTT,
 		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Ports)}
 	for i := range sw.st.Queues {
@@ -325,6 +332,8 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
+	_, cs := p.(CompleteSharingPolicy)
+	sw.plain = cs && cfg.Lossless == 0 && !sw.ecnOn
 	if cfg.Lossless != 0 {
 		lp, ok := p.(LosslessPolicy)
 		if !ok {
@@ -402,7 +411,8 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
-			vh, vsize := sw.q[v].PopTail(), sw.sizes[v].PopTail()
+			e := sw.q[v].PopTail()
+			vh, vsize := e.h, e.size
 			if sw.pfc != nil { // push-out policies have no lossless classes
 				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
 			}
@@ -425,12 +435,32 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 	return true, mark
 }
 
+// enqueuePlain is EnqueueQueue for a plain switch (Complete Sharing, no
+// PFC, no ECN): packet h of size bytes enters q if it fits.
+func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
+	s := &sw.st
+	if s.Used-s.HeadroomUsed+int64(size) > s.SharedSize() {
+		sw.Drops++
+		return false
+	}
+	sw.placePlain(q, h, size)
+	return true
+}
+
+// placePlain is place for a plain switch.
+func (sw *Switch) placePlain(q int32, h int32, size int32) {
+	sw.q[q].Push(entry{h: h, size: size})
+	sw.add(q, size)
+	if u := sw.st.Used - sw.reserved; u > sw.PeakUsed {
+		sw.PeakUsed = u
+	}
+}
+
 // place puts admitted packet h into queue q.
 func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless bool, iq int32) {
 	s := &sw.st
 	size := int64(a.Size)
-	sw.q[q].Push(h)
-	sw.sizes[q].Push(a.Size)
+	sw.q[q].Push(entry{h: h, size: a.Size})
 	if sw.pfc != nil {
 		sw.ingr[q].Push(iq)
 		if !lossless && iq >= 0 {
@@ -567,7 +597,7 @@ func (sw *Switch) add(q int32, size int32) {
 	s := &sw.st
 	c := &s.Queues[q]
 	p := &s.Ports[c.Port]
-	k := s.Prio(q)
+	k := int(q - c.Port*int32(s.NQ)) // Prio, with c at hand
 	if c.Packets == 0 {
 		p.Active |= 1 << k
 		s.PrioActive[k]++
@@ -585,7 +615,7 @@ func (sw *Switch) sub(q int32, size int32) {
 	s := &sw.st
 	c := &s.Queues[q]
 	p := &s.Ports[c.Port]
-	k := s.Prio(q)
+	k := int(q - c.Port*int32(s.NQ)) // Prio, with c at hand
 	c.Bytes -= int64(size)
 	c.Packets--
 	if c.Packets == 0 {
@@ -636,7 +666,8 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.q[q].Len() == 0 {
 		return 0, 0, false
 	}
-	h, size = sw.q[q].Pop(), sw.sizes[q].Pop()
+	e := sw.q[q].Pop()
+	h, size = e.h, e.size
 	iq := int32(-1)
 	if sw.pfc != nil {
 		iq = sw.ingr[q].Pop()
@@ -659,6 +690,19 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 		sw.recheck(now)
 	}
 	return h, size, true
+}
+
+// dequeuePlain is DequeueQueue for a plain switch (no PFC, no dequeue
+// hook) whose queue q is not empty.
+func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
+	e := sw.q[q].Pop()
+	sw.sub(q, e.size)
+	port := sw.st.Queues[q].Port
+	sw.st.Ports[port].TxBytes += int64(e.size)
+	if sw.cfg.Sched == RoundRobin {
+		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
+	}
+	return e.h, e.size
 }
 
 // TickEvery is the policy's tick period, 0 if it has no ticks.

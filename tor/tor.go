@@ -254,18 +254,18 @@ func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
 
 // QueuePort is the port id queue q drains into (a VOQ: its virtual
 // output), and NextHop the ToR a VOQ leads to (−1 for other queues).
-func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(int32(q)/t.nq) }
+func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(t.sw.st.PortOf(int32(q))) }
 
 // NextHop is the next-hop ToR of VOQ q, −1 if q is not a VOQ.
 func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
 	}
-	return int((int32(q) - t.voqBase) / t.nq)
+	return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
 }
 
 // Class is queue q's class (a VOQ's: Transit or Local).
-func (t *ToR) Class(q QueueID) int { return int(int32(q) % t.nq) }
+func (t *ToR) Class(q QueueID) int { return t.sw.st.Prio(int32(q)) }
 
 // Classes is the number of queues per port with queues of its own.
 func (t *ToR) Classes() int { return t.classes }
@@ -294,7 +294,7 @@ func (t *ToR) PortQueued(port int) bool { return t.sw.st.Ports[port-t.cfg.Uplink
 
 func (t *ToR) Len(q QueueID) int     { return t.sw.q[q].Len() }
 func (t *ToR) Bytes(q QueueID) int64 { return t.sw.st.Queues[q].Bytes }
-func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head() }
+func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head().h }
 func (t *ToR) NumQueues() int        { return len(t.sw.q) }
 func (t *ToR) Used() int64           { return t.sw.st.Used - t.sw.reserved }
 func (t *ToR) Reserved() int64       { return t.sw.reserved }
@@ -319,16 +319,25 @@ func (t *ToR) Release(size int32) { t.sw.Release(size) }
 
 // arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
 func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
-	t.arr = Arrival{ID: int64(idx), Flow: p.Flow, Size: p.Size, Port: int32(q) / t.nq, Class: uint8(int32(q) % t.nq),
-		InPort: -1, Unsched: p.Kind == packet.Data && p.Seq < t.cfg.Unsched}
-	return &t.arr
+	// Field by field, not a composite literal copied from the stack.
+	a := &t.arr
+	port := t.sw.st.PortOf(int32(q))
+	a.ID, a.Flow, a.Size, a.Port, a.InPort = int64(idx), p.Flow, p.Size, port, -1
+	a.Class = uint8(int32(q) - port*t.nq)
+	a.Unsched = t.cfg.Unsched > 0 && p.Kind == packet.Data && p.Seq < t.cfg.Unsched
+	return a
 }
 
 // EnqueueReserved puts packet idx, for which Reserve was called, into
 // queue q without asking the policy: the room was promised.
 func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
-	t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+	if t.sw.plain {
+		t.sw.Release(p.Size)
+		t.sw.placePlain(int32(q), idx, p.Size)
+	} else {
+		t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+	}
 	t.queued(q, p)
 }
 
@@ -344,6 +353,15 @@ func (t *ToR) Enqueue(now rotor.Time, q QueueID, idx int32) bool {
 // switch with lossless classes refuses.
 func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool {
 	p := t.pool.At(idx)
+	if t.sw.plain { // no Arrival to build, nothing pushed out
+		if !t.sw.enqueuePlain(int32(q), idx, p.Size) {
+			t.Drops++
+			t.DropBytes += int64(p.Size)
+			return false
+		}
+		t.queued(q, p)
+		return true
+	}
 	n0 := len(t.sw.Evicted)
 	a := t.arrival(idx, p, q)
 	if inPort >= 0 {
@@ -394,7 +412,12 @@ func (t *ToR) removed(q QueueID) {
 // Dequeue removes the head of q for transmission on egress port at rate,
 // stamps INT on a data packet if enabled, and returns the packet index.
 func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
-	idx, size, _ := t.sw.DequeueQueue(now, int32(q))
+	var idx, size int32
+	if t.sw.plain {
+		idx, size = t.sw.dequeuePlain(int32(q))
+	} else {
+		idx, size, _ = t.sw.DequeueQueue(now, int32(q))
+	}
 	t.removed(q)
 	t.txBytes[port] += int64(size)
 	if t.cfg.RecordINT {
@@ -471,8 +494,8 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 				continue
 			}
 			q := t.VOQ(x, Local)
-			head := t.pool.At(t.sw.q[q].Head())
-			if int64(head.Size) <= budget && relay.AcceptRelay(v, x, head.Size) && (gate == nil || gate.Pass(v, head)) {
+			e := t.sw.q[q].Head()
+			if int64(e.size) <= budget && relay.AcceptRelay(v, x, e.size) && (gate == nil || gate.Pass(v, t.pool.At(e.h))) {
 				t.rr = (x + 1) % n
 				return q, true
 			}
@@ -482,11 +505,12 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 }
 
 func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
-	if t.sw.q[q].Len() == 0 {
+	f := &t.sw.q[q]
+	if f.Len() == 0 {
 		return false
 	}
-	p := t.pool.At(t.sw.q[q].Head())
-	return int64(p.Size) <= budget && (gate == nil || gate.Pass(v, p))
+	e := f.Head() // its size is at hand: the packet itself is read only for a gate
+	return int64(e.size) <= budget && (gate == nil || gate.Pass(v, t.pool.At(e.h)))
 }
 
 // AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
@@ -515,7 +539,7 @@ func (t *ToR) QueuedBytes() int64 {
 	for q := range t.sw.q {
 		f := &t.sw.q[q]
 		for i := range f.Len() {
-			b += int64(t.pool.At(f.At(i)).Size)
+			b += int64(t.pool.At(f.At(i).h).Size)
 		}
 	}
 	return b

@@ -85,7 +85,7 @@ func TestPushOut(t *testing.T) {
 			t.Fatal("refused while the buffer had room")
 		}
 	}
-	last := tr.sw.q[tr.VOQ(0, Local)].At(9)
+	last := tr.sw.q[tr.VOQ(0, Local)].At(9).h
 	if !tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1)) {
 		t.Fatal("push-out arrival refused")
 	}

@@ -39,3 +39,9 @@ func (r *Ring[T]) Pop() T {
 
 // At returns a pointer to the i-th item from the head (0 ≤ i < Len).
 func (r *Ring[T]) At(i int) *T { return &r.buf[(r.head+i)&(len(r.buf)-1)] }
+
+// PopTail removes and returns the last item; the ring must not be empty.
+func (r *Ring[T]) PopTail() T {
+	r.n--
+	return r.buf[(r.head+r.n)&(len(r.buf)-1)]
+}
