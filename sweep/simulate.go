@@ -85,7 +85,10 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 }
 
 // simulateMetrics are a summary's scalars: FCT p50/p99 (µs) and slowdown
-// p99 per size bucket, completion, utilisation, drops and buffers.
+// p99 per size bucket, completion, utilisation (all days, and the days
+// that carried demand: NaN without circuits), queueing latency p99/p99.9
+// (µs), drops and buffers; QCT p50/p99 (µs) with incast queries, and the
+// PFC pause frames sent and paused time (µs) with buffer.lossless.
 func simulateMetrics(s *fabric.Summary) []Metric {
 	var m []Metric
 	add := func(name string, v float64) { m = append(m, Metric{name, v}) }
@@ -101,13 +104,21 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 	add("flows_completed_fraction", done)
 	add("host_utilization", float64(s.HostUtilization))
 	add("circuit_utilization", float64(s.CircuitUtilization))
+	add("circuit_util_demand", float64(s.DemandCircuit.Utilization))
+	add("queueing_latency_p99_us", float64(s.QueueingLatencyUs.P99))
+	add("queueing_latency_p999_us", float64(s.QueueingLatencyUs.P999))
 	add("drop_rate", float64(s.DropRate))
 	add("dropped_packets", float64(s.Packets.Dropped))
 	add("buffer_mean_bytes", float64(s.Buffer.MeanBytes))
 	add("buffer_p99_bytes", float64(s.Buffer.P99Bytes))
 	add("buffer_peak_bytes", float64(s.Buffer.PeakBytes))
 	if q := s.Queries; q != nil {
+		add("qct_p50_us", float64(q.QCTus.P50))
 		add("qct_p99_us", float64(q.QCTus.P99))
+	}
+	if p := s.PFC; p != nil {
+		add("pfc_pauses", float64(p.PauseFrames))
+		add("pfc_paused_us", float64(p.PausedUs))
 	}
 	return m
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -56,5 +57,46 @@ func TestSimulateSeedKeys(t *testing.T) {
 	}
 	if k := (Simulate{}).SeedKeys(map[string]string{}); len(k) != 2 {
 		t.Errorf("generated flows: %v", k)
+	}
+}
+
+// TestSimulateMetricsCircuitLatencyPFC checks the summary-derived metrics
+// on a Result made by hand, through Summarize: the demand-day circuit
+// utilisation, queueing latency tails, and PFC pauses with the paused time
+// converted to µs; without PFC or queries their metrics are absent.
+func TestSimulateMetricsCircuitLatencyPFC(t *testing.T) {
+	us := rotor.Microsecond
+	r := &fabric.Result{Complete: true, DemandCircuitUtilization: 0.8,
+		QueueingLatency: fabric.LatencyQuantiles{Packets: 10, P99: 12.5, P999: 40},
+		PFC:             &fabric.PFCStats{PauseFrames: 7, ResumeFrames: 7, PausedTime: 1500 * us}}
+	sum, err := r.Summarize(stats.Buckets{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, m := range simulateMetrics(sum) {
+		got[m.Name] = m.Value
+	}
+	want := map[string]float64{"circuit_util_demand": 0.8, "queueing_latency_p99_us": 12.5,
+		"queueing_latency_p999_us": 40, "pfc_pauses": 7, "pfc_paused_us": 1500}
+	for k, w := range want {
+		if v, ok := got[k]; !ok || math.Abs(v-w) > 1e-9 {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, w)
+		}
+	}
+	if _, ok := got["qct_p50_us"]; ok {
+		t.Error("qct_p50_us without queries")
+	}
+	r.PFC, r.DemandCircuitUtilization = nil, -1 // no circuits
+	if sum, err = r.Summarize(stats.Buckets{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range simulateMetrics(sum) {
+		switch {
+		case m.Name == "pfc_pauses" || m.Name == "pfc_paused_us":
+			t.Errorf("%s without PFC", m.Name)
+		case m.Name == "circuit_util_demand" && !math.IsNaN(m.Value):
+			t.Errorf("circuit_util_demand without circuits = %v, want NaN", m.Value)
+		}
 	}
 }
