@@ -16,10 +16,10 @@ func ExampleList() {
 	// credence true
 	// mars-small-buffers true
 	// protean true
+	// reverie true
 	// tdt true
 	// tradeoff true
 	// vermilion-noise true
 	// fb false
 	// powertcp-rdcn false
-	// reverie false
 }

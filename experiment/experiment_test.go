@@ -38,7 +38,7 @@ func TestRegistry(t *testing.T) {
 	if _, err := Lookup("nope"); err == nil {
 		t.Error("unknown experiment accepted")
 	}
-	e, _ := Lookup("reverie")
+	e, _ := Lookup("fb")
 	if _, err := Run(context.Background(), e, Options{Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not available") {
 		t.Errorf("unavailable experiment ran: %v", err)
 	}
@@ -129,4 +129,24 @@ func runQuick(t *testing.T, e *Experiment) (string, *sweep.Results) {
 		t.Fatal(err)
 	}
 	return dir, r
+}
+
+// TestReverieSpec: the reverie sweep keeps the set-up's lossless class
+// (PFC) and runs the four policies at the three loads, 3 replicates at
+// the full scale.
+func TestReverieSpec(t *testing.T) {
+	e, _ := Lookup("reverie")
+	for quick, want := range map[bool]int{true: 12, false: 36} {
+		text := e.Spec(Scale{Quick: quick})
+		s, err := sweep.Parse(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Size() != want {
+			t.Errorf("quick %v: %d points, want %d", quick, s.Size(), want)
+		}
+		if !strings.Contains(text, `"buffer.lossless" = "1"`) {
+			t.Errorf("quick %v: no lossless class in\n%s", quick, text)
+		}
+	}
 }

@@ -272,7 +272,7 @@ func TestSweepBadInput(t *testing.T) {
 		{"corrupt point", []string{"collect", corrupt}, 1, "skipped 1 damaged point directories: " + filepath.Dir(bad)},
 		{"no spec", []string{"sweep"}, 2, "want one sweep spec file"},
 		{"emit what", []string{"sweep", "--emit", "pbs", good}, 2, `emit: "pbs"`},
-		{"unavailable experiment", []string{"experiment", "run", "reverie"}, 2, "reverie is not available yet"},
+		{"unavailable experiment", []string{"experiment", "run", "fb"}, 2, "fb is not available yet"},
 		{"unknown experiment", []string{"experiment", "run", "nope"}, 2, `"nope": unknown`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
