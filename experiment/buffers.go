@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"embed"
 	"fmt"
 	"math"
 	"path"
@@ -31,7 +32,12 @@ const setupDir = "testdata/buffers"
 // file (a configuration for rdcn simulate) less those in drop (set by an
 // axis), with over's keys (TOML values) set.
 func setupBase(file string, drop []string, over map[string]string) string {
-	b, err := fabric.BufferSetups.ReadFile(path.Join(setupDir, file))
+	return baseOf(fabric.BufferSetups, path.Join(setupDir, file), drop, over)
+}
+
+// baseOf is setupBase for the file p of fsys (a path under fabric/).
+func baseOf(fsys embed.FS, file string, drop []string, over map[string]string) string {
+	b, err := fsys.ReadFile(file)
 	if err != nil {
 		panic("experiment: " + err.Error()) // embedded: cannot happen
 	}
@@ -57,7 +63,7 @@ func setupBase(file string, drop []string, over map[string]string) string {
 	}
 	slices.Sort(keys)
 	var s strings.Builder
-	fmt.Fprintf(&s, "[base] # fabric/testdata/buffers/%s\n", file)
+	fmt.Fprintf(&s, "[base] # fabric/%s\n", file)
 	for _, k := range keys {
 		fmt.Fprintf(&s, "%q = %s\n", k, kv[k])
 	}

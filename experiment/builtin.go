@@ -168,8 +168,6 @@ name = "bvn"
 	for _, u := range []struct{ name, title, reason string }{
 		{"fb", "FB: A Flexible Buffer Management Scheme for Data Center Switches (QCT, throughput, buffer use vs DT, CS, FAB, IB, FBA)",
 			"needs its sweep: the set-up has landed (fabric/testdata/buffers/fb-query.toml; run.sh prints FB's table, see docs/buffers.md), but simulate points do not report its metrics yet (mean QCT, the leaf uplinks' delivered load)"},
-		{"powertcp-rdcn", "PowerTCP vs reTCP vs HPCC in an RDCN (thesis §2.4)",
-			"needs its sweep: the set-up and the congestion-control laws have landed (fabric/testdata/rdcn.toml; go test ./cmd/rdcn -run TestRDCNCase -rdcn-case prints docs/cc.md's table), but simulate points do not report circuit utilisation on demand days and queueing latency yet"},
 	} {
 		Register(&Experiment{Name: u.name, Title: u.title, Source: u.title, Reason: u.reason})
 	}

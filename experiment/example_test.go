@@ -15,11 +15,11 @@ func ExampleList() {
 	// abm true
 	// credence true
 	// mars-small-buffers true
+	// powertcp-rdcn true
 	// protean true
 	// reverie true
 	// tdt true
 	// tradeoff true
 	// vermilion-noise true
 	// fb false
-	// powertcp-rdcn false
 }

@@ -150,3 +150,26 @@ func TestReverieSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestPowerTCPRDCNSpec: the case study's sweep runs the seven schemes of
+// docs/cc.md's table on the flow file written under Inputs, with no
+// scheme inheriting the set-up's law.
+func TestPowerTCPRDCNSpec(t *testing.T) {
+	e, _ := Lookup("powertcp-rdcn")
+	for quick, want := range map[bool]int{true: 7, false: 21} {
+		text := e.Spec(Scale{Quick: quick, Inputs: "/inputs"})
+		s, err := sweep.Parse(strings.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Size() != want {
+			t.Errorf("quick %v: %d points, want %d", quick, s.Size(), want)
+		}
+		if !strings.Contains(text, `"workload.flows_file" = "/inputs/rdcn.flows"`) {
+			t.Errorf("quick %v: flow file not under Inputs in\n%s", quick, text)
+		}
+		if strings.Count(text, `"transport.cc" =`) != 7 {
+			t.Errorf("quick %v: transport.cc set %d times, want once per scheme", quick, strings.Count(text, `"transport.cc" =`))
+		}
+	}
+}

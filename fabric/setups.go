@@ -10,3 +10,10 @@ import "embed"
 //
 //go:embed testdata/buffers/*.toml testdata/buffers/tdt/tdt.flows
 var BufferSetups embed.FS
+
+// RDCNSetup holds the PowerTCP thesis's reconfigurable-network case study
+// (§2.4): testdata/rdcn.toml and its flow file testdata/rdcn.flows.
+// Package experiment builds its named sweep powertcp-rdcn from them.
+//
+//go:embed testdata/rdcn.toml testdata/rdcn.flows
+var RDCNSetup embed.FS
