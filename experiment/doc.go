@@ -17,9 +17,10 @@
 //     BvN designed from a noisy prediction of a ring demand (thesis
 //     §9.6), certified any-routing θ on the truth.
 //
-//   - abm, credence, protean, tdt: the buffer papers' headline figures
-//     (incast p99 slowdown against load; incast p95 FCT against DT, ABM,
-//     LQD and flipped predictions; tail incast FCT; lossless UDP bursts),
+//   - abm, credence, protean, tdt, reverie: the buffer papers' headline
+//     figures (incast p99 slowdown against load; incast p95 FCT against DT,
+//     ABM, LQD and flipped predictions; tail incast FCT; lossless UDP
+//     bursts; PFC pauses against load),
 //     sweeps over the set-ups of fabric/testdata/buffers read from
 //     fabric.BufferSetups, so each value is written once. Their quick
 //     scale is run.sh's runs, seeds included; the full scale adds
@@ -27,8 +28,13 @@
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
-// Experiments not built yet (FB, Reverie, PowerTCP vs reTCP vs HPCC: their
-// set-ups have landed, but simulate points do not report their metrics)
+//   - powertcp-rdcn: the PowerTCP thesis's RDCN case study (§2.4), the
+//     schemes of docs/cc.md's table over fabric.RDCNSetup (rdcn.toml and
+//     its flow file, an Input): circuit utilisation on demand days and
+//     tail queueing latency.
+//
+// Experiments not built yet (FB: its set-up has landed, but simulate
+// points do not report its mean QCT and leaf uplink load)
 // are registered with Available false and a Reason saying what they need;
 // Run refuses them. Register adds an experiment when its parts land.
 package experiment

@@ -6,7 +6,7 @@ import "embed"
 // and shared: testdata/buffers/*.toml (configurations for rdcn simulate
 // --config; run.sh runs them) and testdata/buffers/tdt/tdt.flows (the TDT
 // paper's UDP trace, a flow file). Package experiment builds its named
-// sweeps abm, credence, protean and tdt from them.
+// sweeps abm, credence, protean, tdt and reverie from them.
 //
 //go:embed testdata/buffers/*.toml testdata/buffers/tdt/tdt.flows
 var BufferSetups embed.FS
