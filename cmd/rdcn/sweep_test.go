@@ -249,7 +249,8 @@ func TestSweepEmitKubernetes(t *testing.T) {
 // TestSweepBadInput: each mistake is one line on stderr.
 func TestSweepBadInput(t *testing.T) {
 	good := writeSpec(t, quickSpec)
-	used := filepath.Join(t.TempDir(), "used")
+	dir := t.TempDir()
+	used := filepath.Join(dir, "used")
 	if st, _, e := rdcnRun("sweep", "-o", used, good); st != 0 {
 		t.Fatal(e)
 	}
@@ -272,8 +273,10 @@ func TestSweepBadInput(t *testing.T) {
 		{"corrupt point", []string{"collect", corrupt}, 1, "skipped 1 damaged point directories: " + filepath.Dir(bad)},
 		{"no spec", []string{"sweep"}, 2, "want one sweep spec file"},
 		{"emit what", []string{"sweep", "--emit", "pbs", good}, 2, `emit: "pbs"`},
-		{"unavailable experiment", []string{"experiment", "run", "fb"}, 2, "fb is not available yet"},
-		{"unknown experiment", []string{"experiment", "run", "nope"}, 2, `"nope": unknown`},
+		// -o into the test's directory: were the experiment available, it
+		// would run there and not into the package directory.
+		{"unavailable experiment", []string{"experiment", "run", "-o", filepath.Join(dir, "fb"), "fb"}, 2, "fb is not available yet"},
+		{"unknown experiment", []string{"experiment", "run", "-o", filepath.Join(dir, "nope"), "nope"}, 2, `"nope": unknown`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st, _, e := rdcnRun(tc.args...)
