@@ -35,7 +35,7 @@ func experimentCommand() *cli.Command {
 			{
 				Name:      "run",
 				Usage:     "run an experiment's sweep and write DIR/report.html with the published values beside ours",
-				UsageText: "rdcn experiment run [--quick] [-o DIR] [--jobs N] NAME",
+				UsageText: "rdcn experiment run [--quick] [-o DIR] [--jobs N] NAME (flags before or after NAME)",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "quick", Usage: "the small scale (a minute or two on 2 cores)"},
 					&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "results `DIR` (default NAME or NAME-quick)"},
@@ -48,10 +48,14 @@ func experimentCommand() *cli.Command {
 }
 
 func runExperiment(c *cli.Context) error {
-	if c.NArg() != 1 {
-		return badInput("arguments", "want one experiment name after the flags (rdcn experiment list names them)")
+	args, err := positional(c)
+	if err != nil {
+		return err
 	}
-	e, err := experiment.Lookup(c.Args().First())
+	if len(args) != 1 {
+		return badInput("arguments", "want one experiment name (rdcn experiment list names them)")
+	}
+	e, err := experiment.Lookup(args[0])
 	if err != nil {
 		return asInput("experiment", err)
 	}

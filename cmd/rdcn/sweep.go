@@ -46,10 +46,14 @@ func sweepCommand() *cli.Command {
 
 // readSweepSpec reads and parses the spec file argument.
 func readSweepSpec(c *cli.Context) (*sweep.Spec, []byte, string, error) {
-	if c.NArg() != 1 {
-		return nil, nil, "", badInput("arguments", "want one sweep spec file after the flags (rdcn sweep [flags] SPEC.toml), got %q", c.Args().Slice())
+	args, err := positional(c)
+	if err != nil {
+		return nil, nil, "", err
 	}
-	path := c.Args().First()
+	if len(args) != 1 {
+		return nil, nil, "", badInput("arguments", "want one sweep spec file (rdcn sweep [flags] SPEC.toml), got %q", args)
+	}
+	path := args[0]
 	text, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, "", badInput("spec", "%v", err)

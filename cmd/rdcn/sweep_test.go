@@ -289,3 +289,29 @@ func TestSweepBadInput(t *testing.T) {
 		t.Errorf("the refused spec changed the results dir: %d points", len(r.Points))
 	}
 }
+
+// TestFlagsAfterTheName: `rdcn experiment run tradeoff --quick -o DIR`
+// (the issue's form) and `rdcn sweep SPEC -o DIR --jobs 1` read the flags
+// after the positional argument as those before it; an unknown one there
+// is still refused.
+func TestFlagsAfterTheName(t *testing.T) {
+	dir := t.TempDir()
+	exp := filepath.Join(dir, "exp")
+	if st, out, e := rdcnRun("experiment", "run", "tradeoff", "--quick", "-o", exp, "--jobs", "1"); st != 0 ||
+		!strings.Contains(out, "report "+filepath.Join(exp, "report.html")) {
+		t.Fatalf("status %d, stdout %q, stderr %q", st, out, e)
+	}
+	if _, err := os.Stat(filepath.Join(exp, "report.html")); err != nil {
+		t.Error(err)
+	}
+	res := filepath.Join(dir, "res")
+	if st, _, e := rdcnRun("sweep", writeSpec(t, quickSpec), "-o", res, "--jobs", "1"); st != 0 {
+		t.Fatal(e)
+	}
+	if n := len(finishedPoints(t, res)); n != 6 {
+		t.Errorf("sweep with trailing -o: %d points in %s, want 6", n, res)
+	}
+	if st, _, e := rdcnRun("experiment", "run", "tradeoff", "--nope"); st != 2 || !strings.Contains(e, "-nope") {
+		t.Errorf("unknown trailing flag: status %d, stderr %q", st, e)
+	}
+}
