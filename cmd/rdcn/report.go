@@ -25,17 +25,21 @@ func reportCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write to `FILE` (default DIR/report.html)"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() == 0 {
+			args, err := positional(c)
+			if err != nil {
+				return err
+			}
+			if len(args) == 0 {
 				return badInput("arguments", "want a results or simulate output directory")
 			}
-			dir := c.Args().First()
+			dir := args[0]
 			out := c.String("output")
 			if out == "" {
 				out = filepath.Join(dir, "report.html")
 			}
 			info := report.Info{Version: version}
 			if _, err := os.Stat(filepath.Join(dir, sweep.ManifestFile)); errors.Is(err, fs.ErrNotExist) {
-				if c.NArg() > 1 {
+				if len(args) > 1 {
 					return badInput("arguments", "one simulate output directory at a time")
 				}
 				if err := report.Run(io.Discard, dir, info); err != nil { // check before writing

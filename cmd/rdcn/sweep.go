@@ -182,10 +182,14 @@ func collectCommand() *cli.Command {
 }
 
 func collectArgs(c *cli.Context) (*sweep.Results, error) {
-	if c.NArg() == 0 {
+	args, err := positional(c)
+	if err != nil {
+		return nil, err
+	}
+	if len(args) == 0 {
 		return nil, badInput("arguments", "want at least one results directory")
 	}
-	r, err := sweep.Collect(c.Args().Slice()...)
+	r, err := sweep.Collect(args...)
 	if err != nil {
 		return nil, asInput("collect", err)
 	}
