@@ -68,25 +68,6 @@ const (
 	losslessKey      = "buffer.lossless"
 )
 
-// losslessPolicies are the policies with lossless classes (package tor's
-// LosslessPolicy).
-func losslessPolicy(p tor.PolicySpec) bool {
-	sc := tor.SwitchConfig{Ports: 2, Queues: 2, Buffer: 1 << 20, MTU: 1500, Rates: []rotor.Rate{rotor.Gbps},
-		Lossless: 1, Headroom: 1 << 16, HeadroomPool: 1 << 17, RTT: 80 * rotor.Microsecond}
-	b, err := tor.NewBufferPolicy(p.Name, nil, tor.Env{Switch: &sc, Oracle: noOracle{}, Rand: rand.New(rand.NewPCG(1, 1))})
-	if err != nil {
-		return false
-	}
-	_, ok := b.(tor.LosslessPolicy)
-	return ok
-}
-
-// noOracle stands in for Credence's oracle where only the policy's type
-// matters.
-type noOracle struct{}
-
-func (noOracle) Drop(*tor.Arrival, *tor.Features) bool { return false }
-
 // bufferPolicyEntries is package tor's policy registry as a fabric
 // registry: a policy's parameter p is the key buffer.p, with the policy's
 // own default (tor's registry is the one table of policies, parameters and
@@ -101,7 +82,7 @@ func bufferPolicyEntries() []Entry {
 		if p.Name == "credence" {
 			e.Reads = append(e.Reads, credenceModelKey)
 		}
-		if losslessPolicy(p) {
+		if p.Lossless {
 			e.Reads = append(e.Reads, losslessKey)
 		}
 		out = append(out, e)
@@ -171,7 +152,7 @@ func (s *Spec) bufferPolicy(cfg *Config, ports, mtu int) (func(int) tor.PolicyMa
 		if err != nil {
 			return nil, err
 		}
-		if !losslessPolicy(spec) {
+		if !spec.Lossless {
 			return nil, cfgErr(losslessKey, "%q: policy %s has no lossless classes (PFC needs reverie, sonic, sonic-abm or dt)", v, name)
 		}
 		cfg.Lossless = m

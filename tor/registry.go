@@ -34,7 +34,10 @@ type PolicySpec struct {
 	Name   string
 	Doc    string
 	Params []Param
-	build  func(v map[string]float64, e Env) (BufferPolicy, error)
+	// Lossless: the policy has lossless (PFC) classes, i.e. it builds a
+	// LosslessPolicy (TestRegistryLossless checks the two agree).
+	Lossless bool
+	build    func(v map[string]float64, e Env) (BufferPolicy, error)
 }
 
 func rtt(c *SwitchConfig) float64 { return c.RTT.Seconds() * 1e6 }
@@ -101,7 +104,7 @@ var registry = []PolicySpec{
 		build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
 			return &StaticPartition{share: e.Switch.Buffer / int64(e.Switch.Ports*e.Switch.Queues)}, nil
 		}},
-	{Name: "dt", Doc: "Dynamic Thresholds (Choudhury–Hahne): q ≤ α·(B − Q)",
+	{Name: "dt", Lossless: true, Doc: "Dynamic Thresholds (Choudhury–Hahne): q ≤ α·(B − Q)",
 		Params: []Param{pAlpha, pAlphaHi, pHi},
 		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
@@ -204,7 +207,7 @@ var registry = []PolicySpec{
 			}
 			return c, nil
 		}},
-	{Name: "reverie", Doc: "Reverie: one pool for lossless (PFC) and lossy, low-pass-filtered queue lengths",
+	{Name: "reverie", Lossless: true, Doc: "Reverie: one pool for lossless (PFC) and lossy, low-pass-filtered queue lengths",
 		Params: []Param{{Name: "alpha", Default: 1, Positive: true, Doc: "α of low-priority queues (and of all, with hi_queues = 0)"},
 			{Name: "alpha_hi", Default: 1, Positive: true, Doc: "α of the high-priority queues"}, pHi,
 			{Name: "gamma", Default: 0.999, Positive: true, Doc: "low-pass filter weight on the old value, per departure"},
@@ -217,13 +220,13 @@ var registry = []PolicySpec{
 			n := e.Switch.Ports * e.Switch.Queues
 			return &Reverie{alpha: a, gamma: v["gamma"], sat: v["sat"], qhat: make([]float64, n), ihat: make([]float64, n)}, err
 		}},
-	{Name: "sonic", Doc: "SONiC MMU: DT on ingress and egress counters, separate pools, PFC headroom",
+	{Name: "sonic", Lossless: true, Doc: "SONiC MMU: DT on ingress and egress counters, separate pools, PFC headroom",
 		Params: sonicParams,
 		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			m, err := newSonic(v, e)
 			return &m, err
 		}},
-	{Name: "sonic-abm", Doc: "ABM in the SONiC MMU (Reverie's baseline): ABM's thresholds on ingress (lossless) and egress (lossy) counters",
+	{Name: "sonic-abm", Lossless: true, Doc: "ABM in the SONiC MMU (Reverie's baseline): ABM's thresholds on ingress (lossless) and egress (lossy) counters",
 		Params: append(slices.Clone(sonicParams), abmParams[3:]...),
 		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			m, err := newSonic(v, e)
