@@ -32,6 +32,7 @@ var Keys = slices.Concat([]Key{
 	{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
 	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
 	{"topology.mtu", itoa(fabric.DefaultMTU), "data packet size in bytes, 64 to " + itoa(fabric.MaxMTU)},
+}, leafSpineKeys, []Key{
 	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
 	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then `schedule.kind`, `schedule.slot`, `schedule.reconf`, `schedule.seed` and the generator parameters must stay at their defaults)"},
 	{"schedule.slot", "", "slot duration Δ; empty: the generator's default (0 is an error); a day Δ − Δr must be long enough for one `topology.mtu` packet on `topology.circuit_link`"},

@@ -2,15 +2,15 @@ package scenario
 
 import (
 	"context"
-	"slices"
 	"strings"
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/stats"
 )
 
-// leafSpineKeys are the keys of the leaf-spine topology; a leaf is a ToR,
-// so topology.hosts_per_tor, host_link, host_delay and mtu keep their
+// leafSpineKeys are the keys of the leaf-spine topology (in Keys after
+// the topology keys both kinds read); a leaf is a ToR, so
+// topology.hosts_per_tor, host_link, host_delay and mtu keep their
 // meaning.
 var leafSpineKeys = []Key{
 	{"topology.leaves", "2", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
@@ -21,12 +21,6 @@ var leafSpineKeys = []Key{
 	{"topology.queues_per_port", "1", "leafspine: queues per switch port; with 2 or more, ACKs take the first and data the last"},
 	{"topology.incast_queue", "", "leafspine: the queue of incast (query) flows' data packets, 1 … queues_per_port − 1 (e.g. a lossless class, buffer.lossless, beside lossy background traffic); empty: the data queue (the last), as every flow's"},
 	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
-}
-
-// init places the leaf-spine keys after the topology keys both kinds read.
-func init() {
-	at := slices.IndexFunc(Keys, func(k Key) bool { return k.Name == "topology.mtu" }) + 1
-	Keys = slices.Insert(Keys, at, leafSpineKeys...)
 }
 
 // rotorOnlyKeys are read only by the rotor topology.
