@@ -13,10 +13,11 @@
 // that serves the leaf-spine's links and the packet switch's), hosts.go
 // (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
 // (asks package routing's Router for next hops), leafspine.go, buffer.go
-// (every switch's tor.Switch and its buffer policy: buffer.policy and the
-// buffer.<parameter> keys from package tor's registry, circuit day and
-// night for the rotor ToRs' VOQ ports, run.check's recount of the
-// switches), credence.go (Credence's built-in model, LQD traces and
+// (every switch's tor.Switch and its buffer policy, NamedPolicy from
+// package tor's registry, circuit day and night for the rotor ToRs' VOQ
+// ports, run.check's recount of the switches), config.go (Config, its
+// Default* constants, defaults and validation), registry.go (the
+// registries of the choices a Config names), credence.go (Credence's built-in model, LQD traces and
 // training: CredenceTraces, TrainCredence), ccwire.go (the
 // congestion-control law of the windowed flows and what the fabric
 // provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
