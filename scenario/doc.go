@@ -51,10 +51,12 @@
 // generator's parameters are refused for a kind that does not read them,
 // and beside schedule.file), the designed routing and transport for keys
 // left empty (fabric.Config.DesignModes; Spec.Values echoes what they
-// resolved to), the buffer policy (built once on a switch of the
+// resolved to), the size of the routing's next-hop table
+// (Config.CheckTable), the buffer policy (built once on a switch of the
 // fabric's shape so a bad parameter names its key), the workload, and
-// finally fabric's own validation and its reachability and table-size
-// checks (Config.Resolve, CheckReach, CheckTable). Every error is a
+// finally fabric's own defaults and validation (Config.Resolve) and
+// whether the routing reaches every demanded pair (Config.CheckReach).
+// The leaf-spine skips the schedule and takes ECMP. Every error is a
 // one-line *fabric.ConfigError naming the key. BuildContext stops when
 // its context is done, in every phase.
 //
