@@ -11,13 +11,13 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/report"
+	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/sweep"
 )
 
 // The buffer papers' headline figures, as sweeps over the set-ups of
-// fabric.BufferSetups (fabric/testdata/buffers, which run.sh also runs):
+// scenario.BufferSetups (scenario/testdata/buffers, which run.sh also runs):
 // the configuration's values are the sweep's base, read from the embedded
 // file, so they are written once. The quick scale is run.sh's runs (the
 // same seeds, so the same flows and routes as docs/buffers.md's tables;
@@ -25,17 +25,17 @@ import (
 // adds replicates (the seeds then derived per replicate), longer runs and
 // more values.
 
-// setupDir is the set-ups' directory in fabric.BufferSetups.
+// setupDir is the set-ups' directory in scenario.BufferSetups.
 const setupDir = "testdata/buffers"
 
 // setupBase returns a sweep spec's [base] table: the keys of the set-up
 // file (a configuration for rdcn simulate) less those in drop (set by an
 // axis), with over's keys (TOML values) set.
 func setupBase(file string, drop []string, over map[string]string) string {
-	return baseOf(fabric.BufferSetups, path.Join(setupDir, file), drop, over)
+	return baseOf(scenario.BufferSetups, path.Join(setupDir, file), drop, over)
 }
 
-// baseOf is setupBase for the file p of fsys (a path under fabric/).
+// baseOf is setupBase for the file p of fsys (a path under scenario/).
 func baseOf(fsys embed.FS, file string, drop []string, over map[string]string) string {
 	b, err := fsys.ReadFile(file)
 	if err != nil {
@@ -171,7 +171,7 @@ func init() {
 	Register(&Experiment{
 		Name:  "abm",
 		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
-		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; fabric/testdata/buffers/abm-incast.toml); " +
+		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; scenario/testdata/buffers/abm-incast.toml); " +
 			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
 		Available: true,
 		Spec: func(sc Scale) string {
@@ -188,7 +188,7 @@ func init() {
 		Name:  "credence",
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
 		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
-			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; fabric/testdata/buffers/credence-incast.toml), the built-in model. Transport: the windowed one with a 64-packet window (not DCTCP)",
+			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: the windowed one with a 64-packet window (not DCTCP)",
 		Available: true,
 		Spec: func(sc Scale) string {
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
@@ -217,7 +217,7 @@ func init() {
 		Name:  "protean",
 		Title: "Protean vs DT and CS: tail incast FCT",
 		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer, websearch at 40 % of the uplinks. " +
-			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (fabric/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
+			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: the windowed one with a fixed 200-packet window standing in for Cubic",
 		Available: true,
 		Spec: func(sc Scale) string {
 			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy"},
@@ -235,7 +235,7 @@ func init() {
 		Name:  "tdt",
 		Title: "DT vs EDT vs TDT: lossless bursts under UDP",
 		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
-			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; fabric/testdata/buffers/tdt-udp.toml). " +
+			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
 			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
 		Available: true,
 		Inputs:    map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
@@ -266,7 +266,7 @@ seed = 1
 		Name:  "reverie",
 		Title: "Reverie vs SONiC's DT, ABM in SONiC and one-pool DT: PFC pauses against load",
 		Source: "Reverie: Low Pass Filter-Based Switch Buffer Sharing for Datacenters with RDMA and TCP Traffic (NSDI 2024): PFC pause frames with lossless RDMA incast (2 MB queries) beside lossy websearch, against DT and ABM in the SONiC MMU (sonic, sonic-abm) and the one-pool dt. " +
-			"4 leaves × 16 servers, 4 spines, 25 Gbps, 2.56 MB per switch (fabric/testdata/buffers/reverie-pfc.toml); the load is per host link, so the paper's 20/40/80 % of the leaf uplinks are 0.05/0.1/0.2. Transport: DCQCN for both classes (the paper's lossy class runs Cubic), ECN step at 100 KB",
+			"4 leaves × 16 servers, 4 spines, 25 Gbps, 2.56 MB per switch (scenario/testdata/buffers/reverie-pfc.toml); the load is per host link, so the paper's 20/40/80 % of the leaf uplinks are 0.05/0.1/0.2. Transport: DCQCN for both classes (the paper's lossy class runs Cubic), ECN step at 100 KB",
 		Available: true,
 		Spec: func(sc Scale) string {
 			return incastSpec("reverie-pfc.toml", sc.Quick, "200ms", "300ms", []string{"workload.load", "buffer.policy"},
@@ -331,7 +331,7 @@ func abmPublished() []report.Published {
 // at is the points where axis has value v.
 func at(axis, v string) map[string]string { return map[string]string{axis: v} }
 
-// setupFile reads a file of fabric.BufferSetups.
+// setupFile reads a file of scenario.BufferSetups.
 func setupFile(name string) func() ([]byte, error) {
-	return func() ([]byte, error) { return fabric.BufferSetups.ReadFile(path.Join(setupDir, name)) }
+	return func() ([]byte, error) { return scenario.BufferSetups.ReadFile(path.Join(setupDir, name)) }
 }

@@ -21,15 +21,15 @@
 //     figures (incast p99 slowdown against load; incast p95 FCT against DT,
 //     ABM, LQD and flipped predictions; tail incast FCT; lossless UDP
 //     bursts; PFC pauses against load),
-//     sweeps over the set-ups of fabric/testdata/buffers read from
-//     fabric.BufferSetups, so each value is written once. Their quick
+//     sweeps over the set-ups of scenario/testdata/buffers read from
+//     scenario.BufferSetups, so each value is written once. Their quick
 //     scale is run.sh's runs, seeds included; the full scale adds
 //     replicates, longer runs and more values. An experiment's Inputs (the
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
 //   - powertcp-rdcn: the PowerTCP thesis's RDCN case study (§2.4), the
-//     schemes of docs/cc.md's table over fabric.RDCNSetup (rdcn.toml and
+//     schemes of docs/cc.md's table over scenario.RDCNSetup (rdcn.toml and
 //     its flow file, an Input): circuit utilisation on demand days and
 //     tail queueing latency.
 //

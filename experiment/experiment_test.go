@@ -73,7 +73,7 @@ func TestTradeoffReproducesTable71(t *testing.T) {
 
 // TestTDTLosslessBursts runs the quick tdt experiment (three runs of the
 // trace, well under a second) and compares the lossless-burst shares with
-// those fabric/testdata/buffers/run.sh counts from the same runs' flows.csv
+// those scenario/testdata/buffers/run.sh counts from the same runs' flows.csv
 // with awk (docs/buffers.md: DT 57.8 %, EDT 61.5 %, TDT 85.9 % of 192
 // bursts), a second count by other code; the paper's order DT < EDT < TDT
 // must hold.
@@ -102,7 +102,7 @@ func TestTDTLosslessBursts(t *testing.T) {
 
 // TestCredenceMatchesRunSh runs the quick credence experiment (seven runs
 // of about 0.15 s) and compares its incast p95 FCTs with the ones
-// fabric/testdata/buffers/run.sh computes with awk from the same runs'
+// scenario/testdata/buffers/run.sh computes with awk from the same runs'
 // flows.csv (nearest rank; docs/buffers.md), within 1 %: the sweep's base
 // must be the set-up's configuration, seeds included.
 func TestCredenceMatchesRunSh(t *testing.T) {

@@ -4,12 +4,12 @@ import (
 	"path"
 	"strconv"
 
-	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/report"
+	"github.com/rdcn/rdcn/scenario"
 )
 
 // The PowerTCP thesis's reconfigurable-network case study (§2.4) as a
-// sweep over fabric.RDCNSetup: the schemes of docs/cc.md's table (go test
+// sweep over scenario.RDCNSetup: the schemes of docs/cc.md's table (go test
 // ./cmd/rdcn -run TestRDCNCase -rdcn-case runs the same ones). The flows
 // are a fixed file, so the full scale's replicates differ only in
 // run.seed (the routing's).
@@ -30,17 +30,17 @@ func init() {
 	Register(&Experiment{
 		Name:  "powertcp-rdcn",
 		Title: "PowerTCP vs reTCP vs HPCC in an RDCN: circuit utilisation and queueing latency",
-		Source: "PowerTCP thesis §2.4, the reconfigurable-network case study: 25 ToRs × 10 hosts at 25 Gbps, one 100 Gbps circuit switch cycling 24 matchings (225 µs day, 20 µs night) beside a 25 Gbps packet switch, per-destination VOQs, a long flow from every host of ToR s to ToR s+1 (fabric/testdata/rdcn.toml, rdcn.flows). " +
+		Source: "PowerTCP thesis §2.4, the reconfigurable-network case study: 25 ToRs × 10 hosts at 25 Gbps, one 100 Gbps circuit switch cycling 24 matchings (225 µs day, 20 µs night) beside a 25 Gbps packet switch, per-destination VOQs, a long flow from every host of ToR s to ToR s+1 (scenario/testdata/rdcn.toml, rdcn.flows). " +
 			"reTCP with prebuffering 1800 or 600 µs and VOQ thresholds 144 KB / 450 KB or 16 / 50 packets, HPCC, per-RTT PowerTCP with and without its λ floor; the circuit utilisation is on the days that carried demand",
 		Available: true,
-		Inputs:    map[string]func() ([]byte, error){"rdcn.flows": func() ([]byte, error) { return fabric.RDCNSetup.ReadFile("testdata/rdcn.flows") }},
+		Inputs:    map[string]func() ([]byte, error){"rdcn.flows": func() ([]byte, error) { return scenario.RDCNSetup.ReadFile("testdata/rdcn.flows") }},
 		Spec: func(sc Scale) string {
 			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "rdcn.flows"))}
 			if sc.Quick {
 				over["run.seed"] = "1"
 			}
 			return "kind = \"simulate\"\nseed = 1\n" +
-				baseOf(fabric.RDCNSetup, "testdata/rdcn.toml", []string{"transport.cc", "transport.cc_params"}, over) +
+				baseOf(scenario.RDCNSetup, "testdata/rdcn.toml", []string{"transport.cc", "transport.cc_params"}, over) +
 				"[axes]\n" + pick(sc.Quick, "", "seed = [1, 2, 3]\n") + variants("scheme", schemes...)
 		},
 		Plot: report.Info{Metrics: []string{"circuit_util_demand", "queueing_latency_p99_us", "queueing_latency_p999_us", "dropped_packets"}},

@@ -1,8 +1,9 @@
-package fabric
+package fabric_test
 
 import (
-	"os"
 	"testing"
+
+	"github.com/rdcn/rdcn/scenario"
 )
 
 // BenchmarkLeafSpineABM runs testdata/perf/leafspine-abm.toml, the ABM
@@ -52,31 +53,6 @@ func BenchmarkLeafSpineCC(b *testing.B) {
 }
 
 // leafSpineABM builds testdata/perf/leafspine-abm.toml with keys set.
-func leafSpineABM(b *testing.B, keys ...string) *Setup {
+func leafSpineABM(b *testing.B, keys ...string) *scenario.Setup {
 	return setupFromTOML(b, "testdata/perf/leafspine-abm.toml", keys...)
-}
-
-// setupFromTOML builds the configuration file path with keys set.
-func setupFromTOML(b testing.TB, path string, keys ...string) *Setup {
-	b.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	sp := NewSpec()
-	err = sp.LoadTOML(f)
-	f.Close()
-	for _, kv := range keys {
-		if err == nil {
-			err = sp.SetArg(kv)
-		}
-	}
-	if err != nil {
-		b.Fatal(err)
-	}
-	setup, err := sp.Build()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return setup
 }

@@ -1,17 +1,19 @@
-package fabric
+package fabric_test
 
 import (
 	"context"
 	"strconv"
 	"testing"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/routing"
+	"github.com/rdcn/rdcn/scenario"
 )
 
 // benchSpec is the performance setting of docs/simulate.md: websearch at
 // 20 % load, 10 Gbps, 500 ns propagation, 8 packets of buffer per port.
-func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, transport, simTime string) *Setup {
+func benchSpec(b *testing.B, tors, hosts, uplinks int, kind, slot, routing, transport, simTime string) *scenario.Setup {
 	b.Helper()
 	return buildSpec(b,
 		"topology.tors="+itoa(tors), "topology.hosts_per_tor="+itoa(hosts), "topology.uplinks="+itoa(uplinks),
@@ -57,15 +59,15 @@ func BenchmarkFabric(b *testing.B) {
 
 // benchRuns runs setup b.N times and reports events/s, events per run
 // and simulated milliseconds per second.
-func benchRuns(b *testing.B, setup *Setup) {
+func benchRuns(b *testing.B, setup *scenario.Setup) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	var events uint64
 	simMS := float64(setup.Config.SimTime) / float64(rotor.Millisecond)
 	for i := 0; i < b.N; i++ {
 		cfg := setup.Config
-		cfg.Flows = &SliceSource{Flows: setup.Flows}
-		r, err := Run(cfg)
+		cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
+		r, err := fabric.Run(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

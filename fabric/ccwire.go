@@ -1,8 +1,6 @@
 package fabric
 
 import (
-	"strings"
-
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
@@ -28,7 +26,7 @@ func (c *Config) ccEnv() cc.Env {
 func (c *Config) validateCC() error {
 	spec, ok := cc.Lookup(c.CC)
 	if !ok {
-		return CongestionControls.check(c.CC)
+		return CongestionControls.Check(c.CC)
 	}
 	if c.NewController != nil {
 		return nil
@@ -142,17 +140,6 @@ func (s *sim) circuitECE(t int, p *packet.Packet) {
 	}
 }
 
-// ccParamLaws lists the laws that read parameters.
-func ccParamLaws() []string {
-	var out []string
-	for _, s := range cc.Laws() {
-		if len(s.Params) > 0 {
-			out = append(out, s.Name)
-		}
-	}
-	return out
-}
-
 // ccRegistry is CongestionControls, built from cc's registry.
 func ccRegistry() Registry {
 	r := Registry{Key: "transport.cc", What: "congestion control"}
@@ -166,10 +153,4 @@ func ccRegistry() Registry {
 		r.Entries = append(r.Entries, e)
 	}
 	return r
-}
-
-// ccParamsDoc documents transport.cc_params.
-func ccParamsDoc() string {
-	return "window, pull: the law's parameters, key=value,… (e.g. gamma=0.9,mode=per-rtt); read by " +
-		strings.Join(ccParamLaws(), ", ") + "; each law's keys, defaults and ranges are in docs/cc.md"
 }

@@ -87,7 +87,7 @@ type Config struct {
 
 	Buffer             rotor.Bytes                  // shared buffer per ToR
 	PacketSwitchBuffer rotor.Bytes                  // shared buffer of the packet switch; default 1 MB per port
-	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default buffer.policy's (Keys)
+	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default DefaultBufferPolicy
 	ECNThreshold       rotor.Bytes                  // per-queue ECN marking threshold; 0: off
 	RecordINT          bool                         // stamp INT records on dequeue
 	Prebuffer          *PrebufferConfig             // reTCP's VOQ prebuffering; nil: off
@@ -107,7 +107,7 @@ type Config struct {
 	Transport string            // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
 	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
 	CCParams  map[string]string // the law's parameters (key → text, cc.ParseParams); nil: its defaults
-	Window    int64             // fixed window in bytes; default transport.window's (Keys)
+	Window    int64             // fixed window in bytes; default DefaultWindowPackets packets
 	MinRTO    rotor.Time        // default 1 ms
 	DupThresh int               // SACK loss detection threshold (cc.Sender.DupThresh); 0: timeouts only
 	Acks      string            // AcksFabric (default) or AcksIdeal
@@ -164,13 +164,85 @@ func cfgErr(field, format string, args ...any) error {
 	return &ConfigError{Field: field, Problem: fmt.Sprintf(format, args...)}
 }
 
+// Defaults of the optional Config fields: what a zero value stands for.
+// They exist here once: Config.defaults applies them, and package
+// scenario's key table prints them as the keys' defaults (formatted with
+// rotor's String methods), so the CLI and the Go API agree.
+const (
+	DefaultMTU                       = int32(rotor.DefaultMTU) // topology.mtu
+	DefaultAckSize                   = int32(64)               // transport.ack_size
+	DefaultCC                        = "fixed"                 // transport.cc
+	DefaultWindowPackets             = 20                      // transport.window, in packets of MTU bytes
+	DefaultBufferPolicy              = "dt"                    // buffer.policy
+	DefaultMinRTO                    = rotor.Millisecond       // transport.min_rto
+	DefaultRelayOffer                = OfferAll                // routing.offer
+	DefaultAcks                      = AcksFabric              // transport.acks
+	DefaultPathsK                    = 1                       // routing.paths_k
+	DefaultMultipath                 = MultipathKSP            // routing.multipath
+	DefaultBulkBytes                 = rotor.Bytes(15_000_000) // routing.bulk (Opera's 15 MB)
+	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
+	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
+	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
+)
+
 func (c *Config) defaults() {
 	if c.MTU == 0 {
-		c.MTU = int32(rotor.DefaultMTU)
+		c.MTU = DefaultMTU
 	}
 	if c.AckSize == 0 {
-		c.AckSize = 64
+		c.AckSize = DefaultAckSize
 	}
+	c.DesignModes()
+	if c.CC == "" {
+		c.CC = DefaultCC
+	}
+	if c.Window == 0 {
+		c.Window = DefaultWindowPackets * int64(c.MTU)
+	}
+	if c.NewPolicy == nil {
+		c.NewPolicy = NamedPolicy(DefaultBufferPolicy, nil, nil, c.Seed)
+	}
+	if c.MinRTO == 0 {
+		c.MinRTO = DefaultMinRTO
+	}
+	if c.RelayOffer == "" {
+		c.RelayOffer = DefaultRelayOffer
+	}
+	if c.Acks == "" {
+		c.Acks = DefaultAcks
+	}
+	if c.PathsK == 0 {
+		c.PathsK = DefaultPathsK
+	}
+	if c.Multipath == "" {
+		c.Multipath = DefaultMultipath
+	}
+	if c.BulkBytes == 0 {
+		c.BulkBytes = int64(DefaultBulkBytes)
+	}
+	if c.SampleInterval == 0 {
+		c.SampleInterval = DefaultSampleInterval
+	}
+	if c.SeriesInterval == 0 {
+		c.SeriesInterval = DefaultSeriesInterval
+	}
+	if c.ProgressEvery == 0 {
+		c.ProgressEvery = 1 << 20
+	}
+	if c.PacketSwitchBuffer == 0 && c.Schedule != nil {
+		c.PacketSwitchBuffer = rotor.Bytes(c.Schedule.Nodes) * DefaultPacketSwitchBufferPerPort
+	}
+	if c.Context == nil {
+		c.Context = context.Background()
+	}
+}
+
+// DesignModes fills an empty Routing and Transport with their defaults,
+// as Run does: on a leaf-spine ECMP and the windowed transport; on the
+// rotor fabric the schedule's design (DesignedFor; hybrid with a packet
+// switch). It leaves them empty while the schedule is missing or invalid
+// (Run's validation then says so).
+func (c *Config) DesignModes() {
 	if c.LeafSpine != nil {
 		if c.Routing == "" {
 			c.Routing = ECMP
@@ -178,7 +250,9 @@ func (c *Config) defaults() {
 		if c.Transport == "" {
 			c.Transport = Windowed
 		}
-	} else if (c.Routing == "" || c.Transport == "") && c.Schedule != nil && c.Schedule.Validate() == nil {
+		return
+	}
+	if (c.Routing == "" || c.Transport == "") && c.Schedule != nil && c.Schedule.Validate() == nil {
 		d := defaultsFor(c.Schedule, c.PacketSwitchLink > 0)
 		if c.Routing == "" {
 			c.Routing = d.Routing
@@ -187,50 +261,26 @@ func (c *Config) defaults() {
 			c.Transport = defaultTransport(d, c)
 		}
 	}
-	if c.CC == "" {
-		c.CC = "fixed"
-	}
-	if c.Window == 0 {
-		w, _ := parseSize(defaultOf("transport.window"), rotor.Bytes(c.MTU))
-		c.Window = int64(w)
-	}
-	if c.NewPolicy == nil {
-		c.NewPolicy = NamedPolicy(defaultOf("buffer.policy"), nil, nil, c.Seed)
-	}
-	if c.MinRTO == 0 {
-		c.MinRTO = rotor.Millisecond
-	}
-	if c.RelayOffer == "" {
-		c.RelayOffer = OfferAll
-	}
-	if c.Acks == "" {
-		c.Acks = AcksFabric
-	}
-	if c.PathsK == 0 {
-		c.PathsK = 1
-	}
-	if c.Multipath == "" {
-		c.Multipath = MultipathKSP
-	}
-	if c.BulkBytes == 0 {
-		c.BulkBytes = 15_000_000
-	}
-	if c.SampleInterval == 0 {
-		c.SampleInterval = 100 * rotor.Microsecond
-	}
-	if c.SeriesInterval == 0 {
-		c.SeriesInterval = rotor.Millisecond
-	}
-	if c.ProgressEvery == 0 {
-		c.ProgressEvery = 1 << 20
-	}
-	if c.PacketSwitchBuffer == 0 && c.Schedule != nil {
-		c.PacketSwitchBuffer = rotor.Bytes(c.Schedule.Nodes) * 1_000_000
-	}
-	if c.Context == nil {
-		c.Context = context.Background()
-	}
 }
+
+// Resolve fills c's defaults and checks it, as Run does before it starts:
+// a Config built by hand can be checked without running it. Errors are
+// *ConfigError naming the field by its configuration key.
+func (c *Config) Resolve() error {
+	c.defaults()
+	return c.validate()
+}
+
+// Engine limits: the fabric keeps state per pair of ToRs (VOQs, and with
+// pull the waiting lists, stores and counters: 80–150 B per pair, ~10 GB
+// at 8192 ToRs) and per host, so larger fabrics fail with one line
+// instead of the runtime's out-of-memory crash. MaxMTU bounds the packet
+// size at 64 KiB (IP's largest packet is 65535 bytes).
+const (
+	MaxToRs  = 8192
+	MaxHosts = 1 << 20
+	MaxMTU   = 65536
+)
 
 // Limits on what a run records: each occupancy sample reads every VOQ,
 // and each time-series bin is kept in memory.
@@ -261,8 +311,8 @@ func (c *Config) validate() error {
 		return cfgErr("topology.link_delay", "must not be negative, got %v", c.LinkDelay)
 	case c.PacketSwitchDelay < 0:
 		return cfgErr("topology.packet_switch_delay", "must not be negative, got %v", c.PacketSwitchDelay)
-	case c.MTU < 64 || c.MTU > maxMTU:
-		return cfgErr("topology.mtu", "must be in [64, %d] bytes, got %d", maxMTU, c.MTU)
+	case c.MTU < 64 || c.MTU > MaxMTU:
+		return cfgErr("topology.mtu", "must be in [64, %d] bytes, got %d", MaxMTU, c.MTU)
 	case c.AckSize < 1 || c.AckSize > c.MTU:
 		return cfgErr("transport.ack_size", "must be in [1, mtu], got %d", c.AckSize)
 	case c.Buffer < rotor.Bytes(c.MTU):
@@ -301,7 +351,7 @@ func (c *Config) validate() error {
 		return cfgErr("workload", "no flow source")
 	}
 	if c.LeafSpine != nil {
-		if err := c.validateLeafSpine(); err != nil {
+		if err := c.ValidateLeafSpine(); err != nil {
 			return err
 		}
 	} else if err := c.validateRotor(); err != nil {
@@ -313,7 +363,7 @@ func (c *Config) validate() error {
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
 	}
-	if err := Transports.check(c.Transport); err != nil {
+	if err := Transports.Check(c.Transport); err != nil {
 		return err
 	}
 	if c.Transport == Pull && !pullRoutes(c.Routing) {
@@ -351,7 +401,7 @@ func (c *Config) validateRotor() error {
 	if c.CircuitLink <= 0 {
 		return cfgErr("topology.circuit_link", "must be positive, got %v", c.CircuitLink)
 	}
-	if problem := dayProblem(c.Schedule, c.CircuitLink, c.MTU); problem != "" {
+	if problem := DayProblem(c.Schedule, c.CircuitLink, c.MTU); problem != "" {
 		return cfgErr("schedule.slot", "%s", problem)
 	}
 	if c.Schedule.Switches > 64 {
@@ -360,13 +410,13 @@ func (c *Config) validateRotor() error {
 	if c.Routing == ECMP {
 		return cfgErr("routing.mode", "%s routes topology.kind %s only", ECMP, TopologyLeafSpine)
 	}
-	return Routers.check(c.Routing)
+	return Routers.Check(c.Routing)
 }
 
-// dayProblem says why no packet can ever cross a circuit of sc: every day
+// DayProblem says why no packet can ever cross a circuit of sc: every day
 // (slot − reconf) is shorter than one mtu-byte packet on the circuit link,
 // so a run would only turn days into nights. Empty when a day carries one.
-func dayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
+func DayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
 	need := link.TransmitTime(rotor.Bytes(mtu))
 	longest := sc.Slot - sc.Reconf
 	if sc.SlotDurations != nil {

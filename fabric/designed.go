@@ -42,7 +42,7 @@ var (
 	withPacketSwitch = Designed{Hybrid, Windowed, "a packet switch beside the circuits: hybrid sends what no circuit reaches now through it"}
 )
 
-// defaultsFor is the design Config.defaults and Spec apply: hybrid when
+// defaultsFor is the design Config.defaults (DesignModes) applies: hybrid when
 // the fabric has a packet switch, else DesignedFor(sc).
 func defaultsFor(sc *rotor.Schedule, packetSwitch bool) Designed {
 	if packetSwitch {
@@ -202,7 +202,7 @@ func (r *reach) connected(u, v int) bool {
 	return seen[v]
 }
 
-// checkReach refuses, before a run, a routing mode that cannot carry some
+// CheckReach refuses, before a run, a routing mode that cannot carry some
 // flow of the workload on the schedule: one line naming routing.mode, the
 // schedule and a ToR pair. Direct waits for a direct circuit; RotorLB
 // takes it or relays through one intermediate; VLB's second leg is direct
@@ -211,7 +211,7 @@ func (r *reach) connected(u, v int) bool {
 // needs a temporal path; Hybrid always has the packet switch. For Paths
 // the test is necessary, not sufficient: each slice's paths are not
 // checked one by one.
-func checkReach(ctx context.Context, cfg *Config, flows []workload.Flow) error {
+func (cfg *Config) CheckReach(ctx context.Context, flows []workload.Flow) error {
 	if cfg.Routing == Hybrid || cfg.Routing == HybridVOQ || cfg.Schedule == nil {
 		return nil
 	}
@@ -322,10 +322,10 @@ func pullRoutes(routing string) bool {
 	return routing == Direct || routing == RotorLB || routing == Paths
 }
 
-// tableProblem refuses, before the workload is built and the run starts,
+// CheckTable refuses, before the workload is built and the run starts,
 // a routing whose next-hop table (one entry per epoch, ToR pair and path)
 // would exceed routing.MaxTableEntries; newSim applies the same limit.
-func tableProblem(cfg *Config) error {
+func (cfg *Config) CheckTable() error {
 	switch cfg.Routing {
 	case Paths, VLBPaths, Earliest:
 	default:

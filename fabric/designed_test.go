@@ -1,4 +1,4 @@
-package fabric
+package fabric_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/schedules"
@@ -22,14 +23,14 @@ func TestDesignedDefaults(t *testing.T) {
 		kind, routing, transport string
 		extra                    []string
 	}{
-		{"rotornet", RotorLB, Pull, nil},
-		{"opera", Paths, Pull, nil},
-		{"static", Earliest, Windowed, nil},                               // U = 4 of 7 neighbours
-		{"mars", Earliest, Windowed, []string{"schedule.degree=4"}},       // deBruijn d = 4 < n
-		{"mars", RotorLB, Pull, []string{"schedule.degree=8"}},            // degree n = 8: complete
-		{"vermilion", RotorLB, Pull, []string{"schedule.demand=uniform"}}, // ℓ-complete part: every pair meets
-		{"bvn", RotorLB, Pull, []string{"schedule.demand=uniform"}},       // uniform demand: every pair gets a term
-		{"bvn", Earliest, Windowed, []string{"schedule.demand=ring"}},     // ring demand: only the ring's pairs
+		{"rotornet", fabric.RotorLB, fabric.Pull, nil},
+		{"opera", fabric.Paths, fabric.Pull, nil},
+		{"static", fabric.Earliest, fabric.Windowed, nil},                               // U = 4 of 7 neighbours
+		{"mars", fabric.Earliest, fabric.Windowed, []string{"schedule.degree=4"}},       // deBruijn d = 4 < n
+		{"mars", fabric.RotorLB, fabric.Pull, []string{"schedule.degree=8"}},            // degree n = 8: complete
+		{"vermilion", fabric.RotorLB, fabric.Pull, []string{"schedule.demand=uniform"}}, // ℓ-complete part: every pair meets
+		{"bvn", fabric.RotorLB, fabric.Pull, []string{"schedule.demand=uniform"}},       // uniform demand: every pair gets a term
+		{"bvn", fabric.Earliest, fabric.Windowed, []string{"schedule.demand=ring"}},     // ring demand: only the ring's pairs
 	} {
 		keys := append([]string{"schedule.kind=" + tc.kind, "topology.tors=8", "run.sim_time=1ms"}, tc.extra...)
 		setup := buildSpec(t, keys...)
@@ -38,19 +39,19 @@ func TestDesignedDefaults(t *testing.T) {
 		}
 	}
 	// With a packet switch the default is hybrid, over the windowed transport.
-	if c := buildSpec(t, "topology.packet_switch_link=40Gbps", "run.sim_time=1ms").Config; c.Routing != Hybrid || c.Transport != Windowed {
+	if c := buildSpec(t, "topology.packet_switch_link=40Gbps", "run.sim_time=1ms").Config; c.Routing != fabric.Hybrid || c.Transport != fabric.Windowed {
 		t.Errorf("with a packet switch: %s, %s; want hybrid, window", c.Routing, c.Transport)
 	}
 	// A routing pull does not serve falls back to the windowed transport.
-	if c := buildSpec(t, "routing.mode=vlb", "run.sim_time=1ms").Config; c.Transport != Windowed {
+	if c := buildSpec(t, "routing.mode=vlb", "run.sim_time=1ms").Config; c.Transport != fabric.Windowed {
 		t.Errorf("rotornet with vlb: transport %s; want window", c.Transport)
 	}
 	// The Go API resolves an empty Routing the same way.
 	for _, kind := range []string{"opera", "static"} {
 		sc := buildSpec(t, "schedule.kind="+kind, "run.sim_time=1ms").Schedule
-		c := Config{Schedule: sc}
-		c.defaults()
-		if d := DesignedFor(sc); c.Routing != d.Routing || c.Transport != d.Transport {
+		c := fabric.Config{Schedule: sc}
+		fabric.ApplyDefaults(&c)
+		if d := fabric.DesignedFor(sc); c.Routing != d.Routing || c.Transport != d.Transport {
 			t.Errorf("Config.defaults for %s: %s, %s; want %s, %s", kind, c.Routing, c.Transport, d.Routing, d.Transport)
 		}
 	}
@@ -58,11 +59,12 @@ func TestDesignedDefaults(t *testing.T) {
 
 // TestCLIAndAPIDefaultsAgree: a Config filled by Spec.Build with every key
 // at its default and one filled by Config.defaults from zero values have
-// the same window and buffer policy (one default, in Keys).
+// the same window and buffer policy (one default: fabric's Default*
+// constants, which scenario.Keys prints).
 func TestCLIAndAPIDefaultsAgree(t *testing.T) {
 	spec := buildSpec(t, "run.sim_time=1ms").Config
-	api := Config{Schedule: spec.Schedule, MTU: spec.MTU}
-	api.defaults()
+	api := fabric.Config{Schedule: spec.Schedule, MTU: spec.MTU}
+	fabric.ApplyDefaults(&api)
 	if api.Window != spec.Window || api.Window != 20*int64(rotor.DefaultMTU) {
 		t.Errorf("window: API %d B, CLI %d B; want both 20 packets", api.Window, spec.Window)
 	}
@@ -81,7 +83,7 @@ func TestCLIAndAPIDefaultsAgree(t *testing.T) {
 // can. On two disjoint rings no routing but hybrid reaches across.
 func TestReachRefused(t *testing.T) {
 	_, err := specWith(t, "schedule.kind=static", "topology.uplinks=2", "routing.mode=direct", "run.sim_time=2ms").Build()
-	var ce *ConfigError
+	var ce *fabric.ConfigError
 	if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, "never gets a direct circuit") ||
 		!strings.Contains(ce.Problem, "this schedule's default, earliest") || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("direct on static: got %v; want a one-line routing.mode error", err)
@@ -95,50 +97,38 @@ func TestReachRefused(t *testing.T) {
 	sc := &rotor.Schedule{Kind: "static", Nodes: 8, Switches: 1, Period: 1, Slot: 100 * rotor.Microsecond,
 		Matchings: [][][]int{{ring}}}
 	flows := []workload.Flow{{ID: 0, Src: 0, Dst: 1, Bytes: 1500}, {ID: 1, Src: 0, Dst: 2, Bytes: 1500}, {ID: 2, Src: 1, Dst: 4, Bytes: 1500}}
-	cfg := baseConfig(sc, flows)
+	cfg := fabric.BaseConfig(sc, flows)
 	for _, tc := range []struct {
 		routing, want string
 	}{
-		{Direct, "ToR 0 → ToR 2 (flow 1) never gets a direct circuit"},
-		{Earliest, "no circuit path from ToR 1 to ToR 4 (flow 2)"},
-		{VLBPaths, "do not connect every ToR"},
-		{VLB, "through ToR"},
+		{fabric.Direct, "ToR 0 → ToR 2 (flow 1) never gets a direct circuit"},
+		{fabric.Earliest, "no circuit path from ToR 1 to ToR 4 (flow 2)"},
+		{fabric.VLBPaths, "do not connect every ToR"},
+		{fabric.VLB, "through ToR"},
 	} {
 		cfg.Routing = tc.routing
-		err := checkReach(context.Background(), &cfg, flows)
+		err := cfg.CheckReach(context.Background(), flows)
 		if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, tc.want) {
 			t.Errorf("%s: got %v; want routing.mode … %q", tc.routing, err, tc.want)
 		}
 	}
-	cfg.Routing = Earliest
-	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
+	cfg.Routing = fabric.Earliest
+	if err := cfg.CheckReach(context.Background(), flows[:2]); err != nil {
 		t.Errorf("earliest within a ring: %v", err)
 	}
 	// RotorLB relays through one intermediate: 0 → 2 over 1, not 0 → 3.
-	cfg.Routing = RotorLB
-	if err := checkReach(context.Background(), &cfg, flows[:2]); err != nil {
+	cfg.Routing = fabric.RotorLB
+	if err := cfg.CheckReach(context.Background(), flows[:2]); err != nil {
 		t.Errorf("rotorlb 0 → 2 through 1: %v", err)
 	}
-	err = checkReach(context.Background(), &cfg, []workload.Flow{{Src: 0, Dst: 3, Bytes: 1}})
+	err = cfg.CheckReach(context.Background(), []workload.Flow{{Src: 0, Dst: 3, Bytes: 1}})
 	if err == nil || !strings.Contains(err.Error(), "ToR 0 → ToR 3 (flow 0) never gets a direct circuit, nor one through a single intermediate") {
 		t.Errorf("rotorlb 0 → 3: %v", err)
 	}
-	cfg.Routing = Hybrid
-	if err := checkReach(context.Background(), &cfg, flows); err != nil {
+	cfg.Routing = fabric.Hybrid
+	if err := cfg.CheckReach(context.Background(), flows); err != nil {
 		t.Errorf("hybrid: %v", err)
 	}
-}
-
-// specWith returns a Spec with the key=value overrides applied.
-func specWith(tb testing.TB, keys ...string) *Spec {
-	tb.Helper()
-	s := NewSpec()
-	for _, kv := range keys {
-		if err := s.SetArg(kv); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	return s
 }
 
 // TestDefaultsDeliver is the new user's runs redone on the defaults: 32
@@ -158,7 +148,7 @@ func TestDefaultsDeliver(t *testing.T) {
 			keys = append(keys, "schedule.degree="+degree)
 		}
 		setup := buildSpec(t, keys...)
-		r, err := Run(setup.Config)
+		r, err := fabric.Run(setup.Config)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +171,7 @@ func TestDefaultsDeliver(t *testing.T) {
 // workload is made and the run starts, naming routing.mode.
 func TestTableRefusedBeforeRun(t *testing.T) {
 	_, err := specWith(t, "schedule.kind=opera", "topology.tors=512", "topology.hosts_per_tor=1", "run.sim_time=1ms").Build()
-	var ce *ConfigError
+	var ce *fabric.ConfigError
 	if !errors.As(err, &ce) || ce.Field != "routing.mode" || !strings.Contains(ce.Problem, "1024 epochs × 512² ToR pairs is too large") {
 		t.Fatalf("got %v; want a routing.mode error on the table size", err)
 	}
@@ -201,7 +191,7 @@ func TestRunCanceledBeforeStart(t *testing.T) {
 	keys := []string{"topology.tors=16", "run.sim_time=1ms", "routing.mode=earliest", "transport.kind=window"}
 	cfg := buildSpec(t, keys...).Config
 	cfg.Context = ctx
-	if r, err := Run(cfg); !errors.Is(err, context.Canceled) || r != nil {
+	if r, err := fabric.Run(cfg); !errors.Is(err, context.Canceled) || r != nil {
 		t.Errorf("earliest: Run gave %v, %v; want context.Canceled", r, err)
 	}
 	if routing.NewEarliestTable(ctx, cfg.Schedule) != nil {
@@ -248,7 +238,7 @@ func TestMeasureWindow(t *testing.T) {
 		t.Errorf("window %v; want [0, 3ms)", w)
 	}
 	_, err := specWith(t, "run.sim_time=10ms", "run.warmup=8ms").Build()
-	var ce *ConfigError
+	var ce *fabric.ConfigError
 	if !errors.As(err, &ce) || ce.Field != "run.warmup" {
 		t.Errorf("warm-up at the arrivals' end: %v; want a run.warmup error", err)
 	}
@@ -264,12 +254,12 @@ func TestReachAcrossComponents(t *testing.T) {
 	if err := sc.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	cfg := baseConfig(sc, nil)
-	cfg.Routing = Earliest
-	if err := checkReach(context.Background(), &cfg, []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {Src: 2, Dst: 5, Bytes: 1}}); err != nil {
+	cfg := fabric.BaseConfig(sc, nil)
+	cfg.Routing = fabric.Earliest
+	if err := cfg.CheckReach(context.Background(), []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {Src: 2, Dst: 5, Bytes: 1}}); err != nil {
 		t.Errorf("A to B: %v", err)
 	}
-	err := checkReach(context.Background(), &cfg, []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {ID: 1, Src: 4, Dst: 1, Bytes: 1}})
+	err := cfg.CheckReach(context.Background(), []workload.Flow{{Src: 1, Dst: 4, Bytes: 1}, {ID: 1, Src: 4, Dst: 1, Bytes: 1}})
 	if err == nil || !strings.Contains(err.Error(), "no circuit path from ToR 4 to ToR 1 (flow 1)") {
 		t.Errorf("B to A: %v", err)
 	}
@@ -283,11 +273,11 @@ func TestReachAcrossComponents(t *testing.T) {
 // pull is refused naming transport.kind.
 func TestPullNeedsADay(t *testing.T) {
 	keys := []string{"schedule.kind=sirius", "topology.circuit_link=100Gbps", "run.sim_time=100us"}
-	if c := buildSpec(t, keys...).Config; c.Routing != RotorLB || c.Transport != Windowed {
+	if c := buildSpec(t, keys...).Config; c.Routing != fabric.RotorLB || c.Transport != fabric.Windowed {
 		t.Errorf("sirius: %s, %s; want rotorlb, window", c.Routing, c.Transport)
 	}
 	_, err := specWith(t, append(keys, "transport.kind=pull")...).Build()
-	var ce *ConfigError
+	var ce *fabric.ConfigError
 	if !errors.As(err, &ce) || ce.Field != "transport.kind" || !strings.Contains(ce.Problem, "needs 2.31616us of a day") ||
 		!strings.Contains(ce.Problem, "the longest day is 380.16ns") {
 		t.Errorf("sirius with pull: %v; want a transport.kind error with both times", err)
@@ -299,14 +289,14 @@ func TestPullNeedsADay(t *testing.T) {
 // stick to the second.
 func TestSpecRebuild(t *testing.T) {
 	s := specWith(t, "schedule.kind=rotornet", "run.sim_time=1ms")
-	if _, err := s.Build(); err != nil || s.Get("routing.mode") != RotorLB {
+	if _, err := s.Build(); err != nil || s.Get("routing.mode") != fabric.RotorLB {
 		t.Fatalf("rotornet: %v, routing %q", err, s.Get("routing.mode"))
 	}
 	if err := s.Set("schedule.kind", "static"); err != nil {
 		t.Fatal(err)
 	}
 	setup, err := s.Build()
-	if err != nil || setup.Config.Routing != Earliest || s.Get("routing.mode") != Earliest || s.Get("transport.kind") != Windowed {
+	if err != nil || setup.Config.Routing != fabric.Earliest || s.Get("routing.mode") != fabric.Earliest || s.Get("transport.kind") != fabric.Windowed {
 		t.Fatalf("static after rotornet: %v, routing %q / %q, transport %q", err, setup.Config.Routing, s.Get("routing.mode"), s.Get("transport.kind"))
 	}
 }

@@ -13,10 +13,11 @@
 // that serves the leaf-spine's links and the packet switch's), hosts.go
 // (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
 // (asks package routing's Router for next hops), leafspine.go, buffer.go
-// (every switch's tor.Switch and its buffer policy: buffer.policy and the
-// buffer.<parameter> keys from package tor's registry, circuit day and
-// night for the rotor ToRs' VOQ ports, run.check's recount of the
-// switches), credence.go (Credence's built-in model, LQD traces and
+// (every switch's tor.Switch and its buffer policy, NamedPolicy from
+// package tor's registry, circuit day and night for the rotor ToRs' VOQ
+// ports, run.check's recount of the switches), config.go (Config, its
+// Default* constants, defaults and validation), registry.go (the
+// registries of the choices a Config names), credence.go (Credence's built-in model, LQD traces and
 // training: CredenceTraces, TrainCredence), ccwire.go (the
 // congestion-control law of the windowed flows and what the fabric
 // provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
@@ -92,21 +93,19 @@
 // and hop counts; with Config.Check it verifies packet
 // conservation, that no packet crosses a circuit at night or one the
 // matching does not hold, that no buffer overflows, and that no packet of
-// a lossless (PFC) class is dropped. Spec turns the
-// key=value / TOML configuration of "rdcn simulate" into a Config, the
-// schedule (any generator of package schedules with its parameters, or a
-// schedule file) and the flows (package workload: size distributions,
-// Poisson load, rack patterns including a demand matrix, incast, flow
-// files).
+// a lossless (PFC) class is dropped.
 //
-// Every key and its default is in Keys, once: Spec starts from it and
-// Config.defaults reads the same entries, so the CLI and the Go API agree.
-// The keys that select a component (topology.kind, buffer.policy,
-// routing.mode, transport.kind, transport.cc) each have a Registry: its
-// entries' names, one-line docs and the keys only they read, from which
-// the parser refuses a key set where it is not read, validate names the
-// valid choices, and "rdcn simulate --keys" and docs/simulate.md print
-// the tables.
+// Config is the typed Go API; this package parses no configuration text.
+// Package scenario turns the key=value / TOML configuration of "rdcn
+// simulate" into a Config, its schedule and its flows. A zero optional
+// field of Config takes its default from the Default* constants, the one
+// place each default lives: scenario's key table prints them. Resolve
+// fills the defaults and validates a Config without running it. The
+// choices a Config names (buffer.policy, routing.mode, transport.kind,
+// transport.cc) each have a Registry: its entries' names, one-line docs
+// and the configuration keys only they read; validate names the valid
+// choices from it, and scenario's parser, "rdcn simulate --keys" and
+// docs/simulate.md read the same tables.
 //
 // Defaults follow the schedule's design (DesignedFor): RotorNet and
 // Sirius run rotorlb over the pull transport, Opera paths with its bulk
@@ -115,9 +114,9 @@
 // the rest (static graphs, sparser Mars and BvN, schedule files)
 // earliest-arrival routing with the windowed transport, which reaches
 // every pair the circuits connect. With a packet switch the default is
-// hybrid. Spec.Build
-// refuses, before the run, a routing that cannot reach a demanded ToR
-// pair (checkReach) or whose next-hop table is too large (tableProblem).
+// hybrid. CheckReach and CheckTable refuse, before the run (scenario's
+// Build calls them), a routing that cannot reach a demanded ToR pair or
+// whose next-hop table is too large.
 // Both are decisions the issue left open: earliest (not paths, whose bulk
 // flows go direct) is the multi-hop default because it needs no
 // bulk-size threshold and is exact on any schedule; the reachability test
@@ -130,7 +129,7 @@
 // bytes received by the end of the run), and counts unfinished flows next
 // to the percentiles, which cover completed flows only.
 //
-// BuildContext and Run stop when their context is done, in every phase:
-// schedule generation, the reachability check, the earliest-arrival
-// table's build and the event loop (every 4096 events).
+// Run stops when its context is done, in every phase: the reachability
+// check, the earliest-arrival table's build and the event loop (every
+// 4096 events); scenario's BuildContext also stops schedule generation.
 package fabric

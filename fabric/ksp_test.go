@@ -1,17 +1,13 @@
 package fabric
 
 import (
-	"bytes"
 	"math/rand/v2"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
-	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -152,59 +148,5 @@ func TestKSPOperaEpochs(t *testing.T) {
 	}
 	if r.HopLimitDropped == 0 || r.HopLimitDropped > r.DroppedPackets || len(r.Hops) > 4 {
 		t.Errorf("hop limit 3: %d packets dropped at it, %d dropped in all, hops histogram %v", r.HopLimitDropped, r.DroppedPackets, r.Hops)
-	}
-}
-
-// TestKSPTableCache: a cache far smaller than the key space serves the
-// same paths as one large enough to keep every entry (evicted entries are
-// recomputed identically), so path references stay valid.
-// benchKSP returns the k-shortest-path table of the (b) performance
-// schedule: Opera, 108 ToRs, U = 6, 600 µs slots.
-// benchOpera is the Opera schedule of a performance setting: n ToRs, u
-// uplinks, slot µs per switch.
-// BenchmarkYen: one op is the k = 4 shortest paths of one ToR pair of a
-// 108-ToR Opera slice (pairs and epochs cycled), with our Yen and with
-// gonum's YenKShortestPaths on the same graph.
-// BenchmarkKSPTable: "build" makes the slice graphs of every epoch (what
-// the run does up front; the (a) and (b) performance schedules); "hop" is one cached look-up of the next hop
-// (what a packet does at every ToR in an unchanged epoch).
-// TestKSPFollowAcrossEpochs: a source route is followed into a later epoch
-// while its next circuit is still up there, and given up (the packet is
-// routed again) where it is down. Switch A keeps its matching; switch B's
-// circuits (0→3, 4→2, …) are up in slot 0 only.
-// TestPathsK1Unchanged: with paths_k = 1 (the default) the paths mode
-// still routes hop by hop on the shortest-path table: the flows.csv of a
-// small Opera run is byte-identical to the one rdcn simulate wrote for the
-// same configuration before k-shortest paths existed (with the query
-// column, added later, appended: 0 for every flow).
-func TestPathsK1Unchanged(t *testing.T) {
-	f, err := os.Open("testdata/ksp/k1-opera.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	spec := NewSpec()
-	if err := spec.LoadTOML(f); err != nil {
-		t.Fatal(err)
-	}
-	setup, err := spec.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Run(setup.Config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got bytes.Buffer
-	h, rows := r.FlowsCSV()
-	if err := stats.WriteCSV(&got, h, rows); err != nil {
-		t.Fatal(err)
-	}
-	want, err := os.ReadFile("testdata/ksp/k1-opera.flows.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")); diff != "" {
-		t.Errorf("flows.csv (-before +now):\n%s", diff)
 	}
 }

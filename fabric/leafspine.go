@@ -7,6 +7,13 @@ import (
 	"github.com/rdcn/rdcn/tor"
 )
 
+// Topology kinds (topology.kind): the rotor fabric, and the leaf-spine
+// when Config.LeafSpine is set.
+const (
+	TopologyRotor     = "rotor"     // ToRs joined by rotor circuit switches playing schedule.*
+	TopologyLeafSpine = "leafspine" // a two-tier Clos of packet switches
+)
+
 // ECMP is the leaf-spine fabric's routing: a flow's packets take the
 // uplink and the spine's downlink that a hash of the flow picks, so they
 // stay in order and flows spread over the spines.
@@ -37,21 +44,23 @@ type LeafSpine struct {
 
 // Limits of the leaf-spine fabric.
 const (
-	maxLeafSpineSwitches = 4096
-	maxLinksPerPair      = 64
+	MaxLeafSpineSwitches = 4096
+	MaxLinksPerPair      = 64
 )
 
-func (c *Config) validateLeafSpine() error {
+// ValidateLeafSpine checks c's leaf-spine fabric (Config.LeafSpine) and
+// what it needs of the rest of c.
+func (c *Config) ValidateLeafSpine() error {
 	ls := c.LeafSpine
 	switch {
 	case c.Schedule != nil:
 		return cfgErr("topology.kind", "leafspine has no circuit schedule (leave schedule.* unset)")
-	case ls.Leaves < 1 || ls.Leaves > maxLeafSpineSwitches:
-		return cfgErr("topology.leaves", "must be in [1, %d], got %d", maxLeafSpineSwitches, ls.Leaves)
-	case ls.Spines < 1 || ls.Spines > maxLeafSpineSwitches:
-		return cfgErr("topology.spines", "must be in [1, %d], got %d", maxLeafSpineSwitches, ls.Spines)
-	case ls.LinksPerPair < 1 || ls.LinksPerPair > maxLinksPerPair:
-		return cfgErr("topology.links_per_pair", "must be in [1, %d], got %d", maxLinksPerPair, ls.LinksPerPair)
+	case ls.Leaves < 1 || ls.Leaves > MaxLeafSpineSwitches:
+		return cfgErr("topology.leaves", "must be in [1, %d], got %d", MaxLeafSpineSwitches, ls.Leaves)
+	case ls.Spines < 1 || ls.Spines > MaxLeafSpineSwitches:
+		return cfgErr("topology.spines", "must be in [1, %d], got %d", MaxLeafSpineSwitches, ls.Spines)
+	case ls.LinksPerPair < 1 || ls.LinksPerPair > MaxLinksPerPair:
+		return cfgErr("topology.links_per_pair", "must be in [1, %d], got %d", MaxLinksPerPair, ls.LinksPerPair)
 	case ls.FabricLink <= 0:
 		return cfgErr("topology.fabric_link", "must be positive, got %v", ls.FabricLink)
 	case ls.FabricDelay < 0:
@@ -60,8 +69,8 @@ func (c *Config) validateLeafSpine() error {
 		return cfgErr("topology.queues_per_port", "must be in [1, %d], got %d", tor.MaxClasses, ls.Classes)
 	case ls.IncastClass < 0 || ls.IncastClass > 0 && ls.IncastClass >= ls.Classes:
 		return cfgErr("topology.incast_queue", "must be in [1, queues_per_port − 1 = %d] (queue 0 carries ACKs), got %d", ls.Classes-1, ls.IncastClass)
-	case c.Leaves()*c.HostsPerToR > maxHosts:
-		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, maxHosts)
+	case c.Leaves()*c.HostsPerToR > MaxHosts:
+		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, MaxHosts)
 	case c.Routing != ECMP:
 		return cfgErr("routing.mode", "leafspine routes by ECMP (%q), not %q", ECMP, c.Routing)
 	case c.Transport == NDP && ls.Classes < 2:

@@ -148,39 +148,6 @@ func BenchmarkNDPIncast(b *testing.B) {
 	b.ReportMetric(float64(mallocs)/float64(pkts), "allocs/pkt")
 }
 
-// TestNDPOperaMode: schedule.kind=opera routing.mode=paths
-// transport.kind=ndp is opera-sim's Opera: flows of at least routing.bulk
-// are host-buffered and pulled over RotorLB, the rest run NDP. On the (a)
-// Opera setting with routing.bulk = 1 MB, a 2 MB flow is pulled and a
-// 30 kB flow is not; both complete with run.check on.
-func TestNDPOperaMode(t *testing.T) {
-	setup := setupFromTOML(t, "testdata/perf/a-opera.toml", "transport.kind=ndp", "routing.bulk=1MB", "run.check=true", "run.sim_time=20ms")
-	cfg := setup.Config
-	flows := []workload.Flow{{ID: 0, Src: 0, Dst: 100, Bytes: 2_000_000}, {ID: 1, Src: 1, Dst: 200, Bytes: 30_000}}
-	cfg.Flows = &SliceSource{Flows: flows}
-	s, err := newSimFor(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !s.pulling || !s.ndp.on || s.relay != nil {
-		t.Fatalf("pulling %v, ndp %v, relay %v: want bulk pulled over RotorLB, the rest NDP", s.pulling, s.ndp.on, s.relay)
-	}
-	for i, want := range []bool{true, false} {
-		if got := s.pulled(&flowState{f: flows[i]}); got != want {
-			t.Errorf("flow of %d B pulled = %v, want %v", flows[i].Bytes, got, want)
-		}
-	}
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range r.Flows {
-		if !f.Done {
-			t.Errorf("flow %d (%d B) did not complete", f.ID, f.Bytes)
-		}
-	}
-}
-
 // TestNDPBadInput: NDP on a leaf-spine with one queue per port (headers
 // could not pass data) and a negative first window are refused, naming
 // the key.

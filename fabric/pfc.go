@@ -2,8 +2,6 @@ package fabric
 
 import (
 	"math/bits"
-	"strconv"
-	"strings"
 
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
@@ -244,19 +242,6 @@ func (s *sim) pfcStats(stop rotor.Time) *PFCStats {
 		}
 	}
 	return &PFCStats{PauseFrames: f.pauses, ResumeFrames: f.resumes, PausedTime: t, LosslessDropped: f.lost}
-}
-
-// parseLossless reads buffer.lossless: class numbers separated by commas.
-func parseLossless(v string) (uint8, error) {
-	var m uint8
-	for _, f := range strings.Split(v, ",") {
-		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 0 || k >= tor.MaxQueues {
-			return 0, cfgErr(losslessKey, "%q: want class numbers 0…%d separated by commas", v, tor.MaxQueues-1)
-		}
-		m |= 1 << k
-	}
-	return m, nil
 }
 
 // PFCSummary is PFCStats in a Summary: paused_us sums the paused time of

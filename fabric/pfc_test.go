@@ -115,38 +115,6 @@ func TestPFCHeadroomCatches(t *testing.T) {
 	}
 }
 
-// TestPFCBadInput: buffer.lossless is refused, naming the key, on a
-// policy without lossless classes, a class the ports do not have, a
-// rotor fabric, a buffer too small for the headroom and a typo.
-func TestPFCBadInput(t *testing.T) {
-	ls := []string{"topology.kind=leafspine", "topology.leaves=2", "topology.spines=2", "topology.hosts_per_tor=4",
-		"topology.fabric_link=10Gbps", "topology.queues_per_port=2", "buffer.size=4MB"}
-	for _, keys := range [][]string{
-		append(ls, "buffer.policy=abm", "buffer.lossless=1"),
-		append(ls, "buffer.policy=dt", "buffer.lossless=2"),
-		append(ls, "buffer.policy=dt", "buffer.lossless=one"),
-		append(ls, "buffer.policy=dt", "buffer.lossless=1,-1"),
-		append(ls, "buffer.policy=reverie", "buffer.lossless=1", "buffer.size=40KB"),
-		{"buffer.policy=reverie", "buffer.lossless=0"},
-	} {
-		_, err := specWith(t, keys...).Build()
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != losslessKey || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%v: error %v, want one line about %s", keys, err, losslessKey)
-		}
-	}
-	for _, v := range []string{"0", "2", "x"} { // queue 0 carries ACKs; the ports have 2 queues
-		_, err := specWith(t, append(ls, "topology.incast_queue="+v)...).Build()
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != "topology.incast_queue" {
-			t.Errorf("topology.incast_queue=%s: error %v, want one about the key", v, err)
-		}
-	}
-	if _, err := specWith(t, append(ls, "buffer.policy=sonic", "buffer.lossless=0,1")...).Build(); err != nil {
-		t.Errorf("sonic with both classes lossless: %v", err)
-	}
-}
-
 // TestPFCIncastClass: incast flows in a lossless queue of their own
 // (topology.incast_queue) beside lossy background flows in a small
 // buffer: the incast loses nothing, the background may.

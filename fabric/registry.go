@@ -6,30 +6,17 @@ import (
 )
 
 // Entry is one choice of a registry: its name, a one-line doc, and the
-// keys (parameters) only it reads among its registry's entries; their
-// defaults are in Keys, the one place a default lives.
+// configuration keys (parameters) only it reads among its registry's
+// entries; package scenario's key table holds their defaults and docs.
 type Entry struct {
 	Name  string
 	Doc   string
 	Reads []string
 }
 
-// Params returns the Keys entries (name, default, doc) of the keys e reads.
-func (e Entry) Params() []Key {
-	out := make([]Key, 0, len(e.Reads))
-	for _, name := range e.Reads {
-		for _, k := range Keys {
-			if k.Name == name {
-				out = append(out, k)
-			}
-		}
-	}
-	return out
-}
-
 // Registry is the table of the choices one key selects (routing.mode,
-// transport.kind, …). The config parser, rdcn simulate --keys, the docs'
-// tables, the error messages and Config.validate all read it.
+// transport.kind, …). Config.validate, package scenario's parser, rdcn
+// simulate --keys, the docs' tables and the error messages all read it.
 type Registry struct {
 	Key     string // the key that selects an entry
 	What    string // what an entry is, for messages: "routing mode"
@@ -55,18 +42,18 @@ func (r Registry) Lookup(name string) (Entry, bool) {
 	return Entry{}, false
 }
 
-// check is nil for a known name, else a *ConfigError naming r.Key and
+// Check is nil for a known name, else a *ConfigError naming r.Key and
 // listing the valid names.
-func (r Registry) check(name string) error {
+func (r Registry) Check(name string) error {
 	if _, ok := r.Lookup(name); ok {
 		return nil
 	}
 	return cfgErr(r.Key, "unknown %s %q (want %s)", r.What, name, strings.Join(r.Names(), ", "))
 }
 
-// readers lists the entries that read key; nil if no entry of r reads it
+// Readers lists the entries that read key; nil if no entry of r reads it
 // (then r says nothing about key).
-func (r Registry) readers(key string) []string {
+func (r Registry) Readers(key string) []string {
 	var out []string
 	for _, e := range r.Entries {
 		if slices.Contains(e.Reads, key) {
@@ -76,35 +63,13 @@ func (r Registry) readers(key string) []string {
 	return out
 }
 
-// choices is the names joined for a key's doc: "a, b or c".
-func (r Registry) choices() string {
+// Choices is the names joined for a key's doc: "a, b or c".
+func (r Registry) Choices() string {
 	n := r.Names()
 	if len(n) == 1 {
 		return n[0]
 	}
 	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
-}
-
-// Registries lists every registry, in the order of their keys in Keys.
-func Registries() []Registry {
-	return []Registry{Topologies, BufferPolicies, Routers, Transports, CongestionControls}
-}
-
-// Topologies: how switches, ports and links are assembled.
-var Topologies = Registry{Key: "topology.kind", What: "topology", Entries: []Entry{
-	{Name: TopologyRotor, Doc: "n ToRs with H hosts each, U rotor circuit switches playing the schedule (day/night); with topology.packet_switch_link an electrical packet switch beside them (hybrid)",
-		Reads: nil},
-	{Name: TopologyLeafSpine, Doc: "a two-tier Clos: topology.leaves leaves (ToRs) of topology.hosts_per_tor hosts, topology.spines spines, topology.links_per_pair links per leaf–spine pair; ECMP by flow hash",
-		Reads: leafSpineKeyNames()},
-}}
-
-// leafSpineKeyNames lists the keys only the leaf-spine reads.
-func leafSpineKeyNames() []string {
-	out := make([]string, len(leafSpineKeys))
-	for i, k := range leafSpineKeys {
-		out[i] = k.Name
-	}
-	return out
 }
 
 // BufferPolicies: how a switch's shared buffer is divided among its

@@ -1,10 +1,11 @@
-package fabric
+package fabric_test
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
@@ -38,29 +39,25 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 	cfg := buildSpec(t, "topology.tors=8", "topology.hosts_per_tor=4", "topology.uplinks=4",
 		"schedule.kind=opera", "routing.mode=paths", "transport.kind=pull", "routing.bulk=50KB",
 		"buffer.per_port=4", "workload.load=0.4", "run.sim_time=8ms").Config
-	var s *sim
+	var s *fabric.Sim
 	looks, failed := 0, false
 	cfg.NewPolicy = func(id int) tor.PolicyMaker {
 		return func(c *tor.SwitchConfig) (tor.BufferPolicy, error) {
 			cs, err := tor.NewBufferPolicy("cs", nil, tor.Env{Switch: c})
 			return settledProbe{BufferPolicy: cs, check: func(now rotor.Time) {
 				looks++
-				if at := s.pull.nextLeave[id]; at <= now && !failed {
+				if at := s.NextLeave(id); at <= now && !failed {
 					failed = true
 					t.Errorf("at %v the policy of ToR %d sees a booking that left at %v unsettled", now, id, at)
 				}
 			}}, err
 		}
 	}
-	cfg.defaults()
-	if err := cfg.validate(); err != nil {
-		t.Fatal(err)
-	}
 	var err error
-	if s, err = newSim(cfg); err != nil {
+	if s, err = fabric.NewSim(cfg); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.run()
+	r, err := s.Run()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,21 +72,20 @@ func TestPolicySeesSettledBuffer(t *testing.T) {
 // to its destination up; and without run.check, where skipping them must
 // leave every result unchanged.
 func TestSkippedOffersFindNoCircuit(t *testing.T) {
-	run := func(check bool, extra ...string) (*Result, int64) {
+	run := func(check bool, extra ...string) (*fabric.Result, int64) {
 		cfg := buildSpec(t, append([]string{"topology.tors=16", "topology.hosts_per_tor=4", "topology.uplinks=4",
 			"schedule.kind=rotornet", "routing.mode=rotorlb", "transport.kind=pull",
 			"workload.load=0.3", "run.sim_time=6ms"}, extra...)...).Config
 		cfg.Check = check
-		cfg.defaults()
-		s, err := newSim(cfg)
+		s, err := fabric.NewSim(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, err := s.run()
+		r, err := s.Run()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r, s.pull.skipped
+		return r, s.SkippedOffers()
 	}
 	for _, extra := range [][]string{nil, {"schedule.reconf=0"}, {"schedule.kind=opera"}} {
 		checked, skipped := run(true, extra...)
@@ -100,7 +96,7 @@ func TestSkippedOffersFindNoCircuit(t *testing.T) {
 		if plain.Events >= checked.Events {
 			t.Errorf("%v: %d events without run.check, %d with: skipping saved none", extra, plain.Events, checked.Events)
 		}
-		if diff := cmp.Diff(checked, plain, cmpopts.IgnoreFields(Result{}, "Events", "Memory"), cmpopts.EquateNaNs()); diff != "" {
+		if diff := cmp.Diff(checked, plain, cmpopts.IgnoreFields(fabric.Result{}, "Events", "Memory"), cmpopts.EquateNaNs()); diff != "" {
 			t.Errorf("%v: results differ with and without the skipped offers (-checked +plain):\n%s", extra, diff)
 		}
 	}

@@ -9,11 +9,12 @@ import (
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/stats"
 )
 
 // Simulate is the kind "simulate": a packet-level run of package fabric
-// with the keys of rdcn simulate (fabric.Keys). A point writes
+// with the keys of rdcn simulate (scenario.Keys). A point writes
 // summary.json, timeseries.csv, buffer_cdf.csv and fct_cdf.csv.
 type Simulate struct{}
 
@@ -21,7 +22,7 @@ func init() { Register("simulate", Simulate{}) }
 
 // CheckKey accepts fabric's keys.
 func (Simulate) CheckKey(key string) error {
-	if err := fabric.NewSpec().Set(key, ""); err != nil {
+	if err := scenario.NewSpec().Set(key, ""); err != nil {
 		var ce *fabric.ConfigError
 		if errors.As(err, &ce) {
 			return fmt.Errorf("%s: %s", ce.Field, ce.Problem)
@@ -46,7 +47,7 @@ const fctCDFPoints = 200
 
 // Run builds and runs the configuration.
 func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metric, error) {
-	spec := fabric.NewSpec()
+	spec := scenario.NewSpec()
 	for _, kv := range config {
 		if err := spec.Set(kv[0], kv[1]); err != nil {
 			return nil, err

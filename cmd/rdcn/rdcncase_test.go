@@ -8,17 +8,18 @@ import (
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-var rdcnCase = flag.Bool("rdcn-case", false, "run the RDCN case study (fabric/testdata/rdcn.toml) and write docs/rdcn-case.png; prints the docs/cc.md table")
+var rdcnCase = flag.Bool("rdcn-case", false, "run the RDCN case study (scenario/testdata/rdcn.toml) and write docs/rdcn-case.png; prints the docs/cc.md table")
 
 // TestRDCNCase reproduces the PowerTCP thesis's reconfigurable-network
 // study (§2.4): reTCP with prebuffering, HPCC and per-RTT PowerTCP on
-// fabric/testdata/rdcn.toml. It runs only with -rdcn-case (about 15 s);
+// scenario/testdata/rdcn.toml. It runs only with -rdcn-case (about 15 s);
 // the table it prints is in docs/cc.md.
 func TestRDCNCase(t *testing.T) {
 	if !*rdcnCase {
@@ -41,8 +42,8 @@ func TestRDCNCase(t *testing.T) {
 	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, r := range runs {
-		sets := append([]string{"workload.flows_file=../../fabric/testdata/rdcn.flows"}, r.sets...)
-		res := runSpec(t, "../../fabric/testdata/rdcn.toml", sets...)
+		sets := append([]string{"workload.flows_file=../../scenario/testdata/rdcn.flows"}, r.sets...)
+		res := runSpec(t, "../../scenario/testdata/rdcn.toml", sets...)
 		q := res.QueueingLatency
 		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999, res.DroppedPackets, res.Timeouts)
 		if r.plot != "" {
@@ -77,7 +78,7 @@ func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sp := fabric.NewSpec()
+	sp := scenario.NewSpec()
 	if err := sp.LoadTOML(f); err != nil {
 		t.Fatal(err)
 	}

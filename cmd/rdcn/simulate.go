@@ -17,6 +17,7 @@ import (
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/internal/cputime"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/workload"
 	"github.com/schollz/progressbar/v3"
@@ -56,13 +57,13 @@ func simulateCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("keys") {
-				for _, k := range fabric.Keys {
+				for _, k := range scenario.Keys {
 					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, strings.ReplaceAll(k.Doc, "`", ""))
 				}
-				for _, r := range fabric.Registries() {
+				for _, r := range scenario.Registries() {
 					fmt.Fprintf(c.App.Writer, "\n%s:\n", r.Key)
 					for _, e := range r.Entries {
-						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(e.Params()))
+						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(scenario.Params(e)))
 					}
 				}
 				return nil
@@ -116,7 +117,7 @@ func simulateCommand() *cli.Command {
 }
 
 // readsNote is " (reads k1 = "default", …)" for an entry's own keys, else "".
-func readsNote(keys []fabric.Key) string {
+func readsNote(keys []scenario.Key) string {
 	if len(keys) == 0 {
 		return ""
 	}
@@ -127,8 +128,8 @@ func readsNote(keys []fabric.Key) string {
 	return " (reads " + strings.Join(parts, ", ") + ")"
 }
 
-func loadSpec(config string, sets []string) (*fabric.Spec, error) {
-	spec := fabric.NewSpec()
+func loadSpec(config string, sets []string) (*scenario.Spec, error) {
+	spec := scenario.NewSpec()
 	if config != "" {
 		f, err := os.Open(config)
 		if err != nil {
@@ -162,7 +163,7 @@ type perfReport struct {
 }
 
 type simOutput struct {
-	setup   *fabric.Setup
+	setup   *scenario.Setup
 	result  *fabric.Result
 	summary *fabric.Summary
 	perf    perfReport
@@ -183,7 +184,7 @@ func completionWarning(s *fabric.Summary) string {
 		m.Completed, m.Started, 100*m.CompletedFraction(), s.SimTime, m.Unfinished, 100*float64(m.DeliveredFraction))
 }
 
-func simulate(ctx context.Context, spec *fabric.Spec, stderr io.Writer) (*simOutput, error) {
+func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer) (*simOutput, error) {
 	setup, err := spec.BuildContext(ctx)
 	if ctx.Err() != nil {
 		return nil, &interruptedError{"while building the schedule and workload; nothing written"}

@@ -17,6 +17,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/schedules"
 )
 
@@ -415,14 +416,14 @@ func TestSimulateTOML(t *testing.T) {
 	}
 }
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite the key table of docs/simulate.md from fabric.Keys")
+var updateDocs = flag.Bool("update-docs", false, "rewrite the key table of docs/simulate.md from scenario.Keys")
 
-// keyTable is the markdown table of fabric.Keys: the one source of every
+// keyTable is the markdown table of scenario.Keys: the one source of every
 // key's default and meaning, which --keys prints too.
 func keyTable() string {
 	var b strings.Builder
 	b.WriteString("| key | default | meaning |\n|---|---|---|\n")
-	for _, k := range fabric.Keys {
+	for _, k := range scenario.Keys {
 		def := "(empty)"
 		if k.Default != "" {
 			def = "`" + k.Default + "`"
@@ -430,10 +431,10 @@ func keyTable() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.Name, def, k.Doc)
 	}
 	b.WriteString("\nThe choices of the keys that select a component (the registries of\npackage fabric, also listed by `rdcn simulate --keys`):\n\n| key | choice | what it is | keys only it reads (default) |\n|---|---|---|---|\n")
-	for _, r := range fabric.Registries() {
+	for _, r := range scenario.Registries() {
 		for _, e := range r.Entries {
 			var reads []string
-			for _, k := range e.Params() {
+			for _, k := range scenario.Params(e) {
 				def := "(empty)"
 				if k.Default != "" {
 					def = "`" + k.Default + "`"
@@ -447,10 +448,10 @@ func keyTable() string {
 }
 
 // TestSimulateDocs checks that the key table of docs/simulate.md is
-// fabric.Keys, key for key (go test -run TestSimulateDocs -update-docs
+// scenario.Keys, key for key (go test -run TestSimulateDocs -update-docs
 // rewrites it).
 func TestSimulateDocs(t *testing.T) {
-	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from fabric.Keys -->\n", "<!-- /keys -->"
+	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from scenario.Keys -->\n", "<!-- /keys -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip("docs/simulate.md not found:", err)
@@ -467,7 +468,7 @@ func TestSimulateDocs(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("the key table of %s is not fabric.Keys (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
+		t.Errorf("the key table of %s is not scenario.Keys (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
 			path, cmp.Diff(strings.Split(table, "\n"), strings.Split(want, "\n")))
 	}
 }

@@ -1,4 +1,4 @@
-package fabric
+package scenario
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -22,7 +23,7 @@ import (
 
 func FuzzConfig(f *testing.F) {
 	for _, name := range []string{"a-opera", "a-rotornet", "b-opera", "b-rotornet", "leafspine-abm"} {
-		if b, err := os.ReadFile("testdata/perf/" + name + ".toml"); err == nil {
+		if b, err := os.ReadFile("../fabric/testdata/perf/" + name + ".toml"); err == nil {
 			f.Add(b)
 		}
 	}
@@ -110,7 +111,7 @@ func FuzzSet(f *testing.F) {
 // one-line message.
 func checkConfigError(t *testing.T, err error) {
 	t.Helper()
-	var ce *ConfigError
+	var ce *fabric.ConfigError
 	if !errors.As(err, &ce) {
 		t.Fatalf("error %v (%T) is not a *ConfigError", err, err)
 	}
@@ -142,7 +143,7 @@ func checkSpecKeys(t *testing.T, s *Spec) {
 // buildIfCheap resolves the spec unless it would read files or generate a
 // large schedule or workload (a fuzzer can write "/dev/zero" or tors=1e9:
 // bounding those is the CLI's job, not what this target tests). Accepted
-// configurations must pass validate; rejected ones give a *ConfigError.
+// configurations must pass Config.Resolve; rejected ones give a *ConfigError.
 func buildIfCheap(t *testing.T, s *Spec) {
 	t.Helper()
 	if !cheapSpec(s) {
@@ -153,7 +154,7 @@ func buildIfCheap(t *testing.T, s *Spec) {
 		checkConfigError(t, err)
 		return
 	}
-	if err := setup.Config.validate(); err != nil {
+	if err := setup.Config.Resolve(); err != nil {
 		t.Fatalf("Build accepted a config that does not validate: %v", err)
 	}
 	if setup.Config.LeafSpine == nil {

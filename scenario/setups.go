@@ -1,4 +1,4 @@
-package fabric
+package scenario
 
 import "embed"
 

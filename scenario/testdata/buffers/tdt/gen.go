@@ -4,7 +4,7 @@
 // file (src dst bytes start_ns [query]; each burst is one query),
 // deterministically:
 //
-//	go run fabric/testdata/buffers/tdt/gen.go > fabric/testdata/buffers/tdt/tdt.flows
+//	go run scenario/testdata/buffers/tdt/gen.go > scenario/testdata/buffers/tdt/tdt.flows
 //
 // One switch of 16 ports at 1 Gbps (hosts 0–15 of one leaf). Ports 0–7
 // receive Poisson background at 20 % of the port rate (15 KB flows) and

@@ -1,4 +1,4 @@
-package fabric
+package scenario
 
 import (
 	"errors"
@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
-	"github.com/rdcn/rdcn/workload"
 )
 
 // specFiles writes a 4-ToR, 1-switch RotorNet schedule (100 µs slots,
@@ -124,7 +124,7 @@ func TestSpecBadInput(t *testing.T) {
 			}
 		}
 		_, err := s.Build()
-		var ce *ConfigError
+		var ce *fabric.ConfigError
 		if !errors.As(err, &ce) || ce.Field != c.field || !strings.Contains(ce.Problem, c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%v: got %v; want a one-line error on %s containing %q", c.keys, err, c.field, c.want)
 		}
@@ -167,40 +167,9 @@ func TestSpecGoodInput(t *testing.T) {
 			t.Errorf("%v: %v", keys, err)
 			continue
 		}
-		if _, err := Run(setup.Config); err != nil {
+		if _, err := fabric.Run(setup.Config); err != nil {
 			t.Errorf("%v: run: %v", keys, err)
 		}
-	}
-}
-
-// TestConfigValidateUpFront: a Config built by hand is checked before the
-// run for the congestion control's name, the MTU's range and a schedule
-// whose days carry no packet, while its zero fields still take their
-// defaults (window, RTO, sample and series intervals, MTU, ACK size).
-func TestConfigValidateUpFront(t *testing.T) {
-	us := rotor.Microsecond
-	flows := []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}}
-	for _, c := range []struct {
-		field string
-		edit  func(*Config)
-	}{
-		{"transport.cc", func(c *Config) { c.CC = "bogus" }},
-		{"topology.mtu", func(c *Config) { c.MTU = maxMTU + 1 }},
-		{"schedule.slot", func(c *Config) { c.Schedule = cyclicSchedule(t, 4, 1, 1, 2*us, us) }}, // 1 µs days, 1.2 µs packets
-	} {
-		cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), flows)
-		c.edit(&cfg)
-		_, err := Run(cfg)
-		var ce *ConfigError
-		if !errors.As(err, &ce) || ce.Field != c.field {
-			t.Errorf("%s: got %v, want a *ConfigError on it", c.field, err)
-		}
-	}
-	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), flows)
-	cfg.Transport = Windowed // Window, MinRTO, intervals, MTU, AckSize, CC left zero
-	r, err := Run(cfg)
-	if err != nil || len(r.Flows) != 1 || !r.Flows[0].Done {
-		t.Fatalf("zero fields: %v, %+v", err, r)
 	}
 }
 
@@ -274,7 +243,7 @@ func TestSpecEmptyIsNotDefault(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := spec.Build()
-		var ce *ConfigError
+		var ce *fabric.ConfigError
 		switch {
 		case k.Default == "" && err != nil:
 			t.Errorf("%s = \"\" (its default): %v", k.Name, err)
@@ -309,7 +278,7 @@ func TestSpecStagger(t *testing.T) {
 			t.Fatalf("at %v: %d switches reconfiguring", at, dark)
 		}
 	}
-	if _, err := Run(setup.Config); err != nil {
+	if _, err := fabric.Run(setup.Config); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,9 +1,10 @@
-package fabric
+package scenario
 
 import (
 	"errors"
 	"testing"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -13,17 +14,17 @@ func TestLeafSpineSpec(t *testing.T) {
 	setup := buildSpec(t, "topology.kind=leafspine", "topology.leaves=3", "topology.spines=2",
 		"topology.links_per_pair=2", "topology.hosts_per_tor=4", "topology.fabric_link=40Gbps",
 		"topology.fabric_delay=2us", "topology.queues_per_port=2", "topology.port_scheduling=rr", "run.sim_time=1ms", "buffer.per_port=10")
-	want := LeafSpine{Leaves: 3, Spines: 2, LinksPerPair: 2, FabricLink: 40 * rotor.Gbps, FabricDelay: 2 * rotor.Microsecond, Classes: 2, RoundRobin: true}
+	want := fabric.LeafSpine{Leaves: 3, Spines: 2, LinksPerPair: 2, FabricLink: 40 * rotor.Gbps, FabricDelay: 2 * rotor.Microsecond, Classes: 2, RoundRobin: true}
 	if ls := setup.Config.LeafSpine; ls == nil || *ls != want {
 		t.Fatalf("LeafSpine = %+v, want %+v", ls, want)
 	}
-	if setup.Schedule != nil || setup.Config.Routing != ECMP {
-		t.Errorf("schedule %v, routing %q; want none and %q", setup.Schedule, setup.Config.Routing, ECMP)
+	if setup.Schedule != nil || setup.Config.Routing != fabric.ECMP {
+		t.Errorf("schedule %v, routing %q; want none and %q", setup.Schedule, setup.Config.Routing, fabric.ECMP)
 	}
 	if got, want := setup.Config.Buffer, rotor.Bytes(10*(4+2*2)*1500); got != want {
 		t.Errorf("buffer %d, want per_port × (hosts + spines·links) × MTU = %d", got, want)
 	}
-	r, err := Run(setup.Config)
+	r, err := fabric.Run(setup.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func TestLeafSpineSpec(t *testing.T) {
 			}
 		}
 		_, err := s.Build()
-		var ce *ConfigError
+		var ce *fabric.ConfigError
 		if !errors.As(err, &ce) || ce.Field != c.field {
 			t.Errorf("%v: error %v, want one naming %s", c.keys, err, c.field)
 		}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the buffer-policy experiments of docs/buffers.md with rdcn simulate
 # and prints their tables. Usage (from the repository root):
-#   go build -o rdcn ./cmd/rdcn && sh fabric/testdata/buffers/run.sh ./rdcn [OUT [SECTIONS]]
+#   go build -o rdcn ./cmd/rdcn && sh scenario/testdata/buffers/run.sh ./rdcn [OUT [SECTIONS]]
 # SECTIONS (default all) picks tables: abm credence protean rotor tdt reverie fb.
 # Each config names its paper's transport (transport.cc); rows that run
 # another one say so.
@@ -87,9 +87,9 @@ for load in 0.05:20 0.1:40 0.2:80; do
 	done
 done
 # Credence with a model trained here the way the built-in one is (the
-# training scenario of ../credence/train.toml: DCTCP, 100 ms); its rows
+# training scenario of fabric/testdata/credence/train.toml: DCTCP, 100 ms); its rows
 # must equal the built-in model's
-"$RDCN" credence train -c "$DIR/../credence/train.toml" --set transport.cc=dctcp --set buffer.ecn_threshold=10pkt \
+"$RDCN" credence train -c "$DIR/../../../fabric/testdata/credence/train.toml" --set transport.cc=dctcp --set buffer.ecn_threshold=10pkt \
 	--set transport.min_rto=10ms --set workload.duration=100ms --set run.sim_time=120ms \
 	-o "$OUT/credence-dctcp.model" >"$OUT/credence-dctcp.train" 2>&1 || { cat "$OUT/credence-dctcp.train" >&2; exit 1; }
 for p in 0.05:20:0 0.1:40:0 0.2:80:0 0.1:40:0.001 0.1:40:0.005 0.1:40:0.01; do

@@ -1,21 +1,16 @@
-package fabric
+package scenario
 
 import (
 	"context"
-	"slices"
 	"strings"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/stats"
 )
 
-// Topology kinds (topology.kind).
-const (
-	TopologyRotor     = "rotor"     // ToRs joined by rotor circuit switches playing schedule.*
-	TopologyLeafSpine = "leafspine" // a two-tier Clos of packet switches
-)
-
-// leafSpineKeys are the keys of the leaf-spine topology; a leaf is a ToR,
-// so topology.hosts_per_tor, host_link, host_delay and mtu keep their
+// leafSpineKeys are the keys of the leaf-spine topology (in Keys after
+// the topology keys both kinds read); a leaf is a ToR, so
+// topology.hosts_per_tor, host_link, host_delay and mtu keep their
 // meaning.
 var leafSpineKeys = []Key{
 	{"topology.leaves", "2", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
@@ -28,12 +23,6 @@ var leafSpineKeys = []Key{
 	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
 }
 
-// init places the leaf-spine keys after the topology keys both kinds read.
-func init() {
-	at := slices.IndexFunc(Keys, func(k Key) bool { return k.Name == "topology.mtu" }) + 1
-	Keys = slices.Insert(Keys, at, leafSpineKeys...)
-}
-
 // rotorOnlyKeys are read only by the rotor topology.
 var rotorOnlyKeys = []string{"topology.tors", "topology.uplinks", "topology.circuit_link", "topology.link_delay",
 	"topology.packet_switch_link", "topology.packet_switch_delay", "buffer.packet_switch",
@@ -43,16 +32,16 @@ var rotorOnlyKeys = []string{"topology.tors", "topology.uplinks", "topology.circ
 func (s *Spec) checkTopologyKeys(p *specParser) {
 	kind := s.values["topology.kind"]
 	switch kind {
-	case TopologyRotor:
+	case fabric.TopologyRotor:
 		for _, k := range leafSpineKeys {
 			if s.set[k.Name] && s.values[k.Name] != k.Default {
-				p.fail(k.Name, "is read only with topology.kind %s, not %s", TopologyLeafSpine, kind)
+				p.fail(k.Name, "is read only with topology.kind %s, not %s", fabric.TopologyLeafSpine, kind)
 			}
 		}
-	case TopologyLeafSpine:
+	case fabric.TopologyLeafSpine:
 		for _, k := range rotorOnlyKeys {
 			if s.set[k] && s.values[k] != defaultOf(k) {
-				p.fail(k, "is read only with topology.kind %s, not %s", TopologyRotor, kind)
+				p.fail(k, "is read only with topology.kind %s, not %s", fabric.TopologyRotor, kind)
 			}
 		}
 		for k := range s.set {
@@ -61,14 +50,14 @@ func (s *Spec) checkTopologyKeys(p *specParser) {
 			}
 		}
 	default:
-		p.fail("topology.kind", "unknown kind %q (want %s or %s)", kind, TopologyRotor, TopologyLeafSpine)
+		p.fail("topology.kind", "unknown kind %q (want %s or %s)", kind, fabric.TopologyRotor, fabric.TopologyLeafSpine)
 	}
 }
 
 // buildLeafSpine is Build for topology.kind = leafspine: cfg holds the
 // keys both topologies read.
-func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg Config, buckets stats.Buckets, mtu, hpt int) (*Setup, error) {
-	ls := &LeafSpine{
+func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg fabric.Config, buckets stats.Buckets, mtu, hpt int) (*Setup, error) {
+	ls := &fabric.LeafSpine{
 		Leaves:       p.int("topology.leaves", 1),
 		Spines:       p.int("topology.spines", 1),
 		LinksPerPair: p.int("topology.links_per_pair", 1),
@@ -89,21 +78,21 @@ func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg Config, bu
 	if p.err != nil {
 		return nil, p.err
 	}
-	if ls.Leaves > maxLeafSpineSwitches || ls.Spines > maxLeafSpineSwitches || ls.LinksPerPair > maxLinksPerPair {
+	if ls.Leaves > fabric.MaxLeafSpineSwitches || ls.Spines > fabric.MaxLeafSpineSwitches || ls.LinksPerPair > fabric.MaxLinksPerPair {
 		cfg.LeafSpine = ls
-		if err := cfg.validateLeafSpine(); err != nil { // names the key, before anything is sized by it
+		if err := cfg.ValidateLeafSpine(); err != nil { // names the key, before anything is sized by it
 			return nil, err
 		}
 	}
-	if ls.Leaves*hpt > maxHosts {
-		return nil, cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts = %d hosts, more than the limit of %d", ls.Leaves, hpt, ls.Leaves*hpt, maxHosts)
+	if ls.Leaves*hpt > fabric.MaxHosts {
+		return nil, cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts = %d hosts, more than the limit of %d", ls.Leaves, hpt, ls.Leaves*hpt, fabric.MaxHosts)
 	}
 	cfg.LeafSpine = ls
 	switch mode := s.values["routing.mode"]; {
 	case !s.set["routing.mode"] || mode == defaultOf("routing.mode"):
-		cfg.Routing = ECMP
-	case mode != ECMP:
-		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", ECMP, mode)
+		cfg.Routing = fabric.ECMP
+	case mode != fabric.ECMP:
+		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", fabric.ECMP, mode)
 	}
 	// One buffer size for every switch; per_port counts a leaf's ports.
 	return s.buildRest(ctx, p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)

@@ -1,10 +1,11 @@
-package fabric
+package scenario
 
 import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rdcn/rdcn/demand"
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -47,7 +48,7 @@ func TestSpecScheduleGenerators(t *testing.T) {
 		if diff := cmp.Diff(want, setup.Schedule); diff != "" {
 			t.Errorf("%s %v: schedule differs from schedules.Build (-want +got):\n%s", c.kind, c.keys, diff)
 		}
-		r, err := Run(setup.Config)
+		r, err := fabric.Run(setup.Config)
 		if err != nil {
 			t.Fatalf("%s %v: %v", c.kind, c.keys, err)
 		}

@@ -1,4 +1,4 @@
-package fabric
+package scenario
 
 import (
 	"bytes"
@@ -9,18 +9,18 @@ import (
 )
 
 // TestPerfWorkloadFrozen checks that each performance configuration still
-// generates the flows committed beside it (testdata/perf/a.flows and
+// generates the flows committed beside it (fabric/testdata/perf/a.flows and
 // b.flows, in opera-sim/htsim's src dst bytes start_ns format): the
 // benchmarked workload, exported so that other simulators can run it flow
 // for flow, and fixed so that figures from different versions compare.
 // A deliberate change to the generator must regenerate the files:
 //
-//	rdcn simulate --config testdata/perf/a-rotornet.toml -q -o /tmp/a && cp /tmp/a/workload.flows testdata/perf/a.flows
+//	rdcn simulate --config fabric/testdata/perf/a-rotornet.toml -q -o /tmp/a && cp /tmp/a/workload.flows fabric/testdata/perf/a.flows
 func TestPerfWorkloadFrozen(t *testing.T) {
 	for _, c := range []struct{ config, flows string }{
 		{"a-rotornet", "a"}, {"a-opera", "a"}, {"b-rotornet", "b"}, {"b-opera", "b"},
 	} {
-		f, err := os.Open("testdata/perf/" + c.config + ".toml")
+		f, err := os.Open("../fabric/testdata/perf/" + c.config + ".toml")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,12 +38,12 @@ func TestPerfWorkloadFrozen(t *testing.T) {
 		if err := workload.WriteFlows(&got, setup.Flows); err != nil {
 			t.Fatal(err)
 		}
-		want, err := os.ReadFile("testdata/perf/" + c.flows + ".flows")
+		want, err := os.ReadFile("../fabric/testdata/perf/" + c.flows + ".flows")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want) {
-			t.Errorf("%s: the generated workload (%d flows) differs from testdata/perf/%s.flows", c.config, len(setup.Flows), c.flows)
+			t.Errorf("%s: the generated workload (%d flows) differs from fabric/testdata/perf/%s.flows", c.config, len(setup.Flows), c.flows)
 		}
 	}
 }

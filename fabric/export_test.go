@@ -1,0 +1,49 @@
+package fabric
+
+import (
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// Hooks for the external tests (package fabric_test): they build their
+// setups from configuration keys with package scenario, which imports
+// fabric, so they cannot be internal tests; these give them what they
+// inspect inside the engine.
+
+// Sim is the emulator of one run.
+type Sim = sim
+
+// NewSim fills cfg's defaults, validates it and builds its emulator
+// without running it.
+func NewSim(cfg Config) (*Sim, error) { return newSimFor(cfg) }
+
+// Run runs the emulation to its end.
+func (s *sim) Run() (*Result, error) { return s.run() }
+
+// Switches lists every switch: ToRs or leaves, the packet switch, spines.
+func (s *sim) Switches() []*tor.ToR { return s.switches() }
+
+// NextLeave is when the last packet booked on ToR t's host ports leaves
+// (the pull transport's lazily settled room).
+func (s *sim) NextLeave(t int) rotor.Time { return s.pull.nextLeave[t] }
+
+// SkippedOffers counts the stored-packet offers skipped because no
+// circuit could be up.
+func (s *sim) SkippedOffers() int64 { return s.pull.skipped }
+
+// Modes reports whether circuit traffic is pulled, NDP runs, and RotorLB
+// relays directly (not pulled).
+func (s *sim) Modes() (pulling, ndp, relay bool) { return s.pulling, s.ndp.on, s.relay != nil }
+
+// Pulled reports whether flow f would be host-buffered and pulled.
+func (s *sim) Pulled(f workload.Flow) bool { return s.pulled(&flowState{f: f}) }
+
+// CredenceDefault is the built-in Credence model's file.
+var CredenceDefault = credenceDefault
+
+// BaseConfig is the hand-computed tests' Config (fabric_test.go).
+var BaseConfig = baseConfig
+
+// ApplyDefaults fills c's zero fields with their defaults, as Run does.
+func ApplyDefaults(c *Config) { c.defaults() }

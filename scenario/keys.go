@@ -1,0 +1,203 @@
+package scenario
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// Key documents one run-configuration key.
+type Key struct {
+	Name, Default, Doc string
+}
+
+// Keys lists every key a run configuration (TOML file or key=value
+// override) accepts, with its default and a one-line doc: the parser,
+// rdcn simulate --keys and docs/simulate.md's table read it. The
+// defaults of keys behind an optional Config field are fabric's
+// Default* constants, formatted: one default, two views.
+var Keys = slices.Concat([]Key{
+	{"topology.kind", fabric.TopologyRotor, "topology: " + Topologies.Choices() + " (see the registry table)"},
+	{"topology.tors", "8", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
+	{"topology.hosts_per_tor", "4", "hosts per ToR"},
+	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
+	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
+	{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
+	{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
+	{"topology.link_delay", "500ns", "ToR↔ToR propagation delay through a circuit"},
+	{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
+	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
+	{"topology.mtu", itoa(fabric.DefaultMTU), "data packet size in bytes, 64 to " + itoa(fabric.MaxMTU)},
+}, leafSpineKeys, []Key{
+	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
+	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then `schedule.kind`, `schedule.slot`, `schedule.reconf`, `schedule.seed` and the generator parameters must stay at their defaults)"},
+	{"schedule.slot", "", "slot duration Δ; empty: the generator's default (0 is an error); a day Δ − Δr must be long enough for one `topology.mtu` packet on `topology.circuit_link`"},
+	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if `schedule.slot` is empty too (static: 0, a static graph has no night), else 0 (instantaneous), as in `rdcn schedule`"},
+	{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
+	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
+	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
+	{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from `schedule.buffer` and `schedule.delay` (neither: the largest multiple of U up to n)"},
+	{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with `topology.circuit_link`), e.g. `20MB`; empty: no limit"},
+	{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. `850us`; empty: no limit"},
+	{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from — a file (`rdcn demand`'s format) or `uniform`, `permutation`, `ring`, `chessboard`, `skew:ALPHA`, `skewring:ALPHA`, `random:SEED` (the same specs as `rdcn schedule --demand`)"},
+	{"schedule.k", "0", "vermilion: emulated-graph degree k·n (0: 3); bvn: a cycle of ⌈k·n/U⌉ slots (0: the generator's default)"},
+	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
+	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
+	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
+	{"schedule.stagger", "false", "rotornet: offset switch s by s·Δ/U (as Opera does), so only one switch reconfigures at a time"},
+	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
+	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
+	{"buffer.policy", fabric.DefaultBufferPolicy, "buffer sharing policy: " + fabric.BufferPolicies.Choices() + " (see the registry table)"},
+}, bufferParamKeys(), []Key{
+	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
+	{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
+	{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
+	{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},
+	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
+	{"routing.mode", "", fabric.Routers.Choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
+	{"routing.paths_k", itoa(fabric.DefaultPathsK), "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
+	{"routing.multipath", fabric.DefaultMultipath, "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
+	{"routing.bulk", fabric.DefaultBulkBytes.String(), "paths: flows of at least this size are bulk and use direct + RotorLB"},
+	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
+	{"routing.offer", fabric.DefaultRelayOffer, "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
+	{"transport.kind", "", fabric.Transports.Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
+	{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
+	{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
+	{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls.Choices() + "; checked before the run"},
+	{"transport.cc_params", "", ccParamsDoc()},
+	{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},
+	{"transport.dupthresh", "0", "window, pull: a segment with this many segments SACKed above it is lost and resent at once (RFC 6675), and the law hears a loss; 0: losses only by timeout (rotor fabrics reorder)"},
+	{"transport.min_rto", fabric.DefaultMinRTO.String(), "window, pull, ndp: minimum retransmission timeout (ndp: nothing heard for this long re-sends what is unacknowledged)"},
+	{"transport.acks", fabric.DefaultAcks, "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
+	{"transport.ack_size", itoa(fabric.DefaultAckSize), "window, pull, ndp: ACK size in bytes, at most `topology.mtu` (ndp: also its NACKs, PULLs and trimmed headers)"},
+	{"transport.int", "false", "stamp INT hop records on dequeue"},
+	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
+	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
+	{"workload.pattern", "all-to-all", "all-to-all, permutation (a random derangement of the ToRs, seeded), shift (ToR i → i+T/2), ring, or matrix (destination ToRs weighted by workload.matrix)"},
+	{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
+	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
+	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
+	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load; `workload.load` may then be 0"},
+	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults)"},
+	{"workload.seed", "1", "workload seed"},
+	{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
+	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
+	{"run.sim_time", "10ms", "simulated time"},
+	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
+	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
+	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
+	{"run.sample_interval", fabric.DefaultSampleInterval.String(), "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
+	{"run.series_interval", fabric.DefaultSeriesInterval.String(), "time-series bin width"},
+	{"run.seed", "1", "seed of routing choices"},
+	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
+})
+
+// Keys of the buffer policies' extras: Credence's model file, the
+// lossless (PFC) classes (fabric's BufferPolicies registry lists them).
+const (
+	keyCredenceModel = "buffer.credence_model"
+	keyLossless      = "buffer.lossless"
+)
+
+func itoa[T ~int | ~int32](v T) string { return strconv.Itoa(int(v)) }
+
+// defaultOf is key's default ("" for a key Keys lacks).
+func defaultOf(key string) string {
+	for _, k := range Keys {
+		if k.Name == key {
+			return k.Default
+		}
+	}
+	return ""
+}
+
+// Params returns the Keys entries (name, default, doc) of the keys e
+// reads.
+func Params(e fabric.Entry) []Key {
+	out := make([]Key, 0, len(e.Reads))
+	for _, name := range e.Reads {
+		for _, k := range Keys {
+			if k.Name == name {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// Registries lists every registry, in the order of their keys in Keys:
+// the topologies (this package's: a Config has no topology name, only
+// Config.LeafSpine set or not) and the engine's choices (package
+// fabric's registries, which Config's validation reads).
+func Registries() []fabric.Registry {
+	return []fabric.Registry{Topologies, fabric.BufferPolicies, fabric.Routers, fabric.Transports, fabric.CongestionControls}
+}
+
+// Topologies: how switches, ports and links are assembled.
+var Topologies = fabric.Registry{Key: "topology.kind", What: "topology", Entries: []fabric.Entry{
+	{Name: fabric.TopologyRotor, Doc: "n ToRs with H hosts each, U rotor circuit switches playing the schedule (day/night); with topology.packet_switch_link an electrical packet switch beside them (hybrid)",
+		Reads: nil},
+	{Name: fabric.TopologyLeafSpine, Doc: "a two-tier Clos: topology.leaves leaves (ToRs) of topology.hosts_per_tor hosts, topology.spines spines, topology.links_per_pair links per leaf–spine pair; ECMP by flow hash",
+		Reads: leafSpineKeyNames()},
+}}
+
+// leafSpineKeyNames lists the keys only the leaf-spine reads.
+func leafSpineKeyNames() []string {
+	out := make([]string, len(leafSpineKeys))
+	for i, k := range leafSpineKeys {
+		out[i] = k.Name
+	}
+	return out
+}
+
+// bufferParamKeys are the keys of the policies' parameters, in registry
+// order. Their default is empty: each policy's own, which the doc lists.
+func bufferParamKeys() []Key {
+	var out []Key
+	seen := map[string]int{}
+	for _, p := range tor.Policies() {
+		for _, prm := range p.Params {
+			name := "buffer." + prm.Name
+			i, ok := seen[name]
+			if !ok {
+				i = len(out)
+				seen[name] = i
+				out = append(out, Key{Name: name, Doc: prm.Doc + "; empty: the policy's default ("})
+			} else {
+				out[i].Doc += ", "
+			}
+			def := strconv.FormatFloat(prm.Default, 'f', -1, 64)
+			if prm.Derive != nil {
+				def = "derived"
+			}
+			out[i].Doc += p.Name + " " + def
+		}
+	}
+	for i := range out {
+		out[i].Doc += ")"
+	}
+	return append(out,
+		Key{keyCredenceModel, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"},
+		Key{keyLossless, "", "lossless (PFC) classes of the leaf-spine's queues, e.g. 1 or 0,1 (queue 0 carries ACKs, the last queue data), for the policies with lossless classes (reverie, sonic, sonic-abm, dt): pause frames stop the upstream port's class instead of dropping; empty: none"})
+}
+
+// ccParamLaws lists the laws that read parameters.
+func ccParamLaws() []string {
+	var out []string
+	for _, s := range cc.Laws() {
+		if len(s.Params) > 0 {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// ccParamsDoc documents transport.cc_params.
+func ccParamsDoc() string {
+	return "window, pull: the law's parameters, key=value,… (e.g. gamma=0.9,mode=per-rtt); read by " +
+		strings.Join(ccParamLaws(), ", ") + "; each law's keys, defaults and ranges are in docs/cc.md"
+}
