@@ -31,8 +31,8 @@ cpu() { sed -n 's/.*"cpu_seconds": *\([0-9.eE+-]*\).*/\1/p' "$1/perf.json"; }
 ratios=()
 for r in $(seq "$rounds"); do
 	for c in 0 1; do
-		taskset -c "$c" "$old" simulate --config "$cfg" -q -o "$dir/old$c" --set run.sim_time="$simtime" "${oldset[@]}" >/dev/null &
-		taskset -c "$c" "$new" simulate --config "$cfg" -q -o "$dir/new$c" --set run.sim_time="$simtime" "${newset[@]}" >/dev/null &
+		taskset -c "$c" "$old" simulate --config "$cfg" -q -o "$dir/old$c" --set run.sim_time="$simtime" ${oldset[@]+"${oldset[@]}"} >/dev/null &
+		taskset -c "$c" "$new" simulate --config "$cfg" -q -o "$dir/new$c" --set run.sim_time="$simtime" ${newset[@]+"${newset[@]}"} >/dev/null &
 	done
 	wait
 	for c in 0 1; do
