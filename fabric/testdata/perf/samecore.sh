@@ -10,20 +10,29 @@
 #   go build -o /tmp/old ./cmd/rdcn   # on the base commit
 #   go build -o /tmp/new ./cmd/rdcn   # on the change
 #   fabric/testdata/perf/samecore.sh /tmp/old /tmp/new fabric/testdata/perf/a-rotornet.toml 3
+#
+# OLD_SET and NEW_SET add configuration keys (space-separated key=value)
+# to one side, e.g. a law against the fixed window with one binary:
+#
+#   NEW_SET=transport.cc=powertcp fabric/testdata/perf/samecore.sh \
+#     /tmp/new /tmp/new fabric/testdata/perf/leafspine-abm.toml 3
 set -euo pipefail
 if [ $# -lt 3 ]; then
 	echo "usage: $0 OLD NEW CONFIG [ROUNDS] [SIM_TIME]" >&2
 	exit 2
 fi
 old=$1 new=$2 cfg=$3 rounds=${4:-3} simtime=${5:-100ms}
+oldset=() newset=()
+for kv in ${OLD_SET:-}; do oldset+=(--set "$kv"); done
+for kv in ${NEW_SET:-}; do newset+=(--set "$kv"); done
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cpu() { sed -n 's/.*"cpu_seconds": *\([0-9.eE+-]*\).*/\1/p' "$1/perf.json"; }
 ratios=()
 for r in $(seq "$rounds"); do
 	for c in 0 1; do
-		taskset -c "$c" "$old" simulate --config "$cfg" -q -o "$dir/old$c" --set run.sim_time="$simtime" >/dev/null &
-		taskset -c "$c" "$new" simulate --config "$cfg" -q -o "$dir/new$c" --set run.sim_time="$simtime" >/dev/null &
+		taskset -c "$c" "$old" simulate --config "$cfg" -q -o "$dir/old$c" --set run.sim_time="$simtime" ${oldset[@]+"${oldset[@]}"} >/dev/null &
+		taskset -c "$c" "$new" simulate --config "$cfg" -q -o "$dir/new$c" --set run.sim_time="$simtime" ${newset[@]+"${newset[@]}"} >/dev/null &
 	done
 	wait
 	for c in 0 1; do
