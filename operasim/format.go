@@ -87,11 +87,12 @@ func Write(w io.Writer, tp *Topology) error {
 // Limits of Read, so that a hostile header cannot make it allocate
 // without bound.
 const (
-	MaxToRs    = 4096
+	MaxToRs    = 1024
 	MaxUplinks = 64
 	MaxSlices  = 1 << 20
-	// MaxEntries bounds the adjacency (slices × ToRs × uplinks).
-	MaxEntries = 1 << 26
+	// MaxEntries bounds the adjacency (slices × ToRs × uplinks) and the
+	// path table (slices × ToRs²).
+	MaxEntries = 1 << 24
 )
 
 // Read parses a topology file in Write's format (with or without a final
@@ -149,8 +150,8 @@ func Read(r io.Reader) (*Topology, error) {
 		return nil, err
 	}
 	S := nums[0]
-	if S < 3 || S%3 != 0 || S > MaxSlices || S*n*up > MaxEntries {
-		return nil, errorf("line 2", "slices %d: want a positive multiple of 3, at most %d entries of adjacency", S, MaxEntries)
+	if S < 3 || S%3 != 0 || S > MaxSlices || S*n*up > MaxEntries || S*n*n > MaxEntries {
+		return nil, errorf("line 2", "slices %d: want a positive multiple of 3, at most %d entries of adjacency and of paths", S, MaxEntries)
 	}
 	for k, name := range []string{"ε", "δ", "r"} {
 		if nums[1+k] < 0 {
