@@ -83,7 +83,7 @@ func runSchedule(c *cli.Context) error {
 	} else if c.IsSet("guard") {
 		return badInput("guard", "is read only with --format opera-sim")
 	} else if format, err = outputFormat(c); err != nil {
-		return err
+		return badInput("format", "%q: want text, json, csv or opera-sim", c.String("format"))
 	}
 	p, err := scheduleParams(c, kind, g)
 	if err != nil {
