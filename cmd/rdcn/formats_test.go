@@ -392,7 +392,8 @@ func TestFormatFromOutput(t *testing.T) {
 }
 
 // TestFormatBadValue checks the one-line error of a bad --format, the same
-// for every command, and that nothing is written.
+// for every command (schedule names its extra format too), and that
+// nothing is written.
 func TestFormatBadValue(t *testing.T) {
 	commands := [][]string{
 		{"schedule", "--kind", "rotornet", "--tors", "8", "--uplinks", "2"},
@@ -408,7 +409,11 @@ func TestFormatBadValue(t *testing.T) {
 			args := append(append([]string{"rdcn"}, cmd...), "--format", format, "-o", filepath.Join(dir, "out.csv"))
 			var out, errb bytes.Buffer
 			code := run(args, &out, &errb)
-			want := "rdcn: format: " + strconv.Quote(format) + ": want text, json or csv\n"
+			formats := "text, json or csv"
+			if cmd[0] == "schedule" { // also writes opera-sim's topology
+				formats = "text, json, csv or opera-sim"
+			}
+			want := "rdcn: format: " + strconv.Quote(format) + ": want " + formats + "\n"
 			if code != 2 || errb.String() != want || out.Len() != 0 {
 				t.Errorf("%s --format %q: exit %d, stderr %q, stdout %d bytes; want 2 and %q", cmd[0], format, code, errb.String(), out.Len(), want)
 			}

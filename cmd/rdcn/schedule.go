@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdcn/rdcn/operasim"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -18,10 +19,11 @@ func scheduleCommand() *cli.Command {
 		Usage: "generate a periodic circuit schedule (rotornet, sirius, opera, static, …)",
 		UsageText: "rdcn schedule --kind K --tors N --uplinks U [--slot 100us --reconf 10us] [--self-slot] [--stagger]\n" +
 			"   [--seed S] [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --buffer, --delay,\n" +
-			"   --link, --design-demand] [--format text|json|csv] [-o FILE]\n\n" +
+			"   --link, --design-demand] [--format text|json|csv|opera-sim [--guard 45us]] [-o FILE]\n\n" +
 			"example: rdcn schedule --kind rotornet --tors 16 --uplinks 4 --self-slot --format text\n" +
 			"example: rdcn schedule --kind opera --tors 128 --uplinks 4 --seed 7 -o opera.json\n" +
 			"example: rdcn schedule --kind opera --tors 16 --uplinks 4 --seed 7 -o opera.csv\n" +
+			"example: rdcn schedule --kind opera --tors 64 --uplinks 4 --slot 400us --reconf 10us --format opera-sim -o top.txt\n" +
 			"example: rdcn schedule --kind vermilion --design-demand skewring:0.5 --tors 16 --uplinks 4 -k 3 --gamma 3 --seed 1\n" +
 			"example: rdcn schedule --kind mars --tors 16 --uplinks 2 --buffer 20MB --link 400Gbps --delay 850us",
 		Description: "K is one of: " + strings.Join(schedules.Kinds(), ", ") + ". Without --slot each kind uses its\n" +
@@ -37,9 +39,14 @@ func scheduleCommand() *cli.Command {
 			"JSON output is rdcn.schedule/v1 (the default when -o ends in .json), the\n" +
 			"format --schedule FILE reads back. CSV (the default for .csv) is an export for plotting: one row\n" +
 			"per switch, slot and source ToR, switch,slot,start_ps,duration_ps,reconf_ps,src,dst, dst -1 when\n" +
-			"the port is idle.",
+			"the port is idle. opera-sim is the topology file (-topfile) of opera-sim's htsim_ndp_dynexpTopology:\n" +
+			"the slices of the cycle with the shortest path of every ToR pair in each, as routing.mode=paths\n" +
+			"picks them; it needs Opera's timing (equal slots, switches staggered by Δ/U, Δ divisible by U) and\n" +
+			"hosts per ToR = U. --guard is opera-sim's δ: before each night new packets avoid the rotor about\n" +
+			"to go dark. docs/simulate.md, \"opera-sim\", has how to run it.",
 		Flags: append(append(kindFlags(), generatorFlags("demand")...),
-			&cli.StringFlag{Name: "format", Usage: "text, json or csv (default: json or csv if -o ends in .json or .csv, else text)"},
+			&cli.StringFlag{Name: "format", Usage: "text, json, csv or opera-sim (default: json or csv if -o ends in .json or .csv, else text)"},
+			&cli.StringFlag{Name: "guard", Usage: "opera-sim format: δ, the last part of each superslice's day whose new packets avoid the rotor about to go dark", DefaultText: "half of the day of a superslice, (Δ/U − r)/2"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the schedule to `FILE` (default stdout)"},
 		),
 		Action: runSchedule,
@@ -62,9 +69,21 @@ func runSchedule(c *cli.Context) error {
 		return err
 	}
 	out := c.String("output")
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
+	format := c.String("format")
+	guard := rotor.Time(-1) // operasim.DefaultGuard
+	if format == "opera-sim" {
+		if c.IsSet("guard") {
+			if guard, err = rotor.ParseTime(c.String("guard")); err != nil {
+				return asInput("guard", err)
+			}
+			if guard < 0 {
+				return badInput("guard", "%s must not be negative", c.String("guard"))
+			}
+		}
+	} else if c.IsSet("guard") {
+		return badInput("guard", "is read only with --format opera-sim")
+	} else if format, err = outputFormat(c); err != nil {
+		return badInput("format", "%q: want text, json, csv or opera-sim", c.String("format"))
 	}
 	p, err := scheduleParams(c, kind, g)
 	if err != nil {
@@ -74,8 +93,19 @@ func runSchedule(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var top *operasim.Topology
+	if format == "opera-sim" {
+		if guard < 0 {
+			guard = operasim.DefaultGuard(sched)
+		}
+		if top, err = operasim.FromSchedule(sched, guard); err != nil {
+			return asInput("format", err)
+		}
+	}
 	return writeOutput(c.App.Writer, out, func(w io.Writer) error {
 		switch format {
+		case "opera-sim":
+			return operasim.Write(w, top)
 		case "json":
 			return rotor.WriteJSON(w, sched)
 		case "csv":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/rdcn/rdcn/operasim"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -68,6 +69,37 @@ func TestScheduleText(t *testing.T) {
 	}
 }
 
+// TestScheduleOperaSim: --format opera-sim writes the topology of the
+// schedule the same flags build, with the default guard (half the day).
+func TestScheduleOperaSim(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "top.txt")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"rdcn", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "4", "--slot", "400us", "--reconf", "10us", "--seed", "2", "--format", "opera-sim", "-o", path}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := operasim.Read(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := schedules.Build("opera", schedules.Params{Nodes: 8, Uplinks: 4, Seed: 2, Slot: 400 * rotor.Microsecond, Reconf: 10 * rotor.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := operasim.FromSchedule(sc, 45*rotor.Microsecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("file differs from operasim.FromSchedule (-want +got):\n%s", d)
+	}
+}
+
 func TestScheduleBadInput(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -80,7 +112,11 @@ func TestScheduleBadInput(t *testing.T) {
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "10us", "--reconf", "10us"}, "reconf: 10us"},
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "fast"}, "slot:"},
 		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--slot", "-5us"}, "slot:"},
-		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "xml"}, `format: "xml": want text, json or csv`},
+		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "xml"}, `format: "xml": want text, json, csv or opera-sim`},
+		{[]string{"--kind", "opera", "--tors", "8", "--uplinks", "2", "--guard", "5us"}, "guard: is read only with --format opera-sim"},
+		{[]string{"--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--format", "opera-sim"}, "switch_offsets: switch 1 is offset by 0s"},
+		{[]string{"--kind", "opera", "--tors", "8", "--uplinks", "4", "--slot", "400us", "--reconf", "10us", "--format", "opera-sim", "--guard", "90us"}, "guard: 90us must be in [0,"},
+		{[]string{"--kind", "opera", "--tors", "8", "--uplinks", "4", "--format", "opera-sim", "--guard", "-1us"}, "guard: time \"-1us\": must not be negative"},
 		{[]string{"--kind", "static", "--tors", "8", "--uplinks", "2", "--tries", "-2"}, "tries: -2"},
 		{[]string{"--kind", "opera", "--tors", "8", "--uplinks", "1"}, "uplinks: 1"},
 		{[]string{"--kind", "rotornet", "--tors", "x"}, "flags:"},
