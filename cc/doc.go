@@ -65,8 +65,16 @@
 //     while b is unchanged; the Linux guards λ ≥ 0 and power ≥ 0.01
 //     remain). The first ACK only stores INT; the smoothed power
 //     starts at the first sample (not at 1). Hops whose timestamp did not
-//     advance are skipped. The TCP artefact's "γ = 1 when the smoothed
-//     power is ≤ 0.5" rule is not implemented. The old window of per-ack
+//     advance are skipped. When the smoothed normalised power (η
+//     included) is at most full_step = 0.5, the update takes γ = 1,
+//     w ← w_old/Γ + β: the rule of the authors' TCP implementation, which
+//     the thesis's reconfigurable-network study ran; it speeds up the
+//     increase after a jump in available bandwidth (×2 instead of ×1.9 at
+//     the λ floor) and never touches a decrease. Their RDMA code (the
+//     fat-tree evaluation) lacks it; it is on in every mode because a
+//     fat-tree flow starts at its largest window and rarely sees power
+//     ≤ 0.5 (full_step = 0 turns it off). θ-PowerTCP does not have it.
+//     The old window of per-ack
 //     mode is a single slot refreshed once its send frontier is
 //     acknowledged (the Linux module's bookkeeping). Default mode
 //     fast-react (the chapter-2 evaluation); use per-rtt for the

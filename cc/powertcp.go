@@ -32,6 +32,7 @@ type powerWindow struct {
 	minW, maxW       float64 // 1 MSS, HostBw·τ
 	minRate, maxRate float64 // bytes/s
 	mode             UpdateMode
+	fullStep         float64 // Γ_smooth at or below which γ = 1 (0: never)
 
 	cwnd   float64
 	ref    float64 // FastReact: window committed at the last round
@@ -67,27 +68,33 @@ func (w *powerWindow) smoothen(pn, dt float64, reset bool) {
 }
 
 // update applies the window law to the smoothed power as the mode says.
+// At or below full_step the step is taken whole (γ = 1), as the authors'
+// TCP implementation does.
 func (w *powerWindow) update(f *Feedback) {
 	newRound := w.round.due(f)
 	p := w.smooth
+	g := w.gamma
+	if p <= w.fullStep {
+		g = 1
+	}
 	switch w.mode {
 	case PerAck:
 		old := w.cwnd
 		if w.slotOK {
 			old = w.slotW
 		}
-		w.cwnd = w.bound(w.gamma*(old/p+w.beta) + (1-w.gamma)*w.cwnd)
+		w.cwnd = w.bound(g*(old/p+w.beta) + (1-g)*w.cwnd)
 		if !w.slotOK || w.slotSn < f.Cum {
 			w.slotW, w.slotSn, w.slotOK = w.cwnd, f.SndNxt, true
 		}
 	case FastReact:
-		w.cwnd = w.bound(w.gamma*(w.ref/p+w.beta) + (1-w.gamma)*w.ref)
+		w.cwnd = w.bound(g*(w.ref/p+w.beta) + (1-g)*w.ref)
 		if newRound {
 			w.ref = w.cwnd
 		}
 	case PerRTT:
 		if newRound {
-			w.cwnd = w.bound(w.gamma*(w.cwnd/p+w.beta) + (1-w.gamma)*w.cwnd)
+			w.cwnd = w.bound(g*(w.cwnd/p+w.beta) + (1-g)*w.cwnd)
 		}
 	}
 }
@@ -209,10 +216,12 @@ func init() {
 			Param{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames, Doc: "window updates: per-ack, fast-react or per-rtt"},
 			Param{Key: "eta", Kind: Float, Default: "1", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η: power is normalised by η·b²τ"},
 			Param{Key: "min_lambda", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "floor of the measured arrival rate λ, as a fraction of b"},
-			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "when a hop's rate b changes: restart the power smoothing at that sample and leave its λ unfloored"}),
+			Param{Key: "bw_reset", Kind: Bool, Default: "true", Doc: "when a hop's rate b changes: restart the power smoothing at that sample and leave its λ unfloored"},
+			Param{Key: "full_step", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "smoothed normalised power at or below which an update uses γ = 1 (the authors' TCP code); 0: never"}),
 		New: func(e Env, v Values) Law {
-			return &PowerTCP{powerWindow: newPowerWindow(e, v, UpdateMode(v.I("mode"))),
-				eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}
+			w := newPowerWindow(e, v, UpdateMode(v.I("mode")))
+			w.fullStep = v.F("full_step")
+			return &PowerTCP{powerWindow: w, eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}
 		}})
 	register(Spec{Name: "theta-powertcp", Doc: "θ-PowerTCP: power from RTT alone, (θ̇+1)θ/τ, window updated once per RTT",
 		Params: append(powerParams("0.9"),
