@@ -72,27 +72,32 @@ func TestRDCNCase(t *testing.T) {
 // sets.
 func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sp := fabric.NewSpec()
-	if err := sp.LoadTOML(f); err != nil {
-		t.Fatal(err)
-	}
-	for _, kv := range sets {
-		if err := sp.SetArg(kv); err != nil {
-			t.Fatal(err)
-		}
-	}
-	su, err := sp.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := fabric.Run(su.Config)
+	res, err := specResult(path, sets...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// specResult is runSpec for any goroutine: it returns the error.
+func specResult(path string, sets ...string) (*fabric.Result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sp := fabric.NewSpec()
+	if err := sp.LoadTOML(f); err != nil {
+		return nil, err
+	}
+	for _, kv := range sets {
+		if err := sp.SetArg(kv); err != nil {
+			return nil, err
+		}
+	}
+	su, err := sp.Build()
+	if err != nil {
+		return nil, err
+	}
+	return fabric.Run(su.Config)
 }
