@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"testing"
 
@@ -36,15 +37,20 @@ func TestRDCNCase(t *testing.T) {
 		{"HPCC", "HPCC", []string{"transport.cc=hpcc", "transport.cc_params="}},
 		{"PowerTCP, per-RTT", "PowerTCP (per-RTT)", nil},
 		{"PowerTCP, per-RTT, min_lambda = 0 (no λ floor)", "", []string{"transport.cc_params=mode=per-rtt,min_lambda=0"}},
+		// Diagnostics: one cause at a time.
+		{"PowerTCP, per-RTT, full_step = 0 (no γ = 1 rule)", "", []string{"transport.cc_params=mode=per-rtt,full_step=0"}},
+		{"PowerTCP, per-RTT, τ = 20 µs (the circuit path's base RTT)", "", []string{"transport.cc_params=mode=per-rtt,tau=20us"}},
 	}
 	var panels [][]*plot.Plot
-	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts |")
-	fmt.Println("|---|---|---|---|---|")
+	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts | ToR 0 → 1: 90 % of the circuit after (µs) / VOQ peak in the day / after it (KB) |")
+	fmt.Println("|---|---|---|---|---|---|")
 	for _, r := range runs {
 		sets := append([]string{"workload.flows_file=../../fabric/testdata/rdcn.flows"}, r.sets...)
 		res := runSpec(t, "../../fabric/testdata/rdcn.toml", sets...)
 		q := res.QueueingLatency
-		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999, res.DroppedPackets, res.Timeouts)
+		fill, inDay, after := dayShape(res, 100*rotor.Gbps) // rdcn.toml's circuit_link
+		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d | %.0f / %.0f / %.0f |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999,
+			res.DroppedPackets, res.Timeouts, fill, inDay/1e3, after/1e3)
 		if r.plot != "" {
 			// One week of ToR 0 → 1 around its second day (5880 µs).
 			p := plotPairWindow(res.Watch, res.SeriesInterval, r.plot, 5700*rotor.Microsecond, 6400*rotor.Microsecond)
@@ -66,6 +72,46 @@ func TestRDCNCase(t *testing.T) {
 	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(out); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// dayShape averages the watched pair's measured days (those that start
+// after the warm-up) bin by bin and returns how long after the day's
+// start the circuit first carries 90 % of its rate (µs; +Inf if never),
+// at rate circuit, and the peak of the mean VOQ bytes during the day and in the 200 µs
+// after it.
+func dayShape(res *fabric.Result, circuit rotor.Rate) (fill, inDay, after float64) {
+	w, bin := res.Watch, res.SeriesInterval
+	span := int((w.Days[0].End - w.Days[0].Start + 200*rotor.Microsecond) / bin)
+	dayBins := int((w.Days[0].End - w.Days[0].Start) / bin)
+	circ, voq := make([]float64, span), make([]float64, span)
+	n := 0
+	for _, d := range w.Days {
+		i0 := int(d.Start / bin)
+		if d.Start < res.Measure.From || i0+span > len(w.VOQ) {
+			continue
+		}
+		for k := range span {
+			circ[k] += w.Circuit[i0+k]
+			voq[k] += w.VOQ[i0+k]
+		}
+		n++
+	}
+	if n == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	full := float64(circuit.BytesIn(bin)) // bytes per bin at the circuit's rate
+	fill = math.Inf(1)
+	for k := range span {
+		if k < dayBins {
+			inDay = max(inDay, voq[k]/float64(n))
+			if math.IsInf(fill, 1) && circ[k]/float64(n) >= 0.9*full {
+				fill = float64(k) * bin.Seconds() * 1e6
+			}
+		} else {
+			after = max(after, voq[k]/float64(n))
+		}
+	}
+	return fill, inDay, after
 }
 
 // runSpec runs the configuration file path with the key=value overrides
