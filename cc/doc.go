@@ -88,7 +88,11 @@
 //   - A round (per-RTT updates of PowerTCP, θ-PowerTCP, HPCC, TIMELY and
 //     DCTCP's α) ends when the cumulative ACK passes the send frontier
 //     recorded at the round's start; the first ACK starts a round, so
-//     DCTCP's first α update covers one ACK, as in Linux.
+//     DCTCP's first α update covers one ACK, as in Linux. For PowerTCP
+//     and HPCC that first ACK only stores INT records, and the first
+//     round's updates react from the initial line-rate reference and
+//     commit nothing until the round ends, as the authors' code sets
+//     lastUpdateSeq on that ACK.
 //   - The INT and delay laws ignore OnLoss (their feedback already
 //     carries congestion); a timeout halves the window (rate) and forgets
 //     the INT/RTT history. The window laws drop to one MSS on a timeout.

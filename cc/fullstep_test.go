@@ -42,13 +42,53 @@ func TestPowerTCPFullStep(t *testing.T) {
 			w0 := float64(p.Window())
 			gap := (100 * rotor.Gbps).TransmitTime(pkt) // one INT record per 100 G packet time
 			sent := c.frac * pkt                        // bytes through the hop per gap
-			for i := int64(1); i <= 2; i++ {
+			// The first ACK stores INT; the first update follows (per-rtt:
+			// once the round the first ACK opened has passed).
+			for i := int64(1); i <= 2 || float64(p.Window()) == w0 && i < 1000; i++ {
 				hop := []Hop{{Ts: rotor.Time(i) * gap, TxBytes: int64(math.Round(float64(i) * sent)), Rate: 100 * rotor.Gbps, Port: 1}}
 				p.OnAck(&Feedback{Now: rotor.Time(i) * gap, Acked: pkt, Cum: i * pkt, SndNxt: i*pkt + p.Window(), Hops: hop})
 			}
 			if got := float64(p.Window()) / w0; math.Abs(got-c.want) > 1e-4*c.want {
 				t.Errorf("%s: first update ×%.5f, want ×%.5f", name, got, c.want)
 			}
+		}
+	}
+}
+
+// TestINTFirstRound: HPCC and PowerTCP (fast-react) commit their
+// reference rate or window once per RTT, at the first ACK past the send
+// frontier of the round's start, and the first round starts at the ACK
+// that only stores INT records (the authors' lastUpdateSeq). Within it,
+// every ACK reacts from the initial line-rate reference: with a constant
+// sample (one hop, no queue, λ = 2·b), the fourth sample of the round
+// gives the closed form of the first, HPCC R = C/(u/η) + R_AI and
+// PowerTCP w = γ(W₀/Γ + β) + (1 − γ)W₀, not a compounded cut.
+func TestINTFirstRound(t *testing.T) {
+	const pkt = 1000
+	env := Env{MSS: pkt, HostRate: 100 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond}
+	line := bytesPerSec(env.HostRate)
+	tau := env.BaseRTT.Seconds()
+	ai := 50e6 / 8.0
+	beta := 150e6 / 8 * tau
+	for _, c := range []struct {
+		law  string
+		want float64 // bytes/s (HPCC) or bytes (PowerTCP)
+		got  func(Law) float64
+	}{
+		{"hpcc", line/(2/0.95) + ai, func(l Law) float64 { return float64(l.(*HPCC).r) }},
+		{"powertcp", 0.9*(line*tau/2+beta) + 0.1*line*tau, func(l Law) float64 { return l.(*PowerTCP).cwnd }},
+	} {
+		l, err := New(c.law, env, map[string]string{"mode": "fast-react"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gap := (100 * rotor.Gbps).TransmitTime(pkt)
+		for i := int64(1); i <= 5; i++ { // the send frontier stays 100 packets ahead: one round
+			hop := []Hop{{Ts: rotor.Time(i) * gap, TxBytes: 2 * i * pkt, Rate: 100 * rotor.Gbps, Port: 1}}
+			l.OnAck(&Feedback{Now: rotor.Time(i) * gap, Acked: pkt, Cum: i * pkt, SndNxt: (i + 100) * pkt, Hops: hop})
+		}
+		if got := c.got(l); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("%s: after four samples of the first round %.6g, want %.6g (the first sample's closed form)", c.law, got, c.want)
 		}
 	}
 }

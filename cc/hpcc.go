@@ -30,6 +30,7 @@ type HPCC struct {
 func (h *HPCC) OnAck(f *Feedback) {
 	u, dt, _, ok := h.prev.scan(f.Hops, h.hopUtil)
 	if !ok {
+		h.round.open(f)
 		return
 	}
 	dt = min(dt, h.tau)

@@ -129,6 +129,7 @@ type PowerTCP struct {
 func (p *PowerTCP) OnAck(f *Feedback) {
 	pn, dt, changed, ok := p.prev.scan(f.Hops, p.hopPower)
 	if !ok {
+		p.round.open(f)
 		return
 	}
 	p.smoothen(pn, dt, p.bwReset && changed)
