@@ -49,8 +49,12 @@ func TestRDCNCase(t *testing.T) {
 		res := runSpec(t, "../../fabric/testdata/rdcn.toml", sets...)
 		q := res.QueueingLatency
 		fill, inDay, after := dayShape(res, 100*rotor.Gbps) // rdcn.toml's circuit_link
-		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d | %.0f / %.0f / %.0f |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999,
-			res.DroppedPackets, res.Timeouts, fill, inDay/1e3, after/1e3)
+		fillText := "never"
+		if !math.IsInf(fill, 1) {
+			fillText = fmt.Sprintf("%.0f", fill)
+		}
+		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d | %s / %.0f / %.0f |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999,
+			res.DroppedPackets, res.Timeouts, fillText, inDay/1e3, after/1e3)
 		if r.plot != "" {
 			// One week of ToR 0 → 1 around its second day (5880 µs).
 			p := plotPairWindow(res.Watch, res.SeriesInterval, r.plot, 5700*rotor.Microsecond, 6400*rotor.Microsecond)
