@@ -64,8 +64,9 @@
 //     bw_reset, its λ is not floored (the authors' TCP code floors λ only
 //     while b is unchanged; the Linux guards λ ≥ 0 and power ≥ 0.01
 //     remain). The first ACK only stores INT; the smoothed power
-//     starts at the first sample (not at 1). Hops whose timestamp did not
-//     advance are skipped. When the smoothed normalised power (η
+//     starts at the first sample, as in the Linux module (smooth_start =
+//     one folds it into 1, as the authors' RDMA simulator does). Hops
+//     whose timestamp did not advance are skipped. When the smoothed normalised power (η
 //     included) is at most full_step = 0.5, the update takes γ = 1,
 //     w ← w_old/Γ + β: the rule of the authors' TCP implementation, which
 //     the thesis's reconfigurable-network study ran; it speeds up the
@@ -97,7 +98,8 @@
 //     carries congestion); a timeout halves the window (rate) and forgets
 //     the INT/RTT history. The window laws drop to one MSS on a timeout.
 //   - HPCC ("HPCC: High Precision Congestion Control"): the smoothed
-//     utilisation starts at the first sample; rates are clamped to
+//     utilisation starts at the first sample (smooth_start = one: at 1,
+//     as in the authors' RDMA simulator); rates are clamped to
 //     [min_rate, line rate]; the window is R·τ, at least one MSS.
 //   - TIMELY ("TIMELY: RTT-based Congestion Control for the Datacenter"):
 //     the first RTT sample only primes the gradient, which is then updated

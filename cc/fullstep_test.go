@@ -92,3 +92,41 @@ func TestINTFirstRound(t *testing.T) {
 		}
 	}
 }
+
+// TestSmoothStart: with smooth_start = one (the authors' RDMA simulator)
+// the first sample of PowerTCP and HPCC is folded into a smoothed value
+// of 1 with weight Δt/τ; with the default (sample, the Linux module) it
+// is taken whole. One 100 G hop with λ = 2·b and no queue, the first
+// sample Δt = one packet time after the INT-storing ACK: the window
+// (rate) after it against the closed form.
+func TestSmoothStart(t *testing.T) {
+	const pkt = 1000
+	env := Env{MSS: pkt, HostRate: 100 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond}
+	line := bytesPerSec(env.HostRate)
+	tau := env.BaseRTT.Seconds()
+	gap := (100 * rotor.Gbps).TransmitTime(pkt)
+	folded := (1*(tau-gap.Seconds()) + 2*gap.Seconds()) / tau
+	ai, beta := 50e6/8.0, 150e6/8*tau
+	for _, c := range []struct {
+		law, start string
+		want       float64
+		got        func(Law) float64
+	}{
+		{"hpcc", "sample", line/(2/0.95) + ai, func(l Law) float64 { return l.(*HPCC).r }},
+		{"hpcc", "one", line/(folded/0.95) + ai, func(l Law) float64 { return l.(*HPCC).r }},
+		{"powertcp", "sample", 0.9*(line*tau/2+beta) + 0.1*line*tau, func(l Law) float64 { return l.(*PowerTCP).cwnd }},
+		{"powertcp", "one", 0.9*(line*tau/folded+beta) + 0.1*line*tau, func(l Law) float64 { return l.(*PowerTCP).cwnd }},
+	} {
+		l, err := New(c.law, env, map[string]string{"mode": "fast-react", "smooth_start": c.start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := int64(1); i <= 2; i++ {
+			hop := []Hop{{Ts: rotor.Time(i) * gap, TxBytes: 2 * i * pkt, Rate: 100 * rotor.Gbps, Port: 1}}
+			l.OnAck(&Feedback{Now: rotor.Time(i) * gap, Acked: pkt, Cum: i * pkt, SndNxt: (i + 100) * pkt, Hops: hop})
+		}
+		if got := c.got(l); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("%s, smooth_start %s: after the first sample %.6g, want %.6g", c.law, c.start, got, c.want)
+		}
+	}
+}
