@@ -64,9 +64,18 @@
 //     bw_reset, its λ is not floored (the authors' TCP code floors λ only
 //     while b is unchanged; the Linux guards λ ≥ 0 and power ≥ 0.01
 //     remain). The first ACK only stores INT; the smoothed power
-//     starts at the first sample (not at 1). Hops whose timestamp did not
-//     advance are skipped. The TCP artefact's "γ = 1 when the smoothed
-//     power is ≤ 0.5" rule is not implemented. The old window of per-ack
+//     starts at the first sample, as in the Linux module (smooth_start =
+//     one folds it into 1, as the authors' RDMA simulator does). Hops
+//     whose timestamp did not advance are skipped. When the smoothed normalised power (η
+//     included) is at most full_step = 0.5, the update takes γ = 1,
+//     w ← w_old/Γ + β: the rule of the authors' TCP implementation, which
+//     the thesis's reconfigurable-network study ran; it speeds up the
+//     increase after a jump in available bandwidth (×2 instead of ×1.9 at
+//     the λ floor) and never touches a decrease. Their RDMA code (the
+//     fat-tree evaluation) lacks it; it is on in every mode because a
+//     fat-tree flow starts at its largest window and rarely sees power
+//     ≤ 0.5 (full_step = 0 turns it off). θ-PowerTCP does not have it.
+//     The old window of per-ack
 //     mode is a single slot refreshed once its send frontier is
 //     acknowledged (the Linux module's bookkeeping). Default mode
 //     fast-react (the chapter-2 evaluation); use per-rtt for the
@@ -80,12 +89,17 @@
 //   - A round (per-RTT updates of PowerTCP, θ-PowerTCP, HPCC, TIMELY and
 //     DCTCP's α) ends when the cumulative ACK passes the send frontier
 //     recorded at the round's start; the first ACK starts a round, so
-//     DCTCP's first α update covers one ACK, as in Linux.
+//     DCTCP's first α update covers one ACK, as in Linux. For PowerTCP
+//     and HPCC that first ACK only stores INT records, and the first
+//     round's updates react from the initial line-rate reference and
+//     commit nothing until the round ends, as the authors' code sets
+//     lastUpdateSeq on that ACK.
 //   - The INT and delay laws ignore OnLoss (their feedback already
 //     carries congestion); a timeout halves the window (rate) and forgets
 //     the INT/RTT history. The window laws drop to one MSS on a timeout.
 //   - HPCC ("HPCC: High Precision Congestion Control"): the smoothed
-//     utilisation starts at the first sample; rates are clamped to
+//     utilisation starts at the first sample (smooth_start = one: at 1,
+//     as in the authors' RDMA simulator); rates are clamped to
 //     [min_rate, line rate]; the window is R·τ, at least one MSS.
 //   - TIMELY ("TIMELY: RTT-based Congestion Control for the Datacenter"):
 //     the first RTT sample only primes the gradient, which is then updated

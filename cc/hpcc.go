@@ -17,6 +17,7 @@ type HPCC struct {
 	minRate  float64
 	maxRate  float64
 	fast     bool // FastReact; otherwise PerRTT
+	uOne     bool // the smoothing starts at 1, not at the first sample
 
 	rc, r float64 // reference and current rate, bytes/s
 	stage int
@@ -30,12 +31,17 @@ type HPCC struct {
 func (h *HPCC) OnAck(f *Feedback) {
 	u, dt, _, ok := h.prev.scan(f.Hops, h.hopUtil)
 	if !ok {
+		h.round.open(f)
 		return
 	}
 	dt = min(dt, h.tau)
-	if h.uOK {
+	switch {
+	case h.uOK || h.uOne:
+		if !h.uOK {
+			h.u, h.uOK = 1, true
+		}
 		h.u = (h.u*(h.tau-dt) + u*dt) / h.tau
-	} else {
+	default:
 		h.u, h.uOK = u, true
 	}
 	k := h.u / h.eta
@@ -76,11 +82,11 @@ func init() {
 			{Key: "ai", Kind: Rate, Default: "50Mbps", Lo: 0, Hi: inf, Doc: "additive increase R_AI per update"},
 			{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames[1:], Doc: "fast-react or per-rtt"},
 			tauParam("base RTT T (default: the network's maximum base RTT)"),
-			minRateParam()},
+			minRateParam(), smoothStartParam()},
 		New: func(e Env, v Values) Law {
 			host := bytesPerSec(e.HostRate)
 			return &HPCC{eta: v.F("eta"), tau: v.T("tau").Seconds(), ai: bytesPerSec(v.R("ai")),
 				maxStage: int(v.I("max_stage")), minRate: min(bytesPerSec(v.R("min_rate")), host), maxRate: host,
-				fast: v.I("mode") == 0, rc: host, r: host, minW: float64(e.MSS)}
+				fast: v.I("mode") == 0, uOne: v.I("smooth_start") == 1, rc: host, r: host, minW: float64(e.MSS)}
 		}})
 }

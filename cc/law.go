@@ -163,6 +163,16 @@ type perRTT struct {
 	started bool
 }
 
+// open starts the first round at f unless one has started: the INT laws
+// call it on the ACK that only stores INT records, as the authors' code
+// sets lastUpdateSeq on it, so the first round's updates react from the
+// initial (line) rate and commit nothing until that round ends.
+func (p *perRTT) open(f *Feedback) {
+	if !p.started {
+		p.started, p.mark = true, f.SndNxt
+	}
+}
+
 // due reports whether f starts a new round, and if so opens the next one.
 func (p *perRTT) due(f *Feedback) bool {
 	if p.started && f.Cum <= p.mark {

@@ -15,12 +15,22 @@ import (
 // rate changed) and the same host hop (0.1, floored at min_lambda = 0.5).
 // The rates changed with the path, so the smoothing restarts at the new
 // path's power, 0.5, and the first update of the day multiplies the
-// window by γ/0.5 + (1 − γ) = 1.9. When the path change hid the rate
-// change, the smoothing blended the packet path's 1 into the day and the
-// first update gave ×1.1.
+// window by 1/0.5 = 2 (at power ≤ full_step = 0.5 the step is whole, γ = 1)
+// or, with full_step = 0, by γ/0.5 + (1 − γ) = 1.9. When the path change
+// hid the rate change, the smoothing blended the packet path's 1 into the
+// day and the first update gave ×1.1.
 func TestPowerTCPCircuitDay(t *testing.T) {
+	for _, c := range []struct {
+		fullStep string
+		want     float64
+	}{{"0.5", 1 / 0.5}, {"0", 0.9/0.5 + 0.1}} {
+		circuitDay(t, c.fullStep, c.want)
+	}
+}
+
+func circuitDay(t *testing.T, fullStep string, want float64) {
 	env := Env{MSS: 1000, HostRate: 100 * rotor.Gbps, BaseRTT: 24 * rotor.Microsecond}
-	l, err := New("powertcp", env, map[string]string{"mode": "per-rtt", "ai": "0"})
+	l, err := New("powertcp", env, map[string]string{"mode": "per-rtt", "ai": "0", "full_step": fullStep})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +72,7 @@ func TestPowerTCPCircuitDay(t *testing.T) {
 		ack(circuitPath(i))
 	}
 	got := float64(p.Window()) / w0
-	want := 0.9/0.5 + 0.1
 	if got < 0.97*want || got > 1.03*want {
-		t.Errorf("first update of the day: window ×%.2f, want ×%.2f (smoothing restarted at the circuit path's power)", got, want)
+		t.Errorf("full_step %s: first update of the day: window ×%.2f, want ×%.2f (smoothing restarted at the circuit path's power)", fullStep, got, want)
 	}
 }

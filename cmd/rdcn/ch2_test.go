@@ -25,76 +25,29 @@ var ch2Laws = []struct{ name, law string }{
 	{"TIMELY", "timely"},
 }
 
-// TestCh2 runs chapter 2's 10:1 incast and the websearch load sweep of
-// the PowerTCP thesis (§2.3) on fabric/testdata/cc/ch2-leafspine.toml, the
-// laws at their defaults. It runs only with -ch2 (a few minutes on two
-// cores); the tables it prints are in docs/cc.md.
+// TestCh2 runs chapter 2's websearch load sweep of the PowerTCP thesis
+// (§2.3) on fabric/testdata/cc/ch2-leafspine.toml, the laws at their
+// defaults. It runs only with -ch2 (a few minutes on two cores); the
+// table it prints is in docs/cc.md. TestCh2Incast runs the 10:1 incast.
 func TestCh2(t *testing.T) {
 	if !*ch2 {
 		t.Skip("chapter 2's experiments run with -ch2")
 	}
-	const cfg = "../../fabric/testdata/cc/ch2-leafspine.toml"
 	loads := []float64{0.2, 0.4, 0.6, 0.8}
 	type job struct {
 		law  string
-		load float64 // 0: the incast
+		load float64
 	}
 	var jobs []job
 	for _, l := range ch2Laws {
-		jobs = append(jobs, job{l.law, 0})
 		for _, load := range loads {
 			jobs = append(jobs, job{l.law, load})
 		}
 	}
-	results := make(map[job]*fabric.Result, len(jobs))
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	work := make(chan job)
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range work {
-				sets := []string{"transport.cc=" + j.law}
-				if j.load == 0 {
-					sets = append(sets, "workload.flows_file=../../fabric/testdata/cc/incast10.flows",
-						"workload.sizes=websearch", "workload.load=0.2", "workload.seed=1", "workload.duration=",
-						"run.sim_time=4ms", "run.sample_interval=1us",
-						// Complete sharing: without PFC, DT (α = 1/8) caps every
-						// queue at 444 KB and drops the burst for every law alike.
-						"buffer.policy=cs", "buffer.alpha=")
-				} else {
-					// The load is the ToR uplinks' (4:1 oversubscribed).
-					sets = append(sets, fmt.Sprintf("workload.load=%g", j.load/4), "run.warmup=10ms")
-				}
-				res := runSpec(t, cfg, sets...)
-				mu.Lock()
-				results[j] = res
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, j := range jobs {
-		work <- j
-	}
-	close(work)
-	wg.Wait()
-
-	fmt.Println("10:1 incast (busiest switch, complete sharing, whole run):")
-	fmt.Println("| law | peak buffer (KB) | 99th-percentile buffer (KB) | drops | receiver goodput 1–4 ms (Gb/s) |")
-	fmt.Println("|---|---|---|---|---|")
-	for _, l := range ch2Laws {
-		r := results[job{l.law, 0}]
-		var late int64
-		for _, f := range r.Flows {
-			if f.Start > 0 {
-				late += f.Received
-			}
-		}
-		fmt.Printf("| %s | %.0f | %.0f | %d | %.1f |\n", l.name, float64(r.BufferPeak)/1e3, cdfQuantile(r, 0.99)/1e3,
-			r.DroppedPackets, float64(late)*8/3e-3/1e9)
-	}
-	fmt.Println()
+	results := runJobs(t, jobs, func(j job) []string {
+		// The load is the ToR uplinks' (4:1 oversubscribed).
+		return []string{"transport.cc=" + j.law, fmt.Sprintf("workload.load=%g", j.load/4), "run.warmup=10ms"}
+	})
 	fmt.Println("Short flows (< 10 KB), FCT 99th / 99.9th percentile (µs) against the ToR-uplink load; (n) flows:")
 	fmt.Print("| law |")
 	for _, load := range loads {
@@ -114,6 +67,124 @@ func TestCh2(t *testing.T) {
 		}
 		fmt.Println()
 	}
+}
+
+// ch2Incasts are the settings of the 10:1 incast, from rdcn's first
+// reading to the authors' artefact, one difference at a time.
+var ch2Incasts = []struct {
+	name string
+	sets []string
+	// intParams, if set, are the INT laws' transport.cc_params, and the
+	// setting runs only them.
+	intParams string
+}{
+	{"senders on two other leaves, complete sharing, no PFC", []string{
+		"workload.flows_file=../../fabric/testdata/cc/incast10.flows",
+		// Complete sharing: without PFC, DT (α = 1/8) caps every queue at
+		// 444 KB and drops the burst for every law alike.
+		"buffer.policy=cs", "buffer.alpha="}, ""},
+	{"senders on the receiver's leaf (the artefact's flows), complete sharing, no PFC", []string{
+		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, ""},
+	// The artefact's switches also run PFC; rdcn's headroom rule refuses it
+	// here (156 KB per ingress queue for the 6 µs leaf–spine links × 34
+	// ports is more than half the 4 MB buffer).
+	{"senders on the receiver's leaf, DT α = 1/8 (the artefact's buffer policy), no PFC", []string{
+		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows"}, ""},
+	{"senders on the receiver's leaf, complete sharing, no PFC, smoothing from 1 (the artefact's RDMA code)", []string{
+		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, "smooth_start=one"},
+}
+
+// intLaw reports whether law reads INT records (the laws smooth_start
+// belongs to).
+func intLaw(law string) bool { return law == "powertcp" || law == "hpcc" }
+
+// TestCh2Incast runs chapter 2's 10:1 incast (the PowerTCP thesis, §2.3,
+// Figure 2.4) on fabric/testdata/cc/ch2-leafspine.toml in the settings of
+// ch2Incasts, the laws at their defaults; with -ch2 (about a minute).
+func TestCh2Incast(t *testing.T) {
+	if !*ch2 {
+		t.Skip("chapter 2's experiments run with -ch2")
+	}
+	type job struct {
+		law     string
+		setting int
+	}
+	var jobs []job
+	for i, s := range ch2Incasts {
+		for _, l := range ch2Laws {
+			if s.intParams == "" || intLaw(l.law) {
+				jobs = append(jobs, job{l.law, i})
+			}
+		}
+	}
+	results := runJobs(t, jobs, func(j job) []string {
+		s := ch2Incasts[j.setting]
+		sets := append([]string{"transport.cc=" + j.law, "workload.sizes=websearch", "workload.load=0.2", "workload.seed=1",
+			"workload.duration=", "run.sim_time=4ms", "run.sample_interval=1us"}, s.sets...)
+		if s.intParams != "" {
+			sets = append(sets, "transport.cc_params="+s.intParams)
+		}
+		return sets
+	})
+	for i, s := range ch2Incasts {
+		fmt.Printf("10:1 incast, %s (busiest switch, whole run):\n", s.name)
+		fmt.Println("| law | peak buffer (KB) | 99th-percentile buffer (KB) | drops | pause frames | goodput of the ten 1–4 ms (Gb/s) |")
+		fmt.Println("|---|---|---|---|---|---|")
+		for _, l := range ch2Laws {
+			r, ok := results[job{l.law, i}]
+			if !ok {
+				continue
+			}
+			var late int64
+			for _, f := range r.Flows {
+				if f.Start > 0 {
+					late += f.Received
+				}
+			}
+			var pauses int64
+			if r.PFC != nil {
+				pauses = r.PFC.PauseFrames
+			}
+			fmt.Printf("| %s | %.0f | %.0f | %d | %d | %.1f |\n", l.name, float64(r.BufferPeak)/1e3, cdfQuantile(r, 0.99)/1e3,
+				r.DroppedPackets, pauses, float64(late)*8/3e-3/1e9)
+		}
+		fmt.Println()
+	}
+}
+
+// runJobs runs ch2-leafspine.toml once per job, with the overrides sets
+// gives, two at a time; it stops the test if a run fails.
+func runJobs[J comparable](t *testing.T, jobs []J, sets func(J) []string) map[J]*fabric.Result {
+	const cfg = "../../fabric/testdata/cc/ch2-leafspine.toml"
+	results := make(map[J]*fabric.Result, len(jobs))
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	work := make(chan J)
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				res, err := specResult(cfg, sets(j)...)
+				if err != nil {
+					t.Errorf("%v: %v", j, err)
+					continue
+				}
+				mu.Lock()
+				results[j] = res
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, j := range jobs {
+		work <- j
+	}
+	close(work)
+	wg.Wait()
+	if t.Failed() {
+		t.FailNow()
+	}
+	return results
 }
 
 // shortFCTs are the sorted FCTs in µs of the measured flows under 10 KB;
