@@ -109,7 +109,8 @@ func (s *sim) newLeafSpine() error {
 		}
 		ls.spines[j] = sp
 	}
-	pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ls.spines...))
+	pt := &s.ports
+	pt.init(append(append([]*tor.ToR(nil), s.tors...), ls.spines...), false, &s.q) // no circuit uplinks: every port's free event is a timer
 	fabric := portPeer{delay: c.FabricDelay, rate: c.FabricLink, link: linkFabric, hop: true}
 	for l, tr := range s.tors {
 		for h := 0; h < s.H; h++ {
@@ -127,8 +128,7 @@ func (s *sim) newLeafSpine() error {
 			pt.connect(L+j, sp.FabricPort(d), fabric)
 		}
 	}
-	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
-	s.ports, s.ls = pt, ls
+	s.ls = ls
 	s.newPFC()
 	return nil
 }

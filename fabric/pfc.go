@@ -111,7 +111,7 @@ func (s *sim) newPFC() {
 	if s.cfg.Lossless == 0 {
 		return
 	}
-	pt, ls := s.ports, s.ls
+	pt, ls := &s.ports, s.ls
 	total := int(pt.base[len(pt.sw)])
 	f := &pfc{lossless: s.cfg.Lossless, up: make([]int32, total)}
 	L, K := ls.cfg.Leaves, ls.cfg.LinksPerPair
@@ -139,7 +139,7 @@ func (s *sim) newPFC() {
 // sendPFC sends a pause or resume of class from global port g to its
 // upstream.
 func (s *sim) sendPFC(g int32, class int, pause bool) {
-	pt := s.ports
+	pt := &s.ports
 	pe := &pt.peer[g]
 	at := max(s.q.Now(), pt.freeAt[g]) + pe.rate.TransmitTime(pfcFrame) + pe.delay
 	arg := int32(class)
