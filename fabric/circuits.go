@@ -229,11 +229,13 @@ func (s *sim) startUplink(t, sw int) {
 	} else if w != nil && w.Len() > 0 {
 		s.wakeUplink(i, max(now+ser, w.Head().ready))
 	}
-	pe := &pt.peer[i]
+	// The uplinks' peers all have the circuit link's delay and ToR
+	// arrivals (read here from the configuration, not their peer[i]: a
+	// cache line less per packet); the target is the slot's peer.
 	if p.Has(packet.Pulled) {
-		s.pulledCross(int(v), idx, p, now+ser+pe.delay)
+		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)
 	} else {
-		s.q.Schedule(now+ser+pe.delay, pe.ev, v, idx)
+		s.q.Schedule(now+ser+s.cfg.LinkDelay, evToRArrive, v, idx)
 	}
 	if s.pulling {
 		s.fill(t, int(v), st.dayAt, st.nightAt)

@@ -111,10 +111,10 @@ func (s *sim) newLeafSpine() error {
 	}
 	pt := &s.ports
 	pt.init(append(append([]*tor.ToR(nil), s.tors...), ls.spines...), false, &s.q) // no circuit uplinks: every port's free event is a timer
-	fabric := portPeer{delay: c.FabricDelay, rate: c.FabricLink, link: linkFabric, hop: true}
+	fabric := portPeer{delay: c.FabricDelay, link: linkFabric, hop: true}
 	for l, tr := range s.tors {
 		for h := 0; h < s.H; h++ {
-			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, rate: s.cfg.HostLink, link: linkHost,
+			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, link: linkHost,
 				ev: evHostArrive, target: int32(l*s.H + h)})
 		}
 		for u := 0; u < ls.uplinks; u++ { // uplink j·K+k goes to spine j

@@ -293,7 +293,7 @@ func checkGlobalPortIDs(t *testing.T, name string, s *sim, switches []*tor.ToR) 
 			if gs, gp := pt.port(g); gs != sw || gp != p {
 				t.Errorf("%s: global id %d of %s maps back to switch %d port %d", name, g, what, gs, gp)
 			}
-			if pt.peer[g].rate <= 0 {
+			if pe := pt.peer[g]; s.rates[pe.link] <= 0 || pe.ev == evFlow {
 				t.Errorf("%s: %s has no peer", name, what)
 			}
 			switch {

@@ -141,7 +141,7 @@ func (s *sim) newPFC() {
 func (s *sim) sendPFC(g int32, class int, pause bool) {
 	pt := &s.ports
 	pe := &pt.peer[g]
-	at := max(s.q.Now(), pt.freeAt[g]) + pe.rate.TransmitTime(pfcFrame) + pe.delay
+	at := max(s.q.Now(), pt.freeAt[g]) + s.rates[pe.link].TransmitTime(pfcFrame) + pe.delay
 	arg := int32(class)
 	if pause {
 		s.pfc.pauses++

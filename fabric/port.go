@@ -58,10 +58,10 @@ type ports struct {
 	pending []bool
 }
 
-// portPeer is the far end of a port's link.
+// portPeer is the far end of a port's link (16 bytes: four to a cache
+// line). The link's rate is s.rates[link].
 type portPeer struct {
 	delay  rotor.Time
-	rate   rotor.Rate
 	target int32 // the arrival event's target (a circuit uplink's changes with the slot: s.peer)
 	ev     uint8 // the arrival event
 	link   uint8 // linkHost, linkCircuit, linkPS or linkFabric: serialisation times
@@ -210,7 +210,7 @@ func (s *sim) portSend(sw, port int) {
 		s.settle(tr.ID) // the policy's dequeue hook sees the buffer
 	}
 	pe := &pt.peer[g]
-	idx := tr.Dequeue(now, q, port, pe.rate)
+	idx := tr.Dequeue(now, q, port, s.rates[pe.link])
 	p := s.pool.At(idx)
 	if s.pfc != nil {
 		s.pfc.sent(g, idx)

@@ -274,14 +274,14 @@ func (s *sim) newRotorPorts() {
 	}
 	pt := &s.ports
 	pt.init(switches, true, &s.q)
-	uplink := portPeer{delay: cfg.LinkDelay, rate: cfg.CircuitLink, link: linkCircuit, ev: evToRArrive, target: rotor.Idle, hop: true}
-	ps := portPeer{delay: cfg.PacketSwitchDelay, rate: cfg.PacketSwitchLink, link: linkPS}
+	uplink := portPeer{delay: cfg.LinkDelay, link: linkCircuit, ev: evToRArrive, target: rotor.Idle, hop: true}
+	ps := portPeer{delay: cfg.PacketSwitchDelay, link: linkPS}
 	for t, tr := range s.tors {
 		for u := 0; u < s.U; u++ {
 			pt.connect(t, u, uplink)
 		}
 		for h := 0; h < s.H; h++ {
-			pt.connect(t, tr.HostPort(h), portPeer{delay: cfg.HostDelay, rate: cfg.HostLink, link: linkHost,
+			pt.connect(t, tr.HostPort(h), portPeer{delay: cfg.HostDelay, link: linkHost,
 				ev: evHostArrive, target: int32(t*s.H + h)})
 		}
 		if s.ps != nil {

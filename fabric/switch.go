@@ -116,7 +116,7 @@ func (s *sim) sendHostPort(g int32) {
 	now := s.q.Now()
 	s.settle(t)
 	pe := &pt.peer[g]
-	idx := tr.Dequeue(now, q, tr.HostPort(h), pe.rate)
+	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
 	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
 }
