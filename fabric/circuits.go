@@ -141,7 +141,7 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	now := s.q.Now()
 	if now < pt.freeAt[i] { // still serialising a packet: come back then
-		s.wakeUplink(i, pt.freeAt[i])
+		s.wakeTimed(i, pt.freeAt[i])
 		return
 	}
 	if st.nightAt-now < s.serByte { // not one byte fits before the night
@@ -176,7 +176,7 @@ func (s *sim) startUplink(t, sw int) {
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is
-			s.wakeUplink(i, e.ready)
+			s.wakeTimed(i, e.ready)
 			return
 		}
 		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
@@ -225,9 +225,9 @@ func (s *sim) startUplink(t, sw int) {
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds freeAt and schedules it then.
 	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
-		s.wakeUplink(i, now+ser)
+		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
-		s.wakeUplink(i, max(now+ser, w.Head().ready))
+		s.wakeTimed(i, max(now+ser, w.Head().ready))
 	}
 	// The uplinks' peers all have the circuit link's delay and ToR
 	// arrivals (read here from the configuration, not their peer[i]: a
@@ -245,15 +245,7 @@ func (s *sim) startUplink(t, sw int) {
 // retryUplink looks at uplink i again one packet time after now: flow
 // control holds its next packet back.
 func (s *sim) retryUplink(i int, now rotor.Time) {
-	s.wakeUplink(i, now+s.serMTU[linkCircuit])
-}
-
-// wakeUplink makes uplink i look for a packet to send at time at, unless
-// it will already look by then; an earlier wake-up moves its timer.
-func (s *sim) wakeUplink(i int, at rotor.Time) {
-	if w := &s.ports.timers; w.When(i) > at {
-		w.Set(i, at)
-	}
+	s.wakeTimed(i, now+s.serMTU[linkCircuit])
 }
 
 // uplinkFree handles uplink port g's free event: its ToR comes from a

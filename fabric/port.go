@@ -146,13 +146,28 @@ func (pt *ports) port(g int32) (sw, port int) {
 // connect sets the peer of port of switch sw.
 func (pt *ports) connect(sw, port int, p portPeer) { pt.peer[pt.id(sw, port)] = p }
 
-// wakePort schedules port g's free event at at.
+// wakePort makes port g look for a packet at time at, unless it will
+// already look by then; an earlier wake-up moves its timer.
 func (s *sim) wakePort(g int32, at rotor.Time) {
-	pt := &s.ports
-	if g < pt.timed {
-		pt.timers.Set(int(g), at)
+	if g < s.ports.timed {
+		s.wakeTimed(int(g), at)
 		return
 	}
+	s.schedulePort(g, at)
+}
+
+// wakeTimed is wakePort for a port whose free event is a timer (every
+// circuit uplink's): it inlines on the uplinks' path.
+func (s *sim) wakeTimed(g int, at rotor.Time) {
+	if w := &s.ports.timers; w.When(g) > at {
+		w.Set(g, at)
+	}
+}
+
+// schedulePort schedules the free event of port g, which uses queue
+// events, at at.
+func (s *sim) schedulePort(g int32, at rotor.Time) {
+	pt := &s.ports
 	if pt.pending == nil {
 		pt.pending = make([]bool, len(pt.freeAt))
 	}

@@ -210,7 +210,7 @@ func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
 	}
 	for m := s.upTo[tv]; m != 0; m &= m - 1 {
 		u := t*s.U + bits.TrailingZeros64(m)
-		s.wakeUplink(u, max(e.ready, s.ports.freeAt[u], s.q.Now()))
+		s.wakeTimed(u, max(e.ready, s.ports.freeAt[u], s.q.Now()))
 	}
 }
 
