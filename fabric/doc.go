@@ -46,7 +46,9 @@
 // rotor fabric, every port's on the leaf-spine), packets as int32 indices into
 // a pool, VOQs as int32 ring buffers. Circuits are driven by
 // two events per switch per slot (day start, night start), each touching
-// that switch's n ports.
+// that switch's n ports. Ports free at one instant act in the order of
+// their global ids: circuit uplinks, then the rotor ToRs' host ports,
+// then the others (a decision the engine issue left open; port.go).
 //
 // A packet is routed at its source ToR and forwarded hop by hop as circuits
 // appear (package routing teaches each mode): Direct waits for a circuit

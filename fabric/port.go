@@ -32,9 +32,9 @@ import (
 // uplinks first (ToR t's uplink u is t·U+u, the index of s.peer), then the
 // booked host ports (host h's is hosts0+h), then every other port (port p
 // of switch sw is base[sw]+p). At equal times port events run in global
-// id order, as ScheduleFirst events and timers of one kind do, so this
-// order is part of the model: it is the order the three kinds of port
-// events had when they were three event kinds.
+// id order (ScheduleFirst events and timers of one kind are ordered by
+// target), so the grouping is part of the model: at one instant the
+// circuit uplinks send first, then the host ports, then the others.
 //
 // A port's "free" event (evPortFree, target its global id) is scheduled
 // only when something waits for it: a packet queued behind the one it
