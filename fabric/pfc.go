@@ -181,8 +181,7 @@ func (s *sim) pfcArrive(g int32, arg int32) {
 		}
 		return
 	}
-	sw := int(s.ports.portSw[u])
-	s.portSend(sw, int(u-s.ports.base[sw]))
+	s.portSend(s.ports.port(u))
 }
 
 // pfcSent records that global port g sent packet idx (its ingress port at
