@@ -123,12 +123,15 @@ func (s *sim) nightStart(sw int) {
 	}
 }
 
-// startUplink starts the next packet on ToR t's uplink through switch sw if
-// the uplink is idle, its circuit is up, and a packet can finish
-// serialisation before the night.
+// startUplink starts the next packet on ToR t's uplink through switch sw
+// (a port, global id t·U+sw: port.go) if the uplink is idle, its circuit
+// is up, and a packet can finish serialisation before the night. It
+// serves the VOQs toward the circuit's peer (and, with RotorLB, relayable
+// traffic), else the pulled packets waiting for the circuit.
 func (s *sim) startUplink(t, sw int) {
 	i := t*s.U + sw
-	if s.wake.When(i) != des.Never {
+	pt := &s.ports
+	if pt.timers.When(i) != des.Never {
 		return
 	}
 	st := &s.sw[sw]
@@ -137,8 +140,8 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	now := s.q.Now()
-	if now < s.upFree[i] { // still serialising a packet: come back then
-		s.wakeUplink(i, s.upFree[i])
+	if now < pt.freeAt[i] { // still serialising a packet: come back then
+		s.wakeTimed(i, pt.freeAt[i])
 		return
 	}
 	if st.nightAt-now < s.serByte { // not one byte fits before the night
@@ -173,7 +176,7 @@ func (s *sim) startUplink(t, sw int) {
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is
-			s.wakeUplink(i, e.ready)
+			s.wakeTimed(i, e.ready)
 			return
 		}
 		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
@@ -215,17 +218,20 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	p.Hops++
 	p.Set(packet.Circuit)
-	s.upFree[i] = now + ser
+	pt.freeAt[i] = now + ser
 	s.m.circuitBytes += int64(p.Size)
 	s.pairSent(t, i, v, p.Size, now)
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
-	// arrival later finds upFree and schedules it then.
+	// arrival later finds freeAt and schedules it then.
 	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
-		s.wakeUplink(i, now+ser)
+		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
-		s.wakeUplink(i, max(now+ser, w.Head().ready))
+		s.wakeTimed(i, max(now+ser, w.Head().ready))
 	}
+	// The uplinks' peers all have the circuit link's delay and ToR
+	// arrivals (read here from the configuration, not their peer[i]: a
+	// cache line less per packet); the target is the slot's peer.
 	if p.Has(packet.Pulled) {
 		s.pulledCross(int(v), idx, p, now+ser+s.cfg.LinkDelay)
 	} else {
@@ -239,15 +245,14 @@ func (s *sim) startUplink(t, sw int) {
 // retryUplink looks at uplink i again one packet time after now: flow
 // control holds its next packet back.
 func (s *sim) retryUplink(i int, now rotor.Time) {
-	s.wakeUplink(i, now+s.serMTU[linkCircuit])
+	s.wakeTimed(i, now+s.serMTU[linkCircuit])
 }
 
-// wakeUplink makes uplink i look for a packet to send at time at, unless
-// it will already look by then; an earlier wake-up moves its timer.
-func (s *sim) wakeUplink(i int, at rotor.Time) {
-	if s.wake.When(i) > at {
-		s.wake.Set(i, at)
-	}
+// uplinkFree handles uplink port g's free event: its ToR comes from a
+// table, not from two divisions per departure.
+func (s *sim) uplinkFree(g int32) {
+	t := int(s.ports.portSw[g])
+	s.startUplink(t, int(g)-t*s.U)
 }
 
 // reroute moves the multi-hop packets waiting at ToR t for the circuit to
@@ -286,9 +291,9 @@ func (s *sim) reroute(t int, v int32) {
 // circuit reaches v, and, when any=true (relay-capable Local traffic), all
 // of them.
 func (s *sim) kick(t int, v int32, any bool) {
-	base := t * s.U
+	base, w := t*s.U, &s.ports.timers
 	for sw := 0; sw < s.U; sw++ {
-		if s.wake.When(base+sw) == des.Never && (any || s.peer[base+sw] == v) {
+		if w.When(base+sw) == des.Never && (any || s.peer[base+sw] == v) {
 			s.startUplink(t, sw)
 		}
 	}

@@ -7,10 +7,14 @@
 // spines, all tor shared-buffer switches, joined by parallel links, with
 // ECMP by flow hash (leafspine.go). Packets are package packet's.
 //
-// Files by component: run.go (the loop and its dispatch), circuits.go
-// (days, nights, circuit uplinks), switch.go (ToR queues, host ports),
-// port.go (the port with queues of its own — pick, serialise, propagate —
-// that serves the leaf-spine's links and the packet switch's), hosts.go
+// Files by component: run.go (the loop and its one dispatch), port.go
+// (the port: every link out of a switch — circuit uplink, ToR→host port,
+// packet-switch port, leaf and spine port — picks among its queues,
+// serialises and propagates to its peer; one global id per port, one
+// event kind for all ports), circuits.go (days, nights, and how a circuit
+// uplink picks: VOQs or pulled packets toward its slot's peer, by day
+// only), switch.go (ToR queues, how a rotor ToR's host port picks: turns
+// booked ahead), hosts.go
 // (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
 // (asks package routing's Router for next hops), leafspine.go, buffer.go
 // (every switch's tor.Switch and its buffer policy, NamedPolicy from
@@ -38,11 +42,14 @@
 // (transport.dupthresh = 0) because rotor fabrics reorder.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
-// queue (internal/des) of plain values dispatched by kind, with the uplinks'
-// wake-ups as timers beside it (des.Timers), packets as int32 indices into
+// queue (internal/des) of plain values dispatched by kind, with the ports'
+// wake-ups as timers beside it (des.Timers: the circuit uplinks' on the
+// rotor fabric, every port's on the leaf-spine), packets as int32 indices into
 // a pool, VOQs as int32 ring buffers. Circuits are driven by
 // two events per switch per slot (day start, night start), each touching
-// that switch's n ports.
+// that switch's n ports. Ports free at one instant act in the order of
+// their global ids: circuit uplinks, then the rotor ToRs' host ports,
+// then the others (a decision the engine issue left open; port.go).
 //
 // A packet is routed at its source ToR and forwarded hop by hop as circuits
 // appear (package routing teaches each mode): Direct waits for a circuit

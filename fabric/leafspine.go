@@ -118,11 +118,12 @@ func (s *sim) newLeafSpine() error {
 		}
 		ls.spines[j] = sp
 	}
-	pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ls.spines...))
-	fabric := portPeer{delay: c.FabricDelay, rate: c.FabricLink, link: linkFabric, hop: true}
+	pt := &s.ports
+	pt.init(append(append([]*tor.ToR(nil), s.tors...), ls.spines...), false, &s.q) // no circuit uplinks: every port's free event is a timer
+	fabric := portPeer{delay: c.FabricDelay, link: linkFabric, hop: true}
 	for l, tr := range s.tors {
 		for h := 0; h < s.H; h++ {
-			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, rate: s.cfg.HostLink, link: linkHost,
+			pt.connect(l, tr.HostPort(h), portPeer{delay: s.cfg.HostDelay, link: linkHost,
 				ev: evHostArrive, target: int32(l*s.H + h)})
 		}
 		for u := 0; u < ls.uplinks; u++ { // uplink j·K+k goes to spine j
@@ -136,8 +137,7 @@ func (s *sim) newLeafSpine() error {
 			pt.connect(L+j, sp.FabricPort(d), fabric)
 		}
 	}
-	pt.useTimers(&s.q) // a leaf-spine has no circuit uplinks: the timers are the ports'
-	s.ports, s.ls = pt, ls
+	s.ls = ls
 	s.newPFC()
 	return nil
 }

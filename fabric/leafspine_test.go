@@ -213,14 +213,18 @@ func TestLeafSpineBurstDrops(t *testing.T) {
 // TestLeafSpinePortIDsUnique: in the leaf-spine, the rotor fabric and the
 // hybrid's packet switch, every queue's port id is unique in its switch
 // (two queues share one iff they are classes of one port or the two VOQ
-// classes toward one ToR).
+// classes toward one ToR), and every physical port (circuit uplinks and
+// host ports included) is one port of port.go with a global id unique in
+// the fabric and a peer.
 func TestLeafSpinePortIDsUnique(t *testing.T) {
 	us := rotor.Microsecond
 	ls := lsConfig(3, 2, 4, 2, 10*rotor.Gbps, 40*rotor.Gbps, nil)
 	ls.LeafSpine.Classes = 2
+	rotorCfg := baseConfig(cyclicSchedule(t, 7, 3, 1, 10*us, us), nil)
+	rotorCfg.HostsPerToR = 3
 	hybrid := baseConfig(cyclicSchedule(t, 5, 2, 1, 10*us, us), nil)
 	hybrid.PacketSwitchLink, hybrid.Routing = 10*rotor.Gbps, Hybrid
-	for name, cfg := range map[string]Config{"leafspine": ls, "hybrid": hybrid} {
+	for name, cfg := range map[string]Config{"leafspine": ls, "rotor": rotorCfg, "hybrid": hybrid} {
 		s, err := newSimFor(cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -254,6 +258,59 @@ func TestLeafSpinePortIDsUnique(t *testing.T) {
 				use(tr.VOQ(v, tor.Local), tr.VOQPort(v), fmt.Sprintf("local VOQ %d", v))
 			}
 		}
+		checkGlobalPortIDs(t, name, s, switches)
+	}
+}
+
+// checkGlobalPortIDs: the global ids of all physical ports of switches
+// (in s.ports' order) are 0…count−1, each once, and map back to their
+// switch and port; circuit uplinks are t·U+u (s.peer's index), the
+// booked host ports of the rotor fabric hosts0+host, and every port has a
+// peer on a link of positive rate.
+func checkGlobalPortIDs(t *testing.T, name string, s *sim, switches []*tor.ToR) {
+	t.Helper()
+	pt := &s.ports
+	count := int(pt.base[len(pt.sw)])
+	owner := make([]string, count)
+	ports := 0
+	for sw, tr := range switches {
+		if pt.sw[sw] != tr {
+			t.Fatalf("%s: s.ports' switch %d is not the fabric's", name, sw)
+		}
+		c := tr.Config()
+		for p := 0; p < tr.NumPorts()-c.ToRs; p++ {
+			ports++
+			what := fmt.Sprintf("switch %d port %d", sw, p)
+			g := pt.id(sw, p)
+			if g < 0 || int(g) >= count {
+				t.Errorf("%s: %s has global id %d outside [0, %d)", name, what, g, count)
+				continue
+			}
+			if owner[g] != "" {
+				t.Errorf("%s: global id %d is both %s and %s", name, g, owner[g], what)
+			}
+			owner[g] = what
+			if gs, gp := pt.port(g); gs != sw || gp != p {
+				t.Errorf("%s: global id %d of %s maps back to switch %d port %d", name, g, what, gs, gp)
+			}
+			if pe := pt.peer[g]; s.rates[pe.link] <= 0 || pe.ev == evFlow {
+				t.Errorf("%s: %s has no peer", name, what)
+			}
+			switch {
+			case p < c.Uplinks:
+				if want := int32(sw*s.U + p); g != want || pt.peer[g].ev != evToRArrive || pt.peer[g].link != linkCircuit {
+					t.Errorf("%s: uplink %s: global id %d (want %d), peer %+v", name, what, g, want, pt.peer[g])
+				}
+			case s.ls == nil && p < c.Uplinks+c.Hosts:
+				host := int32(sw*s.H + p - c.Uplinks)
+				if g != pt.hosts0+host || pt.peer[g].ev != evHostArrive || pt.peer[g].target != host {
+					t.Errorf("%s: host port %s: global id %d (want %d), peer %+v", name, what, g, pt.hosts0+host, pt.peer[g])
+				}
+			}
+		}
+	}
+	if ports != count {
+		t.Errorf("%s: %d physical ports, %d global ids", name, ports, count)
 	}
 }
 

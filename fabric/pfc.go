@@ -109,7 +109,7 @@ func (s *sim) newPFC() {
 	if s.cfg.Lossless == 0 {
 		return
 	}
-	pt, ls := s.ports, s.ls
+	pt, ls := &s.ports, s.ls
 	total := int(pt.base[len(pt.sw)])
 	f := &pfc{lossless: s.cfg.Lossless, up: make([]int32, total)}
 	L, K := ls.cfg.Leaves, ls.cfg.LinksPerPair
@@ -137,9 +137,9 @@ func (s *sim) newPFC() {
 // sendPFC sends a pause or resume of class from global port g to its
 // upstream.
 func (s *sim) sendPFC(g int32, class int, pause bool) {
-	pt := s.ports
+	pt := &s.ports
 	pe := &pt.peer[g]
-	at := max(s.q.Now(), pt.freeAt[g]) + pe.rate.TransmitTime(pfcFrame) + pe.delay
+	at := max(s.q.Now(), pt.freeAt[g]) + s.rates[pe.link].TransmitTime(pfcFrame) + pe.delay
 	arg := int32(class)
 	if pause {
 		s.pfc.pauses++
@@ -179,8 +179,7 @@ func (s *sim) pfcArrive(g int32, arg int32) {
 		}
 		return
 	}
-	sw := int(s.ports.portSw[u])
-	s.portSend(sw, int(u-s.ports.base[sw]))
+	s.portSend(s.ports.port(u))
 }
 
 // pfcSent records that global port g sent packet idx (its ingress port at

@@ -6,76 +6,168 @@ import (
 	"github.com/rdcn/rdcn/tor"
 )
 
-// ports is the engine's one component for a switch port with queues of
-// its own: its queues (a tor switch's, served in its Pick order), the
-// serialisation on its link, and the propagation to its peer, where the
-// packet arrives as an event. The leaf-spine's leaf and spine ports and
-// the rotor fabric's packet-switch ports are such ports. (The rotor ToRs'
-// circuit uplinks serve VOQs over changing circuits, and their host ports
-// book their turns ahead for pulled traffic: circuits.go and switch.go.)
+// ports is the engine's one component for the link out of a switch port:
+// the port picks a packet among its queues (a tor switch's), serialises
+// it on its link, and the packet reaches the port's peer after the link's
+// propagation delay, as that peer's arrival event. Every port of every
+// topology is one: the leaf-spine's leaf and spine ports, the rotor
+// fabric's packet-switch ports and the ToRs' ports to it, the rotor ToRs'
+// circuit uplinks and their ports to their hosts. (Host NICs are hosts.go's.)
+// Ports differ only in how they pick:
 //
-// A port has a global id, base[switch] + its port id in the switch. It
-// schedules its "free" event only when something waits for it: a packet
-// queued behind the one it sends, or one arriving while it serialises.
+//   - a circuit uplink (circuits.go, startUplink) serves its ToR's VOQs,
+//     or pulled packets, toward the ToR its circuit reaches in the current
+//     slot (s.peer, set at each day start) and sends only by day, and
+//     only what ends its serialisation before the night;
+//   - a booked host port (switch.go, bookHostPort) serves its host queue
+//     in order, each packet's turn booked when it is queued (pulled
+//     traffic books turns without queueing: pull.go), so a turn is one
+//     event at a known time;
+//   - every other port (portSend) serves its queues in the switch's Pick
+//     order (strict priority or round robin) when it is free.
+//
+// A port has an id unique in its switch (package tor's numbering: uplinks
+// 0…U−1, then host ports, the packet-switch port, fabric ports) and a
+// global id in the fabric, grouped by how the port picks: the circuit
+// uplinks first (ToR t's uplink u is t·U+u, the index of s.peer), then the
+// booked host ports (host h's is hosts0+h), then every other port (port p
+// of switch sw is base[sw]+p). At equal times port events run in global
+// id order (ScheduleFirst events and timers of one kind are ordered by
+// target), so the grouping is part of the model: at one instant the
+// circuit uplinks send first, then the host ports, then the others.
+//
+// A port's "free" event (evPortFree, target its global id) is scheduled
+// only when something waits for it: a packet queued behind the one it
+// sends, or one arriving while it serialises. Ports below timed use the
+// timers beside the event queue (a timer moves instead of leaving a stale
+// event); the others are queue events: a booked port may have several
+// turns pending, and pending says which other ports have one.
 type ports struct {
 	sw     []*tor.ToR   // [switch]
-	base   []int32      // [switch]: first global id; base[len(sw)] is the count
+	base   []int32      // [switch]: global id of port 0, for ports not grouped below; base[len(sw)] is the count
+	U      int32        // circuit uplinks per rotor ToR (switches 0…n−1)
+	hosts0 int32        // global id of host 0's booked port; the ids before it are the uplinks
+	other0 int32        // first global id of the other ports; those before it are booked host ports
+	timed  int32        // global ids below it use timers
 	portSw []int32      // [global]: its switch
-	freeAt []rotor.Time // [global]: serialising until then
+	freeAt []rotor.Time // [global]: serialising (a booked port: booked) until then
 	peer   []portPeer   // [global]: where its packets go
-	// Free events are timers beside the event queue when the fabric has
-	// no circuit uplinks using them (leaf-spine); else queue events, and
-	// pending says which are scheduled.
-	timers  *des.Timers
+	timers des.Timers   // [global < timed]
+	// pending [global]: a port at or above timed has its free event
+	// scheduled (allocated when the first is).
 	pending []bool
 }
 
-// portPeer is the far end of a port's link.
+// portPeer is the far end of a port's link (16 bytes: four to a cache
+// line). The link's rate is s.rates[link].
 type portPeer struct {
 	delay  rotor.Time
-	rate   rotor.Rate
-	target int32 // the arrival event's target
+	target int32 // the arrival event's target (a circuit uplink's changes with the slot: s.peer)
 	ev     uint8 // the arrival event
-	link   uint8 // linkHost, linkPS or linkFabric: serialisation times
+	link   uint8 // linkHost, linkCircuit, linkPS or linkFabric: serialisation times
 	hop    bool  // the crossing is a switch-to-switch hop (Packet.Hops)
 	ps     bool  // its bytes count as the packet switch's (Result.PacketSwitchBytes)
 }
 
-// newPorts numbers the ports of switches; peers are set with connect.
-func newPorts(switches []*tor.ToR) *ports {
-	pt := &ports{sw: switches, base: make([]int32, len(switches)+1)}
-	for i, tr := range switches {
-		pt.base[i+1] = pt.base[i] + int32(tr.NumPorts())
+// init numbers the ports of switches; peers are set with connect. The
+// first switches are the rotor ToRs if their Config has Uplinks; with
+// bookHosts their host ports are booked ports (all switches with hosts
+// have the same number). The circuit uplinks' free events are timers of
+// q; without uplinks, every port's are.
+func (pt *ports) init(switches []*tor.ToR, bookHosts bool, q *des.Queue) {
+	*pt = ports{sw: switches, base: make([]int32, len(switches)+1)}
+	var next int32
+	for _, tr := range switches { // the circuit uplinks
+		c := tr.Config()
+		if c.Uplinks > 0 {
+			pt.U = int32(c.Uplinks)
+		}
+		next += int32(c.Uplinks)
 	}
-	total := int(pt.base[len(switches)])
-	pt.portSw = make([]int32, total)
-	for i := range switches {
-		for g := pt.base[i]; g < pt.base[i+1]; g++ {
-			pt.portSw[g] = int32(i)
+	pt.hosts0 = next
+	if bookHosts {
+		for _, tr := range switches {
+			next += int32(tr.Config().Hosts)
 		}
 	}
-	pt.freeAt = make([]rotor.Time, total)
-	pt.peer = make([]portPeer, total)
-	return pt
+	pt.other0 = next
+	first := make([]int32, len(switches)) // each switch's first port among the others
+	for i, tr := range switches {
+		c := tr.Config()
+		first[i] = int32(c.Uplinks)
+		if bookHosts {
+			first[i] += int32(c.Hosts)
+		}
+		pt.base[i] = next - first[i]
+		next += int32(tr.NumPorts()-c.ToRs) - first[i] // physical ports, not the VOQs' virtual ones
+	}
+	pt.base[len(switches)] = next
+	pt.portSw = make([]int32, next)
+	pt.freeAt = make([]rotor.Time, next)
+	pt.peer = make([]portPeer, next)
+	for i, tr := range switches {
+		for p := 0; p < tr.NumPorts()-tr.Config().ToRs; p++ {
+			pt.portSw[pt.id(i, p)] = int32(i)
+		}
+	}
+	pt.timed = pt.hosts0
+	if pt.timed == 0 {
+		pt.timed = next
+	}
+	pt.timers = *des.NewTimers(int(pt.timed))
+	q.AttachTimers(&pt.timers, evPortFree)
+}
+
+// id is the global id of port (tor's numbering) of switch sw.
+func (pt *ports) id(sw, port int) int32 {
+	c := pt.sw[sw].Config()
+	switch {
+	case port < c.Uplinks:
+		return int32(sw)*pt.U + int32(port)
+	case port < c.Uplinks+c.Hosts && pt.other0 > pt.hosts0:
+		return pt.hosts0 + int32(sw*c.Hosts+port-c.Uplinks)
+	}
+	return pt.base[sw] + int32(port)
+}
+
+// port is the switch and the port id (tor's numbering) of global id g.
+func (pt *ports) port(g int32) (sw, port int) {
+	sw = int(pt.portSw[g])
+	switch {
+	case g < pt.hosts0:
+		return sw, int(g - int32(sw)*pt.U)
+	case g < pt.other0:
+		c := pt.sw[sw].Config()
+		return sw, c.Uplinks + int(g-pt.hosts0) - sw*c.Hosts
+	}
+	return sw, int(g - pt.base[sw])
 }
 
 // connect sets the peer of port of switch sw.
-func (pt *ports) connect(sw, port int, p portPeer) { pt.peer[pt.base[sw]+int32(port)] = p }
+func (pt *ports) connect(sw, port int, p portPeer) { pt.peer[pt.id(sw, port)] = p }
 
-// useTimers makes the free events timers of q (kind evPortFree); without
-// it they are queue events.
-func (pt *ports) useTimers(q *des.Queue) {
-	pt.timers = des.NewTimers(len(pt.freeAt))
-	q.AttachTimers(pt.timers, evPortFree)
-}
-
-// wake schedules port g's free event at at.
+// wakePort makes port g look for a packet at time at, unless it will
+// already look by then; an earlier wake-up moves its timer.
 func (s *sim) wakePort(g int32, at rotor.Time) {
-	pt := s.ports
-	if pt.timers != nil {
-		pt.timers.Set(int(g), at)
+	if g < s.ports.timed {
+		s.wakeTimed(int(g), at)
 		return
 	}
+	s.schedulePort(g, at)
+}
+
+// wakeTimed is wakePort for a port whose free event is a timer (every
+// circuit uplink's): it inlines on the uplinks' path.
+func (s *sim) wakeTimed(g int, at rotor.Time) {
+	if w := &s.ports.timers; w.When(g) > at {
+		w.Set(g, at)
+	}
+}
+
+// schedulePort schedules the free event of port g, which uses queue
+// events, at at.
+func (s *sim) schedulePort(g int32, at rotor.Time) {
+	pt := &s.ports
 	if pt.pending == nil {
 		pt.pending = make([]bool, len(pt.freeAt))
 	}
@@ -83,12 +175,31 @@ func (s *sim) wakePort(g int32, at rotor.Time) {
 	s.q.ScheduleFirst(at, evPortFree, g, 0)
 }
 
-// portSend starts the next packet on port of switch sw if the port is
-// idle: the switch's pick among the port's queues, serialise, propagate.
+// portFree handles port g's free event: the port looks for its next
+// packet.
+func (s *sim) portFree(g int32) {
+	pt := &s.ports
+	switch {
+	case g < pt.hosts0:
+		s.uplinkFree(g)
+	case g < pt.other0:
+		s.sendHostPort(g)
+	default:
+		if pt.pending != nil {
+			pt.pending[g] = false
+		}
+		sw := int(pt.portSw[g])
+		s.portSend(sw, int(g-pt.base[sw]))
+	}
+}
+
+// portSend starts the next packet on port of switch sw (a port that is
+// neither a circuit uplink nor a booked host port) if the port is idle:
+// the switch's pick among the port's queues, serialise, propagate.
 func (s *sim) portSend(sw, port int) {
-	pt := s.ports
+	pt := &s.ports
 	g := pt.base[sw] + int32(port)
-	if pt.timers != nil && pt.timers.When(int(g)) != des.Never || pt.pending != nil && pt.pending[g] {
+	if g < pt.timed && pt.timers.When(int(g)) != des.Never || pt.pending != nil && pt.pending[g] {
 		return // its free event is pending
 	}
 	now := s.q.Now()
@@ -114,7 +225,7 @@ func (s *sim) portSend(sw, port int) {
 		s.settle(tr.ID) // the policy's dequeue hook sees the buffer
 	}
 	pe := &pt.peer[g]
-	idx := tr.Dequeue(now, q, port, pe.rate)
+	idx := tr.Dequeue(now, q, port, s.rates[pe.link])
 	p := s.pool.At(idx)
 	if s.pfc != nil {
 		s.pfc.sent(g, idx)
@@ -131,14 +242,4 @@ func (s *sim) portSend(sw, port int) {
 		s.m.psBytes += int64(p.Size)
 	}
 	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
-}
-
-// portFree handles the end of a serialisation on global port g.
-func (s *sim) portFree(g int32) {
-	pt := s.ports
-	if pt.pending != nil {
-		pt.pending[g] = false
-	}
-	sw := int(pt.portSw[g])
-	s.portSend(sw, int(g-pt.base[sw]))
 }

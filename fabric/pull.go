@@ -210,7 +210,7 @@ func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
 	}
 	for m := s.upTo[tv]; m != 0; m &= m - 1 {
 		u := t*s.U + bits.TrailingZeros64(m)
-		s.wakeUplink(u, max(e.ready, s.upFree[u], s.q.Now()))
+		s.wakeTimed(u, max(e.ready, s.ports.freeAt[u], s.q.Now()))
 	}
 }
 
@@ -342,10 +342,10 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 		}
 		host = int32(v*s.H) + h
 	}
-	hs := &s.hosts[host]
+	port := &s.ports.freeAt[s.ports.hosts0+host] // its ToR's port to host (booked: port.go)
 	ser := s.ser(linkHost, p.Size)
-	leave := max(at, hs.portFree)
-	hs.portFree = leave + ser
+	leave := max(at, *port)
+	*port = leave + ser
 	if ps.booked[host].Len() == 0 {
 		ps.headLeave[host] = leave
 	}

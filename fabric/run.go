@@ -79,7 +79,7 @@ func (s *sim) run() (*Result, error) {
 			break
 		}
 		popped++
-		if kind == evUplinkFree { // most events: straight to the uplink
+		if kind == evPortFree && target < s.ports.hosts0 { // most events: straight to the circuit uplink
 			s.uplinkFree(target)
 		} else {
 			// Start loading the next event's packet while this one is
@@ -136,30 +136,23 @@ func (s *sim) prefetchNext(kind uint8, target, arg int32) {
 	switch kind {
 	case evToRArrive, evHostArrive, evSpineArrive:
 		s.pool.Prefetch(arg)
-	case evHostPortFree:
-		t := int(target) / s.H
-		tr := s.tors[t]
-		if q := tr.HostQueue(int(target) - t*s.H); tr.Len(q) > 0 {
-			s.pool.Prefetch(tr.Head(q))
+	case evPortFree: // a booked host port's turn (the uplinks' are timers)
+		if pt := &s.ports; target >= pt.hosts0 && target < pt.other0 {
+			t := int(pt.portSw[target])
+			tr := s.tors[t]
+			if q := tr.HostQueue(int(target-pt.hosts0) - t*s.H); tr.Len(q) > 0 {
+				s.pool.Prefetch(tr.Head(q))
+			}
 		}
 	}
-}
-
-// uplinkFree handles uplink i's timer: its ToR comes from a table, not
-// from two divisions per departure.
-func (s *sim) uplinkFree(i int32) {
-	t := int(s.uplinkToR[i])
-	s.startUplink(t, int(i)-t*s.U)
 }
 
 func (s *sim) dispatch(kind uint8, target, arg int32) {
 	switch kind {
 	case evToRArrive:
 		s.torArrive(int(target), arg)
-	case evUplinkFree: // run takes these itself, before the switch
-		s.uplinkFree(target)
-	case evHostPortFree:
-		s.sendHostPort(target)
+	case evPortFree: // run takes the circuit uplinks' itself, before the switch
+		s.portFree(target)
 	case evHostArrive:
 		s.hostReceive(target, arg, s.q.Now())
 	case evHostTxDone:
@@ -204,8 +197,6 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.m.sampleMemory(int(arg), s.q.Now())
 	case evSpineArrive:
 		s.spineArrive(int(target), arg)
-	case evPortFree:
-		s.portFree(target)
 	case evNDPPull:
 		s.ndpPull(target)
 	case evPFC:

@@ -15,27 +15,25 @@ import (
 
 // Event kinds. The loop in run dispatches on them with a switch.
 const (
-	evFlow         uint8 = iota // next flow starts
-	evHostTxDone                // host NIC finished a packet (target host)
-	evHostWake                  // host pacing timer (target host)
-	evToRArrive                 // packet reaches a ToR (target ToR, arg packet)
-	evUplinkFree                // circuit uplink finished a packet (target ToR·U+switch)
-	evHostPortFree              // ToR→host port finished (target host)
-	evHostArrive                // packet reaches a host (target host, arg packet)
-	evDay                       // switch's circuits come up (target switch)
-	evNight                     // switch starts reconfiguring (target switch)
-	evRTO                       // retransmission timer (target flow)
-	evAckIdeal                  // out-of-band ACK reaches its sender (target host, arg packet)
-	evPSArrive                  // packet reaches the packet switch (arg packet)
-	evSample                    // metrics sampling
-	evTick                      // buffer-policy tick (target ToR, −1: packet switch)
-	evMemory                    // heap sample for the perf report (arg index)
-	evPrefetch                  // pull for the circuits of switch's next day (target switch)
-	evStored                    // a relayed packet is stored at a host of ToR target, for ToR arg
-	evSpineArrive               // leaf-spine: packet reaches spine target (arg packet)
-	evPortFree                  // a port (port.go) with global id target finished a packet
-	evNDPPull                   // ndp: host target's pull pacer may send its next PULL
-	evPFC                       // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
+	evFlow        uint8 = iota // next flow starts
+	evHostTxDone               // host NIC finished a packet (target host)
+	evHostWake                 // host pacing timer (target host)
+	evToRArrive                // packet reaches a ToR (target ToR, arg packet)
+	evPortFree                 // a port (port.go) with global id target is free, or a booked turn starts
+	evHostArrive               // packet reaches a host (target host, arg packet)
+	evDay                      // switch's circuits come up (target switch)
+	evNight                    // switch starts reconfiguring (target switch)
+	evRTO                      // retransmission timer (target flow)
+	evAckIdeal                 // out-of-band ACK reaches its sender (target host, arg packet)
+	evPSArrive                 // packet reaches the packet switch (arg packet)
+	evSample                   // metrics sampling
+	evTick                     // buffer-policy tick (target ToR, −1: packet switch)
+	evMemory                   // heap sample for the perf report (arg index)
+	evPrefetch                 // pull for the circuits of switch's next day (target switch)
+	evStored                   // a relayed packet is stored at a host of ToR target, for ToR arg
+	evSpineArrive              // leaf-spine: packet reaches spine target (arg packet)
+	evNDPPull                  // ndp: host target's pull pacer may send its next PULL
+	evPFC                      // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 )
 
 type hostState struct {
@@ -44,9 +42,8 @@ type hostState struct {
 	active des.FIFO   // flows with data to send (ids)
 	acks   des.FIFO   // ACK packets waiting for the NIC
 	// The NIC is serialising until nicFree; an event that frees it is
-	// scheduled only when more is waiting. The ToR→host port has been
-	// booked until portFree.
-	nicFree, portFree rotor.Time
+	// scheduled only when more is waiting.
+	nicFree rotor.Time
 }
 
 type flowState struct {
@@ -88,18 +85,15 @@ type sim struct {
 	tors  []*tor.ToR
 	ps    *tor.ToR
 	ls    *leafSpine // leaf-spine fabric (nil: rotor)
-	ports *ports     // ports with queues of their own (leaf-spine; packet switch); nil: none
+	ports ports      // every switch port: uplinks, host ports, packet-switch and leaf-spine ports (port.go)
 	pfc   *pfc       // priority flow control (pfc.go); nil: off
 
 	sw   []switchState
 	peer []int32 // [t*U+s] node reached by t's uplink s in the current slot, −1 idle
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
-	peerNext  []int32
-	upTo      []uint64     // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
-	wake      *des.Timers  // [t*U+s]: the uplink's "uplink free" event (evUplinkFree, a timer of q)
-	upFree    []rotor.Time // [t*U+s]: the uplink serialises until then
-	uplinkToR []int32      // [t*U+s]: t
+	peerNext []int32
+	upTo     []uint64 // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
 
 	hosts []hostState
 	flows []flowState
@@ -221,17 +215,6 @@ func newSim(cfg Config) (*sim, error) {
 			return nil, err
 		}
 		s.ps = ps
-		// Its ports and the ToRs' ports to it; it is switch n.
-		pt := newPorts(append(append([]*tor.ToR(nil), s.tors...), ps))
-		link := portPeer{delay: cfg.PacketSwitchDelay, rate: cfg.PacketSwitchLink, link: linkPS}
-		for t, tr := range s.tors {
-			up, down := link, link
-			up.ev = evPSArrive
-			down.ev, down.target, down.ps = evToRArrive, int32(t), true
-			pt.connect(t, tr.PacketSwitchPort(), up)
-			pt.connect(s.n, ps.FabricPort(t), down)
-		}
-		s.ports = pt
 	}
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
@@ -240,12 +223,8 @@ func newSim(cfg Config) (*sim, error) {
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
-	s.wake = des.NewTimers(s.n * s.U)
-	s.q.AttachTimers(s.wake, evUplinkFree)
-	s.upFree = make([]rotor.Time, s.n*s.U)
-	s.uplinkToR = make([]int32, s.n*s.U)
-	for i := range s.uplinkToR {
-		s.uplinkToR[i] = int32(i / s.U)
+	if cfg.LeafSpine == nil {
+		s.newRotorPorts()
 	}
 	s.hosts = make([]hostState, s.n*s.H)
 	s.ackDelayLocal = 2 * cfg.HostDelay
@@ -282,6 +261,37 @@ func newSim(cfg Config) (*sim, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// newRotorPorts connects the rotor fabric's ports: each ToR's circuit
+// uplinks (to the ToR its circuit reaches: s.peer) and booked host ports,
+// and with a packet switch (switch n) its ports and the ToRs' ports to it.
+func (s *sim) newRotorPorts() {
+	cfg := &s.cfg
+	switches := s.tors
+	if s.ps != nil {
+		switches = append(append([]*tor.ToR(nil), s.tors...), s.ps)
+	}
+	pt := &s.ports
+	pt.init(switches, true, &s.q)
+	uplink := portPeer{delay: cfg.LinkDelay, link: linkCircuit, ev: evToRArrive, target: rotor.Idle, hop: true}
+	ps := portPeer{delay: cfg.PacketSwitchDelay, link: linkPS}
+	for t, tr := range s.tors {
+		for u := 0; u < s.U; u++ {
+			pt.connect(t, u, uplink)
+		}
+		for h := 0; h < s.H; h++ {
+			pt.connect(t, tr.HostPort(h), portPeer{delay: cfg.HostDelay, link: linkHost,
+				ev: evHostArrive, target: int32(t*s.H + h)})
+		}
+		if s.ps != nil {
+			up, down := ps, ps
+			up.ev = evPSArrive
+			down.ev, down.target, down.ps = evToRArrive, int32(t), true
+			pt.connect(t, tr.PacketSwitchPort(), up)
+			pt.connect(s.n, s.ps.FabricPort(t), down)
+		}
+	}
 }
 
 // intHops is the most INT records a data packet of this fabric collects:

@@ -5,8 +5,8 @@ import (
 	"github.com/rdcn/rdcn/tor"
 )
 
-// ToR queues (admission, drops, the ToR→host ports) and the electrical
-// packet switch of the rotor fabric.
+// ToR queues (admission, drops, the booked ToR→host ports) and the
+// electrical packet switch of the rotor fabric.
 
 func (s *sim) enqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 	return s.enqueueFrom(tr, q, idx, -1)
@@ -85,37 +85,40 @@ func (s *sim) torArrive(t int, idx int32) {
 	}
 }
 
-// bookHostPort books the ToR→host port for the packet of size bytes just
-// queued for host: the port serves its queue in order, so the packet's
-// turn is when the port has finished everything booked before it. It is
-// sent now or by an event then.
+// bookHostPort books the ToR→host port (a booked port: port.go) for the
+// packet of size bytes just queued for host: the port serves its queue in
+// order, so the packet's turn is when the port has finished everything
+// booked before it. It is sent now or by the port's event then.
 func (s *sim) bookHostPort(host int32, size int32) {
-	hs := &s.hosts[host]
+	pt := &s.ports
+	g := pt.hosts0 + host
 	now := s.q.Now()
-	at := max(now, hs.portFree)
-	hs.portFree = at + s.ser(linkHost, size)
+	at := max(now, pt.freeAt[g])
+	pt.freeAt[g] = at + s.ser(linkHost, size)
 	if at == now {
-		s.sendHostPort(host)
+		s.sendHostPort(g)
 		return
 	}
-	s.q.ScheduleFirst(at, evHostPortFree, host, 0)
+	s.q.ScheduleFirst(at, evPortFree, g, 0)
 }
 
-// sendHostPort sends the head of host's queue at its ToR down the host
-// link; its turn on the port was booked.
-func (s *sim) sendHostPort(host int32) {
-	t := int(s.torOf(host))
+// sendHostPort sends the head of the host queue of booked host port g
+// down the host link; its turn on the port was booked.
+func (s *sim) sendHostPort(g int32) {
+	pt := &s.ports
+	t := int(pt.portSw[g])
 	tr := s.tors[t]
-	h := int(host) - t*s.H
+	h := int(g-pt.hosts0) - t*s.H
 	q := tr.HostQueue(h)
 	if tr.Len(q) == 0 {
 		return // pushed out by the buffer policy
 	}
 	now := s.q.Now()
 	s.settle(t)
+	pe := &pt.peer[g]
 	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
-	s.q.Schedule(now+ser+s.cfg.HostDelay, evHostArrive, host, idx)
+	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
 }
 
 // ---- packet switch ----
