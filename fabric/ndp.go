@@ -10,7 +10,9 @@ import (
 
 // NDP (transport.kind = "ndp"; Handley et al., "Re-architecting datacenter
 // networks and stacks for low latency and high performance", SIGCOMM
-// 2017). The sender's law is cc.NDP; this file is the fabric's part:
+// 2017). Both flow ends are cc's (cc.NDP sends; the cc.Receiver sink
+// turns data into ACKs and headers into NACKs and asks for PULLs); this
+// file is the fabric's part:
 //
 //   - Trimming: a switch that refuses a data packet (its buffer policy
 //     finds no room) cuts it to a header of transport.ack_size bytes
@@ -23,8 +25,8 @@ import (
 //     counted (Result.NDPHeaderDrops). A packet a push-out policy evicts
 //     is dropped, not trimmed: trimming acts on arrivals.
 //   - The receiver answers data with an ACK and a trimmed header with a
-//     NACK at once (both ahead of data on its NIC), and for either asks
-//     its pull pacer for one PULL. The pacer, one per host, sends one PULL
+//     NACK at once (both ahead of data on its NIC; its Sink makes them),
+//     and for either asks its host's pull pacer for one PULL. The pacer, one per host, sends one PULL
 //     per MTU time of the host link, for all the flows to that host in
 //     arrival order: the senders together send at the receiver's line
 //     rate. A flow whose receiver has everything gets no more PULLs.
