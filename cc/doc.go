@@ -55,10 +55,10 @@
 // selectively acknowledged. There is no duplicate-ACK fast retransmit,
 // because rotor fabrics reorder packets as a matter of course.
 //
-// Flows that are never acknowledged and never retransmit (the fabric's
-// host-buffered pulled flows and line-rate senders) use
-// NewLosslessReceiver: every segment arrives at most once, so it counts
-// bytes and reordering without the per-segment bitmap.
+// Flows that are never acknowledged and never retransmit (the pull and
+// linerate transports) have a lossless Receiver (as NewLosslessReceiver
+// makes): every segment arrives at most once, so it counts bytes and
+// reordering without the per-segment bitmap.
 //
 // The bitmaps of the others (the receiver's segments, the sender's SACKs)
 // slide: they cover only the segments past the cumulative point, so their
