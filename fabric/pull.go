@@ -3,6 +3,7 @@ package fabric
 import (
 	"math/bits"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
@@ -266,7 +267,9 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
 			fs := &s.flows[ps.pend[t*n+x].Head()]
-			if sp >= int64(s.pulledSize(fs)) && s.inTime(int32(fs.f.Src), ready, night) {
+			// A segment is at most an MTU: most checks need not ask the
+			// flow's host for its next size.
+			if (sp >= int64(s.cfg.MTU) || sp >= int64(s.pulledSize(fs))) && s.inTime(int32(fs.f.Src), ready, night) {
 				next := x + 1 // x+1 mod n, without a division
 				if next == n {
 					next = 0
@@ -287,9 +290,11 @@ func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
 }
 
 // pulledSize is the size of the next segment pulled flow fs hands out.
-func (s *sim) pulledSize(fs *flowState) int32 {
-	return int32(min(fs.src.Pending(), int64(s.cfg.MTU)))
-}
+func (s *sim) pulledSize(fs *flowState) int32 { return pulledSource(fs).NextSize() }
+
+// pulledSource is pulled flow fs's host side: its ToR asks it for
+// segments (a concrete type, so that the calls inline).
+func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSource) }
 
 // takePulled requests the next segment (seq, size) of the head flow of
 // pend[t·n+d] from its host and moves the flow to the tail (round-robin
@@ -300,9 +305,10 @@ func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	f := &ps.pend[t*s.n+d]
 	id := f.Pop()
 	fs := &s.flows[id]
-	seq, size, _, _ = fs.src.Next(s.q.Now()) // cc.PulledSource: the next segment in order
+	src := pulledSource(fs)
+	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
 	ps.own[t*s.n+d] -= int64(size)
-	if fs.src.Pending() > 0 {
+	if src.Pending() > 0 {
 		f.Push(id)
 	} else if f.Len() == 0 {
 		ps.bits[t*ps.words+d>>6] &^= 1 << (d & 63)
