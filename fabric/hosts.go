@@ -6,8 +6,10 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 )
 
-// Hosts and their transport: flows start, NICs send data and ACKs,
-// receivers acknowledge, senders time out, finished flows retire.
+// Hosts drive each flow's two transport ends (cc.Source, cc.Sink, made by
+// the flow's cc transport): flows start, NICs send replies and data,
+// sinks turn data into replies, sources hear replies and timers, finished
+// flows retire. The ends are cc's; the hosts only schedule and route.
 
 func (s *sim) pullFlow() {
 	f, ok := s.cfg.Flows.Next()
