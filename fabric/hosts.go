@@ -120,19 +120,11 @@ func (s *sim) hostSend(h int32) {
 		if !ok {
 			continue
 		}
-		idx := s.pool.Alloc()
-		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
-		if retx {
-			p.Flags = packet.Retx
-		}
-		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
+		idx := s.dataPacket(id, seq, size, retx, now)
 		if r := fs.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
-		s.m.injectedData += int64(size)
 		s.transmit(h, idx)
 		return
 	}
@@ -140,6 +132,22 @@ func (s *sim) hostSend(h int32) {
 		hs.wakeAt = wake
 		s.q.Schedule(wake, evHostWake, h, 0)
 	}
+}
+
+// dataPacket makes the data packet of flow id's segment (seq, size) its
+// source handed out at now, addressed to the flow's destination, unrouted.
+func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.Time) int32 {
+	fs := &s.flows[id]
+	idx := s.pool.Alloc()
+	p := s.pool.At(idx)
+	p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
+	if retx {
+		p.Flags = packet.Retx
+	}
+	p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
+	p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
+	s.m.injectedData += int64(size)
+	return idx
 }
 
 func (s *sim) transmit(h int32, idx int32) {

@@ -104,16 +104,7 @@ func (s *sim) ndpSend(h int32) {
 		if !ok {
 			continue
 		}
-		idx := s.pool.Alloc()
-		p := s.pool.At(idx)
-		p.Reset(packet.Data)
-		p.Flow, p.Size, p.Seq, p.Sent = id, size, seq, now
-		if retx {
-			p.Flags = packet.Retx
-		}
-		p.SrcHost, p.DstHost, p.DstToR = int32(fs.f.Src), int32(fs.f.Dst), fs.dstToR
-		s.m.injectedData += int64(size)
-		s.transmit(h, idx)
+		s.transmit(h, s.dataPacket(id, seq, size, retx, now))
 		return
 	}
 }
