@@ -8,8 +8,9 @@ import (
 // Source is the sending end of one flow as its host drives it, whatever
 // the transport: the host asks it for segments when its NIC is free (or,
 // for a pulled flow, when the ToR pulls), hands it every reply (ACK, NACK,
-// PULL) and fires its timer. Every method costs O(1) or O(hops) and
-// allocates nothing once the flow's window has been reached.
+// PULL) and fires its timer. Every method costs O(1) amortised per
+// segment (a law's OnAck: O(hops)) and allocates nothing once the flow's
+// window has been reached (BenchmarkFlowEnds).
 type Source interface {
 	// CanSend reports whether Next would hand out a segment now (window,
 	// credit, bytes left).
