@@ -1,6 +1,45 @@
-// Package cc holds rdcn's host transports: a reliable windowed sender and
-// its receiver, and the Law interface that congestion-control laws
-// implement.
+// Package cc holds rdcn's host transports: both ends of every flow, the
+// registry of transports, and the Law interface that congestion-control
+// laws implement.
+//
+// # Flow ends
+//
+// A host drives every transport through two interfaces, one per flow end
+// (ExampleSource). A Source is the sending end: the host asks it for
+// segments (CanSend, Next, Rate for pacing), hands it each reply to the
+// flow (OnReply: ACK, NACK or PULL, with the INT records the network kept
+// for it in a Feedback), fires its Timer (OnTimeout) and tells it of
+// circuit day and night (OnCircuit). A Sink is the receiving end: Receive
+// takes a data packet (or an NDP trimmed header) and turns it into its
+// reply in place — MakeAck and MakeNack are the only places ACKs and
+// NACKs are made — and returns a Verdict: the flow completed, the packet
+// is now a reply to route back, the receiver's host owes the flow a PULL.
+// The engine only routes what it is handed back. An ACK keeps the data
+// packet's INT records (packet.Packet.IntN), so the sender's law sees the
+// data path; a NACK carries none.
+//
+// The registry (Transports, LookupTransport) holds one TransportSpec per
+// transport: its name, a one-line doc, the configuration keys its flow
+// ends read, whether its flows take a Law, and New, which makes a flow's
+// two ends from a Flow:
+//
+//   - window: Sender (with the flow's Law) and a Receiver that ACKs every
+//     data packet;
+//   - linerate: an unreliable Sender at line rate and a lossless Receiver
+//     that answers nothing;
+//   - pull: the host side of a host-buffered flow, PulledSource, whose
+//     segments wait at the sending host and are handed out in order when
+//     the network pulls one (the network reserves room for each, so
+//     nothing is lost, acknowledged or resent), and a lossless Receiver;
+//   - ndp: NDP and a Receiver that ACKs data, NACKs headers and asks for
+//     a PULL per arrival until the flow is complete.
+//
+// Decisions where the engine issue was silent: the flow ends allocate
+// once per flow (New) and never per packet; a reply leaves the Sink with
+// no route and no destination ToR (packet.NoToR), which the engine fills
+// in; PULLs are made by the receiving host's pacer (MakePull), not by the
+// Sink, because pacing is per host, not per flow; a Sink answers a header
+// of a flow it has completed with nothing.
 //
 // The Sender owns reliability (sequence numbers, cumulative and selective
 // acknowledgements, retransmission timeouts); the Law owns the window and
@@ -16,10 +55,10 @@
 // selectively acknowledged. There is no duplicate-ACK fast retransmit,
 // because rotor fabrics reorder packets as a matter of course.
 //
-// Flows that are never acknowledged and never retransmit (the fabric's
-// host-buffered pulled flows and line-rate senders) use
-// NewLosslessReceiver: every segment arrives at most once, so it counts
-// bytes and reordering without the per-segment bitmap.
+// Flows that are never acknowledged and never retransmit (the pull and
+// linerate transports) have a lossless Receiver (as NewLosslessReceiver
+// makes): every segment arrives at most once, so it counts bytes and
+// reordering without the per-segment bitmap.
 //
 // The bitmaps of the others (the receiver's segments, the sender's SACKs)
 // slide: they cover only the segments past the cumulative point, so their
@@ -29,8 +68,9 @@
 // datacenter networks and stacks for low latency and high performance"):
 // a first window at line rate, then one packet per PULL, NACKed segments
 // before new data, and a timeout that re-queues what is unacknowledged.
-// It has no window to control and is not a Law; the fabric trims packets,
-// paces the receivers' PULLs and turns headers into NACKs.
+// It has no window to control and is not a Law; its Receiver turns
+// headers into NACKs; the network trims packets and paces the receivers'
+// PULLs.
 //
 // # Congestion-control laws
 //

@@ -67,7 +67,7 @@ func (n *NDP) Deadline() rotor.Time { return n.LastHeard + n.RTO }
 // Next spends one credit on the next packet: a queued retransmission, else
 // the next new segment. ok is false if there is no credit or nothing to
 // send (then the credit is spent).
-func (n *NDP) Next() (seq int64, size int32, retx bool, ok bool) {
+func (n *NDP) Next(rotor.Time) (seq int64, size int32, retx bool, ok bool) {
 	if n.Credit <= 0 {
 		return 0, 0, false, false
 	}

@@ -14,7 +14,7 @@ func ExampleNDP() {
 	s := cc.NewNDP(6000, 1500, 2, rotor.Millisecond, 0)
 	send := func() {
 		for {
-			seq, _, retx, ok := s.Next()
+			seq, _, retx, ok := s.Next(0)
 			if !ok {
 				return
 			}

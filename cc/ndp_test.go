@@ -14,7 +14,7 @@ func TestNDPSender(t *testing.T) {
 	n := NewNDP(6500, 1500, 2, rotor.Millisecond, 0)
 	next := func(wantSeq int64, wantSize int32, wantRetx, wantOK bool) {
 		t.Helper()
-		seq, size, retx, ok := n.Next()
+		seq, size, retx, ok := n.Next(0)
 		if seq != wantSeq || size != wantSize || retx != wantRetx || ok != wantOK {
 			t.Fatalf("Next = (%d, %d, %v, %v), want (%d, %d, %v, %v)", seq, size, retx, ok, wantSeq, wantSize, wantRetx, wantOK)
 		}

@@ -244,10 +244,14 @@ func (s *Sender) OnTimeout(now rotor.Time) bool {
 	return true
 }
 
-// Receiver is the receiving half of one flow.
+// Receiver is the receiving half of one flow. As a Sink (Receive), it
+// answers as its transport does; NewReceiver and NewLosslessReceiver make
+// one that only counts (OnData).
 type Receiver struct {
 	Size     int64
 	MSS      int32
+	AckSize  int32 // bytes of its ACKs and NACKs (Receive)
+	answer   answer
 	lossless bool
 	got      segBits // per segment, from cum on
 	cum      int64

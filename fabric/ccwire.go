@@ -90,17 +90,27 @@ func (c *Config) baseRTT() rotor.Time {
 	return rtt
 }
 
-// ccState is the resolved law of a run.
+// ccState is the resolved law and transport of a run.
 type ccState struct {
 	spec       cc.Spec
 	env        cc.Env
 	values     cc.Values
 	circuitECE bool // the ToR delivering an ACK sets ECE from its circuit map
+	// transport makes the ends of the flows the ToRs do not pull, pulled
+	// those of the pulled (host-buffered) flows; flow is what every
+	// flow's ends are told (Size, Start and Law are per flow).
+	transport, pulled cc.TransportSpec
+	flow              cc.Flow
 }
 
-// initCC resolves the law before the run (validate has checked it).
+// initCC resolves the law and the transport before the run (validate has
+// checked them).
 func (s *sim) initCC() error {
 	s.cc.env = s.cfg.ccEnv()
+	s.cc.transport = flowTransport(s.cfg.Transport)
+	s.cc.pulled, _ = cc.LookupTransport(cc.TransportPull)
+	s.cc.flow = cc.Flow{MSS: s.cfg.MTU, AckSize: s.cfg.AckSize, Line: s.cfg.HostLink,
+		MinRTO: s.cfg.MinRTO, DupThresh: s.cfg.DupThresh} // NDP's Window: initNDP
 	spec, _ := cc.Lookup(s.cfg.CC)
 	s.cc.spec = spec
 	s.cc.circuitECE = spec.ECE == cc.ECECircuit && s.sched != nil

@@ -14,8 +14,8 @@
 // event kind for all ports), circuits.go (days, nights, and how a circuit
 // uplink picks: VOQs or pulled packets toward its slot's peer, by day
 // only), switch.go (ToR queues, how a rotor ToR's host port picks: turns
-// booked ahead), hosts.go
-// (flows, NICs, ACKs, timeouts), pull.go (host buffering), routing.go
+// booked ahead), hosts.go (flows, NICs, timers: hosts drive each flow's
+// cc ends), pull.go (the ToRs' side of host buffering), routing.go
 // (asks package routing's Router for next hops), leafspine.go, buffer.go
 // (every switch's tor.Switch and its buffer policy, NamedPolicy from
 // package tor's registry, circuit day and night for the rotor ToRs' VOQ
@@ -27,7 +27,7 @@
 // provides for it: INT, ECN marks, reTCP's circuit ECE), voq.go
 // (hybrid-voq and reTCP's VOQ prebuffering), circuitstats.go (circuit
 // utilisation on days with demand, queueing latency, the watched pair),
-// ndp.go (the NDP transport: trimming, pull pacing, NACKs), pfc.go
+// ndp.go (the NDP transport's fabric side: trimming, pull pacing), pfc.go
 // (priority flow control on the leaf-spine: Config.Lossless classes, pause
 // and resume frames that cross links and stop the upstream port's class or
 // the host's NIC, headroom, PFCStats).
@@ -50,6 +50,29 @@
 // that switch's n ports. Ports free at one instant act in the order of
 // their global ids: circuit uplinks, then the rotor ToRs' host ports,
 // then the others (a decision the engine issue left open; port.go).
+//
+// # Hosts and transports
+//
+// Every transport's flow ends are package cc's: a cc.Source (windowed
+// cc.Sender with its law, line rate, cc.NDP, or the pulled flows'
+// cc.PulledSource) and a cc.Sink (cc.Receiver), made by the cc transport
+// registry's entry (cc.Transports) that transport.kind names; the
+// Transports registry here is cc's, plus what the fabric adds (the pull
+// and NDP ToR sides, transport.acks). The hosts drive the ends through
+// these two interfaces only (hosts.go): a free NIC sends a waiting reply
+// first, then asks the flows' sources for segments in turn (round robin,
+// honouring each Source's Rate; NDP: the flows with credit); a data packet
+// reaching its host goes to the flow's Sink, which counts it and turns it
+// into its ACK (or an NDP header into its NACK) in place, and says whether
+// the receiving host's pull pacer owes the flow a PULL; the fabric only
+// routes what it is handed back (it sets the reply's DstToR). A reply goes
+// to the Source with the INT records of its data packet (the ACK keeps the
+// data path's records; switches do not stamp replies). Each flow has one
+// timer event at its Source's Timer. Circuit day/night reaches the
+// windowed flows' laws through Source.OnCircuit (notify.go). A pulled
+// flow's host side (which segment goes next, what is left) is its
+// PulledSource, asked by its ToR when it pulls (pull.go); its Sink is
+// lossless and answers nothing.
 //
 // A packet is routed at its source ToR and forwarded hop by hop as circuits
 // appear (package routing teaches each mode): Direct waits for a circuit
@@ -76,12 +99,13 @@
 // ToR's host port, whose reserved room is settled lazily: before anyone
 // reads that ToR's buffer, and by a room check only when the unsettled
 // room is too small (settling only adds room). Windowed flows hear circuit
-// changes through cc.Law.OnCircuit.
+// changes through cc.Source.OnCircuit, which passes them to the law.
 //
 // With the NDP transport (ndp.go, cc.NDP) a switch that refuses a data
 // packet trims it to a header and queues that in the port's first class;
-// the receiver NACKs headers, ACKs data and paces PULLs at its line
-// rate, one per MTU time, each letting a sender send one packet. Under
+// the receiver's Sink NACKs headers and ACKs data, and its host paces
+// PULLs at its line rate, one per MTU time, each letting a sender send
+// one packet. Under
 // routing.mode paths the bulk flows are pulled over RotorLB as with the
 // Pull transport: opera-sim's Opera mode. Decisions where the issue was
 // silent: headers, NACKs and PULLs are transport.ack_size bytes; the

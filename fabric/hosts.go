@@ -6,8 +6,10 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 )
 
-// Hosts and their transport: flows start, NICs send data and ACKs,
-// receivers acknowledge, senders time out, finished flows retire.
+// Hosts drive each flow's two transport ends (cc.Source, cc.Sink, made by
+// the flow's cc transport): flows start, NICs send replies and data,
+// sinks turn data into replies, sources hear replies and timers, finished
+// flows retire. The ends are cc's; the hosts only schedule and route.
 
 func (s *sim) pullFlow() {
 	f, ok := s.cfg.Flows.Next()
@@ -46,39 +48,37 @@ func (s *sim) startFlow() {
 		return
 	}
 	s.pairFlowStart(fs)
-	var ctl cc.Law = &cc.Unlimited{Line: s.cfg.HostLink}
 	pulled := s.pulled(fs)
-	reliable := s.cfg.Transport == Windowed || s.cfg.Transport == Pull && !pulled
-	if reliable {
+	tp := s.cc.transport
+	if pulled {
+		tp = s.cc.pulled
+	}
+	flow := s.cc.flow
+	flow.Size, flow.Start = f.Bytes, s.q.Now()
+	if tp.Law {
 		c, err := s.newLaw(f)
 		if err != nil {
 			s.fail("transport: %v", err)
 			return
 		}
-		ctl = c
+		flow.Law = c
 	}
-	if reliable {
-		fs.recv = cc.NewReceiver(f.Bytes, s.cfg.MTU)
-	} else { // pulled or line rate: each segment is sent once, nothing is acknowledged
-		fs.recv = cc.NewLosslessReceiver(f.Bytes, s.cfg.MTU)
-	}
-	if pulled { // its ToR hands out the segments in order (fill): no sender
+	fs.src, fs.sink = tp.New(flow)
+	switch {
+	case pulled: // its ToR pulls the segments (pull.go)
 		s.addPulled(id)
-		return
-	}
-	if s.ndp.on {
-		s.startNDP(id)
-		return
-	}
-	fs.sender = cc.NewSender(f.Bytes, s.cfg.MTU, reliable, ctl, s.cfg.MinRTO)
-	fs.sender.DupThresh = s.cfg.DupThresh
-	if reliable {
-		s.watchCircuit(id)
-	}
-	h := &s.hosts[f.Src]
-	h.active.Push(id)
-	if !h.busy {
-		s.hostSend(int32(f.Src))
+	case s.ndp.on: // its first window may go now
+		s.armTimer(id)
+		s.ndpWake(id)
+	default:
+		if tp.Law {
+			s.watchCircuit(id)
+		}
+		h := &s.hosts[f.Src]
+		h.active.Push(id)
+		if !h.busy {
+			s.hostSend(int32(f.Src))
+		}
 	}
 }
 
@@ -106,7 +106,7 @@ func (s *sim) hostSend(h int32) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
 		fs := &s.flows[id]
-		if fs.sender == nil || fs.sender.Done() {
+		if fs.src == nil || fs.src.Done() {
 			continue // leaves the active list
 		}
 		hs.active.Push(id)
@@ -116,23 +116,15 @@ func (s *sim) hostSend(h int32) {
 			}
 			continue
 		}
-		seq, size, retx, ok := fs.sender.Next(now)
+		seq, size, retx, ok := fs.src.Next(now)
 		if !ok {
 			continue
 		}
-		idx := s.pool.Alloc()
-		p := s.pool.At(idx)
-		p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
-		if retx {
-			p.Flags = packet.Retx
-		}
-		p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
-		p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
-		if r := fs.sender.CC.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
+		idx := s.dataPacket(id, seq, size, retx, now)
+		if r := fs.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
-		s.armRTO(id)
-		s.m.injectedData += int64(size)
+		s.armTimer(id)
 		s.transmit(h, idx)
 		return
 	}
@@ -140,6 +132,22 @@ func (s *sim) hostSend(h int32) {
 		hs.wakeAt = wake
 		s.q.Schedule(wake, evHostWake, h, 0)
 	}
+}
+
+// dataPacket makes the data packet of flow id's segment (seq, size) its
+// source handed out at now, addressed to the flow's destination, unrouted.
+func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.Time) int32 {
+	fs := &s.flows[id]
+	idx := s.pool.Alloc()
+	p := s.pool.At(idx)
+	p.Flow, p.Kind, p.Size, p.Seq, p.Sent = id, packet.Data, size, seq, now
+	if retx {
+		p.Flags = packet.Retx
+	}
+	p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
+	p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
+	s.m.injectedData += int64(size)
+	return idx
 }
 
 func (s *sim) transmit(h int32, idx int32) {
@@ -181,7 +189,7 @@ func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
 func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		fs := &s.flows[hs.active.At(k)]
-		if fs.sender == nil || !fs.sender.CanSend() {
+		if fs.src == nil || !fs.src.CanSend() {
 			continue
 		}
 		t := max(free, fs.nextSend)
@@ -195,32 +203,44 @@ func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool)
 	return at, ok
 }
 
-func (s *sim) armRTO(id int32) {
+// armTimer schedules flow id's timer event at its source's Timer,
+// unless one is pending or the source wants none.
+func (s *sim) armTimer(id int32) {
 	fs := &s.flows[id]
-	if d := fs.sender.Deadline; d != 0 && fs.timerAt == 0 {
+	if fs.timerAt != 0 {
+		return
+	}
+	if d := fs.src.Timer(); d != 0 {
 		fs.timerAt = d
 		s.q.Schedule(d, evRTO, id, 0)
 	}
 }
 
+// rto fires flow id's timer event (a retransmission timeout, or NDP's).
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
 	fs.timerAt = 0
-	if fs.ndp != nil {
-		s.ndpTimeout(id)
+	if fs.src == nil {
 		return
 	}
-	if fs.sender == nil {
+	if fs.src.OnTimeout(s.q.Now()) {
+		s.wakeFlow(id)
+	}
+	if fs.src != nil {
+		s.armTimer(id)
+	}
+}
+
+// wakeFlow lets flow id send if its host's NIC is idle (NDP: lists it
+// with the flows that have credit).
+func (s *sim) wakeFlow(id int32) {
+	if s.ndp.on {
+		s.ndpWake(id)
 		return
 	}
-	if fs.sender.OnTimeout(s.q.Now()) {
-		h := int32(fs.f.Src)
-		if !s.hosts[h].busy {
-			s.hostSend(h)
-		}
-		return
+	if h := int32(s.flows[id].f.Src); !s.hosts[h].busy {
+		s.hostSend(h)
 	}
-	s.armRTO(id)
 }
 
 // hostReceive delivers packet idx to host h at time at (now, or for a
@@ -229,61 +249,56 @@ func (s *sim) hostReceive(h int32, idx int32, at rotor.Time) {
 	s.receive(h, idx, s.pool.At(idx), at)
 }
 
-// receive is hostReceive for a caller that holds the packet already.
+// receive is hostReceive for a caller that holds the packet already. A
+// data packet (or NDP header) goes to its flow's sink, which may turn it
+// into its reply; the host sends that back. A reply goes to the flow's
+// source.
 func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(at, float64(p.Size))
-	if p.Kind == packet.Ack {
-		s.ackArrive(h, idx)
+	switch p.Kind {
+	case packet.Ack, packet.Nack, packet.Pull:
+		s.replyArrive(h, idx)
 		return
-	}
-	if p.Kind != packet.Data && s.ndp.on { // ndp's NACKs, PULLs and trimmed headers
-		s.ndpControl(h, idx, p)
-		return
-	}
-	s.m.deliveredData += int64(p.Size)
-	if int(p.Hops) < len(s.m.hops) {
-		s.m.hops[p.Hops]++
-	}
-	fs := &s.flows[p.Flow]
-	if p.Hops > fs.maxHops {
-		fs.maxHops = p.Hops
-	}
-	if fs.recv == nil { // a late duplicate for a retired flow
+	case packet.Data:
+		s.m.deliveredData += int64(p.Size)
+		if int(p.Hops) < len(s.m.hops) {
+			s.m.hops[p.Hops]++
+		}
+	case packet.Trimmed:
+	default:
+		s.fail("host %d: a %v packet reached a host", h, p.Kind)
 		s.pool.Free(idx)
 		return
 	}
-	s.pairDelivered(fs, p, at)
-	cum, complete := fs.recv.OnData(p.Seq, p.Size)
-	if complete {
+	fs := &s.flows[p.Flow]
+	if p.Kind == packet.Data && p.Hops > fs.maxHops {
+		fs.maxHops = p.Hops
+	}
+	if fs.sink == nil { // a late packet for a retired flow
+		s.pool.Free(idx)
+		return
+	}
+	if p.Kind == packet.Data {
+		s.pairDelivered(fs, p, at)
+	}
+	v := fs.sink.Receive(p)
+	if v&cc.Complete != 0 {
 		fs.done, fs.finish = true, at
 		s.m.completed++
 		s.pairFlowDone(fs)
 	}
-	if s.cfg.Transport == LineRate || p.Has(packet.Pulled) {
+	if v&cc.WantPull != 0 {
+		s.ndpQueuePull(h, p.Flow)
+	}
+	if v&cc.Reply == 0 {
 		s.pool.Free(idx)
 		s.retire(p.Flow)
 		return
 	}
-	if s.ndp.on && !complete {
-		s.ndpQueuePull(h, p.Flow) // every arrival asks for the next packet
-	}
-	// Turn the data packet into its ACK in place. It keeps the data
-	// packet's INT records (IntN), which switches do not add to: the
-	// sender's controller sees the data path.
-	flags := p.Flags & packet.Retx
-	if p.Has(packet.ECN) {
-		flags |= packet.ECE
-	}
-	if p.Has(packet.Circuit) {
-		flags |= packet.Circuit
-	}
-	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(s.cfg.MTU)), cum, s.cfg.AckSize, flags
-	p.Hops, p.Via, p.Route = 0, packet.NoToR, packet.NoRoute
-	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
-	p.DstToR = fs.srcToR
-	if s.cfg.Acks == AcksIdeal {
+	p.DstToR = fs.srcToR // the sink made the reply; the engine routes it
+	if s.cfg.Acks == AcksIdeal && p.Kind == packet.Ack {
 		d := s.ackDelayRemote
 		if fs.srcToR == fs.dstToR {
 			d = s.ackDelayLocal
@@ -299,32 +314,28 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	}
 }
 
-func (s *sim) ackArrive(h int32, idx int32) {
+// replyArrive hands reply idx (ACK, NACK or PULL), which reached host h,
+// to its flow's source.
+func (s *sim) replyArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
 	id := p.Flow
 	fs := &s.flows[id]
-	if s.ndp.on {
-		s.ndpAck(h, idx, p)
-		return
-	}
-	if fs.sender == nil { // a late ACK for a retired flow
+	if fs.src == nil { // a late reply for a retired flow
 		s.pool.Free(idx)
 		return
 	}
 	a := &s.ack
-	a.ECE, a.Circuit, a.Hops, a.Truncated = p.Has(packet.ECE), p.Has(packet.Circuit), nil, false
+	a.Hops, a.Truncated = nil, false
 	if p.IntN > 0 {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	newly := fs.sender.OnAck(s.q.Now(), p.Seq, int64(p.EchoSeg)*int64(s.cfg.MTU), p.Sent, p.Has(packet.Retx), a)
+	more := fs.src.OnReply(s.q.Now(), p, a)
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
-	if newly > 0 && fs.sender != nil {
-		s.armRTO(id)
-		if !s.hosts[h].busy {
-			s.hostSend(h)
-		}
+	if more && fs.src != nil {
+		s.armTimer(id)
+		s.wakeFlow(id)
 	}
 }
 
@@ -332,15 +343,10 @@ func (s *sim) ackArrive(h int32, idx int32) {
 // so memory does not grow with the number of flows served.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	if !fs.done || fs.recv == nil || fs.sender != nil && !fs.sender.Done() || fs.ndp != nil && !fs.ndp.Done() {
+	if !fs.done || fs.sink == nil || fs.src != nil && !fs.src.Done() {
 		return
 	}
-	fs.received, fs.reordered = fs.recv.Received(), fs.recv.Reordered
-	if fs.sender != nil {
-		fs.retx, fs.timeouts = fs.sender.Retransmits, fs.sender.Timeouts
-	}
-	if fs.ndp != nil {
-		fs.retx, fs.timeouts = fs.ndp.Retransmits, fs.ndp.Timeouts
-	}
-	fs.sender, fs.recv, fs.ndp = nil, nil, nil
+	fs.received, fs.reordered = fs.sink.Counts()
+	fs.retx, fs.timeouts = fs.src.Counts()
+	fs.src, fs.sink = nil, nil
 }

@@ -10,7 +10,9 @@ import (
 
 // NDP (transport.kind = "ndp"; Handley et al., "Re-architecting datacenter
 // networks and stacks for low latency and high performance", SIGCOMM
-// 2017). The sender's law is cc.NDP; this file is the fabric's part:
+// 2017). Both flow ends are cc's (cc.NDP sends; the cc.Receiver sink
+// turns data into ACKs and headers into NACKs and asks for PULLs); this
+// file is the fabric's part:
 //
 //   - Trimming: a switch that refuses a data packet (its buffer policy
 //     finds no room) cuts it to a header of transport.ack_size bytes
@@ -23,8 +25,8 @@ import (
 //     counted (Result.NDPHeaderDrops). A packet a push-out policy evicts
 //     is dropped, not trimmed: trimming acts on arrivals.
 //   - The receiver answers data with an ACK and a trimmed header with a
-//     NACK at once (both ahead of data on its NIC), and for either asks
-//     its pull pacer for one PULL. The pacer, one per host, sends one PULL
+//     NACK at once (both ahead of data on its NIC; its Sink makes them),
+//     and for either asks its host's pull pacer for one PULL. The pacer, one per host, sends one PULL
 //     per MTU time of the host link, for all the flows to that host in
 //     arrival order: the senders together send at the receiver's line
 //     rate. A flow whose receiver has everything gets no more PULLs.
@@ -67,15 +69,7 @@ func (s *sim) initNDP() {
 		bdp := int64(s.cfg.HostLink.BytesIn(s.baseRTT()))
 		nd.iw = int(max(1, (bdp+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU)))
 	}
-}
-
-// startNDP starts flow id's NDP sender: its first window may go now.
-func (s *sim) startNDP(id int32) {
-	fs := &s.flows[id]
-	fs.recv = cc.NewReceiver(fs.f.Bytes, s.cfg.MTU)
-	fs.ndp = cc.NewNDP(fs.f.Bytes, s.cfg.MTU, s.ndp.iw, s.cfg.MinRTO, s.q.Now())
-	s.ndpArm(id)
-	s.ndpWake(id)
+	s.cc.flow.Window = nd.iw
 }
 
 // ndpWake lists flow id with its host's flows that may send and starts
@@ -83,7 +77,7 @@ func (s *sim) startNDP(id int32) {
 func (s *sim) ndpWake(id int32) {
 	fs := &s.flows[id]
 	h := int32(fs.f.Src)
-	if !fs.ndpReady && fs.ndp.CanSend() {
+	if !fs.ndpReady && fs.src.CanSend() {
 		fs.ndpReady = true
 		s.ndp.hosts[h].ready.Push(id)
 	}
@@ -99,94 +93,20 @@ func (s *sim) ndpSend(h int32) {
 	for r.Len() > 0 {
 		id := r.Pop()
 		fs := &s.flows[id]
-		if fs.ndp == nil {
+		if fs.src == nil {
 			continue
 		}
-		seq, size, retx, ok := fs.ndp.Next()
-		if fs.ndpReady = fs.ndp.CanSend(); fs.ndpReady {
+		now := s.q.Now()
+		seq, size, retx, ok := fs.src.Next(now)
+		if fs.ndpReady = fs.src.CanSend(); fs.ndpReady {
 			r.Push(id)
 		}
 		if !ok {
 			continue
 		}
-		now := s.q.Now()
-		idx := s.pool.Alloc()
-		p := s.pool.At(idx)
-		p.Reset(packet.Data)
-		p.Flow, p.Size, p.Seq, p.Sent = id, size, seq, now
-		if retx {
-			p.Flags = packet.Retx
-		}
-		p.SrcHost, p.DstHost, p.DstToR = int32(fs.f.Src), int32(fs.f.Dst), fs.dstToR
-		s.m.injectedData += int64(size)
-		s.transmit(h, idx)
+		s.transmit(h, s.dataPacket(id, seq, size, retx, now))
 		return
 	}
-}
-
-// ndpArm schedules flow id's timeout unless one is pending.
-func (s *sim) ndpArm(id int32) {
-	fs := &s.flows[id]
-	if fs.timerAt == 0 && !fs.ndp.Done() {
-		fs.timerAt = fs.ndp.Deadline()
-		s.q.Schedule(fs.timerAt, evRTO, id, 0)
-	}
-}
-
-// ndpTimeout handles flow id's timer (its timerAt is cleared).
-func (s *sim) ndpTimeout(id int32) {
-	fs := &s.flows[id]
-	if fs.ndp.OnTimeout(s.q.Now()) {
-		s.ndpWake(id)
-	}
-	if fs.ndp != nil {
-		s.ndpArm(id)
-	}
-}
-
-// ndpAck hands ACK idx (p), which reached host h, to its flow's sender.
-func (s *sim) ndpAck(h int32, idx int32, p *packet.Packet) {
-	id := p.Flow
-	fs := &s.flows[id]
-	if fs.ndp != nil { // else a late ACK for a retired flow
-		fs.ndp.OnAck(int64(p.EchoSeg), s.q.Now())
-	}
-	s.pool.Free(idx)
-	s.retire(id)
-}
-
-// ndpControl handles a NACK, PULL or trimmed header idx (p) reaching host h.
-func (s *sim) ndpControl(h int32, idx int32, p *packet.Packet) {
-	fs := &s.flows[p.Flow]
-	now := s.q.Now()
-	switch p.Kind {
-	case packet.Nack:
-		if fs.ndp != nil {
-			fs.ndp.OnNack(int64(p.EchoSeg), now)
-		}
-	case packet.Pull:
-		if fs.ndp != nil {
-			fs.ndp.OnPull(now)
-			s.ndpWake(p.Flow)
-		}
-	case packet.Trimmed: // the receiver: NACK it now, pull its retransmission
-		if fs.recv == nil || fs.done {
-			break
-		}
-		s.ndpQueuePull(h, p.Flow)
-		p.Kind, p.EchoSeg, p.Size, p.Flags = packet.Nack, int32(p.Seq/int64(s.cfg.MTU)), s.cfg.AckSize, p.Flags&packet.Retx
-		p.Hops, p.Via, p.Route, p.IntN = 0, packet.NoToR, packet.NoRoute, 0
-		p.SrcHost, p.DstHost, p.DstToR = p.DstHost, p.SrcHost, fs.srcToR
-		hs := &s.hosts[h]
-		hs.acks.Push(idx)
-		if !hs.busy {
-			s.hostSend(h)
-		}
-		return
-	default:
-		s.fail("host %d: a %v packet reached a host", h, p.Kind)
-	}
-	s.pool.Free(idx)
 }
 
 // ndpQueuePull asks host h's pacer for one PULL for flow id.
@@ -208,15 +128,14 @@ func (s *sim) ndpPull(h int32) {
 	for nh.pulls.Len() > 0 {
 		id := nh.pulls.Pop()
 		fs := &s.flows[id]
-		if fs.recv == nil || fs.done {
+		if fs.sink == nil || fs.done {
 			continue
 		}
 		now := s.q.Now()
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
-		p.Reset(packet.Pull)
-		p.Flow, p.Size, p.Sent = id, s.cfg.AckSize, now
-		p.SrcHost, p.DstHost, p.DstToR = h, int32(fs.f.Src), fs.srcToR
+		cc.MakePull(p, id, h, int32(fs.f.Src), s.cfg.AckSize, now)
+		p.DstToR = fs.srcToR
 		hs := &s.hosts[h]
 		hs.acks.Push(idx)
 		if !hs.busy {

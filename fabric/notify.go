@@ -33,10 +33,10 @@ func (s *sim) notifyCircuit(t int, v int32, up bool) {
 	for k, n := 0, l.Len(); k < n; k++ {
 		id := l.Pop()
 		fs := &s.flows[id]
-		if fs.sender == nil || fs.sender.Done() {
+		if fs.src == nil || fs.src.Done() {
 			continue
 		}
 		l.Push(id)
-		fs.sender.CC.OnCircuit(now, up)
+		fs.src.OnCircuit(now, up)
 	}
 }

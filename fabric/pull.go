@@ -3,6 +3,7 @@ package fabric
 import (
 	"math/bits"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
@@ -116,7 +117,6 @@ func (s *sim) pulled(fs *flowState) bool {
 func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
-	fs.unpulled = fs.f.Bytes
 	ps := &s.pull
 	ps.pend[t*s.n+d].Push(id)
 	ps.own[t*s.n+d] += fs.f.Bytes
@@ -176,12 +176,10 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		fs := &s.flows[id]
 		d := int(s.torOf(int32(fs.f.Dst)))
-		size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
-		if !s.stage(t, v, size) {
+		if !s.stage(t, v, s.pulledSize(fs)) {
 			return
 		}
-		seq := fs.f.Bytes - fs.unpulled // segments go out in order
-		s.takePulled(t, d, size)
+		seq, size := s.takePulled(t, d)
 		if via >= 0 {
 			ps.relayed[v*s.n+d] += int64(size) // v's relay room is promised now
 		}
@@ -269,8 +267,9 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
 			fs := &s.flows[ps.pend[t*n+x].Head()]
-			size := int32(min(fs.unpulled, int64(s.cfg.MTU)))
-			if sp >= int64(size) && s.inTime(int32(fs.f.Src), ready, night) {
+			// A segment is at most an MTU: most checks need not ask the
+			// flow's host for its next size.
+			if (sp >= int64(s.cfg.MTU) || sp >= int64(s.pulledSize(fs))) && s.inTime(int32(fs.f.Src), ready, night) {
 				next := x + 1 // x+1 mod n, without a division
 				if next == n {
 					next = 0
@@ -290,21 +289,31 @@ func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
 	return max(arrive, ready)+s.serMTU[linkCircuit] <= night
 }
 
-// takePulled consumes size bytes of the head flow of pend[t·n+d] and moves
-// it to the tail (round-robin over flows), or drops it from the list once
-// all its bytes are requested.
-func (s *sim) takePulled(t, d int, size int32) {
+// pulledSize is the size of the next segment pulled flow fs hands out.
+func (s *sim) pulledSize(fs *flowState) int32 { return pulledSource(fs).NextSize() }
+
+// pulledSource is pulled flow fs's host side: its ToR asks it for
+// segments (a concrete type, so that the calls inline).
+func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSource) }
+
+// takePulled requests the next segment (seq, size) of the head flow of
+// pend[t·n+d] from its host and moves the flow to the tail (round-robin
+// over flows), or drops it from the list once all its bytes are
+// requested.
+func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
 	f := &ps.pend[t*s.n+d]
 	id := f.Pop()
 	fs := &s.flows[id]
-	fs.unpulled -= int64(size)
+	src := pulledSource(fs)
+	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
 	ps.own[t*s.n+d] -= int64(size)
-	if fs.unpulled > 0 {
+	if src.Pending() > 0 {
 		f.Push(id)
 	} else if f.Len() == 0 {
 		ps.bits[t*ps.words+d>>6] &^= 1 << (d & 63)
 	}
+	return seq, size
 }
 
 // hostPull answers a pull request for a packet of size bytes sent to host

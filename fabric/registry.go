@@ -3,6 +3,8 @@ package fabric
 import (
 	"slices"
 	"strings"
+
+	"github.com/rdcn/rdcn/cc"
 )
 
 // Entry is one choice of a registry: its name, a one-line doc, and the
@@ -80,19 +82,61 @@ var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entri
 // of modes).
 var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
 
-// windowKeys are the keys of the windowed flows' transport.
-var windowKeys = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.acks", "transport.ack_size"}
+// Transports: how hosts send. Its entries are package cc's transports
+// (cc.Transports: each flow end's behaviour, doc and keys) with what the
+// fabric adds to them (fabricTransports).
+var Transports = transportRegistry()
 
-// Transports: how hosts send.
-var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []Entry{
-	{Name: Windowed, Doc: "reliable: a window (or a congestion controller), ACKs, retransmission on timeout",
-		Reads: windowKeys},
-	{Name: LineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate"},
-	{Name: Pull, Doc: "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
-		Reads: append([]string{"transport.pull_depth", "routing.offer"}, windowKeys...)},
-	{Name: NDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission; with paths, bulk flows are pulled as with pull",
-		Reads: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size", "transport.pull_depth", "routing.offer"}},
-}}
+// fabricTransport is one transport.kind: the cc transport of its flows,
+// and what the fabric adds: ToRs that pull host-buffered flows (their
+// ends are cc's pull transport), and keys the fabric reads for it.
+type fabricTransport struct {
+	name  string   // transport.kind
+	flows string   // the cc transport of the flows the ToRs do not pull
+	doc   string   // the entry's doc if not cc's: the fabric's side too
+	more  string   // added to cc's doc
+	reads []string // keys the fabric reads besides cc's
+}
+
+var fabricTransports = []fabricTransport{
+	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks"}},
+	{name: LineRate, flows: cc.TransportLineRate},
+	{name: Pull, flows: cc.TransportWindow,
+		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
+		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}},
+	{name: NDP, flows: cc.TransportNDP, more: "; with paths, bulk flows are pulled as with pull",
+		reads: []string{"transport.pull_depth", "routing.offer"}},
+}
+
+// flowTransport is the cc transport of the flows of transport.kind name
+// that the ToRs do not pull.
+func flowTransport(name string) cc.TransportSpec {
+	for _, t := range fabricTransports {
+		if t.name == name {
+			name = t.flows
+			break
+		}
+	}
+	spec, ok := cc.LookupTransport(name)
+	if !ok {
+		panic("fabric: no cc transport " + name)
+	}
+	return spec
+}
+
+// transportRegistry is Transports, built from cc's transports.
+func transportRegistry() Registry {
+	r := Registry{Key: "transport.kind", What: "transport"}
+	for _, t := range fabricTransports {
+		spec := flowTransport(t.name)
+		e := Entry{Name: t.name, Doc: spec.Doc + t.more, Reads: append(t.reads[:len(t.reads):len(t.reads)], spec.Params...)}
+		if t.doc != "" {
+			e.Doc = t.doc
+		}
+		r.Entries = append(r.Entries, e)
+	}
+	return r
+}
 
 // CongestionControls: the controller of each windowed flow (package cc).
 // Its entries are cc's registry of laws: fixed reads transport.window,

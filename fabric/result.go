@@ -199,11 +199,9 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 			r.FlowsComplete++
 		}
 		switch {
-		case fs.recv != nil:
-			fr.Received, fr.Reordered = fs.recv.Received(), fs.recv.Reordered
-			if fs.sender != nil {
-				fr.Retransmits, fr.Timeouts = fs.sender.Retransmits, fs.sender.Timeouts
-			}
+		case fs.sink != nil:
+			fr.Received, fr.Reordered = fs.sink.Counts()
+			fr.Retransmits, fr.Timeouts = fs.src.Counts()
 		case fs.f.Bytes == 0:
 		default: // retired
 			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts

@@ -176,7 +176,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.rto(target)
 	case evAckIdeal:
 		s.m.idealInFlight--
-		s.ackArrive(target, arg)
+		s.replyArrive(target, arg)
 	case evPSArrive:
 		s.psArrive(arg)
 	case evSample:

@@ -48,14 +48,12 @@ type hostState struct {
 
 type flowState struct {
 	f        workload.Flow
-	sender   *cc.Sender
-	ndp      *cc.NDP // transport ndp: the flow's sender (ndp.go); nil otherwise
-	recv     *cc.Receiver
+	src      cc.Source  // the sending end (hosts.go); nil: retired
+	sink     cc.Sink    // the receiving end; nil: retired
 	nextSend rotor.Time // pacing
-	timerAt  rotor.Time // pending RTO event time, 0: none
+	timerAt  rotor.Time // pending timer event time, 0: none
 	finish   rotor.Time // last byte delivered, 0: not yet
 	ideal    rotor.Time
-	unpulled int64 // pulled flow: bytes its ToR has not requested yet
 	srcToR   int32 // racks of the source and destination hosts
 	dstToR   int32
 	maxHops  uint8

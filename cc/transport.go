@@ -1,0 +1,346 @@
+package cc
+
+import (
+	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// Source is the sending end of one flow as its host drives it, whatever
+// the transport: the host asks it for segments when its NIC is free (or,
+// for a pulled flow, when the ToR pulls), hands it every reply (ACK, NACK,
+// PULL) and fires its timer. Every method costs O(1) amortised per
+// segment (a law's OnAck: O(hops)) and allocates nothing once the flow's
+// window has been reached (BenchmarkFlowEnds).
+type Source interface {
+	// CanSend reports whether Next would hand out a segment now (window,
+	// credit, bytes left).
+	CanSend() bool
+	// Next hands out the segment to send now: its offset and size, and
+	// whether it is a retransmission; ok is false if none may go.
+	Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool)
+	// Pending is the number of bytes not yet handed out once.
+	Pending() int64
+	// Rate is the pacing rate; 0 (or the line rate): no pacing.
+	Rate() rotor.Rate
+	// OnReply takes the reply p (ACK, NACK or PULL) to this flow. The
+	// engine puts the INT records it holds for p in fb (Hops, Truncated);
+	// OnReply reads the rest from p. It reports whether more may be sent
+	// now.
+	OnReply(now rotor.Time, p *packet.Packet, fb *Feedback) bool
+	// Timer is when the source wants its timer to fire; 0: no timer.
+	Timer() rotor.Time
+	// OnTimeout fires the timer at now; true: something may be sent now.
+	// A stale timer (the deadline moved) reports false.
+	OnTimeout(now rotor.Time) bool
+	// OnCircuit tells the source that the circuit from its ToR towards
+	// its destination's ToR came up (day) or went down (night); a windowed
+	// source passes it on to its Law.
+	OnCircuit(now rotor.Time, up bool)
+	// Done reports whether the source has nothing left to do.
+	Done() bool
+	// Counts returns the retransmissions and timeouts so far.
+	Counts() (retransmits, timeouts int64)
+}
+
+// Sink is the receiving end of one flow. Receive takes a data packet (or
+// an NDP trimmed header) of the flow at its destination host and, if the
+// transport answers it, turns it into its reply in place (ACK or NACK):
+// the engine only routes the packet it is handed back. The reply keeps
+// the data packet's INT records (packet.Packet.IntN); switches do not add
+// to replies.
+type Sink interface {
+	Receive(p *packet.Packet) Verdict
+	// Counts returns the distinct payload bytes received and the data
+	// packets that arrived after one with a higher offset.
+	Counts() (received, reordered int64)
+}
+
+// Verdict is what a Sink's Receive tells the engine, as bits.
+type Verdict uint8
+
+// Verdict bits.
+const (
+	// Complete: this packet completed the flow.
+	Complete Verdict = 1 << iota
+	// Reply: the packet is now the reply; route it back to the sender
+	// (its DstHost). Without it the engine frees the packet.
+	Reply
+	// WantPull: ask the receiving host's pull pacer for one PULL for this
+	// flow (NDP).
+	WantPull
+)
+
+// Flow is what a transport's flow ends know of their flow.
+type Flow struct {
+	Size      int64      // payload bytes
+	MSS       int32      // payload bytes per segment
+	AckSize   int32      // bytes of an ACK, NACK or PULL on the wire
+	Line      rotor.Rate // the host NIC's line rate
+	MinRTO    rotor.Time // the retransmission timeout's floor (NDP: the timeout)
+	DupThresh int        // windowed: SACK loss detection threshold, segments; 0: timeouts only
+	Window    int        // NDP: the first window, packets
+	Law       Law        // windowed: the congestion-control law (TransportSpec.Law)
+	Start     rotor.Time // when the flow starts
+}
+
+// TransportSpec is one registered transport: how one flow's two ends
+// behave.
+type TransportSpec struct {
+	Name string
+	Doc  string // one line
+	// Params are the configuration keys the flow ends read (as the
+	// engine names them), in the order the engine lists them.
+	Params []string
+	// Law: the flows take a congestion-control law (Flow.Law).
+	Law bool
+	// New makes the two ends of flow f (f.Size > 0).
+	New func(f Flow) (Source, Sink)
+}
+
+// Transport names.
+const (
+	TransportWindow   = "window"   // reliable: window (or law), SACK, retransmission
+	TransportLineRate = "linerate" // unreliable: line rate, nothing acknowledged
+	TransportPull     = "pull"     // host-buffered: segments handed out in order when pulled, lossless
+	TransportNDP      = "ndp"      // receiver-driven NDP
+)
+
+// windowParams are the keys the windowed flows read.
+var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.ack_size"}
+
+var transports = []TransportSpec{
+	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, retransmission on timeout",
+		Params: windowParams, Law: true,
+		New: func(f Flow) (Source, Sink) {
+			s := NewSender(f.Size, f.MSS, true, f.Law, f.MinRTO)
+			s.DupThresh = f.DupThresh
+			return s, newSink(f, answerAck)
+		}},
+	{Name: TransportLineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate",
+		New: func(f Flow) (Source, Sink) {
+			return NewSender(f.Size, f.MSS, false, &Unlimited{Line: f.Line}, f.MinRTO), newSink(f, answerNone)
+		}},
+	{Name: TransportPull, Doc: "host-buffered: the flow's bytes wait at its host, which hands out the next segment in order whenever the network pulls one; lossless (room is reserved hop by hop), so nothing is acknowledged or resent",
+		New: func(f Flow) (Source, Sink) { return NewPulledSource(f.Size, f.MSS), newSink(f, answerNone) }},
+	{Name: TransportNDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission",
+		Params: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size"},
+		New: func(f Flow) (Source, Sink) {
+			return NewNDP(f.Size, f.MSS, f.Window, f.MinRTO, f.Start), newSink(f, answerNDP)
+		}},
+}
+
+// Transports lists the registered transports in table order.
+func Transports() []TransportSpec { return transports }
+
+// LookupTransport returns the transport called name.
+func LookupTransport(name string) (TransportSpec, bool) {
+	for _, t := range transports {
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return TransportSpec{}, false
+}
+
+// answer is what a Receiver sends back for data.
+type answer uint8
+
+const (
+	answerNone answer = iota // nothing (lossless or unreliable flows)
+	answerAck                // an ACK per data packet
+	answerNDP                // NDP: an ACK per data packet and a PULL until complete, a NACK per trimmed header
+)
+
+func newSink(f Flow, a answer) *Receiver {
+	r := &Receiver{Size: f.Size, MSS: f.MSS, AckSize: f.AckSize, answer: a}
+	r.lossless = a == answerNone // each segment arrives at most once
+	return r
+}
+
+// Receive implements Sink.
+func (r *Receiver) Receive(p *packet.Packet) Verdict {
+	if p.Kind == packet.Trimmed { // NDP: NACK the header, pull its retransmission
+		if r.received == r.Size {
+			return 0
+		}
+		MakeNack(p, r.MSS, r.AckSize)
+		return Reply | WantPull
+	}
+	cum, complete := r.OnData(p.Seq, p.Size)
+	var v Verdict
+	if complete {
+		v = Complete
+	}
+	switch r.answer {
+	case answerNone:
+		return v
+	case answerNDP:
+		if !complete { // every arrival asks for the next packet
+			v |= WantPull
+		}
+	}
+	MakeAck(p, cum, r.MSS, r.AckSize)
+	return v | Reply
+}
+
+// Counts implements Sink.
+func (r *Receiver) Counts() (received, reordered int64) { return r.received, r.Reordered }
+
+// MakeAck turns data packet p into its acknowledgement in place: the
+// cumulative point cum, the segment it answers (EchoSeg, offset/mss),
+// the data's send time (Sent) for the RTT sample, ECE if p carried an ECN
+// mark, and p's Retx and Circuit flags; size bytes, addressed back to
+// the data's sender with no route yet (DstToR, Via, Route unset). It keeps
+// the data packet's INT records (IntN).
+func MakeAck(p *packet.Packet, cum int64, mss, size int32) {
+	flags := p.Flags & (packet.Retx | packet.Circuit)
+	if p.Has(packet.ECN) {
+		flags |= packet.ECE
+	}
+	p.Kind, p.EchoSeg, p.Seq, p.Size, p.Flags = packet.Ack, int32(p.Seq/int64(mss)), cum, size, flags
+	turn(p)
+}
+
+// MakeNack turns trimmed header p into its NACK in place (size bytes,
+// the segment in EchoSeg, no INT records).
+func MakeNack(p *packet.Packet, mss, size int32) {
+	p.Kind, p.EchoSeg, p.Size, p.Flags, p.IntN = packet.Nack, int32(p.Seq/int64(mss)), size, p.Flags&packet.Retx, 0
+	turn(p)
+}
+
+// turn addresses p back to its sender, unrouted.
+func turn(p *packet.Packet) {
+	p.Hops, p.Via, p.Route, p.DstToR = 0, packet.NoToR, packet.NoRoute, packet.NoToR
+	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
+}
+
+// MakePull makes p (fresh from a pool) the PULL that receiving host from
+// sends at now to host to, the sender of flow, size bytes on the wire.
+func MakePull(p *packet.Packet, flow, from, to, size int32, now rotor.Time) {
+	p.Reset(packet.Pull)
+	p.Flow, p.Size, p.Sent = flow, size, now
+	p.SrcHost, p.DstHost, p.DstToR = from, to, packet.NoToR
+}
+
+// The windowed (and line-rate) Sender as a Source.
+
+// Pending implements Source.
+func (s *Sender) Pending() int64 { return s.Size - s.next }
+
+// Rate implements Source: the law's pacing rate.
+func (s *Sender) Rate() rotor.Rate { return s.CC.Rate() }
+
+// OnReply implements Source: p is an ACK.
+func (s *Sender) OnReply(now rotor.Time, p *packet.Packet, fb *Feedback) bool {
+	fb.ECE, fb.Circuit = p.Has(packet.ECE), p.Has(packet.Circuit)
+	return s.OnAck(now, p.Seq, int64(p.EchoSeg)*int64(s.MSS), p.Sent, p.Has(packet.Retx), fb) > 0
+}
+
+// Timer implements Source: the retransmission deadline.
+func (s *Sender) Timer() rotor.Time { return s.Deadline }
+
+// OnCircuit implements Source: the law hears it.
+func (s *Sender) OnCircuit(now rotor.Time, up bool) { s.CC.OnCircuit(now, up) }
+
+// Counts implements Source.
+func (s *Sender) Counts() (retransmits, timeouts int64) { return s.Retransmits, s.Timeouts }
+
+// The NDP sender as a Source.
+
+// Pending implements Source.
+func (n *NDP) Pending() int64 { return n.Size - min(n.Size, n.next*int64(n.MSS)) }
+
+// Rate implements Source: NDP does not pace its sends (PULLs clock them).
+func (n *NDP) Rate() rotor.Rate { return 0 }
+
+// OnReply implements Source: an ACK, a NACK, or a PULL (which lets one
+// packet go: it reports true).
+func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
+	switch p.Kind {
+	case packet.Ack:
+		n.OnAck(int64(p.EchoSeg), now)
+	case packet.Nack:
+		n.OnNack(int64(p.EchoSeg), now)
+	case packet.Pull:
+		n.OnPull(now)
+		return true
+	}
+	return false
+}
+
+// Timer implements Source: the timeout while segments are unacknowledged.
+func (n *NDP) Timer() rotor.Time {
+	if n.Done() {
+		return 0
+	}
+	return n.Deadline()
+}
+
+// OnCircuit implements Source: NDP ignores circuits.
+func (n *NDP) OnCircuit(rotor.Time, bool) {}
+
+// Counts implements Source.
+func (n *NDP) Counts() (retransmits, timeouts int64) { return n.Retransmits, n.Timeouts }
+
+// PulledSource is the host side of a host-buffered (pulled) flow: its
+// bytes wait at the sending host, which hands out the next segment, in
+// order, whenever the network pulls one. The network reserves room for
+// every pulled packet, so nothing is lost, acknowledged or resent.
+type PulledSource struct {
+	Size int64
+	MSS  int32
+	next int64 // next byte to hand out
+}
+
+// NewPulledSource prepares the host side of a pulled flow of size bytes
+// in segments of mss bytes.
+func NewPulledSource(size int64, mss int32) *PulledSource {
+	return &PulledSource{Size: size, MSS: mss}
+}
+
+// CanSend implements Source: bytes are left.
+func (p *PulledSource) CanSend() bool { return p.next < p.Size }
+
+// Next implements Source: the next segment in order.
+func (p *PulledSource) Next(rotor.Time) (seq int64, size int32, retx bool, ok bool) {
+	if p.next >= p.Size {
+		return 0, 0, false, false
+	}
+	seq, size = p.next, int32(min(p.Size-p.next, int64(p.MSS)))
+	p.next += int64(size)
+	return seq, size, false, true
+}
+
+// NextSize is the size of the segment Next hands out next (0: none).
+func (p *PulledSource) NextSize() int32 { return int32(min(p.Size-p.next, int64(p.MSS))) }
+
+// Pending implements Source.
+func (p *PulledSource) Pending() int64 { return p.Size - p.next }
+
+// Rate implements Source: the network's pulls pace it.
+func (p *PulledSource) Rate() rotor.Rate { return 0 }
+
+// OnReply implements Source: a pulled flow gets no replies.
+func (p *PulledSource) OnReply(rotor.Time, *packet.Packet, *Feedback) bool { return false }
+
+// Timer implements Source: none.
+func (p *PulledSource) Timer() rotor.Time { return 0 }
+
+// OnTimeout implements Source: never fires.
+func (p *PulledSource) OnTimeout(rotor.Time) bool { return false }
+
+// OnCircuit implements Source: the network decides when to pull.
+func (p *PulledSource) OnCircuit(rotor.Time, bool) {}
+
+// Done implements Source: every byte handed out.
+func (p *PulledSource) Done() bool { return p.next >= p.Size }
+
+// Counts implements Source: nothing is resent.
+func (p *PulledSource) Counts() (retransmits, timeouts int64) { return 0, 0 }
+
+var (
+	_ Source = (*Sender)(nil)
+	_ Source = (*NDP)(nil)
+	_ Source = (*PulledSource)(nil)
+	_ Sink   = (*Receiver)(nil)
+)
