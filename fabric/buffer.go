@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -25,11 +24,13 @@ func NamedPolicy(name string, set map[string]float64, oracle tor.Oracle, seed ui
 
 // newSwitch builds switch id (number sw among the fabric's switches:
 // ToRs or leaves, then the packet switch or the spines) from c, adding
-// what every switch shares: the packet size, the base RTT, the buffer
-// policy, ECN and INT.
+// what every switch shares: the packet size, the base RTT
+// (Config.baseRTT: ABM's update period, Credence's feature window, IB's
+// reference queue) and the first RTT's bytes at host rate (ABM's
+// unscheduled packets), the buffer policy, ECN and INT.
 func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	c.MTU = s.cfg.MTU
-	c.RTT = s.baseRTT()
+	c.RTT = s.cfg.baseRTT()
 	c.Unsched = int64(s.cfg.HostLink.BytesIn(c.RTT))
 	if s.cfg.NewPolicy != nil {
 		c.Policy = s.cfg.NewPolicy(sw)
@@ -43,20 +44,6 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 		return nil, cfgErr("buffer.policy", "%v", err)
 	}
 	return tr, nil
-}
-
-// baseRTT is the round trip of an MTU-sized packet between two racks over
-// an idle fabric, propagation and serialisation (ABM's update period,
-// Credence's EWMA window): host links twice each way, and a circuit, or
-// two leaf–spine links, each way.
-func (s *sim) baseRTT() rotor.Time {
-	c := &s.cfg
-	mtu := rotor.Bytes(c.MTU)
-	host := c.HostLink.TransmitTime(mtu) + c.HostDelay
-	if ls := c.LeafSpine; ls != nil {
-		return 2 * (2*host + 2*(ls.FabricLink.TransmitTime(mtu)+ls.FabricDelay))
-	}
-	return 2 * (2*host + c.CircuitLink.TransmitTime(mtu) + c.LinkDelay)
 }
 
 // credenceModelKey names the model file of Credence's oracle;

@@ -3,7 +3,6 @@ package fabric
 import (
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/packet"
-	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -59,35 +58,6 @@ func (c *Config) validateCC() error {
 		}
 	}
 	return nil
-}
-
-// baseRTT is the largest propagation-plus-serialisation round trip of a
-// full-size data packet and its ACK on an idle fabric: the τ the INT and
-// delay laws default to. Rotor: host link, one circuit hop (two with
-// vlb, rotorlb and the multi-hop modes: their usual relay), host link;
-// with a packet switch the path through it, if longer. Leaf-spine: host,
-// leaf→spine, spine→leaf, host. Waiting for a circuit is not part of it.
-func (c *Config) baseRTT() rotor.Time {
-	mtu, ack := rotor.Bytes(c.MTU), rotor.Bytes(c.AckSize)
-	hop := func(r rotor.Rate, d rotor.Time) rotor.Time {
-		if r <= 0 {
-			return d
-		}
-		return r.TransmitTime(mtu) + r.TransmitTime(ack) + 2*d
-	}
-	host := 2 * hop(c.HostLink, c.HostDelay)
-	if ls := c.LeafSpine; ls != nil {
-		return host + 2*hop(ls.FabricLink, ls.FabricDelay)
-	}
-	circuits := rotor.Time(2)
-	if c.Routing == Direct || c.Routing == Hybrid || c.Routing == HybridVOQ {
-		circuits = 1
-	}
-	rtt := host + circuits*hop(c.CircuitLink, c.LinkDelay)
-	if c.PacketSwitchLink > 0 {
-		rtt = max(rtt, host+2*hop(c.PacketSwitchLink, c.PacketSwitchDelay))
-	}
-	return rtt
 }
 
 // ccState is the resolved law and transport of a run.

@@ -439,3 +439,37 @@ func DayProblem(sc *rotor.Schedule, link rotor.Rate, mtu int32) string {
 func (c *Config) pulls() bool {
 	return c.Transport == Pull || c.Transport == NDP && c.Routing == Paths
 }
+
+// baseRTT is the fabric's base RTT, the one every consumer reads: the
+// largest round trip, on an idle fabric, of a full-size (MTU) data packet
+// and its ACK, i.e. propagation both ways plus the serialisation of the
+// data packet on each link of the path and of the ACK on each link back.
+// Rotor: host link, one circuit hop (two with vlb, rotorlb and the
+// multi-hop modes: their usual relay), host link; with a packet switch
+// the path through it, if longer. Leaf-spine: host, leaf→spine,
+// spine→leaf, host. Waiting for a circuit is not part of it. It is the
+// congestion-control laws' τ (cc.Env.BaseRTT), the buffer policies' RTT
+// (ABM's update period and first-RTT bytes, Credence's feature window, IB's
+// reference queue) and, times the host rate, NDP's first window.
+func (c *Config) baseRTT() rotor.Time {
+	mtu, ack := rotor.Bytes(c.MTU), rotor.Bytes(c.AckSize)
+	hop := func(r rotor.Rate, d rotor.Time) rotor.Time {
+		if r <= 0 { // a rate validate refuses; no division by zero before it
+			return 2 * d
+		}
+		return r.TransmitTime(mtu) + r.TransmitTime(ack) + 2*d
+	}
+	host := 2 * hop(c.HostLink, c.HostDelay)
+	if ls := c.LeafSpine; ls != nil {
+		return host + 2*hop(ls.FabricLink, ls.FabricDelay)
+	}
+	circuits := rotor.Time(2)
+	if c.Routing == Direct || c.Routing == Hybrid || c.Routing == HybridVOQ {
+		circuits = 1
+	}
+	rtt := host + circuits*hop(c.CircuitLink, c.LinkDelay)
+	if c.PacketSwitchLink > 0 {
+		rtt = max(rtt, host+2*hop(c.PacketSwitchLink, c.PacketSwitchDelay))
+	}
+	return rtt
+}

@@ -32,9 +32,30 @@
 // and resume frames that cross links and stop the upstream port's class or
 // the host's NIC, headroom, PFCStats).
 //
+// The base RTT is one number per fabric (Config.baseRTT), read by every
+// consumer: the largest round trip, on an idle fabric, of a full-size data
+// packet and its ACK,
+//
+//	RTT = Σ over the links l of the path (MTU/b_l + ACK/b_l + 2·d_l)
+//
+// for link rates b_l and propagation delays d_l; the path is host link,
+// circuit (two circuits under vlb, rotorlb and the multi-hop modes; the
+// packet switch's two links if longer), host link on a rotor fabric, and
+// host, leaf–spine, spine–leaf, host on a leaf-spine. Waiting for a
+// circuit is not part of it. It is what each consumer's paper means by
+// the base RTT: the PowerTCP and HPCC τ (the network's largest base RTT),
+// ABM's update period and first-RTT (unscheduled) bytes = host rate × RTT,
+// Credence's feature averaging window, IB's AFD reference queue (one BDP),
+// and NDP's first window, one BDP of the host link = ⌈host rate × RTT /
+// MTU⌉ packets: the data the sender must have out before the first ACK or
+// PULL can return. An MTU packet both ways over one circuit is not it:
+// the ACK is transport.ack_size bytes, and two-hop routings' paths are
+// longer. The Pull transport's staging depth reads a different quantity
+// under its own name, the pull latency (a ToR's request down to a host and
+// its packet back up), not the base RTT.
+//
 // Decisions where the congestion-control issue was silent (docs/cc.md has
-// the user's view): τ defaults to the largest idle round trip of a full
-// packet and its ACK (Config.baseRTT); reTCP's ECE is set by the ToR
+// the user's view): τ defaults to the base RTT above; reTCP's ECE is set by the ToR
 // delivering the ACK; hybrid-voq gives ACKs strict priority in VOQs and
 // packet-switch ports; a circuit day carries demand if a flow of its pair
 // is active when it starts; queueing latency is one-way delay minus the

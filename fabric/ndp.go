@@ -66,7 +66,7 @@ func (s *sim) initNDP() {
 	nd.hosts = make([]ndpHost, s.n*s.H)
 	nd.iw = s.cfg.NDPWindow
 	if nd.iw == 0 { // one bandwidth-delay product of the host link
-		bdp := int64(s.cfg.HostLink.BytesIn(s.baseRTT()))
+		bdp := int64(s.cfg.HostLink.BytesIn(s.cfg.baseRTT()))
 		nd.iw = int(max(1, (bdp+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU)))
 	}
 	s.cc.flow.Window = nd.iw

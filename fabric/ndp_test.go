@@ -20,14 +20,15 @@ func ndpLS(leaves, spines, hosts int, fabric rotor.Rate, flows []workload.Flow) 
 
 // TestNDPIdlePathFCT: FCTs by hand on the leaf-spine of
 // TestLeafSpineSingleFlowFCT (10 Gbps, 1 µs per link; 1500 B take 1.2 µs,
-// a 64 B ACK or PULL 51.2 ns per link). The base RTT is
-// 2·(4·(1.2 + 1)) = 17.6 µs, so the first window is one BDP,
-// ⌈22000 / 1500⌉ = 15 packets. A flow of at most 15 packets goes at line
-// rate: FCT = 8.8 + (N − 1)·1.2 µs. A 100-packet flow too: packet k
-// reaches the receiver at 8.8 + (k − 1)·1.2; its ACK then PULL leave
-// 51.2 ns apart and the PULL takes 4·1.0512 µs back, so PULL k is at the
-// sender at 13.056 + (k − 1)·1.2 µs, before its NIC finishes packet
-// 15 + k − 1 at 18 + (k − 1)·1.2: the link never idles, FCT =
+// a 64 B ACK or PULL 51.2 ns per link). The base RTT (a data packet out
+// and its ACK back over 4 links) is 4·(1.2 + 0.0512 + 2·1) = 13.0048 µs,
+// so the first window is one BDP, ⌈16256 / 1500⌉ = 11 packets. A flow of
+// at most 11 packets goes at line rate: FCT = 8.8 + (N − 1)·1.2 µs. A
+// 100-packet flow too: packet k reaches the receiver at
+// 8.8 + (k − 1)·1.2; its ACK then PULL leave 51.2 ns apart and the PULL
+// takes 4·1.0512 µs back, so PULL k is at the sender at
+// 13.056 + (k − 1)·1.2 µs, before its NIC finishes packet 11 + k − 1 at
+// 13.2 + (k − 1)·1.2: the link never idles, FCT =
 // 8.8 + 99·1.2 = 127.6 µs. With a first window of 1 packet a 2-packet
 // flow waits for the first PULL: packet 2 leaves at 13.056 µs and
 // arrives 8.8 µs later, FCT = 21.856 µs.
@@ -68,7 +69,8 @@ func TestNDPIdlePathFCT(t *testing.T) {
 // TestNDPIncastLeafSpine: the 16-to-1 incast of TestLeafSpineIncastLineRate
 // (16 × 150 kB to one host; 40 Gbps fabric, the receiver's 10 Gbps link the
 // bottleneck) with NDP and a 60 kB buffer per switch: the first windows
-// (16 × 12 packets: base RTT 14 µs) overflow the receiver's leaf. Switches
+// (16 × 10 packets: base RTT 4·(1.2 + 0.0512) + 2·2·(0.3 + 0.0128) +
+// 8·1 = 11.128 µs) overflow the receiver's leaf. Switches
 // trim, never drop, data (run.check verifies conservation with the trimmed
 // bytes), every flow completes, and the last byte arrives within 3 % of the
 // link arithmetic, 4.8 µs + 2.4 MB / 10 Gbps + 1 µs = 1925.8 µs: the
@@ -97,7 +99,10 @@ func TestNDPIncastLeafSpine(t *testing.T) {
 // TestNDPRotorIncast: on a rotor fabric (four ToRs, one host each, direct
 // routing, VLB or RotorLB) three hosts send 300 kB each to host 3 with NDP
 // and a 20 kB buffer per ToR: switches trim but never drop data, and
-// every flow completes (run.check on).
+// every flow completes (run.check on). The first window is set to 7
+// packets (10.5 kB), more than DT's share of one queue (α = 1: 10 kB), so
+// the source ToRs must trim; the default, one BDP at the base RTT
+// (4.35 µs direct: 4 packets), would fit and test no trimming.
 func TestNDPRotorIncast(t *testing.T) {
 	us := rotor.Microsecond
 	var flows []workload.Flow
@@ -108,6 +113,7 @@ func TestNDPRotorIncast(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
 			cfg.Routing, cfg.Transport, cfg.Buffer, cfg.SimTime = mode, NDP, 20_000, 10*rotor.Millisecond
+			cfg.NDPWindow = 7
 			cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
 			r, _ := runToLastByte(t, cfg)
 			if r.Trimmed == 0 || r.DroppedData != 0 {
