@@ -106,7 +106,7 @@ func (s *sim) hostSend(h int32) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
 		fs := &s.flows[id]
-		if fs.src == nil || fs.src.Done() {
+		if fs.src == nil || done(fs.src) {
 			continue // leaves the active list
 		}
 		hs.active.Push(id)
@@ -116,12 +116,12 @@ func (s *sim) hostSend(h int32) {
 			}
 			continue
 		}
-		seq, size, retx, ok := fs.src.Next(now)
+		seq, size, retx, ok := next(fs.src, now)
 		if !ok {
 			continue
 		}
 		idx := s.dataPacket(id, seq, size, retx, now)
-		if r := fs.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
+		if r := rate(fs.src); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
@@ -189,7 +189,7 @@ func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
 func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		fs := &s.flows[hs.active.At(k)]
-		if fs.src == nil || !fs.src.CanSend() {
+		if fs.src == nil || !canSend(fs.src) {
 			continue
 		}
 		t := max(free, fs.nextSend)
@@ -210,7 +210,7 @@ func (s *sim) armTimer(id int32) {
 	if fs.timerAt != 0 {
 		return
 	}
-	if d := fs.src.Timer(); d != 0 {
+	if d := timer(fs.src); d != 0 {
 		fs.timerAt = d
 		s.q.Schedule(d, evRTO, id, 0)
 	}
@@ -283,7 +283,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Kind == packet.Data {
 		s.pairDelivered(fs, p, at)
 	}
-	v := fs.sink.Receive(p)
+	v := sinkReceive(fs.sink, p)
 	if v&cc.Complete != 0 {
 		fs.done, fs.finish = true, at
 		s.m.completed++
@@ -329,7 +329,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	if p.IntN > 0 {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	more := fs.src.OnReply(s.q.Now(), p, a)
+	more := onReply(fs.src, s.q.Now(), p, a)
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
@@ -349,4 +349,59 @@ func (s *sim) retire(id int32) {
 	fs.received, fs.reordered = fs.sink.Counts()
 	fs.retx, fs.timeouts = fs.src.Counts()
 	fs.src, fs.sink = nil, nil
+}
+
+// The windowed sender is the source of nearly every flow a NIC serves.
+// These calls reach it through its concrete type, where the compiler can
+// inline them, and any other source through the interface.
+
+func canSend(src cc.Source) bool {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.CanSend()
+	}
+	return src.CanSend()
+}
+
+func done(src cc.Source) bool {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.Done()
+	}
+	return src.Done()
+}
+
+func rate(src cc.Source) rotor.Rate {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.Rate()
+	}
+	return src.Rate()
+}
+
+func timer(src cc.Source) rotor.Time {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.Timer()
+	}
+	return src.Timer()
+}
+
+func next(src cc.Source, now rotor.Time) (seq int64, size int32, retx, ok bool) {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.Next(now)
+	}
+	return src.Next(now)
+}
+
+func onReply(src cc.Source, now rotor.Time, p *packet.Packet, f *cc.Feedback) bool {
+	if w, ok := src.(*cc.Sender); ok {
+		return w.OnReply(now, p, f)
+	}
+	return src.OnReply(now, p, f)
+}
+
+// sinkReceive is Sink.Receive, through the concrete type of the one sink
+// every transport uses today.
+func sinkReceive(sink cc.Sink, p *packet.Packet) cc.Verdict {
+	if r, ok := sink.(*cc.Receiver); ok {
+		return r.Receive(p)
+	}
+	return sink.Receive(p)
 }
