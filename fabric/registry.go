@@ -90,8 +90,8 @@ var Transports = Registry{Key: "transport.kind", What: "transport", Entries: []E
 	{Name: LineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate"},
 	{Name: Pull, Doc: "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
 		Reads: append([]string{"transport.pull_depth", "routing.offer"}, windowKeys...)},
-	{Name: NDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission; with paths, bulk flows are pulled as with pull",
-		Reads: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size", "transport.pull_depth", "routing.offer"}},
+	{Name: NDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers, which with control packets wait in a header queue per port outside the shared buffer (high priority; a header that overflows it returns to its sender), NACKs trigger retransmission; with paths, bulk flows are pulled as with pull",
+		Reads: []string{"transport.ndp_window", "transport.ndp_header_queue", "transport.min_rto", "transport.ack_size", "transport.pull_depth", "routing.offer"}},
 }}
 
 // CongestionControls: the controller of each windowed flow (package cc).
