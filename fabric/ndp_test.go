@@ -202,7 +202,10 @@ func ndpTally(r *Result) (timeouts int64, done int) {
 // leaf-spine incast of TestNDPIncastLeafSpine with header queues of 1 to
 // 4 headers per port overflows them: the overflowing headers return to
 // their senders (none is dropped), every flow completes, and no sender
-// ever times out. run.check verifies the byte balance throughout.
+// ever times out. On the rotor incast a header queue of 8 returns headers
+// across the rotor fabric, drops none, and every flow completes (ACKs and
+// PULLs that find it full are dropped; timeouts recover them). run.check
+// verifies the byte balance throughout.
 func TestNDPHeaderQueue(t *testing.T) {
 	us := rotor.Microsecond
 	var flows []workload.Flow
@@ -222,6 +225,17 @@ func TestNDPHeaderQueue(t *testing.T) {
 			}
 		})
 	}
+	t.Run("rotor-direct-8", func(t *testing.T) { // returned headers cross the rotor fabric
+		cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, 1*us), flows)
+		cfg.HostsPerToR = 4
+		cfg.Routing, cfg.Transport, cfg.Buffer, cfg.SimTime = Direct, NDP, 20_000, 20*rotor.Millisecond
+		cfg.NDPHeaderQueue = 8
+		cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("dt", nil, nil, nil) }
+		r, _ := runToLastByte(t, cfg)
+		if r.HeadersBounced == 0 || r.HeadersDropped != 0 || r.DroppedData != 0 {
+			t.Errorf("%d headers bounced (want > 0), %d headers and %d data bytes dropped (want 0)", r.HeadersBounced, r.HeadersDropped, r.DroppedData)
+		}
+	})
 	var lf []workload.Flow
 	for i := 0; i < 16; i++ {
 		lf = append(lf, workload.Flow{ID: i, Src: i, Dst: 16, Bytes: 150_000})
