@@ -119,6 +119,18 @@ func (n *NDP) OnNack(seg int64, now rotor.Time) {
 	}
 }
 
+// OnReturn handles segment seg's header, which a switch whose header
+// queue was full returned (NDP's return to sender): the receiver never
+// saw it and will send no PULL for it, so the segment is queued for
+// retransmission with the credit it spent, and goes at once.
+func (n *NDP) OnReturn(seg int64, now rotor.Time) {
+	n.LastHeard = now
+	if seg >= 0 && seg < n.next && !n.acked.get(seg) {
+		n.requeue(seg)
+		n.Credit++
+	}
+}
+
 func (n *NDP) requeue(seg int64) {
 	if n.acked.get(seg) || n.queued.get(seg) {
 		return

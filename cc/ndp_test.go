@@ -54,3 +54,29 @@ func TestNDPSender(t *testing.T) {
 		t.Errorf("done %v, %d retransmits; want true, 2", n.Done(), n.Retransmits)
 	}
 }
+
+// TestNDPReturn: a returned header (its switch's header queue was full)
+// re-queues its segment with the credit it spent, so the retransmission
+// goes at once, before new data and without a PULL; a return for an
+// acknowledged or never-sent segment changes nothing.
+func TestNDPReturn(t *testing.T) {
+	n := NewNDP(6000, 1500, 2, rotor.Millisecond, 0)
+	n.Next(0)
+	n.Next(0)
+	if n.CanSend() {
+		t.Fatal("credit left after the first window")
+	}
+	n.OnReturn(1, 5)
+	if !n.CanSend() || n.Credit != 1 {
+		t.Fatalf("after a return: CanSend %v, credit %d, want true, 1", n.CanSend(), n.Credit)
+	}
+	if seq, _, retx, ok := n.Next(0); seq != 1500 || !retx || !ok {
+		t.Errorf("Next = (%d, retx %v, ok %v), want the returned segment 1500 as a retransmission", seq, retx, ok)
+	}
+	n.OnAck(0, 6)
+	n.OnReturn(0, 7) // acknowledged
+	n.OnReturn(3, 7) // not sent yet
+	if n.Credit != 0 || n.CanSend() {
+		t.Errorf("credit %d after returns of an acknowledged and an unsent segment, want 0", n.Credit)
+	}
+}

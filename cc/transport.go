@@ -260,6 +260,10 @@ func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 	case packet.Ack:
 		n.OnAck(int64(p.EchoSeg), now)
 	case packet.Nack:
+		if p.Has(packet.Bounced) { // a switch returned the header: resend at once
+			n.OnReturn(int64(p.EchoSeg), now)
+			return true
+		}
 		n.OnNack(int64(p.EchoSeg), now)
 	case packet.Pull:
 		n.OnPull(now)

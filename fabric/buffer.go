@@ -36,6 +36,9 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 		c.Policy = s.cfg.NewPolicy(sw)
 	}
 	c.ECNThreshold, c.RecordINT, c.Ints = s.cfg.ECNThreshold, s.cfg.RecordINT, s.ints
+	if s.cfg.Transport == NDP {
+		c.HeaderQueue = s.cfg.NDPHeaderQueue
+	}
 	tr, err := tor.New(id, c, &s.pool)
 	if err != nil {
 		if c.Lossless != 0 && strings.HasPrefix(err.Error(), "lossless:") {
@@ -103,10 +106,10 @@ func (s *sim) switches() []*tor.ToR {
 // plus the hop-limit and prebuffer-capacity drops are all the packets the
 // run dropped.
 func (s *sim) checkSwitches() {
-	drops := s.m.hopLimitDrops + s.m.prebufferDrops
+	drops := s.m.hopLimitDrops + s.m.prebufferDrops + s.ndp.queueDrops
 	for _, tr := range s.switches() {
-		if got := tr.QueuedBytes(); got != tr.Used() {
-			s.fail("switch %d: its queues hold %d B, its counters say %d B", tr.ID, got, tr.Used())
+		if got := tr.QueuedBytes(); got != tr.Used()+tr.HeaderBytes() {
+			s.fail("switch %d: its queues hold %d B, its counters say %d B and %d B of headers", tr.ID, got, tr.Used(), tr.HeaderBytes())
 			return
 		}
 		drops += tr.Drops

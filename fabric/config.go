@@ -113,6 +113,10 @@ type Config struct {
 	Acks      string            // AcksFabric (default) or AcksIdeal
 	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
 	NDPWindow int               // NDP: packets of a flow's first window, sent without pulls; 0: one bandwidth-delay product
+	// NDPHeaderQueue is NDP's header queue: the trimmed headers and
+	// control packets each switch port holds apart from the shared
+	// buffer (ndp.go); 0: DefaultNDPHeaderQueue.
+	NDPHeaderQueue int
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams).
 	NewController func(f workload.Flow, env cc.Env) (cc.Law, error)
@@ -183,6 +187,9 @@ const (
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
 	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
+	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
+	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.
+	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
 )
 
 func (c *Config) defaults() {
@@ -204,6 +211,9 @@ func (c *Config) defaults() {
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = DefaultMinRTO
+	}
+	if c.NDPHeaderQueue == 0 {
+		c.NDPHeaderQueue = DefaultNDPHeaderQueue
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -377,6 +387,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPWindow < 0 {
 		return cfgErr("transport.ndp_window", "must not be negative, got %d", c.NDPWindow)
+	}
+	if c.NDPHeaderQueue < 0 {
+		return cfgErr("transport.ndp_header_queue", "must not be negative, got %d", c.NDPHeaderQueue)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)

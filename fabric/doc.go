@@ -130,12 +130,19 @@
 // routing.mode paths the bulk flows are pulled over RotorLB as with the
 // Pull transport: opera-sim's Opera mode. Decisions where the issue was
 // silent: headers, NACKs and PULLs are transport.ack_size bytes; the
-// first window defaults to one BDP of the host link at the base RTT; a
-// trimmed header goes into a rotor ToR's VOQ Transit class (served
-// first), a leaf-spine port's class 0 (so ndp on a leaf-spine needs
+// first window defaults to one BDP of the host link at the base RTT;
+// trimmed headers and control packets never enter the shared buffer: they
+// wait in a header queue of transport.ndp_header_queue headers per switch
+// port (opera-sim's 8 × 1 500 B by default; at a rotor ToR per next-hop
+// ToR), in line with a rotor ToR's VOQ Transit class (served first), a
+// leaf-spine port's class 0 (so ndp on a leaf-spine needs
 // topology.queues_per_port ≥ 2), and the only queue of a host or
-// packet-switch port; packets a push-out policy evicts are dropped, not
-// trimmed; the sender re-sends what is unacknowledged after
+// packet-switch port; a header that finds it full returns to its sender
+// (a NACK flagged Bounced, routed from that ToR or leaf; the sender
+// resends at once with the credit it spent), a control packet that
+// does, a header returned twice, and a header at the packet switch or a
+// spine are dropped; packets a push-out policy evicts are dropped, not
+// trimmed, and a push-out policy never pushes out a header; the sender re-sends what is unacknowledged after
 // transport.min_rto without hearing from the receiver (lost headers and
 // PULLs); run.check counts a trim as a refusal that is not a drop and its
 // cut payload in the byte balance.

@@ -160,16 +160,8 @@ func (s *sim) checkConservation(full bool) {
 	}
 	s.checkSwitches()
 	var inNet int64
-	for _, tr := range s.tors {
-		inNet += tr.Used()
-	}
-	if s.ps != nil {
-		inNet += s.ps.Used()
-	}
-	if s.ls != nil {
-		for _, sp := range s.ls.spines {
-			inNet += sp.Used()
-		}
+	for _, tr := range s.switches() {
+		inNet += tr.Used() + tr.HeaderBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
 	for _, w := range s.pull.waiting {

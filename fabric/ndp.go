@@ -16,14 +16,26 @@ import (
 //
 //   - Trimming: a switch that refuses a data packet (its buffer policy
 //     finds no room) cuts it to a header of transport.ack_size bytes
-//     (kind Trimmed) and queues the header in the port's first class: a
-//     leaf-spine port's class 0, ahead of data (in turn with it under
-//     round-robin port scheduling); a rotor ToR's VOQ Transit class,
-//     served first; class 0 of a host or packet-switch port, which with
-//     one class is the data's queue (hybrid-voq gives the packet switch
-//     two). A header refused too is dropped and
-//     counted (Result.NDPHeaderDrops). A packet a push-out policy evicts
-//     is dropped, not trimmed: trimming acts on arrivals.
+//     (kind Trimmed). A packet a push-out policy evicts is dropped, not
+//     trimmed: trimming acts on arrivals.
+//   - The header queue: headers and control packets (ACK, NACK, PULL)
+//     do not enter the shared buffer. Each switch port keeps up to
+//     transport.ndp_header_queue of them apart (tor.ToR.EnqueueHeader),
+//     in line with the port's first class: a leaf-spine port's class 0,
+//     ahead of data (in turn with it under round-robin port scheduling);
+//     a rotor ToR's VOQ Transit class toward the next hop, served first;
+//     class 0 of a host or packet-switch port, which with one class is
+//     the data's queue (hybrid-voq gives the packet switch two). The
+//     limit is per switch port, so per next-hop ToR at a rotor ToR.
+//   - Return to sender: a trimmed header that finds its port's header
+//     queue full goes back to its sender as a NACK flagged Bounced,
+//     routed from the switch like a fresh packet; the sender queues the
+//     segment with the credit it spent (the receiver will not pull for
+//     it) and resends it at once. A bounced NACK that finds a header
+//     queue full again, a control packet that does, and a header at a
+//     switch that cannot route it back (the packet switch, a spine) are
+//     dropped and counted (Result.HeadersDropped for headers and
+//     returned headers).
 //   - The receiver answers data with an ACK and a trimmed header with a
 //     NACK at once (both ahead of data on its NIC; its Sink makes them),
 //     and for either asks its host's pull pacer for one PULL. The pacer, one per host, sends one PULL
@@ -44,8 +56,11 @@ type ndpState struct {
 	iw    int // first window, packets
 	hosts []ndpHost
 	// trimmed counts data packets cut to headers, trimmedBytes the
-	// payload bytes cut; headerDrops the headers dropped.
-	trimmed, trimmedBytes, headerDrops int64
+	// payload bytes cut; headerDrops the headers dropped (trimmed or
+	// bounced), bounced the headers returned to their senders, and
+	// queueDrops the packets a full header queue dropped (headers and
+	// control packets: not in any switch's Drops).
+	trimmed, trimmedBytes, headerDrops, bounced, queueDrops int64
 }
 
 // ndpHost is one host's NDP state: its pull pacer (as a receiver) and its
@@ -150,22 +165,65 @@ func (s *sim) ndpPull(h int32) {
 	}
 }
 
-// trim cuts data packet idx, refused by switch tr's queue *q, to its
-// header and points *q at the queue the header goes to; false if idx is
-// not a trimmable data packet (pulled packets have room reserved).
-func (s *sim) trim(tr *tor.ToR, q *tor.QueueID, idx int32) bool {
+// ndpEnqueue is enqueue (in: the ingress port) under NDP: a data packet
+// into queue q of the shared buffer, else trimmed to its header; headers
+// and control packets into the header queue of q's port, in line with
+// its first class. A header that finds that full is returned to its
+// sender; other packets refused are dropped. It reports whether idx is
+// queued at tr in the port of q.
+func (s *sim) ndpEnqueue(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	p := s.pool.At(idx)
-	if p.Kind != packet.Data || p.Has(packet.Pulled) {
+	if p.Kind == packet.Data {
+		if tr.EnqueueFrom(s.q.Now(), q, idx, in) {
+			return true
+		}
+		if !s.trim(idx) {
+			s.switchDrop(idx)
+			return false
+		}
+	}
+	hq := tr.PortQueue(tr.QueuePort(q), 0)
+	if v := tr.NextHop(q); v >= 0 {
+		hq = tr.VOQ(v, tor.Transit)
+	}
+	if tr.EnqueueHeader(hq, idx) {
+		return true
+	}
+	if p.Kind == packet.Trimmed && tr.ID >= 0 && tr.ID < len(s.tors) && s.tors[tr.ID] == tr {
+		s.ndpBounce(tr.ID, idx)
+		return false
+	}
+	s.ndp.queueDrops++
+	if s.pfc != nil {
+		s.pfcDropped(idx)
+	}
+	s.drop(idx)
+	return false
+}
+
+// trim cuts data packet idx, refused by a switch, to its header; false
+// if idx is not a trimmable data packet (pulled packets have room
+// reserved).
+func (s *sim) trim(idx int32) bool {
+	p := s.pool.At(idx)
+	if p.Has(packet.Pulled) {
 		return false
 	}
 	hdr := min(p.Size, s.cfg.AckSize)
 	s.ndp.trimmed++
 	s.ndp.trimmedBytes += int64(p.Size - hdr)
 	p.Kind, p.Size = packet.Trimmed, hdr
-	if v := tr.NextHop(*q); v >= 0 {
-		*q = tr.VOQ(v, tor.Transit)
-	} else {
-		*q = tr.PortQueue(tr.QueuePort(*q), 0)
-	}
 	return true
+}
+
+// ndpBounce returns trimmed header idx, refused by ToR (or leaf) t's
+// header queue, to its sender: it becomes a NACK flagged Bounced that
+// arrives at t now as a fresh packet toward the sender's rack.
+func (s *sim) ndpBounce(t int, idx int32) {
+	p := s.pool.At(idx)
+	s.ndp.bounced++
+	p.Kind, p.EchoSeg, p.Flags = packet.Nack, int32(p.Seq/int64(s.cfg.MTU)), p.Flags&packet.Retx|packet.Bounced
+	p.Hops, p.Via, p.Route, p.IntN = 0, packet.NoToR, packet.NoRoute, 0
+	p.SrcHost, p.DstHost, p.DstToR = p.DstHost, p.SrcHost, s.flows[p.Flow].srcToR
+	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
 }

@@ -39,9 +39,11 @@ type Counters struct {
 	// capacity (buffer.prebuffer); they are in DroppedPackets too.
 	PrebufferDropped int64
 	// Trimmed counts the data packets switches cut to headers (transport
-	// ndp), TrimmedBytes the payload bytes cut, HeadersDropped the
-	// trimmed headers that found no room either (in DroppedPackets too).
-	Trimmed, TrimmedBytes, HeadersDropped int64
+	// ndp), TrimmedBytes the payload bytes cut, HeadersBounced the
+	// headers a full header queue returned to their senders, and
+	// HeadersDropped the headers (trimmed or returned) dropped (in
+	// DroppedPackets too).
+	Trimmed, TrimmedBytes, HeadersBounced, HeadersDropped int64
 }
 
 // Result is what a run measured.
@@ -145,7 +147,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes = m.injectedBytes, m.deliveredBytes, m.droppedBytes
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes - s.ndp.trimmedBytes
-	r.Trimmed, r.TrimmedBytes, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.headerDrops
+	r.Trimmed, r.TrimmedBytes, r.HeadersBounced, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.bounced, s.ndp.headerDrops
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 	s.fillPairs(r, stop)

@@ -130,9 +130,11 @@ type Summary struct {
 		InFlight  int64 `json:"in_flight"`
 		// HopLimit: source-routed packets dropped at the hop limit (ksp).
 		HopLimit int64 `json:"hop_limit_dropped,omitempty"`
-		// Trimmed: data packets cut to headers (ndp); HeadersDropped:
-		// trimmed headers dropped (in Dropped too).
+		// Trimmed: data packets cut to headers (ndp); HeadersBounced:
+		// headers returned to their senders by a full header queue;
+		// HeadersDropped: headers dropped (in Dropped too).
 		Trimmed        int64 `json:"trimmed,omitempty"`
+		HeadersBounced int64 `json:"headers_bounced,omitempty"`
 		HeadersDropped int64 `json:"headers_dropped,omitempty"`
 	} `json:"packets"`
 	Bytes struct {
@@ -193,7 +195,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Packets.Injected, s.Packets.Delivered, s.Packets.Dropped, s.Packets.InFlight =
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
 	s.Packets.HopLimit = r.HopLimitDropped
-	s.Packets.Trimmed, s.Packets.HeadersDropped = r.Trimmed, r.HeadersDropped
+	s.Packets.Trimmed, s.Packets.HeadersBounced, s.Packets.HeadersDropped = r.Trimmed, r.HeadersBounced, r.HeadersDropped
 	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
 		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes
 	s.Bytes.DataInjected, s.Bytes.DataDelivered, s.Bytes.DataDropped = r.InjectedData, r.DeliveredData, r.DroppedData

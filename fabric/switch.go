@@ -19,8 +19,12 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	if tr.ID >= 0 {
 		s.settle(tr.ID)
 	}
-	if !tr.EnqueueFrom(now, q, idx, in) && (!s.ndp.on || !s.trim(tr, &q, idx) || !tr.EnqueueFrom(now, q, idx, in)) {
-		s.switchDrop(idx) // ndp: a trimmed header that finds no room either
+	if s.ndp.on {
+		if !s.ndpEnqueue(tr, q, idx, in) {
+			return false
+		}
+	} else if !tr.EnqueueFrom(now, q, idx, in) {
+		s.switchDrop(idx)
 		return false
 	}
 	for _, e := range tr.TakeEvicted() {
@@ -38,7 +42,7 @@ func (s *sim) drop(idx int32) {
 	s.m.droppedBytes += int64(p.Size)
 	if p.Kind == packet.Data {
 		s.m.droppedData += int64(p.Size)
-	} else if p.Kind == packet.Trimmed {
+	} else if p.Kind == packet.Trimmed || p.Has(packet.Bounced) {
 		s.ndp.headerDrops++
 	}
 	s.pool.Free(idx)

@@ -49,6 +49,7 @@ const (
 	Retx                      // data: a retransmission; ack: answers one (no RTT sample)
 	Circuit                   // data: crossed a circuit; ack: the data packet did
 	Pulled                    // host-buffered data the ToR pulled: lossless, room reserved hop by hop
+	Bounced                   // nack: a header a switch returned to its sender (NDP's return to sender)
 )
 
 // Has reports whether all of f are set.

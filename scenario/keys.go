@@ -67,6 +67,7 @@ var Keys = slices.Concat([]Key{
 	{"transport.kind", "", fabric.Transports.Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
 	{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
+	{"transport.ndp_header_queue", itoa(fabric.DefaultNDPHeaderQueue), "ndp: trimmed headers and control packets each switch port holds outside the shared buffer (per next-hop ToR at a rotor ToR); a header that finds it full returns to its sender. Default: opera-sim's 8 × 1 500 B in 64-B headers"},
 	{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls.Choices() + "; checked before the run"},
 	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},

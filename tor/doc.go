@@ -148,6 +148,16 @@
 //     to q, as the artifact; n_p counts fractionally from q̂ (20 MTU
 //     saturate a queue); no dequeue-rate factor (the thesis leaves it out).
 //
+// Header queues (SwitchConfig.HeaderQueue, ToR.EnqueueHeader): NDP's
+// switches keep trimmed headers and control packets out of the data
+// buffer. Each port holds up to HeaderQueue of them; they wait in the FIFO
+// of the queue they are given (the caller picks one served first), count
+// in that queue's and port's lengths but not in State.Used, and the
+// policy neither admits them nor hears of them. A push-out policy never
+// pushes one out: when the victim queue's tail is a header, the arrival is
+// refused instead. The limit counts headers, not bytes, as a header's
+// size is fixed.
+//
 // Credence's oracles: PerfectOracle (LQD's decisions replayed, for open-
 // loop sequences), Flipped (each answer inverted with probability p) and
 // Forest (a random forest evaluated from one flat node array without

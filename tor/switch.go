@@ -70,6 +70,10 @@ type SwitchConfig struct {
 	Lossless     uint8
 	Headroom     int64
 	HeadroomPool int64
+	// HeaderQueue is the number of headers (NDP's trimmed headers and
+	// control packets, EnqueueHeader) each port holds apart from the
+	// shared buffer; 0: none.
+	HeaderQueue int
 }
 
 // Validate reports the first bad field.
@@ -97,6 +101,8 @@ func (c *SwitchConfig) Validate() error {
 		return fmt.Errorf("headroom %d, headroom_pool %d: PFC needs 0 < headroom ≤ headroom_pool < buffer %d", c.Headroom, c.HeadroomPool, c.Buffer)
 	case c.Lossless == 0 && (c.Headroom != 0 || c.HeadroomPool != 0):
 		return fmt.Errorf("headroom %d, headroom_pool %d: set only with lossless classes", c.Headroom, c.HeadroomPool)
+	case c.HeaderQueue < 0:
+		return fmt.Errorf("header_queue %d: must not be negative", c.HeaderQueue)
 	}
 	for i, r := range c.Rates {
 		if r <= 0 {
@@ -281,7 +287,9 @@ type Switch struct {
 	// EvictedFrom their queues, in step; the caller owns them and should
 	// reset both slices (Evicted = Evicted[:0]).
 	Evicted, EvictedFrom []int32
-	reserved             int64 // Reserve's bytes, in Used but in no queue
+	reserved             int64   // Reserve's bytes, in Used but in no queue
+	hdrs                 []int32 // per port: headers in its header queue (EnqueueHeader)
+	hdrBytes             int64   // bytes in all header queues
 
 	// OnPFC, if set, hears every pause (pause true) and resume of ingress
 	// port inPort's class: the caller stops or restarts the upstream.
@@ -294,8 +302,12 @@ type Switch struct {
 }
 
 // entry is one queued packet: the caller's handle and its size (kept
-// together: one cache line per queue head, not two).
-type entry struct{ h, size int32 }
+// together: one cache line per queue head, not two), and whether it sits
+// in its port's header queue (EnqueueHeader) rather than the buffer.
+type entry struct {
+	h, size int32
+	hdr     bool
+}
 
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
 // nothing else; it may be nil when no queue uses RED.
@@ -332,6 +344,9 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
+	if cfg.HeaderQueue > 0 {
+		sw.hdrs = make([]int32, cfg.Ports)
+	}
 	_, cs := p.(CompleteSharingPolicy)
 	sw.plain = cs && cfg.Lossless == 0 && !sw.ecnOn
 	if cfg.Lossless != 0 {
@@ -407,7 +422,7 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 		}
 		for s.Used-s.HeadroomUsed+size > s.SharedSize() {
 			v := sw.push.Victim(now, a, q, s)
-			if v < 0 || sw.q[v].Len() == 0 {
+			if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr { // headers are not in the buffer
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
@@ -475,6 +490,48 @@ func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless b
 		sw.enq.Enqueued(now, a, q, s)
 	}
 }
+
+// EnqueueHeader puts header h (NDP: a trimmed header or a control
+// packet) of size bytes into queue q, in line with q's packets, if q's
+// port has fewer than HeaderQueue headers queued. A header is not in the
+// shared buffer: it counts in its queue's and port's lengths (Queues,
+// Ports, PrioBytes: it waits in that line) but not in Used, the policy
+// neither decides on it nor hears of it, and it is never pushed out.
+func (sw *Switch) EnqueueHeader(q int32, h int32, size int32) bool {
+	port := sw.st.Queues[q].Port
+	if sw.hdrs == nil || sw.hdrs[port] >= int32(sw.cfg.HeaderQueue) {
+		return false
+	}
+	sw.hdrs[port]++
+	sw.hdrBytes += int64(size)
+	sw.q[q].Push(entry{h: h, size: size, hdr: true})
+	if sw.pfc != nil {
+		sw.ingr[q].Push(-1)
+	}
+	sw.add(q, size)
+	sw.st.Used -= int64(size) // not in the shared buffer
+	return true
+}
+
+// subHeader takes a header of size bytes off queue q's counters.
+func (sw *Switch) subHeader(q int32, size int32) {
+	port := sw.st.Queues[q].Port
+	sw.hdrs[port]--
+	sw.hdrBytes -= int64(size)
+	sw.st.Used += int64(size) // sub takes it off Used, which never had it
+	sw.sub(q, size)
+}
+
+// Headers is the number of headers in port's header queue.
+func (sw *Switch) Headers(port int) int {
+	if sw.hdrs == nil {
+		return 0
+	}
+	return int(sw.hdrs[port])
+}
+
+// HeaderBytes is the bytes in all header queues (not in State.Used).
+func (sw *Switch) HeaderBytes() int64 { return sw.hdrBytes }
 
 // Reserve promises size bytes of buffer to a packet on its way (hop-by-hop
 // flow control): the policy sees them as occupied until PlaceReserved or
@@ -672,11 +729,18 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.pfc != nil {
 		iq = sw.ingr[q].Pop()
 	}
-	sw.sub(q, size)
+	if e.hdr {
+		sw.subHeader(q, size)
+	} else {
+		sw.sub(q, size)
+	}
 	port := sw.st.Queues[q].Port
 	sw.st.Ports[port].TxBytes += int64(size)
 	if sw.cfg.Sched == RoundRobin {
 		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
+	}
+	if e.hdr { // the policy never saw it
+		return h, size, true
 	}
 	if sw.deq != nil {
 		sw.deq.Dequeued(now, size, q, &sw.st)
@@ -696,7 +760,11 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 // hook) whose queue q is not empty.
 func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
 	e := sw.q[q].Pop()
-	sw.sub(q, e.size)
+	if e.hdr {
+		sw.subHeader(q, e.size)
+	} else {
+		sw.sub(q, e.size)
+	}
 	port := sw.st.Queues[q].Port
 	sw.st.Ports[port].TxBytes += int64(e.size)
 	if sw.cfg.Sched == RoundRobin {

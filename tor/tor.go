@@ -64,6 +64,9 @@ type Config struct {
 	// ingress port (EnqueueFrom).
 	Lossless               uint8
 	Headroom, HeadroomPool int64
+	// HeaderQueue is the number of headers each port holds apart from
+	// the shared buffer (EnqueueHeader; NDP's header queue); 0: none.
+	HeaderQueue int
 }
 
 // MaxClasses is the most queues a port may have.
@@ -94,6 +97,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("rtt %v: must not be negative", c.RTT)
 	case c.ECNThreshold < 0:
 		return fmt.Errorf("ecn threshold %d: must not be negative", c.ECNThreshold)
+	case c.HeaderQueue < 0:
+		return fmt.Errorf("header queue %d: must not be negative", c.HeaderQueue)
 	case c.RecordINT && c.Ints == nil:
 		return fmt.Errorf("ints: RecordINT needs an IntStore")
 	}
@@ -162,7 +167,7 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		nq = max(nq, 2)
 	}
 	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT,
-		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool}
+		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool, HeaderQueue: cfg.HeaderQueue}
 	if sc.MTU == 0 {
 		sc.MTU = int32(min(rotor.DefaultMTU, cfg.Buffer))
 	}
@@ -383,6 +388,22 @@ func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool
 	t.queued(q, p)
 	return true
 }
+
+// EnqueueHeader puts packet idx (NDP: a trimmed header or a control
+// packet) into queue q outside the shared buffer, in the header queue of
+// q's port (Switch.EnqueueHeader). It returns false if that is full (the
+// caller then owns the packet; it is not counted in Drops).
+func (t *ToR) EnqueueHeader(q QueueID, idx int32) bool {
+	p := t.pool.At(idx)
+	if !t.sw.EnqueueHeader(int32(q), idx, p.Size) {
+		return false
+	}
+	t.queued(q, p)
+	return true
+}
+
+// HeaderBytes is the bytes in the header queues (not in Used).
+func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 
 // queued updates the ToR's own counters after p entered q.
 func (t *ToR) queued(q QueueID, p *Packet) {
