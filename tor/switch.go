@@ -301,13 +301,31 @@ type Switch struct {
 	Pauses                  int64
 }
 
-// entry is one queued packet: the caller's handle and its size (kept
-// together: one cache line per queue head, not two), and whether it sits
-// in its port's header queue (EnqueueHeader) rather than the buffer.
+// entry is one queued packet: the caller's handle, its size, and whether
+// it sits in its port's header queue (EnqueueHeader) rather than the
+// buffer. Handle and size are kept together (one cache line per queue
+// head, not two) in 8 bytes: the header mark is the top bit of the size
+// word, read only through size and hdr.
 type entry struct {
-	h, size int32
-	hdr     bool
+	h    int32
+	word uint32 // size in bytes (< 2³¹) | headerBit
 }
+
+const headerBit = 1 << 31
+
+func newEntry(h, size int32, hdr bool) entry {
+	e := entry{h: h, word: uint32(size)}
+	if hdr {
+		e.word |= headerBit
+	}
+	return e
+}
+
+// size is the packet's size in bytes.
+func (e entry) size() int32 { return int32(e.word &^ headerBit) }
+
+// hdr reports whether the packet is in its port's header queue.
+func (e entry) hdr() bool { return e.word&headerBit != 0 }
 
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
 // nothing else; it may be nil when no queue uses RED.
@@ -422,12 +440,12 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 		}
 		for s.Used-s.HeadroomUsed+size > s.SharedSize() {
 			v := sw.push.Victim(now, a, q, s)
-			if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr { // headers are not in the buffer
+			if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr() { // headers are not in the buffer
 				sw.dropArrival(now, a, q)
 				return false, false
 			}
 			e := sw.q[v].PopTail()
-			vh, vsize := e.h, e.size
+			vh, vsize := e.h, e.size()
 			if sw.pfc != nil { // push-out policies have no lossless classes
 				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
 			}
@@ -464,7 +482,7 @@ func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
 
 // placePlain is place for a plain switch.
 func (sw *Switch) placePlain(q int32, h int32, size int32) {
-	sw.q[q].Push(entry{h: h, size: size})
+	sw.q[q].Push(newEntry(h, size, false))
 	sw.add(q, size)
 	if u := sw.st.Used - sw.reserved; u > sw.PeakUsed {
 		sw.PeakUsed = u
@@ -475,7 +493,7 @@ func (sw *Switch) placePlain(q int32, h int32, size int32) {
 func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless bool, iq int32) {
 	s := &sw.st
 	size := int64(a.Size)
-	sw.q[q].Push(entry{h: h, size: a.Size})
+	sw.q[q].Push(newEntry(h, a.Size, false))
 	if sw.pfc != nil {
 		sw.ingr[q].Push(iq)
 		if !lossless && iq >= 0 {
@@ -504,7 +522,7 @@ func (sw *Switch) EnqueueHeader(q int32, h int32, size int32) bool {
 	}
 	sw.hdrs[port]++
 	sw.hdrBytes += int64(size)
-	sw.q[q].Push(entry{h: h, size: size, hdr: true})
+	sw.q[q].Push(newEntry(h, size, true))
 	if sw.pfc != nil {
 		sw.ingr[q].Push(-1)
 	}
@@ -724,12 +742,12 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 		return 0, 0, false
 	}
 	e := sw.q[q].Pop()
-	h, size = e.h, e.size
+	h, size = e.h, e.size()
 	iq := int32(-1)
 	if sw.pfc != nil {
 		iq = sw.ingr[q].Pop()
 	}
-	if e.hdr {
+	if e.hdr() {
 		sw.subHeader(q, size)
 	} else {
 		sw.sub(q, size)
@@ -739,7 +757,7 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.cfg.Sched == RoundRobin {
 		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
 	}
-	if e.hdr { // the policy never saw it
+	if e.hdr() { // the policy never saw it
 		return h, size, true
 	}
 	if sw.deq != nil {
@@ -760,17 +778,17 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 // hook) whose queue q is not empty.
 func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
 	e := sw.q[q].Pop()
-	if e.hdr {
-		sw.subHeader(q, e.size)
+	if e.hdr() {
+		sw.subHeader(q, e.size())
 	} else {
-		sw.sub(q, e.size)
+		sw.sub(q, e.size())
 	}
 	port := sw.st.Queues[q].Port
-	sw.st.Ports[port].TxBytes += int64(e.size)
+	sw.st.Ports[port].TxBytes += int64(e.size())
 	if sw.cfg.Sched == RoundRobin {
 		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
 	}
-	return e.h, e.size
+	return e.h, e.size()
 }
 
 // TickEvery is the policy's tick period, 0 if it has no ticks.

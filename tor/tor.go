@@ -516,7 +516,7 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 			}
 			q := t.VOQ(x, Local)
 			e := t.sw.q[q].Head()
-			if int64(e.size) <= budget && relay.AcceptRelay(v, x, e.size) && (gate == nil || gate.Pass(v, t.pool.At(e.h))) {
+			if int64(e.size()) <= budget && relay.AcceptRelay(v, x, e.size()) && (gate == nil || gate.Pass(v, t.pool.At(e.h))) {
 				t.rr = (x + 1) % n
 				return q, true
 			}
@@ -531,7 +531,7 @@ func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
 		return false
 	}
 	e := f.Head() // its size is at hand: the packet itself is read only for a gate
-	return int64(e.size) <= budget && (gate == nil || gate.Pass(v, t.pool.At(e.h)))
+	return int64(e.size()) <= budget && (gate == nil || gate.Pass(v, t.pool.At(e.h)))
 }
 
 // AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
