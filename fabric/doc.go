@@ -71,6 +71,9 @@
 // that switch's n ports. Ports free at one instant act in the order of
 // their global ids: circuit uplinks, then the rotor ToRs' host ports,
 // then the others (a decision the engine issue left open; port.go).
+// The hosts' NIC events (done, pacing wake-up) stay queue events: one
+// timer per host beside the ports' measured no faster on PowerTCP's
+// leaf-spine run and 1 % slower on (a) RotorNet (a bigger timer tree).
 //
 // # Hosts and transports
 //
