@@ -82,20 +82,23 @@ func (s *sim) startFlow() {
 	}
 }
 
+// noFlow stands for no flow where a flow id is expected.
+const noFlow int32 = -1
+
 // hostSend puts the next packet on host h's NIC: a waiting ACK first, then
 // the flows with data in round-robin order.
 func (s *sim) hostSend(h int32) {
 	hs := &s.hosts[h]
 	now := s.q.Now()
 	if now < hs.nicFree {
-		s.armNIC(hs, h, hs.nicFree)
+		s.armNIC(hs, h, hs.nicFree, noFlow)
 		return
 	}
 	if s.nicPaused(h) { // PFC (pfc.go)
 		return
 	}
 	if hs.acks.Len() > 0 {
-		s.transmit(h, hs.acks.Pop())
+		s.transmit(h, hs.acks.Pop(), noFlow)
 		return
 	}
 	if s.ndp.on {
@@ -125,7 +128,7 @@ func (s *sim) hostSend(h int32) {
 			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
-		s.transmit(h, idx)
+		s.transmit(h, idx, id)
 		return
 	}
 	if wake > 0 && (hs.wakeAt == 0 || wake < hs.wakeAt) {
@@ -150,7 +153,9 @@ func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.T
 	return idx
 }
 
-func (s *sim) transmit(h int32, idx int32) {
+// transmit puts packet idx on host h's NIC now. sent is the flow in h's
+// active list that sent it (noFlow: none, or not in the list).
+func (s *sim) transmit(h, idx, sent int32) {
 	now := s.q.Now()
 	p := s.pool.At(idx)
 	ser := s.ser(linkHost, p.Size)
@@ -158,7 +163,7 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	s.armNIC(hs, h, now+ser)
+	s.armNIC(hs, h, now+ser, sent)
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
@@ -167,12 +172,13 @@ func (s *sim) transmit(h int32, idx int32) {
 // pacing wake-up when the first paced flow may send, else nothing (an ACK,
 // a timeout or a new flow that lets one send calls hostSend, which arms
 // the NIC again). A paced flow thus costs one event per packet, its
-// wake-up, not also the NIC's.
-func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
+// wake-up, not also the NIC's. sent is the active flow that just sent, or
+// noFlow (nextReady).
+func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time, sent int32) {
 	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(free, evHostTxDone, h, 0)
-	} else if at, ok := s.nextReady(hs, free); ok {
+	} else if at, ok := s.nextReady(hs, free, sent); ok {
 		if at == free {
 			hs.busy = true
 			s.q.ScheduleFirst(free, evHostTxDone, h, 0)
@@ -185,8 +191,15 @@ func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
 
 // nextReady is the first time from free on at which a flow of host hs
 // may send (its window open, its pacing gap over); ok is false if none
-// may.
-func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
+// may. It tries first the active flow sent (unless noFlow), the one that
+// just sent: if it may send again at free, nothing can be earlier, and
+// the scan over every active flow is saved.
+func (s *sim) nextReady(hs *hostState, free rotor.Time, sent int32) (at rotor.Time, ok bool) {
+	if sent != noFlow {
+		if fs := &s.flows[sent]; fs.nextSend <= free && canSend(fs.src) {
+			return free, true
+		}
+	}
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		fs := &s.flows[hs.active.At(k)]
 		if fs.src == nil || !canSend(fs.src) {
