@@ -41,6 +41,7 @@ func (s *sim) startFlow() {
 	}
 	id := int32(len(s.flows))
 	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f), srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
+	s.tx = append(s.tx, txState{})
 	fs := &s.flows[id]
 	s.pullFlow()
 	if f.Bytes == 0 {
@@ -64,6 +65,7 @@ func (s *sim) startFlow() {
 		flow.Law = c
 	}
 	fs.src, fs.sink = tp.New(flow)
+	s.srcChanged(id)
 	switch {
 	case pulled: // its ToR pulls the segments (pull.go)
 		s.addPulled(id)
@@ -108,24 +110,29 @@ func (s *sim) hostSend(h int32) {
 	var wake rotor.Time
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
-		fs := &s.flows[id]
-		if fs.src == nil || done(fs.src) {
+		tx := &s.tx[id]
+		if tx.gone {
 			continue // leaves the active list
 		}
 		hs.active.Push(id)
-		if fs.nextSend > now {
-			if wake == 0 || fs.nextSend < wake {
-				wake = fs.nextSend
+		if tx.nextSend > now {
+			if wake == 0 || tx.nextSend < wake {
+				wake = tx.nextSend
 			}
 			continue
 		}
+		if !tx.canSend {
+			continue // Next would hand out nothing (and change nothing)
+		}
+		fs := &s.flows[id]
 		seq, size, retx, ok := next(fs.src, now)
+		s.srcChanged(id)
 		if !ok {
 			continue
 		}
 		idx := s.dataPacket(id, seq, size, retx, now)
 		if r := rate(fs.src); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
-			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
+			tx.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
 		s.transmit(h, idx, id)
@@ -196,16 +203,16 @@ func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time, sent int32) {
 // the scan over every active flow is saved.
 func (s *sim) nextReady(hs *hostState, free rotor.Time, sent int32) (at rotor.Time, ok bool) {
 	if sent != noFlow {
-		if fs := &s.flows[sent]; fs.nextSend <= free && canSend(fs.src) {
+		if tx := &s.tx[sent]; tx.nextSend <= free && tx.canSend {
 			return free, true
 		}
 	}
 	for k, n := 0, hs.active.Len(); k < n; k++ {
-		fs := &s.flows[hs.active.At(k)]
-		if fs.src == nil || !canSend(fs.src) {
+		tx := &s.tx[hs.active.At(k)]
+		if !tx.canSend {
 			continue
 		}
-		t := max(free, fs.nextSend)
+		t := max(free, tx.nextSend)
 		if !ok || t < at {
 			at, ok = t, true
 			if t == free {
@@ -236,7 +243,9 @@ func (s *sim) rto(id int32) {
 	if fs.src == nil {
 		return
 	}
-	if fs.src.OnTimeout(s.q.Now()) {
+	more := fs.src.OnTimeout(s.q.Now())
+	s.srcChanged(id)
+	if more {
 		s.wakeFlow(id)
 	}
 	if fs.src != nil {
@@ -343,6 +352,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
 	more := onReply(fs.src, s.q.Now(), p, a)
+	s.srcChanged(id)
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
@@ -362,6 +372,18 @@ func (s *sim) retire(id int32) {
 	fs.received, fs.reordered = fs.sink.Counts()
 	fs.retx, fs.timeouts = fs.src.Counts()
 	fs.src, fs.sink = nil, nil
+	s.srcChanged(id)
+}
+
+// srcChanged refreshes flow id's txState after a call into its source
+// (or its retirement).
+func (s *sim) srcChanged(id int32) {
+	fs, tx := &s.flows[id], &s.tx[id]
+	if fs.src == nil {
+		tx.gone, tx.canSend = true, false
+		return
+	}
+	tx.gone, tx.canSend = done(fs.src), canSend(fs.src)
 }
 
 // The windowed sender is the source of nearly every flow a NIC serves.
