@@ -15,14 +15,15 @@ func (r *Ring[T]) Len() int { return int(r.n) }
 
 // Push appends x at the tail.
 func (r *Ring[T]) Push(x T) {
-	if int(r.n) == len(r.buf) {
-		nb := make([]T, max(8, 2*len(r.buf)))
-		for i := 0; i < int(r.n); i++ {
-			nb[i] = r.buf[(int(r.head)+i)&(len(r.buf)-1)]
+	h, n := int(r.head), int(r.n)
+	if n == len(r.buf) { // full: double (here, not in a call, so that Push inlines)
+		nb := make([]T, max(8, 2*n))
+		for i := range n {
+			nb[i] = r.buf[(h+i)&(n-1)]
 		}
-		r.buf, r.head = nb, 0
+		r.buf, r.head, h = nb, 0, 0
 	}
-	r.buf[(int(r.head)+int(r.n))&(len(r.buf)-1)] = x
+	r.buf[(h+n)&(len(r.buf)-1)] = x
 	r.n++
 }
 
