@@ -118,7 +118,9 @@ type Config struct {
 	// buffer (ndp.go); 0: DefaultNDPHeaderQueue.
 	NDPHeaderQueue int
 	// NewController, if set, makes the congestion-control law of each
-	// windowed flow instead of cc.New(CC, env, CCParams).
+	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
+	// a law of its own whose Window changes only in its own methods: the
+	// engine keeps whether a flow may send between calls into it.
 	NewController func(f workload.Flow, env cc.Env) (cc.Law, error)
 
 	// Flows is read once by Run (a SliceSource or Generator is used up):

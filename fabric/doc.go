@@ -92,7 +92,11 @@
 // routes what it is handed back (it sets the reply's DstToR). A reply goes
 // to the Source with the INT records of its data packet (the ACK keeps the
 // data path's records; switches do not stamp replies). Each flow has one
-// timer event at its Source's Timer. Circuit day/night reaches the
+// timer event at its Source's Timer. Between calls into a Source, a NIC
+// keeps whether it may send (CanSend) and whether it is done, so it can
+// pass over window-limited flows without touching them: a Source, and
+// the law of a windowed one, must change only when called (a law of its
+// own per flow). Circuit day/night reaches the
 // windowed flows' laws through Source.OnCircuit (notify.go). A pulled
 // flow's host side (which segment goes next, what is left) is its
 // PulledSource, asked by its ToR when it pulls (pull.go); its Sink is

@@ -41,6 +41,7 @@ func (s *sim) startFlow() {
 	}
 	id := int32(len(s.flows))
 	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f), srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
+	s.tx = append(s.tx, txState{})
 	fs := &s.flows[id]
 	s.pullFlow()
 	if f.Bytes == 0 {
@@ -64,6 +65,7 @@ func (s *sim) startFlow() {
 		flow.Law = c
 	}
 	fs.src, fs.sink = tp.New(flow)
+	s.srcChanged(id)
 	switch {
 	case pulled: // its ToR pulls the segments (pull.go)
 		s.addPulled(id)
@@ -82,20 +84,23 @@ func (s *sim) startFlow() {
 	}
 }
 
+// noFlow stands for no flow where a flow id is expected.
+const noFlow int32 = -1
+
 // hostSend puts the next packet on host h's NIC: a waiting ACK first, then
 // the flows with data in round-robin order.
 func (s *sim) hostSend(h int32) {
 	hs := &s.hosts[h]
 	now := s.q.Now()
 	if now < hs.nicFree {
-		s.armNIC(hs, h, hs.nicFree)
+		s.armNIC(hs, h, hs.nicFree, noFlow)
 		return
 	}
 	if s.nicPaused(h) { // PFC (pfc.go)
 		return
 	}
 	if hs.acks.Len() > 0 {
-		s.transmit(h, hs.acks.Pop())
+		s.transmit(h, hs.acks.Pop(), noFlow)
 		return
 	}
 	if s.ndp.on {
@@ -105,27 +110,32 @@ func (s *sim) hostSend(h int32) {
 	var wake rotor.Time
 	for k, n := 0, hs.active.Len(); k < n; k++ {
 		id := hs.active.Pop()
-		fs := &s.flows[id]
-		if fs.src == nil || done(fs.src) {
+		tx := &s.tx[id]
+		if tx.gone {
 			continue // leaves the active list
 		}
 		hs.active.Push(id)
-		if fs.nextSend > now {
-			if wake == 0 || fs.nextSend < wake {
-				wake = fs.nextSend
+		if tx.nextSend > now {
+			if wake == 0 || tx.nextSend < wake {
+				wake = tx.nextSend
 			}
 			continue
 		}
+		if !tx.canSend {
+			continue // Next would hand out nothing (and change nothing)
+		}
+		fs := &s.flows[id]
 		seq, size, retx, ok := next(fs.src, now)
+		s.srcChanged(id)
 		if !ok {
 			continue
 		}
 		idx := s.dataPacket(id, seq, size, retx, now)
 		if r := rate(fs.src); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
-			fs.nextSend = now + r.TransmitTime(rotor.Bytes(size))
+			tx.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
-		s.transmit(h, idx)
+		s.transmit(h, idx, id)
 		return
 	}
 	if wake > 0 && (hs.wakeAt == 0 || wake < hs.wakeAt) {
@@ -150,7 +160,9 @@ func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.T
 	return idx
 }
 
-func (s *sim) transmit(h int32, idx int32) {
+// transmit puts packet idx on host h's NIC now. sent is the flow in h's
+// active list that sent it (noFlow: none, or not in the list).
+func (s *sim) transmit(h, idx, sent int32) {
 	now := s.q.Now()
 	p := s.pool.At(idx)
 	ser := s.ser(linkHost, p.Size)
@@ -158,7 +170,7 @@ func (s *sim) transmit(h int32, idx int32) {
 	hs.nicFree = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	s.armNIC(hs, h, now+ser)
+	s.armNIC(hs, h, now+ser, sent)
 	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
 }
 
@@ -167,12 +179,13 @@ func (s *sim) transmit(h int32, idx int32) {
 // pacing wake-up when the first paced flow may send, else nothing (an ACK,
 // a timeout or a new flow that lets one send calls hostSend, which arms
 // the NIC again). A paced flow thus costs one event per packet, its
-// wake-up, not also the NIC's.
-func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
+// wake-up, not also the NIC's. sent is the active flow that just sent, or
+// noFlow (nextReady).
+func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time, sent int32) {
 	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
 		hs.busy = true
 		s.q.ScheduleFirst(free, evHostTxDone, h, 0)
-	} else if at, ok := s.nextReady(hs, free); ok {
+	} else if at, ok := s.nextReady(hs, free, sent); ok {
 		if at == free {
 			hs.busy = true
 			s.q.ScheduleFirst(free, evHostTxDone, h, 0)
@@ -185,14 +198,21 @@ func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time) {
 
 // nextReady is the first time from free on at which a flow of host hs
 // may send (its window open, its pacing gap over); ok is false if none
-// may.
-func (s *sim) nextReady(hs *hostState, free rotor.Time) (at rotor.Time, ok bool) {
+// may. It tries first the active flow sent (unless noFlow), the one that
+// just sent: if it may send again at free, nothing can be earlier, and
+// the scan over every active flow is saved.
+func (s *sim) nextReady(hs *hostState, free rotor.Time, sent int32) (at rotor.Time, ok bool) {
+	if sent != noFlow {
+		if tx := &s.tx[sent]; tx.nextSend <= free && tx.canSend {
+			return free, true
+		}
+	}
 	for k, n := 0, hs.active.Len(); k < n; k++ {
-		fs := &s.flows[hs.active.At(k)]
-		if fs.src == nil || !canSend(fs.src) {
+		tx := &s.tx[hs.active.At(k)]
+		if !tx.canSend {
 			continue
 		}
-		t := max(free, fs.nextSend)
+		t := max(free, tx.nextSend)
 		if !ok || t < at {
 			at, ok = t, true
 			if t == free {
@@ -223,7 +243,9 @@ func (s *sim) rto(id int32) {
 	if fs.src == nil {
 		return
 	}
-	if fs.src.OnTimeout(s.q.Now()) {
+	more := fs.src.OnTimeout(s.q.Now())
+	s.srcChanged(id)
+	if more {
 		s.wakeFlow(id)
 	}
 	if fs.src != nil {
@@ -330,6 +352,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
 	more := onReply(fs.src, s.q.Now(), p, a)
+	s.srcChanged(id)
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
@@ -349,6 +372,18 @@ func (s *sim) retire(id int32) {
 	fs.received, fs.reordered = fs.sink.Counts()
 	fs.retx, fs.timeouts = fs.src.Counts()
 	fs.src, fs.sink = nil, nil
+	s.srcChanged(id)
+}
+
+// srcChanged refreshes flow id's txState after a call into its source
+// (or its retirement).
+func (s *sim) srcChanged(id int32) {
+	fs, tx := &s.flows[id], &s.tx[id]
+	if fs.src == nil {
+		tx.gone, tx.canSend = true, false
+		return
+	}
+	tx.gone, tx.canSend = done(fs.src), canSend(fs.src)
 }
 
 // The windowed sender is the source of nearly every flow a NIC serves.

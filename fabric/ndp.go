@@ -119,7 +119,7 @@ func (s *sim) ndpSend(h int32) {
 		if !ok {
 			continue
 		}
-		s.transmit(h, s.dataPacket(id, seq, size, retx, now))
+		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow) // NDP flows are in no active list
 		return
 	}
 }

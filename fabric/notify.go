@@ -38,5 +38,6 @@ func (s *sim) notifyCircuit(t int, v int32, up bool) {
 		}
 		l.Push(id)
 		fs.src.OnCircuit(now, up)
+		s.srcChanged(id)
 	}
 }

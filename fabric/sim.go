@@ -50,7 +50,6 @@ type flowState struct {
 	f        workload.Flow
 	src      cc.Source  // the sending end (hosts.go); nil: retired
 	sink     cc.Sink    // the receiving end; nil: retired
-	nextSend rotor.Time // pacing
 	timerAt  rotor.Time // pending timer event time, 0: none
 	finish   rotor.Time // last byte delivered, 0: not yet
 	ideal    rotor.Time
@@ -61,6 +60,15 @@ type flowState struct {
 	ndpReady bool // in its host's list of NDP flows that may send
 	// set when the flow retires (sender and receiver finished and freed)
 	received, reordered, retx, timeouts int64
+}
+
+// txState mirrors a windowed flow's source for its host's NIC. It is
+// refreshed after every call into the source (srcChanged), which relies
+// on a source (and its law) changing only when called.
+type txState struct {
+	nextSend rotor.Time // pacing: the flow may not send before
+	gone     bool       // retired or done: it leaves its host's active list
+	canSend  bool       // its source's CanSend
 }
 
 type switchState struct {
@@ -95,6 +103,11 @@ type sim struct {
 
 	hosts []hostState
 	flows []flowState
+	// tx[id] is what a NIC reads of flow id when it looks for a flow to
+	// send (hosts.go), kept apart from flowState: a scan over many
+	// window-limited flows touches neither their flowState nor their
+	// sources.
+	tx    []txState
 	ack   cc.Feedback
 	cc    ccState
 	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither

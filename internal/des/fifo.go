@@ -1,23 +1,24 @@
 package des
 
-// FIFO is a growable ring buffer of int32 (packet indices). It grows by
-// doubling, so pushes are amortised O(1) and allocation-free once it has
-// reached its working size. The zero value is an empty FIFO.
+// FIFO is a growable ring buffer of int32 (packet indices), of fewer than
+// 2³¹ items. It grows by doubling, so pushes are amortised O(1) and
+// allocation-free once it has reached its working size. The zero value is
+// an empty FIFO.
 type FIFO struct {
 	buf  []int32
-	head int
-	n    int
+	head int32 // int32: 32 bytes in all, so no FIFO straddles two cache lines
+	n    int32
 }
 
 // Len is the number of items.
-func (f *FIFO) Len() int { return f.n }
+func (f *FIFO) Len() int { return int(f.n) }
 
 // Push appends x at the tail.
 func (f *FIFO) Push(x int32) {
-	if f.n == len(f.buf) {
+	if int(f.n) == len(f.buf) {
 		f.grow()
 	}
-	f.buf[(f.head+f.n)&(len(f.buf)-1)] = x
+	f.buf[(int(f.head)+int(f.n))&(len(f.buf)-1)] = x
 	f.n++
 }
 
@@ -27,7 +28,7 @@ func (f *FIFO) Head() int32 { return f.buf[f.head] }
 // Pop removes and returns the first item; the FIFO must not be empty.
 func (f *FIFO) Pop() int32 {
 	x := f.buf[f.head]
-	f.head = (f.head + 1) & (len(f.buf) - 1)
+	f.head = (f.head + 1) & int32(len(f.buf)-1)
 	f.n--
 	return x
 }
@@ -36,15 +37,15 @@ func (f *FIFO) Pop() int32 {
 // be empty.
 func (f *FIFO) PopTail() int32 {
 	f.n--
-	return f.buf[(f.head+f.n)&(len(f.buf)-1)]
+	return f.buf[(int(f.head)+int(f.n))&(len(f.buf)-1)]
 }
 
 // At returns the i-th item from the head (0 ≤ i < Len).
-func (f *FIFO) At(i int) int32 { return f.buf[(f.head+i)&(len(f.buf)-1)] }
+func (f *FIFO) At(i int) int32 { return f.buf[(int(f.head)+i)&(len(f.buf)-1)] }
 
 // Set replaces the i-th item from the head (0 ≤ i < Len), e.g. to keep
 // the FIFO sorted by inserting from the tail.
-func (f *FIFO) Set(i int, x int32) { f.buf[(f.head+i)&(len(f.buf)-1)] = x }
+func (f *FIFO) Set(i int, x int32) { f.buf[(int(f.head)+i)&(len(f.buf)-1)] = x }
 
 func (f *FIFO) grow() {
 	size := 2 * len(f.buf)
@@ -52,8 +53,8 @@ func (f *FIFO) grow() {
 		size = 8
 	}
 	nb := make([]int32, size)
-	for i := 0; i < f.n; i++ {
-		nb[i] = f.buf[(f.head+i)&(len(f.buf)-1)]
+	for i := 0; i < int(f.n); i++ {
+		nb[i] = f.buf[(int(f.head)+i)&(len(f.buf)-1)]
 	}
 	f.buf = nb
 	f.head = 0
