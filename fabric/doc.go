@@ -8,14 +8,14 @@
 // ECMP by flow hash (leafspine.go). Packets are package packet's.
 //
 // Files by component: run.go (the loop and its one dispatch), port.go
-// (the port: every link out of a switch — circuit uplink, ToR→host port,
-// packet-switch port, leaf and spine port — picks among its queues,
+// (the port: every link — circuit uplink, ToR→host port, packet-switch
+// port, leaf and spine port, host NIC — picks what it sends next,
 // serialises and propagates to its peer; one global id per port, one
-// event kind for all ports), circuits.go (days, nights, and how a circuit
+// event kind for all switch ports), circuits.go (days, nights, and how a circuit
 // uplink picks: VOQs or pulled packets toward its slot's peer, by day
 // only), switch.go (ToR queues, how a rotor ToR's host port picks: turns
-// booked ahead), hosts.go (flows, NICs, timers: hosts drive each flow's
-// cc ends), pull.go (the ToRs' side of host buffering), routing.go
+// booked ahead), hosts.go (flows, timers, and how a NIC picks: replies
+// first, then the flows' cc ends in round robin, paced), pull.go (the ToRs' side of host buffering), routing.go
 // (asks package routing's Router for next hops), leafspine.go, buffer.go
 // (every switch's tor.Switch and its buffer policy, NamedPolicy from
 // package tor's registry, circuit day and night for the rotor ToRs' VOQ
@@ -71,7 +71,7 @@
 // that switch's n ports. Ports free at one instant act in the order of
 // their global ids: circuit uplinks, then the rotor ToRs' host ports,
 // then the others (a decision the engine issue left open; port.go).
-// The hosts' NIC events (done, pacing wake-up) stay queue events: one
+// The NICs' events (done, pacing wake-up) stay the hosts' queue events: one
 // timer per host beside the ports' measured no faster on PowerTCP's
 // leaf-spine run and 1 % slower on (a) RotorNet (a bigger timer tree).
 //

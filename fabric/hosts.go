@@ -92,8 +92,8 @@ const noFlow int32 = -1
 func (s *sim) hostSend(h int32) {
 	hs := &s.hosts[h]
 	now := s.q.Now()
-	if now < hs.nicFree {
-		s.armNIC(hs, h, hs.nicFree, noFlow)
+	if free := s.ports.freeAt[s.ports.nic(h)]; now < free {
+		s.armNIC(hs, h, free, noFlow)
 		return
 	}
 	if s.nicPaused(h) { // PFC (pfc.go)
@@ -165,13 +165,14 @@ func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.T
 func (s *sim) transmit(h, idx, sent int32) {
 	now := s.q.Now()
 	p := s.pool.At(idx)
-	ser := s.ser(linkHost, p.Size)
-	hs := &s.hosts[h]
-	hs.nicFree = now + ser
+	g := s.ports.nic(h)
+	pe := &s.ports.peer[g]
+	ser := s.ser(int(pe.link), p.Size)
+	s.ports.freeAt[g] = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	s.armNIC(hs, h, now+ser, sent)
-	s.q.Schedule(now+ser+s.cfg.HostDelay, evToRArrive, s.torOf(h), idx)
+	s.armNIC(&s.hosts[h], h, now+ser, sent)
+	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
 }
 
 // armNIC schedules what host h's NIC, busy until free, does next: its

@@ -265,8 +265,8 @@ func TestLeafSpinePortIDsUnique(t *testing.T) {
 // checkGlobalPortIDs: the global ids of all physical ports of switches
 // (in s.ports' order) are 0…count−1, each once, and map back to their
 // switch and port; circuit uplinks are t·U+u (s.peer's index), the
-// booked host ports of the rotor fabric hosts0+host, and every port has a
-// peer on a link of positive rate.
+// booked host ports of the rotor fabric hosts0+host, every port has a
+// peer on a link of positive rate, and the hosts' NICs follow them.
 func checkGlobalPortIDs(t *testing.T, name string, s *sim, switches []*tor.ToR) {
 	t.Helper()
 	pt := &s.ports
@@ -311,6 +311,18 @@ func checkGlobalPortIDs(t *testing.T, name string, s *sim, switches []*tor.ToR) 
 	}
 	if ports != count {
 		t.Errorf("%s: %d physical ports, %d global ids", name, ports, count)
+	}
+	// The hosts' NICs come after every switch port, host h's at nic0+h,
+	// each to its host's ToR or leaf over the host link.
+	if pt.nic0 != int32(count) || len(pt.freeAt) != count+len(s.hosts) {
+		t.Errorf("%s: NICs from global id %d of %d, want %d of %d", name, pt.nic0, len(pt.freeAt), count, count+len(s.hosts))
+	}
+	for h := range s.hosts {
+		g := pt.nic(int32(h))
+		tr := int32(h / s.H)
+		if pe := pt.peer[g]; pe.ev != evToRArrive || pe.target != tr || pe.link != linkHost || pe.delay != s.cfg.HostDelay || pt.portSw[g] != tr {
+			t.Errorf("%s: host %d's NIC (global id %d): peer %+v, switch %d, want ToR %d over the host link", name, h, g, pe, pt.portSw[g], tr)
+		}
 	}
 }
 

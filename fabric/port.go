@@ -12,7 +12,7 @@ import (
 // propagation delay, as that peer's arrival event. Every port of every
 // topology is one: the leaf-spine's leaf and spine ports, the rotor
 // fabric's packet-switch ports and the ToRs' ports to it, the rotor ToRs'
-// circuit uplinks and their ports to their hosts. (Host NICs are hosts.go's.)
+// circuit uplinks and their ports to their hosts, and the hosts' NICs.
 // Ports differ only in how they pick:
 //
 //   - a circuit uplink (circuits.go, startUplink) serves its ToR's VOQs,
@@ -24,14 +24,19 @@ import (
 //     traffic books turns without queueing: pull.go), so a turn is one
 //     event at a known time;
 //   - every other port (portSend) serves its queues in the switch's Pick
-//     order (strict priority or round robin) when it is free.
+//     order (strict priority or round robin) when it is free;
+//   - a host's NIC (hosts.go, hostSend) serves the host's waiting replies
+//     first, then its flows' cc sources in round robin, honouring each
+//     one's pacing; its free event is the host's (evHostTxDone), which at
+//     equal times comes before every switch port's.
 //
 // A port has an id unique in its switch (package tor's numbering: uplinks
 // 0…U−1, then host ports, the packet-switch port, fabric ports) and a
 // global id in the fabric, grouped by how the port picks: the circuit
 // uplinks first (ToR t's uplink u is t·U+u, the index of s.peer), then the
 // booked host ports (host h's is hosts0+h), then every other port (port p
-// of switch sw is base[sw]+p). At equal times port events run in global
+// of switch sw is base[sw]+p), and last the hosts' NICs (host h's is
+// nic0+h). At equal times port events run in global
 // id order (ScheduleFirst events and timers of one kind are ordered by
 // target), so the grouping is part of the model: at one instant the
 // circuit uplinks send first, then the host ports, then the others.
@@ -44,12 +49,13 @@ import (
 // turns pending, and pending says which other ports have one.
 type ports struct {
 	sw     []*tor.ToR   // [switch]
-	base   []int32      // [switch]: global id of port 0, for ports not grouped below; base[len(sw)] is the count
+	base   []int32      // [switch]: global id of port 0, for ports not grouped below; base[len(sw)] is the count of switch ports
 	U      int32        // circuit uplinks per rotor ToR (switches 0…n−1)
 	hosts0 int32        // global id of host 0's booked port; the ids before it are the uplinks
 	other0 int32        // first global id of the other ports; those before it are booked host ports
+	nic0   int32        // global id of host 0's NIC; the ids before it are switch ports
 	timed  int32        // global ids below it use timers
-	portSw []int32      // [global]: its switch
+	portSw []int32      // [global]: its switch (a NIC: its host's ToR or leaf)
 	freeAt []rotor.Time // [global]: serialising (a booked port: booked) until then
 	peer   []portPeer   // [global]: where its packets go
 	timers des.Timers   // [global < timed]
@@ -73,7 +79,8 @@ type portPeer struct {
 // first switches are the rotor ToRs if their Config has Uplinks; with
 // bookHosts their host ports are booked ports (all switches with hosts
 // have the same number). The circuit uplinks' free events are timers of
-// q; without uplinks, every port's are.
+// q; without uplinks, every switch port's are. The hosts' NICs, one per
+// host of the switches with hosts, come last.
 func (pt *ports) init(switches []*tor.ToR, bookHosts bool, q *des.Queue) {
 	*pt = ports{sw: switches, base: make([]int32, len(switches)+1)}
 	var next int32
@@ -102,17 +109,26 @@ func (pt *ports) init(switches []*tor.ToR, bookHosts bool, q *des.Queue) {
 		next += int32(tr.NumPorts()-c.ToRs) - first[i] // physical ports, not the VOQs' virtual ones
 	}
 	pt.base[len(switches)] = next
+	pt.nic0 = next
+	for _, tr := range switches {
+		next += int32(tr.Config().Hosts)
+	}
 	pt.portSw = make([]int32, next)
 	pt.freeAt = make([]rotor.Time, next)
 	pt.peer = make([]portPeer, next)
+	nic := pt.nic0
 	for i, tr := range switches {
 		for p := 0; p < tr.NumPorts()-tr.Config().ToRs; p++ {
 			pt.portSw[pt.id(i, p)] = int32(i)
 		}
+		for h := 0; h < tr.Config().Hosts; h++ {
+			pt.portSw[nic] = int32(i)
+			nic++
+		}
 	}
 	pt.timed = pt.hosts0
 	if pt.timed == 0 {
-		pt.timed = next
+		pt.timed = pt.nic0
 	}
 	pt.timers = *des.NewTimers(int(pt.timed))
 	q.AttachTimers(&pt.timers, evPortFree)
@@ -141,6 +157,17 @@ func (pt *ports) port(g int32) (sw, port int) {
 		return sw, c.Uplinks + int(g-pt.hosts0) - sw*c.Hosts
 	}
 	return sw, int(g - pt.base[sw])
+}
+
+// nic is the global id of host h's NIC.
+func (pt *ports) nic(h int32) int32 { return pt.nic0 + h }
+
+// connectNICs sets every host's NIC's peer: its ToR or leaf (s.torOf),
+// over the host link.
+func (s *sim) connectNICs() {
+	for h := range s.hosts {
+		s.ports.peer[s.ports.nic(int32(h))] = portPeer{delay: s.cfg.HostDelay, link: linkHost, ev: evToRArrive, target: s.torOf(int32(h))}
+	}
 }
 
 // connect sets the peer of port of switch sw.

@@ -285,7 +285,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 // inTime reports whether a packet host h is asked for now reaches its ToR
 // and crosses a circuit (free from ready on) before night.
 func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
-	arrive := max(s.q.Now()+s.cfg.HostDelay, s.hosts[h].nicFree) + s.serMTU[linkHost] + s.cfg.HostDelay
+	arrive := max(s.q.Now()+s.cfg.HostDelay, s.ports.freeAt[s.ports.nic(h)]) + s.serMTU[linkHost] + s.cfg.HostDelay
 	return max(arrive, ready)+s.serMTU[linkCircuit] <= night
 }
 
@@ -321,10 +321,10 @@ func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 // when its NIC is free. It returns when the NIC starts sending it and when
 // the packet reaches h's ToR.
 func (s *sim) hostPull(h int32, size int32) (start, arrive rotor.Time) {
-	hs := &s.hosts[h]
-	start = max(s.q.Now()+s.cfg.HostDelay, hs.nicFree)
-	hs.nicFree = start + s.ser(linkHost, size)
-	return start, hs.nicFree + s.cfg.HostDelay
+	free := &s.ports.freeAt[s.ports.nic(h)]
+	start = max(s.q.Now()+s.cfg.HostDelay, *free)
+	*free = start + s.ser(linkHost, size)
+	return start, *free + s.cfg.HostDelay
 }
 
 // pulledCross handles pulled packet idx, which left a circuit toward ToR v

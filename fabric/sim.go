@@ -41,9 +41,9 @@ type hostState struct {
 	wakeAt rotor.Time // pending pacing wake-up, 0: none
 	active des.FIFO   // flows with data to send (ids)
 	acks   des.FIFO   // ACK packets waiting for the NIC
-	// The NIC is serialising until nicFree; an event that frees it is
-	// scheduled only when more is waiting.
-	nicFree rotor.Time
+	// The host's NIC is a port (ports.nic): it is serialising until its
+	// ports.freeAt, and an event that frees it is scheduled only when
+	// more is waiting.
 }
 
 type flowState struct {
@@ -234,10 +234,10 @@ func newSim(cfg Config) (*sim, error) {
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
+	s.hosts = make([]hostState, s.n*s.H)
 	if cfg.LeafSpine == nil {
 		s.newRotorPorts()
 	}
-	s.hosts = make([]hostState, s.n*s.H)
 	s.ackDelayLocal = 2 * cfg.HostDelay
 	s.ackDelayRemote = 2*cfg.HostDelay + cfg.LinkDelay
 	s.relayLimit = int64(cfg.RelayLimit)
@@ -251,6 +251,7 @@ func newSim(cfg Config) (*sim, error) {
 	} else if s.relayLimit == 0 {
 		s.relayLimit = int64(cfg.CircuitLink.BytesIn(sc.Slot - sc.Reconf))
 	}
+	s.connectNICs()
 	switch cfg.Routing {
 	case RotorLB, Paths:
 		if !cfg.pulls() { // pulled traffic is relayed when it is pulled
