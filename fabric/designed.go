@@ -293,6 +293,13 @@ func defaultTransport(d Designed, cfg *Config) string {
 	return t
 }
 
+// pullLatency is how long a ToR's pull takes to bring a packet: the
+// request takes the host delay down, the host serialises an MTU packet
+// and it takes the host delay up.
+func (c *Config) pullLatency() rotor.Time {
+	return 2*c.HostDelay + c.HostLink.TransmitTime(rotor.Bytes(c.MTU))
+}
+
 // pullProblem says why the pull transport could never send on cfg's
 // schedule, or "". A ToR asks a host for a packet at the latest when its
 // circuit's night begins (the prefetch); the packet reaches the ToR
@@ -305,7 +312,7 @@ func pullProblem(cfg *Config) string {
 	if sc == nil || cfg.HostLink <= 0 || cfg.CircuitLink <= 0 || cfg.MTU <= 0 {
 		return "" // validate reports these
 	}
-	latency := 2*cfg.HostDelay + cfg.HostLink.TransmitTime(rotor.Bytes(cfg.MTU))
+	latency := cfg.pullLatency()
 	need := max(0, latency-sc.Reconf) + cfg.CircuitLink.TransmitTime(rotor.Bytes(cfg.MTU))
 	longest := sc.Slot - sc.Reconf
 	for _, d := range sc.SlotDurations {

@@ -94,10 +94,9 @@ func (s *sim) initPull() {
 		ps.nextTo = make([]uint64, n*n)
 		ps.hostRR = make([]int32, n)
 	}
-	// A request takes the host delay down, the host serialises the packet
-	// and it takes the host delay up: that many circuit packet times must
-	// be staged to keep the uplink busy, plus slack for the host NIC.
-	ps.latency = 2*s.cfg.HostDelay + s.serMTU[linkHost]
+	// A pull takes ps.latency: that many circuit packet times must be
+	// staged to keep the uplink busy, plus slack for the host NIC.
+	ps.latency = s.cfg.pullLatency()
 	ps.depth = s.cfg.PullDepth
 	if ps.depth == 0 {
 		ps.depth = int((ps.latency+s.serMTU[linkCircuit]-1)/s.serMTU[linkCircuit]) + 2
