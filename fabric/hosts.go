@@ -125,13 +125,13 @@ func (s *sim) hostSend(h int32) {
 			continue // Next would hand out nothing (and change nothing)
 		}
 		fs := &s.flows[id]
-		seq, size, retx, ok := next(fs.src, now)
+		seq, size, retx, ok := fs.src.Next(now)
 		s.srcChanged(id)
 		if !ok {
 			continue
 		}
 		idx := s.dataPacket(id, seq, size, retx, now)
-		if r := rate(fs.src); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
+		if r := fs.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			tx.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
@@ -231,7 +231,7 @@ func (s *sim) armTimer(id int32) {
 	if fs.timerAt != 0 {
 		return
 	}
-	if d := timer(fs.src); d != 0 {
+	if d := fs.src.Timer(); d != 0 {
 		fs.timerAt = d
 		s.q.Schedule(d, evRTO, id, 0)
 	}
@@ -306,7 +306,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Kind == packet.Data {
 		s.pairDelivered(fs, p, at)
 	}
-	v := sinkReceive(fs.sink, p)
+	v := fs.sink.Receive(p)
 	if v&cc.Complete != 0 {
 		fs.done, fs.finish = true, at
 		s.m.completed++
@@ -352,7 +352,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	if p.IntN > 0 {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	more := onReply(fs.src, s.q.Now(), p, a)
+	more := fs.src.OnReply(s.q.Now(), p, a)
 	s.srcChanged(id)
 	a.Hops = nil
 	s.pool.Free(idx)
@@ -384,60 +384,5 @@ func (s *sim) srcChanged(id int32) {
 		tx.gone, tx.canSend = true, false
 		return
 	}
-	tx.gone, tx.canSend = done(fs.src), canSend(fs.src)
-}
-
-// The windowed sender is the source of nearly every flow a NIC serves.
-// These calls reach it through its concrete type, where the compiler can
-// inline them, and any other source through the interface.
-
-func canSend(src cc.Source) bool {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.CanSend()
-	}
-	return src.CanSend()
-}
-
-func done(src cc.Source) bool {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.Done()
-	}
-	return src.Done()
-}
-
-func rate(src cc.Source) rotor.Rate {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.Rate()
-	}
-	return src.Rate()
-}
-
-func timer(src cc.Source) rotor.Time {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.Timer()
-	}
-	return src.Timer()
-}
-
-func next(src cc.Source, now rotor.Time) (seq int64, size int32, retx, ok bool) {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.Next(now)
-	}
-	return src.Next(now)
-}
-
-func onReply(src cc.Source, now rotor.Time, p *packet.Packet, f *cc.Feedback) bool {
-	if w, ok := src.(*cc.Sender); ok {
-		return w.OnReply(now, p, f)
-	}
-	return src.OnReply(now, p, f)
-}
-
-// sinkReceive is Sink.Receive, through the concrete type of the one sink
-// every transport uses today.
-func sinkReceive(sink cc.Sink, p *packet.Packet) cc.Verdict {
-	if r, ok := sink.(*cc.Receiver); ok {
-		return r.Receive(p)
-	}
-	return sink.Receive(p)
+	tx.gone, tx.canSend = fs.src.Done(), fs.src.CanSend()
 }
