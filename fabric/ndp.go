@@ -222,8 +222,8 @@ func (s *sim) trim(idx int32) bool {
 func (s *sim) ndpBounce(t int, idx int32) {
 	p := s.pool.At(idx)
 	s.ndp.bounced++
-	p.Kind, p.EchoSeg, p.Flags = packet.Nack, int32(p.Seq/int64(s.cfg.MTU)), p.Flags&packet.Retx|packet.Bounced
-	p.Hops, p.Via, p.Route, p.IntN = 0, packet.NoToR, packet.NoRoute, 0
-	p.SrcHost, p.DstHost, p.DstToR = p.DstHost, p.SrcHost, s.flows[p.Flow].srcToR
+	cc.MakeNack(p, s.cfg.MTU, p.Size) // the header's own size
+	p.Set(packet.Bounced)
+	p.DstToR = s.flows[p.Flow].srcToR
 	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
 }
