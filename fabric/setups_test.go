@@ -45,18 +45,7 @@ func buildSpec(tb testing.TB, keys ...string) *scenario.Setup {
 // setupFromTOML builds the configuration file path with keys set.
 func setupFromTOML(tb testing.TB, path string, keys ...string) *scenario.Setup {
 	tb.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	sp := scenario.NewSpec()
-	err = sp.LoadTOML(f)
-	f.Close()
-	for _, kv := range keys {
-		if err == nil {
-			err = sp.SetArg(kv)
-		}
-	}
+	sp, err := scenario.Load(path, keys...)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -234,19 +223,7 @@ func TestNDPOperaMode(t *testing.T) {
 // same configuration before k-shortest paths existed (with the query
 // column, added later, appended: 0 for every flow).
 func TestPathsK1Unchanged(t *testing.T) {
-	f, err := os.Open("testdata/ksp/k1-opera.toml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	spec := scenario.NewSpec()
-	if err := spec.LoadTOML(f); err != nil {
-		t.Fatal(err)
-	}
-	setup, err := spec.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	setup := setupFromTOML(t, "testdata/ksp/k1-opera.toml")
 	r, err := fabric.Run(setup.Config)
 	if err != nil {
 		t.Fatal(err)

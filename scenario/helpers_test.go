@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"os"
 	"testing"
 )
 
@@ -30,19 +29,9 @@ func buildSpec(tb testing.TB, keys ...string) *Setup {
 // overrides on top.
 func setupFromTOML(tb testing.TB, path string, keys ...string) *Setup {
 	tb.Helper()
-	f, err := os.Open(path)
+	sp, err := Load(path, keys...)
 	if err != nil {
 		tb.Fatal(err)
-	}
-	defer f.Close()
-	sp := NewSpec()
-	if err := sp.LoadTOML(f); err != nil {
-		tb.Fatal(err)
-	}
-	for _, kv := range keys {
-		if err := sp.SetArg(kv); err != nil {
-			tb.Fatal(err)
-		}
 	}
 	setup, err := sp.Build()
 	if err != nil {

@@ -20,20 +20,7 @@ func TestPerfWorkloadFrozen(t *testing.T) {
 	for _, c := range []struct{ config, flows string }{
 		{"a-rotornet", "a"}, {"a-opera", "a"}, {"b-rotornet", "b"}, {"b-opera", "b"},
 	} {
-		f, err := os.Open("../fabric/testdata/perf/" + c.config + ".toml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sp := NewSpec()
-		err = sp.LoadTOML(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		setup, err := sp.Build()
-		if err != nil {
-			t.Fatal(err)
-		}
+		setup := setupFromTOML(t, "../fabric/testdata/perf/"+c.config+".toml")
 		var got bytes.Buffer
 		if err := workload.WriteFlows(&got, setup.Flows); err != nil {
 			t.Fatal(err)

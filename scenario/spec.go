@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,7 +46,27 @@ func NewSpec() *Spec {
 // With returns a Spec at the defaults with the key=value overrides kv
 // applied in order (SetArg): the form of rdcn simulate --set.
 func With(kv ...string) (*Spec, error) {
+	return NewSpec().with(kv)
+}
+
+// Load returns the Spec of the TOML configuration file path with the
+// key=value overrides kv applied on top, in order: the form of rdcn
+// simulate --config path --set kv….
+func Load(path string, kv ...string) (*Spec, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
 	s := NewSpec()
+	if err := s.LoadTOML(f); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s.with(kv)
+}
+
+// with applies the key=value overrides kv to s in order.
+func (s *Spec) with(kv []string) (*Spec, error) {
 	for _, a := range kv {
 		if err := s.SetArg(a); err != nil {
 			return nil, err

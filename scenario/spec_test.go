@@ -282,3 +282,31 @@ func TestSpecStagger(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLoad: a file with overrides on top resolves like the file edited;
+// a missing file, a bad file and a bad override are errors.
+func TestLoad(t *testing.T) {
+	sp, err := Load("../fabric/testdata/perf/a-rotornet.toml", "topology.tors=16")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := sp.Get("topology.tors"); got != "16" {
+		t.Errorf("topology.tors = %q after the override, want 16", got)
+	}
+	if got := sp.Get("schedule.kind"); got != "rotornet" {
+		t.Errorf("schedule.kind = %q, want the file's rotornet", got)
+	}
+	if _, err := Load("no/such/file.toml"); err == nil {
+		t.Error("a missing file loaded")
+	}
+	if _, err := Load("../fabric/testdata/perf/a-rotornet.toml", "topology.torz=16"); err == nil || !strings.Contains(err.Error(), "topology.torz") {
+		t.Errorf("a typo'd override: error %v, want one naming topology.torz", err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.toml")
+	if err := os.WriteFile(bad, []byte("[topology]\ntors = \"x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(bad); err == nil || !strings.Contains(err.Error(), bad) {
+		t.Errorf("a truncated file: error %v, want one naming the file", err)
+	}
+}

@@ -132,19 +132,9 @@ func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
 
 // specResult is runSpec for any goroutine: it returns the error.
 func specResult(path string, sets ...string) (*fabric.Result, error) {
-	f, err := os.Open(path)
+	sp, err := scenario.Load(path, sets...)
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	sp := scenario.NewSpec()
-	if err := sp.LoadTOML(f); err != nil {
-		return nil, err
-	}
-	for _, kv := range sets {
-		if err := sp.SetArg(kv); err != nil {
-			return nil, err
-		}
 	}
 	su, err := sp.Build()
 	if err != nil {
