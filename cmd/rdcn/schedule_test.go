@@ -73,17 +73,12 @@ func TestScheduleText(t *testing.T) {
 // schedule the same flags build, with the default guard (half the day).
 func TestScheduleOperaSim(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "top.txt")
-	var stdout, stderr bytes.Buffer
-	code := run([]string{"rdcn", "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "4", "--slot", "400us", "--reconf", "10us", "--seed", "2", "--format", "opera-sim", "-o", path}, &stdout, &stderr)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	f, err := os.Open(path)
+	runOK(t, "schedule", "--kind", "opera", "--tors", "8", "--uplinks", "4", "--slot", "400us", "--reconf", "10us", "--seed", "2", "--format", "opera-sim", "-o", path)
+	text, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	got, err := operasim.Read(f)
+	got, err := operasim.Read(bytes.NewReader(text))
 	if err != nil {
 		t.Fatal(err)
 	}
