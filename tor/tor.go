@@ -121,7 +121,8 @@ type Gate interface {
 // ToR is one switch: queues in a shared buffer, held by a Switch that
 // runs the buffer policy.
 //
-// Port ids (unique in the switch; INT records use them): circuit uplinks
+// Port ids (unique in the switch; INT records use them unless SetINTPorts
+// renames them): circuit uplinks
 // 0…U−1, host ports U…U+H−1, the packet-switch port U+H (if any), fabric
 // ports after it, then one virtual output per next-hop ToR for the VOQs
 // (VOQPort). The Switch's port p is port id U+p: the uplinks have no
@@ -140,6 +141,7 @@ type ToR struct {
 	nq      int32    // queues per Switch port
 	voqBase int32    // first VOQ queue
 	txBytes []int64  // per egress port id
+	intPort []int32  // per egress port id: the id its INT records carry (SetINTPorts); nil: its own
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
 	voqPkts int      // packets in all VOQs, both classes
 	up      []uint16 // per next-hop ToR: uplinks whose circuit reaches it
@@ -256,6 +258,16 @@ func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.own + v }
 
 // NumPorts is the number of port ids: physical ports and VOQ outputs.
 func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
+
+// SetINTPorts makes INT records name egress port p by ids[p] (one per
+// physical port: NumPorts() − ToRs), for instance an id unique in the
+// fabric, so that records of different switches never compare as one hop.
+func (t *ToR) SetINTPorts(ids []int32) {
+	if len(ids) != len(t.txBytes) {
+		panic(fmt.Sprintf("tor: SetINTPorts: %d ids for %d ports", len(ids), len(t.txBytes)))
+	}
+	t.intPort = ids
+}
 
 // QueuePort is the port id queue q drains into (a VOQ: its virtual
 // output), and NextHop the ToR a VOQ leads to (−1 for other queues).
@@ -442,7 +454,11 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	t.removed(q)
 	t.txBytes[port] += int64(size)
 	if t.cfg.RecordINT {
-		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)})
+		id := int32(port)
+		if t.intPort != nil {
+			id = t.intPort[port]
+		}
+		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: id})
 	}
 	return idx
 }
