@@ -9,8 +9,8 @@ import (
 // Congestion control of the windowed flows: the law named by transport.cc
 // (cc's registry is the one table of laws and their parameters), resolved
 // once before the run, and what the fabric must provide for it: INT
-// records on data packets (INT laws), ECN marks at buffer.ecn_threshold
-// (laws reading ECE as congestion), or ECE set from the circuit map by the
+// records on data packets (INT laws), ECN marks (laws reading ECE as
+// congestion: marking.go), or ECE set from the circuit map by the
 // ToR that delivers the ACK (reTCP).
 
 // ccEnv is what the laws of this fabric know about their hosts.
@@ -45,10 +45,6 @@ func (c *Config) validateCC() error {
 		}
 	}
 	switch spec.ECE {
-	case cc.ECECongestion:
-		if c.ECNThreshold == 0 {
-			return cfgErr("buffer.ecn_threshold", "%s reacts to ECN marks: set the marking threshold K (e.g. 30KB)", spec.Name)
-		}
 	case cc.ECECircuit:
 		if c.LeafSpine != nil {
 			return cfgErr("transport.cc", "%s reads circuit state from ECE: needs circuits (topology.kind rotor)", spec.Name)
