@@ -59,6 +59,7 @@ type Env struct {
 	MSS      int64      // payload bytes per segment
 	HostRate rotor.Rate // the host NIC's line rate
 	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
+	PathRTT  rotor.Time // the flow's own path base RTT (θ-PowerTCP's τ); 0: unknown, BaseRTT
 	Window   int64      // the configured fixed window in bytes (law "fixed" only)
 }
 

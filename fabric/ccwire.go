@@ -3,6 +3,7 @@ package fabric
 import (
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
 
@@ -102,7 +103,20 @@ func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	if s.cfg.NewController != nil {
 		return s.cfg.NewController(f, s.cc.env)
 	}
-	return s.cc.spec.New(s.cc.env, s.cc.values), nil
+	env := s.cc.env
+	env.PathRTT = s.pathRTT(f)
+	return s.cc.spec.New(env, s.cc.values), nil
+}
+
+// pathRTT is the base RTT of flow f's own path (cc.Env.PathRTT): the two
+// host links of a flow within a rack, else the fabric's base RTT, which
+// every path between racks has (Config.baseRTT).
+func (s *sim) pathRTT(f workload.Flow) rotor.Time {
+	if s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)) {
+		c := &s.cfg
+		return 2 * (c.HostLink.TransmitTime(rotor.Bytes(c.MTU)) + c.HostLink.TransmitTime(rotor.Bytes(c.AckSize)) + 2*c.HostDelay)
+	}
+	return s.cfg.baseRTT()
 }
 
 // circuitECE sets or clears ACK p's ECE at ToR t, which delivers it to

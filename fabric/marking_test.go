@@ -79,3 +79,30 @@ func TestDCQCNDefaultRED(t *testing.T) {
 		t.Errorf("set RED: %+v", got)
 	}
 }
+
+// TestThetaPowerTCPPathRTT: θ-PowerTCP's τ is its flow's own path base
+// RTT, as in the authors' RDMA code. 10 Gb/s and 1 µs on every link of a
+// leaf-spine, 1500 B packets, 64 B ACKs: a flow within a leaf crosses two
+// links, τ = 2·(1.2 + 0.0512 + 2) = 6.5024 µs, its first window
+// 10 Gb/s·τ = 8128 B; a flow across leaves four, τ = 13.0048 µs, 16 256 B.
+func TestThetaPowerTCPPathRTT(t *testing.T) {
+	g := rotor.Gbps
+	cfg := lsConfig(2, 2, 2, 1, 10*g, 10*g, nil)
+	cfg.CC = "theta-powertcp"
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		f    workload.Flow
+		want int64
+	}{{workload.Flow{Src: 0, Dst: 1}, 8128}, {workload.Flow{Src: 0, Dst: 2}, 16_256}} {
+		l, err := s.newLaw(c.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Window(); got != c.want {
+			t.Errorf("flow %d→%d: first window %d B, want %d", c.f.Src, c.f.Dst, got, c.want)
+		}
+	}
+}
