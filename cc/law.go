@@ -86,7 +86,9 @@ type intMemory struct {
 }
 
 // matches reports whether hs is the same path as the stored stack (same
-// hop count and ports), so that per-hop differences mean something.
+// hop count and ports), so that per-hop differences mean something. Hop.Port
+// is a port id unique in the fabric (packet.IntHop), so hops of two
+// switches never match.
 func (m *intMemory) matches(hs []Hop) bool {
 	if !m.ok || len(hs) != m.n {
 		return false
