@@ -59,6 +59,7 @@ type Env struct {
 	MSS      int64      // payload bytes per segment
 	HostRate rotor.Rate // the host NIC's line rate
 	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
+	PathRTT  rotor.Time // the flow's own path base RTT (θ-PowerTCP's τ); 0: unknown, BaseRTT
 	Window   int64      // the configured fixed window in bytes (law "fixed" only)
 }
 
@@ -85,7 +86,9 @@ type intMemory struct {
 }
 
 // matches reports whether hs is the same path as the stored stack (same
-// hop count and ports), so that per-hop differences mean something.
+// hop count and ports), so that per-hop differences mean something. Hop.Port
+// is a port id unique in the fabric (packet.IntHop), so hops of two
+// switches never match.
 func (m *intMemory) matches(hs []Hop) bool {
 	if !m.ok || len(hs) != m.n {
 		return false

@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"math"
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -74,5 +75,47 @@ func circuitDay(t *testing.T, fullStep string, want float64) {
 	got := float64(p.Window()) / w0
 	if got < 0.97*want || got > 1.03*want {
 		t.Errorf("full_step %s: first update of the day: window ×%.2f, want ×%.2f (smoothing restarted at the circuit path's power)", fullStep, got, want)
+	}
+}
+
+// TestThetaPowerTCPFastReact: θ-PowerTCP with mode fast-react changes its
+// window on every ACK, as the authors' RDMA code does (Algorithm 2 as
+// printed, mode per-rtt, only once per RTT), and its τ is the flow's own
+// path base RTT (Env.PathRTT = 20 µs, not the network's 50 µs): the first
+// window is HostRate·τ = 250 000 B. Hand trace, γ = 0.9, β = 150 Mb/s·τ =
+// 375 B: ACK 2 (RTT 21 µs, 1 µs after one of 20 µs) has θ̇ = 1, Γ = 2·21/20
+// = 2.1, which starts the smoothing, and opens a round: w = 0.9·(250 000/2.1
+// + 375) + 0.1·250 000, committed as the reference. ACK 3 (RTT 21 µs, 1 µs
+// later, same round) has Γ = 1.05, smoothed (2.1·19 + 1.05)/20 = 2.0475,
+// and w = 0.9·(ref/2.0475 + 375) + 0.1·ref.
+func TestThetaPowerTCPFastReact(t *testing.T) {
+	us := rotor.Microsecond
+	env := Env{MSS: 1000, HostRate: 100 * rotor.Gbps, BaseRTT: 50 * us, PathRTT: 20 * us}
+	acks := []Feedback{
+		{Now: 100 * us, Cum: 1000, SndNxt: 100_000, RTT: 20 * us},
+		{Now: 101 * us, Cum: 2000, SndNxt: 100_000, RTT: 21 * us},
+		{Now: 102 * us, Cum: 3000, SndNxt: 100_000, RTT: 21 * us},
+	}
+	w0 := 12.5e9 * 20e-6
+	w2 := 0.9*(w0/2.1+375) + 0.1*w0
+	w3 := 0.9*(w2/2.0475+375) + 0.1*w2
+	for _, c := range []struct {
+		mode string
+		want []float64
+	}{{"fast-react", []float64{w0, w2, w3}}, {"per-rtt", []float64{w0, w2, w2}}} {
+		l, err := New("theta-powertcp", env, map[string]string{"mode": c.mode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := float64(l.Window()); math.Abs(got-w0) > 1 {
+			t.Fatalf("%s: first window %.0f B, want HostRate·PathRTT = %.0f", c.mode, got, w0)
+		}
+		for i := range acks {
+			f := acks[i]
+			l.OnAck(&f)
+			if got := float64(l.Window()); math.Abs(got-c.want[i]) > 1 {
+				t.Errorf("%s: after ACK %d window %.1f B, want %.1f", c.mode, i+1, got, c.want[i])
+			}
+		}
 	}
 }

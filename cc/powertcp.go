@@ -46,8 +46,8 @@ type powerWindow struct {
 	smoothOne bool // the smoothing starts at 1, not at the first sample
 }
 
-func newPowerWindow(env Env, v Values, mode UpdateMode) powerWindow {
-	tau := v.T("tau").Seconds()
+// newPowerWindow builds the window of a law with base RTT tau seconds.
+func newPowerWindow(env Env, v Values, mode UpdateMode, tau float64) powerWindow {
 	host := bytesPerSec(env.HostRate)
 	w := powerWindow{gamma: v.F("gamma"), beta: bytesPerSec(v.R("ai")) * tau, tau: tau,
 		minW: float64(env.MSS), maxW: max(host*tau, float64(env.MSS)),
@@ -170,7 +170,10 @@ func (p *PowerTCP) Rate() rotor.Rate           { return p.rate() }
 
 // ThetaPowerTCP is θ-PowerTCP (Algorithm 2 of the PowerTCP paper): the
 // power comes from RTTs alone, Γ_norm = (θ̇ + 1)·θ/τ, with θ the RTT and θ̇
-// its gradient; the window changes once per RTT.
+// its gradient, smoothed on every ACK; the window changes as its mode
+// says: once per RTT (Algorithm 2 as printed), or on every ACK (the
+// authors' RDMA code: fast-react). τ is the flow's own path base RTT
+// (Env.PathRTT), as the authors' RDMA code gives each queue pair its own.
 type ThetaPowerTCP struct {
 	powerWindow
 	minGrad float64 // floor of θ̇ + 1
@@ -235,15 +238,29 @@ func init() {
 			Param{Key: "full_step", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "smoothed normalised power at or below which an update uses γ = 1 (the authors' TCP code); 0: never"},
 			smoothStartParam()),
 		New: func(e Env, v Values) Law {
-			w := newPowerWindow(e, v, UpdateMode(v.I("mode")))
+			w := newPowerWindow(e, v, UpdateMode(v.I("mode")), v.T("tau").Seconds())
 			w.fullStep = v.F("full_step")
 			w.smoothOne = v.I("smooth_start") == 1
 			return &PowerTCP{powerWindow: w, eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}
 		}})
-	register(Spec{Name: "theta-powertcp", Doc: "θ-PowerTCP: power from RTT alone, (θ̇+1)θ/τ, window updated once per RTT",
-		Params: append(powerParams("0.9"),
-			Param{Key: "min_grad", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "floor of θ̇ + 1"}),
+	register(Spec{Name: "theta-powertcp", Doc: "θ-PowerTCP: power from RTT alone, (θ̇+1)θ/τ with τ the flow's path base RTT, window per RTT (Algorithm 2) or per ACK",
+		Params: []Param{
+			{Key: "gamma", Kind: Float, Default: "0.9", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA weight γ of the window update"},
+			{Key: "ai", Kind: Rate, Default: "150Mbps", Lo: 0, Hi: inf, Doc: "additive increase as a rate; β = ai·τ bytes"},
+			{Key: "tau", Kind: Time, Default: "0", Lo: 0, Hi: float64(rotor.Second),
+				Doc: "base RTT τ; 0: each flow's own path base RTT from the network (else its maximum)"},
+			minRateParam(),
+			{Key: "mode", Kind: Choice, Default: "per-rtt", Choices: modeNames,
+				Doc: "window updates: per-rtt (Algorithm 2: once per RTT), fast-react (every ACK, from the window committed once per RTT: the authors' RDMA code) or per-ack"},
+			{Key: "min_grad", Kind: Float, Default: "0.5", Lo: 0, Hi: 1, Doc: "floor of θ̇ + 1"}},
 		New: func(e Env, v Values) Law {
-			return &ThetaPowerTCP{powerWindow: newPowerWindow(e, v, PerRTT), minGrad: v.F("min_grad")}
+			tau := v.T("tau")
+			if tau == 0 {
+				tau = e.PathRTT
+			}
+			if tau == 0 {
+				tau = e.BaseRTT
+			}
+			return &ThetaPowerTCP{powerWindow: newPowerWindow(e, v, UpdateMode(v.I("mode")), tau.Seconds()), minGrad: v.F("min_grad")}
 		}})
 }

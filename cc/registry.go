@@ -49,6 +49,8 @@ type Spec struct {
 	// ECE is what the law reads in an ACK's ECE bit, which decides what
 	// the engine sets it from.
 	ECE ECEUse
+	// Marking is the switches' default marking for an ECECongestion law.
+	Marking Marking
 	// Check, if set, rejects an Env the law cannot run with.
 	Check func(Env) error
 	New   func(Env, Values) Law

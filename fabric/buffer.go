@@ -27,7 +27,8 @@ func NamedPolicy(name string, set map[string]float64, oracle tor.Oracle, seed ui
 // what every switch shares: the packet size, the base RTT
 // (Config.baseRTT: ABM's update period, Credence's feature window, IB's
 // reference queue) and the first RTT's bytes at host rate (ABM's
-// unscheduled packets), the buffer policy, ECN and INT.
+// unscheduled packets), the buffer policy, ECN marking (marking.go) and
+// INT.
 func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	c.MTU = s.cfg.MTU
 	c.RTT = s.cfg.baseRTT()
@@ -35,7 +36,8 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	if s.cfg.NewPolicy != nil {
 		c.Policy = s.cfg.NewPolicy(sw)
 	}
-	c.ECNThreshold, c.RecordINT, c.Ints = s.cfg.ECNThreshold, s.cfg.RecordINT, s.ints
+	s.markSwitch(sw, &c)
+	c.RecordINT, c.Ints = s.cfg.RecordINT, s.ints
 	if s.cfg.Transport == NDP {
 		c.HeaderQueue = s.cfg.NDPHeaderQueue
 	}

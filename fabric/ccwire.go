@@ -3,14 +3,15 @@ package fabric
 import (
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/packet"
+	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
 
 // Congestion control of the windowed flows: the law named by transport.cc
 // (cc's registry is the one table of laws and their parameters), resolved
 // once before the run, and what the fabric must provide for it: INT
-// records on data packets (INT laws), ECN marks at buffer.ecn_threshold
-// (laws reading ECE as congestion), or ECE set from the circuit map by the
+// records on data packets (INT laws), ECN marks (laws reading ECE as
+// congestion: marking.go), or ECE set from the circuit map by the
 // ToR that delivers the ACK (reTCP).
 
 // ccEnv is what the laws of this fabric know about their hosts.
@@ -45,10 +46,6 @@ func (c *Config) validateCC() error {
 		}
 	}
 	switch spec.ECE {
-	case cc.ECECongestion:
-		if c.ECNThreshold == 0 {
-			return cfgErr("buffer.ecn_threshold", "%s reacts to ECN marks: set the marking threshold K (e.g. 30KB)", spec.Name)
-		}
 	case cc.ECECircuit:
 		if c.LeafSpine != nil {
 			return cfgErr("transport.cc", "%s reads circuit state from ECE: needs circuits (topology.kind rotor)", spec.Name)
@@ -106,7 +103,20 @@ func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	if s.cfg.NewController != nil {
 		return s.cfg.NewController(f, s.cc.env)
 	}
-	return s.cc.spec.New(s.cc.env, s.cc.values), nil
+	env := s.cc.env
+	env.PathRTT = s.pathRTT(f)
+	return s.cc.spec.New(env, s.cc.values), nil
+}
+
+// pathRTT is the base RTT of flow f's own path (cc.Env.PathRTT): the two
+// host links of a flow within a rack, else the fabric's base RTT, which
+// every path between racks has (Config.baseRTT).
+func (s *sim) pathRTT(f workload.Flow) rotor.Time {
+	if s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)) {
+		c := &s.cfg
+		return 2 * (c.HostLink.TransmitTime(rotor.Bytes(c.MTU)) + c.HostLink.TransmitTime(rotor.Bytes(c.AckSize)) + 2*c.HostDelay)
+	}
+	return s.cfg.baseRTT()
 }
 
 // circuitECE sets or clears ACK p's ECE at ToR t, which delivers it to

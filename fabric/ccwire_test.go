@@ -89,7 +89,8 @@ func tapRun(t *testing.T, cfg Config, params map[string]string) (*lawTap, *Resul
 // TestECNReachesDCTCP: one flow through a 25 G packet switch from a 25 G
 // host fills no queue, but two flows into one host's port do: switches mark
 // above buffer.ecn_threshold and DCTCP's ACKs echo it; with a threshold
-// above the buffer nothing is marked.
+// above the buffer nothing is marked; without one, the DCTCP rule's K
+// (marking.go) marks some.
 func TestECNReachesDCTCP(t *testing.T) {
 	cfg := rdcnConfig(t, 5, 1_000_000, "dctcp")
 	cfg.Flows = &SliceSource{Flows: []workload.Flow{{ID: 0, Src: 0, Dst: 9, Bytes: 1_000_000}, {ID: 1, Src: 2, Dst: 9, Bytes: 1_000_000}}}
@@ -101,6 +102,11 @@ func TestECNReachesDCTCP(t *testing.T) {
 	cfg.ECNThreshold = cfg.Buffer
 	if tap, _ := tapRun(t, cfg, nil); tap.ece != 0 {
 		t.Errorf("K = buffer: %d ACKs with ECE", tap.ece)
+	}
+	cfg.Flows = &SliceSource{Flows: []workload.Flow{{ID: 0, Src: 0, Dst: 9, Bytes: 1_000_000}, {ID: 1, Src: 2, Dst: 9, Bytes: 1_000_000}}}
+	cfg.ECNThreshold = 0 // the DCTCP rule's K per port
+	if tap, _ := tapRun(t, cfg, nil); tap.ece == 0 || tap.ece == tap.acks {
+		t.Errorf("default K: %d of %d ACKs with ECE, want some", tap.ece, tap.acks)
 	}
 }
 
@@ -162,7 +168,11 @@ func TestCCConfigErrors(t *testing.T) {
 		{"fixed", "transport.cc_params", map[string]string{"gamma": "0.5"}, nil},
 		{"powertcp", "transport.cc", nil, func(c *Config) { c.Routing = Paths; c.PacketSwitchLink = 0 }},
 		{"hpcc", "transport.cc", nil, func(c *Config) { c.Routing = Earliest; c.PacketSwitchLink = 0 }},
-		{"dctcp", "buffer.ecn_threshold", nil, func(c *Config) { c.ECNThreshold = 0 }},
+		{"dctcp", "buffer.red_min", nil, func(c *Config) { c.ECNThreshold, c.REDMin, c.REDMax = 0, 1000, 2000 }},
+		{"dcqcn", "buffer.red_min", nil, func(c *Config) { c.REDMin, c.REDMax = 1000, 2000 }}, // with ecn_threshold
+		{"dcqcn", "buffer.red_min", nil, func(c *Config) { c.ECNThreshold, c.REDMin = 0, 1000 }},
+		{"dcqcn", "buffer.red_max", nil, func(c *Config) { c.ECNThreshold, c.REDMin, c.REDMax = 0, 2000, 1000 }},
+		{"dcqcn", "buffer.red_max_p", nil, func(c *Config) { c.ECNThreshold, c.REDMaxP = 0, 1.5 }},
 		{"retcp", "transport.acks", nil, func(c *Config) { c.Acks = AcksIdeal }},
 	} {
 		cfg := rdcnConfig(t, 5, 1000, c.law)

@@ -88,10 +88,16 @@ type Config struct {
 	Buffer             rotor.Bytes                  // shared buffer per ToR
 	PacketSwitchBuffer rotor.Bytes                  // shared buffer of the packet switch; default 1 MB per port
 	NewPolicy          func(sw int) tor.PolicyMaker // buffer policy of switch sw (ToRs, then the packet switch or the spines); default DefaultBufferPolicy
-	ECNThreshold       rotor.Bytes                  // per-queue ECN marking threshold; 0: off
-	RecordINT          bool                         // stamp INT records on dequeue
-	Prebuffer          *PrebufferConfig             // reTCP's VOQ prebuffering; nil: off
-	WatchPair          *[2]int                      // ToR pair whose time series Result.Watch holds; nil: none
+	// ECNThreshold is DCTCP's step K on every queue; 0: a law reading ECE
+	// as congestion gets its default marking per port (marking.go), any
+	// other law none. RED (REDMin, REDMax, REDMaxP; 0: the defaults scaled
+	// to the port's rate) is that default for DCQCN.
+	ECNThreshold   rotor.Bytes
+	REDMin, REDMax rotor.Bytes
+	REDMaxP        float64
+	RecordINT      bool             // stamp INT records on dequeue
+	Prebuffer      *PrebufferConfig // reTCP's VOQ prebuffering; nil: off
+	WatchPair      *[2]int          // ToR pair whose time series Result.Watch holds; nil: none
 	// Lossless has bit k set iff class k is lossless: PFC pauses its
 	// upstream instead of dropping (pfc.go; leaf-spine only, with a
 	// policy that has lossless classes). 0: no PFC.
@@ -406,6 +412,9 @@ func (c *Config) validate() error {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
 	}
 	if err := c.validateVOQ(); err != nil {
+		return err
+	}
+	if err := c.validateMarking(); err != nil {
 		return err
 	}
 	return c.validateCC()

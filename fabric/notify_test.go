@@ -104,7 +104,8 @@ func (c *intLog) OnAck(a *cc.Feedback) {
 // TestINTReachesController: with INT on, every ACK of a one-hop flow 0→2
 // (TestSingleFlowDirect's rotor, ideal ACKs) carries two records: ToR 0's
 // uplink (port 0, dequeued at 10 and 11.2 µs, queue left 1500 and 0 B)
-// and ToR 2's port to host 2 (port U + 0 = 1, at 11.3 and 12.5 µs).
+// and ToR 2's port to host 2 (at 11.3 and 12.5 µs). Records name ports by
+// global id: the 4 uplinks are 0…3, then ToR t's host port is 4 + t.
 func TestINTReachesController(t *testing.T) {
 	us, ns := rotor.Microsecond, rotor.Nanosecond
 	cfg := baseConfig(cyclicSchedule(t, 4, 1, 1, 10*us, us), []workload.Flow{{Src: 0, Dst: 2, Bytes: 3000}})
@@ -118,8 +119,8 @@ func TestINTReachesController(t *testing.T) {
 	}
 	g := 10 * rotor.Gbps
 	want := [][]tor.IntHop{
-		{{Ts: 10 * us, Qlen: 1500, TxBytes: 1500, Rate: g, Port: 0}, {Ts: 11*us + 300*ns, Qlen: 0, TxBytes: 1500, Rate: g, Port: 1}},
-		{{Ts: 11*us + 200*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 0}, {Ts: 12*us + 500*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 1}},
+		{{Ts: 10 * us, Qlen: 1500, TxBytes: 1500, Rate: g, Port: 0}, {Ts: 11*us + 300*ns, Qlen: 0, TxBytes: 1500, Rate: g, Port: 6}},
+		{{Ts: 11*us + 200*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 0}, {Ts: 12*us + 500*ns, Qlen: 0, TxBytes: 3000, Rate: g, Port: 6}},
 	}
 	if diff := cmp.Diff(want, hops); diff != "" {
 		t.Errorf("INT records per ACK (-want +got):\n%s", diff)

@@ -36,7 +36,8 @@ import (
 // uplinks first (ToR t's uplink u is t·U+u, the index of s.peer), then the
 // booked host ports (host h's is hosts0+h), then every other port (port p
 // of switch sw is base[sw]+p), and last the hosts' NICs (host h's is
-// nic0+h). At equal times port events run in global
+// nic0+h). INT records carry the global id (tor.ToR.SetINTPorts), so a
+// law never compares two switches' counters as one hop. At equal times port events run in global
 // id order (ScheduleFirst events and timers of one kind are ordered by
 // target), so the grouping is part of the model: at one instant the
 // circuit uplinks send first, then the host ports, then the others.
@@ -125,6 +126,13 @@ func (pt *ports) init(switches []*tor.ToR, bookHosts bool, q *des.Queue) {
 			pt.portSw[nic] = int32(i)
 			nic++
 		}
+	}
+	for i, tr := range switches { // INT records name a hop by its global id
+		ids := make([]int32, tr.NumPorts()-tr.Config().ToRs)
+		for p := range ids {
+			ids[p] = pt.id(i, p)
+		}
+		tr.SetINTPorts(ids)
 	}
 	pt.timed = pt.hosts0
 	if pt.timed == 0 {

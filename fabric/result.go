@@ -105,6 +105,8 @@ type Result struct {
 	PathCache *PathCacheStats
 	// PFC is what priority flow control did (buffer.lossless); nil without.
 	PFC *PFCStats
+	// ECN is the switches' marking per port rate (marking.go); nil: none.
+	ECN []PortMarking
 }
 
 // idealFCT is the completion time of f alone in the network on its
@@ -152,6 +154,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 	s.fillPairs(r, stop)
 	r.PFC = s.pfcStats(stop)
+	r.ECN = s.markings()
 
 	hosts := s.n * s.H
 	if stop > 0 {

@@ -158,12 +158,25 @@ type Summary struct {
 
 	// PFC: priority flow control (buffer.lossless), present only with it.
 	PFC *PFCSummary `json:"pfc,omitempty"`
+	// ECN: the switches' marking per port rate, present only if they mark.
+	ECN []ECNSummary `json:"ecn,omitempty"`
 
 	Hops        []int64 `json:"hops"`
 	Reordered   int64   `json:"reordered_packets"`
 	Retransmits int64   `json:"retransmitted_packets"`
 	Timeouts    int64   `json:"timeouts"`
 	Events      uint64  `json:"events"`
+}
+
+// ECNSummary is the ECN marking of the ports of one rate: DCTCP's step
+// at KBytes, or RED from MinBytes to MaxBytes with probability up to
+// MaxP.
+type ECNSummary struct {
+	Rate     string  `json:"rate"`
+	KBytes   int64   `json:"k_bytes,omitempty"`
+	MinBytes int64   `json:"red_min_bytes,omitempty"`
+	MaxBytes int64   `json:"red_max_bytes,omitempty"`
+	MaxP     float64 `json:"red_max_p,omitempty"`
 }
 
 // Summarize digests r; config (optional) is echoed into the summary.
@@ -209,6 +222,9 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	if p := r.PFC; p != nil {
 		s.PFC = &PFCSummary{PauseFrames: p.PauseFrames, ResumeFrames: p.ResumeFrames,
 			PausedUs: Num(float64(p.PausedTime) / float64(rotor.Microsecond)), LosslessDropped: p.LosslessDropped}
+	}
+	for _, m := range r.ECN {
+		s.ECN = append(s.ECN, ECNSummary{Rate: m.Rate.String(), KBytes: m.K, MinBytes: m.MinTh, MaxBytes: m.MaxTh, MaxP: m.MaxP})
 	}
 	return s, nil
 }

@@ -13,7 +13,7 @@ type IntHop struct {
 	Qlen    int64      // bytes left in the queue after this packet left
 	TxBytes int64      // bytes dequeued from the egress port so far, this packet included
 	Rate    rotor.Rate // egress link rate
-	Port    int32      // egress port id, unique within the switch
+	Port    int32      // egress port id: the fabric's global port id (unique in the fabric); a lone switch's own id
 }
 
 // MaxHopsLimit is the most records a store keeps per packet (IntN counts

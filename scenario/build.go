@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
@@ -85,7 +86,10 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPWindow:          p.int("transport.ndp_window", 0),
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
 		RecordINT:          p.bool("transport.int"),
-		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
+		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: the law's default marking"),
+		REDMin:             p.posSize("buffer.red_min", rotor.Bytes(mtu), true, "empty: scaled to the port's rate"),
+		REDMax:             p.posSize("buffer.red_max", rotor.Bytes(mtu), true, "empty: scaled to the port's rate"),
+		REDMaxP:            p.optFloat("buffer.red_max_p", "empty: "+strconv.FormatFloat(cc.DefaultREDMaxP, 'g', -1, 64)),
 		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
 		SimTime:            p.time("run.sim_time", false),
 		Measure:            fabric.Window{From: p.time("run.warmup", false)},

@@ -53,7 +53,10 @@ var Keys = slices.Concat([]Key{
 	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
 	{"buffer.policy", fabric.DefaultBufferPolicy, "buffer sharing policy: " + fabric.BufferPolicies.Choices() + " (see the registry table)"},
 }, bufferParamKeys(), []Key{
-	{"buffer.ecn_threshold", "", "mark ECN when a queue exceeds this (e.g. 30KB); empty: off"},
+	{"buffer.ecn_threshold", "", "DCTCP step: mark a packet that finds more than this in its queue (e.g. 30KB); empty: a law reading ECE as congestion gets its default per port — dctcp K = the fewest packets above C·RTT/7 (port rate C, base RTT), dcqcn RED (`buffer.red_*`) — any other law no marking; the summary prints the K used"},
+	{"buffer.red_min", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmin; empty (with `buffer.red_max`): the bytes the port drains in " + cc.REDMinTime.String() + " (100 KB at 25 Gb/s)"},
+	{"buffer.red_max", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmax, always marked at or above; empty: the bytes the port drains in " + cc.REDMaxTime.String() + " (400 KB at 25 Gb/s)"},
+	{"buffer.red_max_p", "", "dcqcn without `buffer.ecn_threshold`: RED's Pmax, the mark probability just below Kmax; empty: " + strconv.FormatFloat(cc.DefaultREDMaxP, 'g', -1, 64)},
 	{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
 	{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
 	{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},

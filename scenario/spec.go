@@ -234,6 +234,16 @@ func (p *specParser) float(key string) float64 {
 	return v
 }
 
+// optFloat is a positive float key that may be empty (0: the default).
+func (p *specParser) optFloat(key string, unset string) float64 {
+	if strings.TrimSpace(p.s.values[key]) == "" {
+		return 0
+	}
+	v := p.float(key)
+	p.positive(key, v <= 0, unset)
+	return v
+}
+
 func (p *specParser) bool(key string) bool {
 	v, err := strconv.ParseBool(p.s.values[key])
 	if err != nil {

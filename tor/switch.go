@@ -32,6 +32,30 @@ type ECN struct {
 	MaxP         float64
 }
 
+// Marks reports whether a packet that finds queued bytes in its queue is
+// marked. queued does not count the arriving packet: "the queue exceeds K
+// on arrival" (RFC 8257 §3.1, the DCTCP paper's "queue occupancy greater
+// than K upon its arrival"), as RED and ns-3's queue discs test the
+// backlog before the enqueue. rng draws RED's marks between MinTh and
+// MaxTh.
+func (e *ECN) Marks(queued int64, rng *rand.Rand) bool {
+	switch {
+	case e.K > 0:
+		return queued > e.K
+	case e.MaxTh == 0 || queued < e.MinTh:
+		return false
+	case queued >= e.MaxTh || e.MaxP >= 1 && e.MaxTh == e.MinTh:
+		return true
+	}
+	return rng.Float64() < e.MaxP*float64(queued-e.MinTh)/float64(e.MaxTh-e.MinTh)
+}
+
+// On reports whether e marks anything.
+func (e *ECN) On() bool { return e.K > 0 || e.MaxTh > 0 }
+
+// NeedsRand reports whether e draws random marks (RED with MaxP < 1).
+func (e *ECN) NeedsRand() bool { return e.K == 0 && e.MaxP < 1 && e.MaxTh > e.MinTh }
+
 func (e ECN) validate(i int) error {
 	switch {
 	case e.K < 0:
@@ -349,9 +373,9 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	for k := 0; k < cfg.Queues && len(cfg.ECN) > 0; k++ {
 		e := cfg.ECN[min(k, len(cfg.ECN)-1)]
 		sw.ecn[k] = e
-		if e.K > 0 || e.MaxTh > 0 {
+		if e.On() {
 			sw.ecnOn = true
-			if e.K == 0 && e.MaxP < 1 && e.MaxTh > e.MinTh && rng == nil {
+			if e.NeedsRand() && rng == nil {
 				return nil, fmt.Errorf("ecn[%d]: RED with max_p < 1 needs a random source", k)
 			}
 		}
@@ -655,17 +679,7 @@ func (sw *Switch) dropArrival(now rotor.Time, a *Arrival, q int32) {
 }
 
 func (sw *Switch) mark(q int32) bool {
-	e := &sw.ecn[sw.st.Prio(q)]
-	b := sw.st.Queues[q].Bytes
-	switch {
-	case e.K > 0:
-		return b > e.K
-	case e.MaxTh == 0 || b < e.MinTh:
-		return false
-	case b >= e.MaxTh || e.MaxP >= 1 && e.MaxTh == e.MinTh:
-		return true
-	}
-	return sw.rng.Float64() < e.MaxP*float64(b-e.MinTh)/float64(e.MaxTh-e.MinTh)
+	return sw.ecn[sw.st.Prio(q)].Marks(sw.st.Queues[q].Bytes, sw.rng)
 }
 
 func (sw *Switch) add(q int32, size int32) {

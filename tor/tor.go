@@ -56,9 +56,15 @@ type Config struct {
 	Policy  PolicyMaker // nil: Complete Sharing
 	// Port rates, shown to policies in PortCounters.Rate; 0: 10 Gb/s.
 	HostRate, UplinkRate, PacketSwitchRate, PortRate rotor.Rate
-	ECNThreshold                                     rotor.Bytes // mark packets entering a queue longer than this; 0: off
-	RecordINT                                        bool        // stamp INT hop records on data packets' dequeue, into Ints
-	Ints                                             *IntStore   // where INT records live (shared by all switches of a fabric); needed with RecordINT
+	// ECN marking (ECN.Marks: the queue an arriving packet finds, the
+	// packet not counted): ECNThreshold > 0 is DCTCP's step at K on every
+	// queue; otherwise ECNPorts, if set, gives each port's marking from
+	// its rate (a step or RED), and ECNRand draws RED's marks.
+	ECNThreshold rotor.Bytes
+	ECNPorts     func(rate rotor.Rate) ECN
+	ECNRand      *rand.Rand
+	RecordINT    bool      // stamp INT hop records on data packets' dequeue, into Ints
+	Ints         *IntStore // where INT records live (shared by all switches of a fabric); needed with RecordINT
 	// PFC (SwitchConfig's fields of the same names): Lossless has bit k
 	// set iff class k is lossless; every arrival must then name its
 	// ingress port (EnqueueFrom).
@@ -121,7 +127,8 @@ type Gate interface {
 // ToR is one switch: queues in a shared buffer, held by a Switch that
 // runs the buffer policy.
 //
-// Port ids (unique in the switch; INT records use them): circuit uplinks
+// Port ids (unique in the switch; INT records use them unless SetINTPorts
+// renames them): circuit uplinks
 // 0…U−1, host ports U…U+H−1, the packet-switch port U+H (if any), fabric
 // ports after it, then one virtual output per next-hop ToR for the VOQs
 // (VOQPort). The Switch's port p is port id U+p: the uplinks have no
@@ -140,6 +147,8 @@ type ToR struct {
 	nq      int32    // queues per Switch port
 	voqBase int32    // first VOQ queue
 	txBytes []int64  // per egress port id
+	intPort []int32  // per egress port id: the id its INT records carry (SetINTPorts); nil: its own
+	ecn     []ECN    // per Switch port: its marking (nil: none)
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
 	voqPkts int      // packets in all VOQs, both classes
 	up      []uint16 // per next-hop ToR: uplinks whose circuit reaches it
@@ -211,7 +220,12 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	for v := range cfg.ToRs { // no circuit reaches any ToR yet
 		sw.st.Ports[own+v].Night = true
 	}
+	ecn, err := portMarking(&cfg, sc.Rates)
+	if err != nil {
+		return nil, err
+	}
 	return &ToR{
+		ecn:     ecn,
 		ID:      id,
 		cfg:     cfg,
 		pool:    pool,
@@ -224,6 +238,34 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		classes: c,
 		own:     own,
 	}, nil
+}
+
+// portMarking is each Switch port's ECN marking (Config.ECNThreshold,
+// ECNPorts), nil if none marks.
+func portMarking(cfg *Config, rates []rotor.Rate) ([]ECN, error) {
+	if cfg.ECNThreshold == 0 && cfg.ECNPorts == nil {
+		return nil, nil
+	}
+	ecn := make([]ECN, len(rates))
+	on := false
+	for p, r := range rates {
+		if cfg.ECNThreshold > 0 {
+			ecn[p] = ECN{K: int64(cfg.ECNThreshold)}
+		} else {
+			ecn[p] = cfg.ECNPorts(r)
+		}
+		if err := ecn[p].validate(p); err != nil {
+			return nil, err
+		}
+		if ecn[p].NeedsRand() && cfg.ECNRand == nil {
+			return nil, fmt.Errorf("ecn: RED with max_p < 1 needs a random source (ECNRand)")
+		}
+		on = on || ecn[p].On()
+	}
+	if !on {
+		return nil, nil
+	}
+	return ecn, nil
 }
 
 // VOQ is the queue toward next-hop ToR v of the given class.
@@ -256,6 +298,16 @@ func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.own + v }
 
 // NumPorts is the number of port ids: physical ports and VOQ outputs.
 func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
+
+// SetINTPorts makes INT records name egress port p by ids[p] (one per
+// physical port: NumPorts() − ToRs), for instance an id unique in the
+// fabric, so that records of different switches never compare as one hop.
+func (t *ToR) SetINTPorts(ids []int32) {
+	if len(ids) != len(t.txBytes) {
+		panic(fmt.Sprintf("tor: SetINTPorts: %d ids for %d ports", len(ids), len(t.txBytes)))
+	}
+	t.intPort = ids
+}
 
 // QueuePort is the port id queue q drains into (a VOQ: its virtual
 // output), and NextHop the ToR a VOQ leads to (−1 for other queues).
@@ -407,7 +459,7 @@ func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 
 // queued updates the ToR's own counters after p entered q.
 func (t *ToR) queued(q QueueID, p *Packet) {
-	if t.cfg.ECNThreshold > 0 && t.sw.st.Queues[q].Bytes > int64(t.cfg.ECNThreshold) {
+	if t.ecn != nil && t.ecn[t.sw.st.PortOf(int32(q))].Marks(t.sw.st.Queues[q].Bytes-int64(p.Size), t.cfg.ECNRand) {
 		p.Set(packet.ECN)
 	}
 	if int32(q) >= t.voqBase {
@@ -442,7 +494,11 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	t.removed(q)
 	t.txBytes[port] += int64(size)
 	if t.cfg.RecordINT {
-		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)})
+		id := int32(port)
+		if t.intPort != nil {
+			id = t.intPort[port]
+		}
+		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: id})
 	}
 	return idx
 }

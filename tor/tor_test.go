@@ -2,6 +2,7 @@ package tor
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -116,8 +117,9 @@ func TestECNAndINT(t *testing.T) {
 	for _, i := range idx {
 		marks = append(marks, pool.At(i).Has(packet.ECN))
 	}
-	// queue after enqueue: 1500, 3000, 4500, 6000 bytes; mark when > 3000
-	if diff := cmp.Diff([]bool{false, false, true, true}, marks); diff != "" {
+	// the queue each finds: 0, 1500, 3000, 4500 bytes; mark when > 3000
+	// (RFC 8257 §3.1: the queue exceeds K on arrival, the packet not counted)
+	if diff := cmp.Diff([]bool{false, false, false, true}, marks); diff != "" {
 		t.Errorf("ECN marks (-want +got):\n%s", diff)
 	}
 	got := tr.Dequeue(10, q, tr.HostPort(1), 25*rotor.Gbps)
@@ -330,5 +332,88 @@ func TestPickRoundRobin(t *testing.T) {
 	}
 	if diff := cmp.Diff([]int32{10, 30, 11, 31, 12}, got); diff != "" {
 		t.Errorf("service order (-want +got):\n%s", diff)
+	}
+}
+
+// TestECNSameRuleSwitchAndToR: a ToR (the fabric's switches) and a bare
+// Switch (the buffer lab's) mark by one rule, ECN.Marks on the queue the
+// arriving packet finds: on one random sequence of arrivals and
+// departures of mixed sizes, with K = 4000 B, they mark the same packets,
+// and each mark agrees with the queue found > K.
+func TestECNSameRuleSwitchAndToR(t *testing.T) {
+	const K = 4000
+	tr, pool := newTestToR(t, Config{Hosts: 1, Buffer: 1e6, ECNThreshold: K})
+	sw, err := NewSwitch(SwitchConfig{Ports: 1, Queues: 1, Buffer: 1e6, MTU: 1500, Rates: []rotor.Rate{rotor.Gbps},
+		ECN: []ECN{{K: K}}}, CompleteSharingPolicy{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(4, 2))
+	q := tr.HostQueue(0)
+	marks := 0
+	for k := range 5000 {
+		if rng.IntN(2) == 0 && tr.Bytes(q) > 0 {
+			pool.Free(tr.Dequeue(rotor.Time(k), q, tr.HostPort(0), rotor.Gbps))
+			sw.DequeueQueue(rotor.Time(k), 0)
+			continue
+		}
+		size := int32(64 + rng.IntN(1437))
+		found := tr.Bytes(q)
+		i := pkt(pool, size)
+		tr.Enqueue(rotor.Time(k), q, i)
+		_, m := sw.Enqueue(rotor.Time(k), &Arrival{Size: size}, int32(k))
+		if got := pool.At(i).Has(packet.ECN); got != m || m != (found > K) {
+			t.Fatalf("arrival %d finding %d B: ToR marks %v, Switch %v, want %v", k, found, got, m, found > K)
+		}
+		if m {
+			marks++
+		}
+	}
+	if marks == 0 {
+		t.Fatal("no marks: the sequence never crossed K")
+	}
+}
+
+// TestECNPortsRED: with RED per port (ECNPorts: thresholds scaled to the
+// port's rate), a packet that finds q bytes is marked with probability
+// MaxP·(q − MinTh)/(MaxTh − MinTh) between the thresholds, never below
+// MinTh and always at or above MaxTh. The queue is held at q while 20 000
+// packets arrive; the marked fraction must be within 4σ of the ramp.
+func TestECNPortsRED(t *testing.T) {
+	red := func(r rotor.Rate) ECN { // 1 KB per Gb/s to 4 KB per Gb/s, max_p 0.2
+		g := int64(r / rotor.Gbps)
+		return ECN{MinTh: 1000 * g, MaxTh: 4000 * g, MaxP: 0.2}
+	}
+	tr, pool := newTestToR(t, Config{Hosts: 1, HostRate: 10 * rotor.Gbps, Buffer: 1e6, ECNPorts: red,
+		ECNRand: rand.New(rand.NewPCG(7, 7))})
+	q := tr.HostQueue(0)
+	const n = 20000
+	for _, found := range []int64{6000, 10000, 16000, 25000, 34000, 39000, 40000, 50000} {
+		for tr.Bytes(q) > 0 {
+			pool.Free(tr.Dequeue(0, q, tr.HostPort(0), rotor.Gbps))
+		}
+		for tr.Bytes(q) < found {
+			tr.Enqueue(0, q, pkt(pool, int32(min(1000, found-tr.Bytes(q)))))
+		}
+		marked := 0
+		for range n {
+			i := pkt(pool, 1000)
+			tr.Enqueue(0, q, i)
+			if pool.At(i).Has(packet.ECN) {
+				marked++
+			}
+			pool.Free(tr.Dequeue(0, q, tr.HostPort(0), rotor.Gbps)) // the queue finds q again
+		}
+		p := 0.2 * float64(found-10000) / 30000
+		switch {
+		case found < 10000:
+			p = 0
+		case found >= 40000:
+			p = 1
+		}
+		sigma := math.Sqrt(p * (1 - p) / n)
+		if got := float64(marked) / n; math.Abs(got-p) > 4*sigma+1e-12 {
+			t.Errorf("queue %d B: marked %.4f, want %.4f ± %.4f", found, got, p, 4*sigma)
+		}
 	}
 }

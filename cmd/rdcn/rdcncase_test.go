@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/scenario"
+	"github.com/rdcn/rdcn/workload"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -41,10 +45,15 @@ func TestRDCNCase(t *testing.T) {
 		// Diagnostics: one cause at a time.
 		{"PowerTCP, per-RTT, full_step = 0 (no γ = 1 rule)", "", []string{"transport.cc_params=mode=per-rtt,full_step=0"}},
 		{"PowerTCP, per-RTT, τ = 20 µs (the circuit path's base RTT)", "", []string{"transport.cc_params=mode=per-rtt,tau=20us"}},
+		{"PowerTCP, fast-react (the authors' code's default)", "", []string{"transport.cc_params=mode=fast-react"}},
+		// Candidate causes the thesis leaves unstated, one run each.
+		{"VOQ size: PowerTCP, per-RTT, VOQ 16 / 50 packets", "", []string{"buffer.prebuffer=600us", "buffer.prebuffer_small=16pkt", "buffer.prebuffer_big=50pkt"}},
+		{"workload: reTCP, τ_pre 600 µs, 144 KB / 450 KB, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows", "transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
+		{"workload: PowerTCP, per-RTT, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows"}},
 	}
 	var panels [][]*plot.Plot
-	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts | ToR 0 → 1: 90 % of the circuit after (µs) / VOQ peak in the day / after it (KB) |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts | ToR 0 → 1: 90 % of the circuit after (µs) / VOQ peak in the day / after it (KB) | ToR 0 → 1 VOQ p99 over time, as drain time at the circuit rate (µs) |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, r := range runs {
 		sets := append([]string{"workload.flows_file=../../scenario/testdata/rdcn.flows"}, r.sets...)
 		res := runSpec(t, "../../scenario/testdata/rdcn.toml", sets...)
@@ -54,8 +63,8 @@ func TestRDCNCase(t *testing.T) {
 		if !math.IsInf(fill, 1) {
 			fillText = fmt.Sprintf("%.0f", fill)
 		}
-		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d | %s / %.0f / %.0f |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999,
-			res.DroppedPackets, res.Timeouts, fillText, inDay/1e3, after/1e3)
+		fmt.Printf("| %s | %.1f %% | %.1f / %.1f / %.1f | %d | %d | %s / %.0f / %.0f | %.1f |\n", r.name, 100*res.DemandCircuitUtilization, q.P50, q.P99, q.P999,
+			res.DroppedPackets, res.Timeouts, fillText, inDay/1e3, after/1e3, voqTail(res, 100*rotor.Gbps, 0.99))
 		if r.plot != "" {
 			// One week of ToR 0 → 1 around its second day (5880 µs).
 			p := plotPairWindow(res.Watch, res.SeriesInterval, r.plot, 5700*rotor.Microsecond, 6400*rotor.Microsecond)
@@ -119,6 +128,24 @@ func dayShape(res *fabric.Result, circuit rotor.Rate) (fill, inDay, after float6
 	return fill, inDay, after
 }
 
+// voqTail is the q-quantile of the watched VOQ's bytes over the measured
+// time (its series bins), as the time the circuit (rate circuit) takes to
+// drain them, in µs: a queue-length latency metric, beside the engine's
+// per-packet one.
+func voqTail(res *fabric.Result, circuit rotor.Rate, q float64) float64 {
+	var xs []float64
+	for i, v := range res.Watch.VOQ {
+		if rotor.Time(i)*res.SeriesInterval >= res.Measure.From {
+			xs = append(xs, v)
+		}
+	}
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	slices.Sort(xs)
+	return xs[min(len(xs)-1, int(q*float64(len(xs))))] * 8 / float64(circuit) * 1e6
+}
+
 // runSpec runs the configuration file path with the key=value overrides
 // sets.
 func runSpec(t *testing.T, path string, sets ...string) *fabric.Result {
@@ -141,4 +168,52 @@ func specResult(path string, sets ...string) (*fabric.Result, error) {
 		return nil, err
 	}
 	return fabric.Run(su.Config)
+}
+
+// windowTrace records a law's window changes in [from, to).
+type windowTrace struct {
+	cc.Law
+	from, to rotor.Time
+	tau      rotor.Time // the law's τ: it paces at window/τ
+	out      *strings.Builder
+}
+
+func (w *windowTrace) OnAck(f *cc.Feedback) {
+	before := w.Law.Window()
+	w.Law.OnAck(f)
+	if after := w.Law.Window(); after != before && f.Now >= w.from && f.Now < w.to {
+		fmt.Fprintf(w.out, "%8.2f µs: window %6d → %6d B (%5.1f Gb/s at τ), RTT %.1f µs, %d INT hops\n",
+			f.Now.Seconds()*1e6, before, after, float64(after)*8/w.tau.Seconds()/1e9, f.RTT.Seconds()*1e6, len(f.Hops))
+	}
+}
+
+// TestRDCNRampTrace prints the window updates of flow 0 (host 0 → host 10,
+// ToR 0 → ToR 1) around the pair's day at 5880 µs, PowerTCP per-RTT as in
+// TestRDCNCase (docs/cc.md, "The ramp and the overshoot, traced").
+func TestRDCNRampTrace(t *testing.T) {
+	if !*rdcnCase {
+		t.Skip("the RDCN case study runs with -rdcn-case")
+	}
+	sp, err := scenario.Load("../../scenario/testdata/rdcn.toml", "workload.flows_file=../../scenario/testdata/rdcn.flows", "run.sim_time=6200us", "run.warmup=0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	su, err := sp.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cfg := su.Config
+	us := rotor.Microsecond
+	cfg.NewController = func(f workload.Flow, env cc.Env) (cc.Law, error) {
+		l, err := cc.New("powertcp", env, map[string]string{"mode": "per-rtt"})
+		if err != nil || f.Src != 0 {
+			return l, err
+		}
+		return &windowTrace{Law: l, from: 5870 * us, to: 6150 * us, tau: env.BaseRTT, out: &out}, nil
+	}
+	if _, err := fabric.Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Print(out.String())
 }

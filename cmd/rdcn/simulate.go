@@ -552,6 +552,13 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		fmt.Fprintf(w, "PFC: %d pause and %d resume frames, %s us paused in all, %d lossless packets dropped\n",
 			p.PauseFrames, p.ResumeFrames, fmtNum(p.PausedUs), p.LosslessDropped)
 	}
+	for _, e := range s.ECN {
+		if e.KBytes > 0 {
+			fmt.Fprintf(w, "ECN marking at %s ports: K = %d B\n", e.Rate, e.KBytes)
+		} else {
+			fmt.Fprintf(w, "ECN marking at %s ports: RED from %d B to %d B, max_p %v\n", e.Rate, e.MinBytes, e.MaxBytes, e.MaxP)
+		}
+	}
 	fmt.Fprintln(w, hopsLine(s.Hops))
 	if d := s.DemandCircuit; len(d.Pairs) > 0 {
 		fmt.Fprintf(w, "circuit utilisation on days with demand %s (%d ToR pairs)\n", fmtNum(d.Utilization), len(d.Pairs))
