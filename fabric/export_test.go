@@ -47,3 +47,10 @@ var BaseConfig = baseConfig
 
 // ApplyDefaults fills c's zero fields with their defaults, as Run does.
 func ApplyDefaults(c *Config) { c.defaults() }
+
+// PhantomTurns counts the booked ToR→host turns that held their port with
+// nothing to send (a pushed-out packet's turn not given back).
+func (s *sim) PhantomTurns() int64 { return s.m.phantomTurns }
+
+// HostPushOuts counts the packets pushed out of the rotor ToRs' host queues.
+func (s *sim) HostPushOuts() int64 { return s.m.hostPushOuts }
