@@ -54,3 +54,10 @@ func (s *sim) PhantomTurns() int64 { return s.m.phantomTurns }
 
 // HostPushOuts counts the packets pushed out of the rotor ToRs' host queues.
 func (s *sim) HostPushOuts() int64 { return s.m.hostPushOuts }
+
+// Rerouted reports the packets moved at nights to a new next hop, and what
+// moving them changed in their ToR: buffer bytes lost (dropped on the
+// way), packets marked for ECN, and bytes counted as sent by the queue they left.
+func (s *sim) Rerouted() (moved, lost, marks, drained int64) {
+	return s.m.rerouted, s.m.rerouteLost, s.m.rerouteMarks, s.m.rerouteDrained
+}

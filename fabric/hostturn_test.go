@@ -62,3 +62,33 @@ func TestINTLawsFillPureRotor(t *testing.T) {
 		}
 	}
 }
+
+// TestNightRerouteKeepsPackets: at a slice change, packets waiting at a
+// ToR for a circuit that went down move to the queue of their new next
+// hop. They never left the buffer: moving them must not drop any (the
+// ToR's buffer holds the same bytes after the move), mark any for ECN
+// again, or count as bytes sent by the queue they left (ABM reads that as
+// the queue's drain rate). Opera with earliest-arrival routing moves both
+// classes at high load, with DT and an ECN threshold, and ABM.
+func TestNightRerouteKeepsPackets(t *testing.T) {
+	for _, policy := range []string{"dt", "abm"} {
+		setup := buildSpec(t, "topology.tors=16", "schedule.kind=opera", "routing.mode=earliest", "transport.kind=window",
+			"transport.window=40pkt", "buffer.per_port=8", "buffer.ecn_threshold=6KB", "buffer.policy="+policy,
+			"workload.load=0.6", "run.sim_time=15ms", "workload.duration=12ms", "run.check=true")
+		sim, err := fabric.NewSim(setup.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sim.Run(); err != nil {
+			t.Fatal(err)
+		}
+		moved, lost, marks, drained := sim.Rerouted()
+		t.Logf("%s: moved %d packets; dropped %d, marked %d, counted %d B as sent", policy, moved, lost, marks, drained)
+		if moved == 0 {
+			t.Fatalf("%s: nothing moved: the run tests nothing", policy)
+		}
+		if lost != 0 || marks != 0 || drained != 0 {
+			t.Errorf("%s: moving %d packets dropped %d, marked %d for ECN, counted %d B as sent", policy, moved, lost, marks, drained)
+		}
+	}
+}

@@ -410,6 +410,11 @@ func (t *ToR) queued(q QueueID, p *Packet) {
 	if t.cfg.ECNThreshold > 0 && t.sw.st.Queues[q].Bytes > int64(t.cfg.ECNThreshold) {
 		p.Set(packet.ECN)
 	}
+	t.added(q)
+}
+
+// added updates the VOQ counters after a packet entered q.
+func (t *ToR) added(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts++
 		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 1 {
@@ -444,6 +449,16 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	if t.cfg.RecordINT {
 		t.cfg.Ints.Stamp(idx, t.pool.At(idx), IntHop{Ts: now, Qlen: t.sw.st.Queues[q].Bytes, TxBytes: t.txBytes[port], Rate: rate, Port: int32(port)})
 	}
+	return idx
+}
+
+// Move moves the head of queue from to the tail of queue to inside the
+// buffer (Switch.MoveHead: no admission, no ECN mark, no drop, no bytes
+// sent) and returns its packet index; from must not be empty.
+func (t *ToR) Move(now rotor.Time, from, to QueueID) int32 {
+	idx, _ := t.sw.MoveHead(now, int32(from), int32(to))
+	t.removed(from)
+	t.added(to)
 	return idx
 }
 
