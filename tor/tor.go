@@ -462,8 +462,9 @@ func (t *ToR) Move(now rotor.Time, from, to QueueID) int32 {
 	return idx
 }
 
-// Take removes the head of q without transmitting it (to move it to
-// another queue); the policy sees it as a dequeue.
+// Take removes the head of q without transmitting it; the policy sees it
+// as a dequeue (to move a packet to another queue inside the buffer, use
+// Move).
 func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
 	idx, _, _ := t.sw.DequeueQueue(now, int32(q))
 	t.removed(q)
