@@ -7,8 +7,9 @@ import (
 )
 
 // TestBaseRTTOneNumber: the fabric's base RTT, computed by hand, is the
-// one number every consumer reads: the laws' τ (cc.Env.BaseRTT), every
-// switch's RTT, ABM's unscheduled bytes (host rate × RTT) and NDP's first
+// one number every consumer reads: the laws' τ (cc.Env.BaseRTT; on a
+// rotor whose routing waits for a pair's circuit, plus one cycle of the
+// schedule, here 3 slots of 10 µs: lawRTT), every switch's RTT, ABM's unscheduled bytes (host rate × RTT) and NDP's first
 // window (⌈host rate × RTT / MTU⌉). A 1500 B packet takes 1.2 µs and a
 // 64 B ACK 51.2 ns at 10 Gbps, 0.3 µs and 12.8 ns at 40 Gbps.
 //
@@ -34,18 +35,19 @@ func TestBaseRTTOneNumber(t *testing.T) {
 		rtt   rotor.Time
 		bytes int64
 		iw    int
+		wait  rotor.Time // added to the laws' τ
 	}{
-		{"leaf-spine", ndpLS(2, 2, 2, 40*rotor.Gbps, nil), 11*us + 128*ns, 13_910, 10},
-		{"rotor direct", rotorCfg(Direct), 4*us + 353*ns + 600*rotor.Picosecond, 5_442, 4},
-		{"rotor rotorlb", rotorCfg(RotorLB), 5*us + 804*ns + 800*rotor.Picosecond, 7_256, 5},
+		{"leaf-spine", ndpLS(2, 2, 2, 40*rotor.Gbps, nil), 11*us + 128*ns, 13_910, 10, 0},
+		{"rotor direct", rotorCfg(Direct), 4*us + 353*ns + 600*rotor.Picosecond, 5_442, 4, 30 * us},
+		{"rotor rotorlb", rotorCfg(RotorLB), 5*us + 804*ns + 800*rotor.Picosecond, 7_256, 5, 30 * us},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s, err := newSimFor(c.cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := s.cc.env.BaseRTT; got != c.rtt {
-				t.Errorf("laws' τ = %v, want %v", got, c.rtt)
+			if got := s.cc.env.BaseRTT; got != c.rtt+c.wait {
+				t.Errorf("laws' τ = %v, want %v", got, c.rtt+c.wait)
 			}
 			for _, tr := range s.switches() {
 				if got := tr.Config().RTT; got != c.rtt {

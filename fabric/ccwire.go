@@ -16,7 +16,25 @@ import (
 
 // ccEnv is what the laws of this fabric know about their hosts.
 func (c *Config) ccEnv() cc.Env {
-	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: c.baseRTT(), Window: c.Window}
+	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: c.lawRTT(), Window: c.Window}
+}
+
+// lawRTT is the laws' τ (cc.Env.BaseRTT): the base RTT, plus one cycle
+// of the schedule where every packet waits for the circuit of a ToR pair
+// (routing direct, vlb or rotorlb on a rotor without a packet switch).
+// There an idle round trip waits on average about a cycle: the data for
+// its circuit, the ACK for the reverse one (docs/cc.md, "Window laws on
+// a pure rotor"); a law whose window is capped at b·τ with τ the base RTT
+// alone can fill a few per cent of its host link.
+func (c *Config) lawRTT() rotor.Time {
+	rtt := c.baseRTT()
+	if c.Schedule != nil && c.PacketSwitchLink == 0 {
+		switch c.Routing {
+		case Direct, VLB, RotorLB:
+			rtt += c.Schedule.CycleDuration()
+		}
+	}
+	return rtt
 }
 
 // validateCC checks transport.cc, its parameters and what the law needs

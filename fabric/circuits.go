@@ -259,7 +259,9 @@ func (s *sim) uplinkFree(g int32) {
 // v, which just went down, onto their next hop in the new epoch, as Opera
 // does at every slice change (Paths: the Transit class; Earliest: both
 // classes, since a packet waits where its earliest path leaves). Packets
-// for v itself stay.
+// for v itself stay. The packets never leave the buffer: they move
+// between queues without the policy's admission, an ECN mark, a drop, or
+// bytes counted as sent (tor.ToR.Move); run.check verifies it.
 func (s *sim) reroute(t int, v int32) {
 	tr := s.tors[t]
 	now := s.q.Now()
@@ -271,8 +273,7 @@ func (s *sim) reroute(t int, v int32) {
 		q := tr.VOQ(int(v), class)
 		n := tr.Len(q)
 		for k := 0; k < n; k++ {
-			idx := tr.Take(now, q)
-			p := s.pool.At(idx)
+			p := s.pool.At(tr.Head(q))
 			next, nclass := v, class
 			if p.DstToR != v {
 				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
@@ -280,10 +281,34 @@ func (s *sim) reroute(t int, v int32) {
 					nclass = class
 				}
 			}
-			if s.enqueue(tr, tr.VOQ(int(next), nclass), idx) {
-				s.kick(t, next, false)
+			if s.cfg.Check {
+				s.checkedMove(tr, q, tr.VOQ(int(next), nclass), p)
+			} else {
+				tr.Move(now, q, tr.VOQ(int(next), nclass))
 			}
+			s.kick(t, next, false)
 		}
+		s.m.rerouted += int64(n)
+	}
+}
+
+// checkedMove is reroute's move with run.check: it counts what the move
+// changed that it must not (buffer bytes, an ECN mark, bytes the queue it
+// left counts as sent) and fails the run if anything did.
+func (s *sim) checkedMove(tr *tor.ToR, from, to tor.QueueID, p *packet.Packet) {
+	st := tr.Switch().State()
+	port := st.PortOf(int32(from))
+	used, marked, sent := tr.Used(), p.Has(packet.ECN), st.Ports[port].TxBytes
+	tr.Move(s.q.Now(), from, to)
+	if d := used - tr.Used(); d != 0 {
+		s.m.rerouteLost++
+	}
+	if !marked && p.Has(packet.ECN) {
+		s.m.rerouteMarks++
+	}
+	s.m.rerouteDrained += st.Ports[port].TxBytes - sent
+	if tr.Used() != used || p.Has(packet.ECN) != marked || st.Ports[port].TxBytes != sent {
+		s.fail("ToR %d: moving a packet at a slice change changed its buffer (%d → %d B), ECN mark or sent bytes", tr.ID, used, tr.Used())
 	}
 }
 

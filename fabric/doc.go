@@ -43,7 +43,9 @@
 // packet switch's two links if longer), host link on a rotor fabric, and
 // host, leaf–spine, spine–leaf, host on a leaf-spine. Waiting for a
 // circuit is not part of it. It is what each consumer's paper means by
-// the base RTT: the PowerTCP and HPCC τ (the network's largest base RTT),
+// the base RTT: the PowerTCP and HPCC τ (the network's largest base RTT;
+// plus one schedule cycle where the routing waits for a pair's circuit on
+// a rotor without a packet switch: Config.lawRTT),
 // ABM's update period and first-RTT (unscheduled) bytes = host rate × RTT,
 // Credence's feature averaging window, IB's AFD reference queue (one BDP),
 // and NDP's first window, one BDP of the host link = ⌈host rate × RTT /

@@ -47,3 +47,17 @@ var BaseConfig = baseConfig
 
 // ApplyDefaults fills c's zero fields with their defaults, as Run does.
 func ApplyDefaults(c *Config) { c.defaults() }
+
+// PhantomTurns counts the booked ToR→host turns that held their port with
+// nothing to send (a pushed-out packet's turn not given back).
+func (s *sim) PhantomTurns() int64 { return s.m.phantomTurns }
+
+// HostPushOuts counts the packets pushed out of the rotor ToRs' host queues.
+func (s *sim) HostPushOuts() int64 { return s.m.hostPushOuts }
+
+// Rerouted reports the packets moved at nights to a new next hop, and what
+// moving them changed in their ToR: buffer bytes lost (dropped on the
+// way), packets marked for ECN, and bytes counted as sent by the queue they left.
+func (s *sim) Rerouted() (moved, lost, marks, drained int64) {
+	return s.m.rerouted, s.m.rerouteLost, s.m.rerouteMarks, s.m.rerouteDrained
+}

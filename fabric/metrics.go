@@ -15,12 +15,17 @@ type metrics struct {
 	droppedPkts, droppedBytes, droppedData       int64
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
-	idealInFlight                                int64
-	circuitBytes, psBytes                        int64
-	capBytes                                     int64 // circuit capacity during days so far
-	dayPorts                                     []int
-	hops                                         [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
-	completed                                    int
+	phantomTurns, hostPushOuts                   int64
+	// re-routing at nights: packets moved, and what moving them changed
+	// in their ToR: buffer bytes lost, ECN marks, bytes the policy heard
+	// as dequeued
+	rerouted, rerouteLost, rerouteMarks, rerouteDrained int64 // booked ToR→host turns that held the port with nothing to send
+	idealInFlight                                       int64
+	circuitBytes, psBytes                               int64
+	capBytes                                            int64 // circuit capacity during days so far
+	dayPorts                                            []int
+	hops                                                [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
+	completed                                           int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
 	voqSeries                               *stats.TimeSeries // summed per sample like bufferSeries

@@ -63,6 +63,11 @@ type ports struct {
 	// pending [global]: a port at or above timed has its free event
 	// scheduled (allocated when the first is).
 	pending []bool
+	// turns [host]: the booked turns of the packets in the ToR's queue to
+	// host, in queue order (a packet sent at once books none). A turn
+	// whose packet a push-out policy takes (always the queue's tail) is
+	// given back: its event, left pending, no longer matches a turn.
+	turns []des.Ring[rotor.Time]
 }
 
 // portPeer is the far end of a port's link (16 bytes: four to a cache
@@ -134,6 +139,7 @@ func (pt *ports) init(switches []*tor.ToR, bookHosts bool, q *des.Queue) {
 		}
 		tr.SetINTPorts(ids)
 	}
+	pt.turns = make([]des.Ring[rotor.Time], pt.other0-pt.hosts0)
 	pt.timed = pt.hosts0
 	if pt.timed == 0 {
 		pt.timed = pt.nic0
@@ -218,7 +224,7 @@ func (s *sim) portFree(g int32) {
 	case g < pt.hosts0:
 		s.uplinkFree(g)
 	case g < pt.other0:
-		s.sendHostPort(g)
+		s.hostTurn(g)
 	default:
 		if pt.pending != nil {
 			pt.pending[g] = false

@@ -28,6 +28,10 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 		return false
 	}
 	for _, e := range tr.TakeEvicted() {
+		if p := s.pool.At(e); s.ls == nil && p.DstToR == int32(tr.ID) { // from a booked host queue
+			s.m.hostPushOuts++
+			s.giveBackTurn(p.DstHost, p.Size)
+		}
 		s.switchDrop(e)
 	}
 	if s.cfg.Check && tr.Used() > tr.BufferSize() {
@@ -103,7 +107,41 @@ func (s *sim) bookHostPort(host int32, size int32) {
 		s.sendHostPort(g)
 		return
 	}
+	pt.turns[host].Push(at)
 	s.q.ScheduleFirst(at, evPortFree, g, 0)
+}
+
+// hostTurn handles an event of booked host port g: the turn of the head
+// of its queue, unless that turn was given back (giveBackTurn).
+func (s *sim) hostTurn(g int32) {
+	pt := &s.ports
+	r := &pt.turns[g-pt.hosts0]
+	if r.Len() == 0 || *r.Head() != s.q.Now() {
+		return // a given-back turn's event
+	}
+	r.Pop()
+	s.sendHostPort(g)
+}
+
+// giveBackTurn releases the booked turn of the packet of size bytes that
+// a push-out policy took from the tail of host's queue: the port is free
+// again from that turn's start, unless a pulled packet has booked the port
+// after it (its time is promised), in which case the turn stays idle and
+// counts as a phantom turn.
+func (s *sim) giveBackTurn(host int32, size int32) {
+	pt := &s.ports
+	r := &pt.turns[host]
+	if r.Len() == 0 {
+		s.fail("host %d: a packet pushed out of its ToR queue had no booked turn", host)
+		return
+	}
+	at := r.PopTail()
+	g := pt.hosts0 + host
+	if pt.freeAt[g] == at+s.ser(linkHost, size) {
+		pt.freeAt[g] = at
+	} else {
+		s.m.phantomTurns++
+	}
 }
 
 // sendHostPort sends the head of the host queue of booked host port g
@@ -114,8 +152,11 @@ func (s *sim) sendHostPort(g int32) {
 	tr := s.tors[t]
 	h := int(g-pt.hosts0) - t*s.H
 	q := tr.HostQueue(h)
-	if tr.Len(q) == 0 {
-		return // pushed out by the buffer policy
+	if tr.Len(q) == 0 { // a turn always has its packet: turns follow the queue
+		if s.cfg.Check {
+			s.fail("ToR %d: host port %d has a turn and nothing to send", t, h)
+		}
+		return
 	}
 	now := s.q.Now()
 	s.settle(t)

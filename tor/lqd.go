@@ -117,6 +117,11 @@ func (l longest) Dequeued(_ rotor.Time, _ int32, q int32, s *State) {
 	l.h.Set(q, s.Queues[q].Bytes)
 }
 
+func (l longest) Moved(_ rotor.Time, _ int32, from, to int32, s *State) {
+	l.h.Set(from, s.Queues[from].Bytes)
+	l.h.Set(to, s.Queues[to].Bytes)
+}
+
 func (l longest) Dropped(_ rotor.Time, _ *Arrival, _ int32, q int32, pushed bool, s *State) {
 	if pushed {
 		l.h.Set(q, s.Queues[q].Bytes)
@@ -156,6 +161,13 @@ func (l *LQD) Dequeued(now rotor.Time, size int32, q int32, s *State) {
 	l.longest.Dequeued(now, size, q, s)
 	if l.feats != nil {
 		l.feats.departed(now, q, s)
+	}
+}
+
+func (l *LQD) Moved(now rotor.Time, size int32, from, to int32, s *State) {
+	l.longest.Moved(now, size, from, to, s)
+	if l.feats != nil {
+		l.feats.departed(now, from, s)
 	}
 }
 
@@ -201,6 +213,19 @@ func (v *virtualLQD) depart(q int32, size int64, empty bool) {
 	}
 	v.t.Set(q, tq-d)
 	v.sum -= d
+}
+
+// Moved moves what queue from holds of a moved packet's bytes in the
+// virtual LQD to queue to: the buffer's total is unchanged, so nothing is
+// pushed out.
+func (v *virtualLQD) Moved(_ rotor.Time, size int32, from, to int32, s *State) {
+	tf := v.t.Get(from)
+	d := min(tf, int64(size))
+	if s.Queues[from].Packets == 0 && v.reset {
+		d = tf
+	}
+	v.t.Set(from, tf-d)
+	v.t.Set(to, v.t.Get(to)+d)
 }
 
 // Threshold is queue q's threshold T_q (LQD's virtual queue length).
@@ -276,6 +301,17 @@ func (c *Credence) Dequeued(now rotor.Time, size int32, q int32, s *State) {
 		c.over--
 	}
 	c.feats.departed(now, q, s)
+}
+
+func (c *Credence) Moved(now rotor.Time, size int32, from, to int32, s *State) {
+	c.virtualLQD.Moved(now, size, from, to, s)
+	if b := s.Queues[from].Bytes; b < c.guard && b+int64(size) >= c.guard {
+		c.over--
+	}
+	if b := s.Queues[to].Bytes; b >= c.guard && b-int64(size) < c.guard {
+		c.over++
+	}
+	c.feats.departed(now, from, s)
 }
 
 func (c *Credence) Enqueued(_ rotor.Time, a *Arrival, q int32, s *State) {

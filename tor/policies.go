@@ -164,6 +164,14 @@ func (m *ABM) Dequeued(_ rotor.Time, size int32, q int32, s *State) {
 	m.deq[q] += int64(size)
 }
 
+// Moved re-counts the saturation of both queues; the bytes did not drain.
+func (m *ABM) Moved(_ rotor.Time, size int32, from, to int32, s *State) {
+	b := s.Queues[from].Bytes
+	m.satSum[s.Prio(from)] += m.satOf(b) - m.satOf(b+int64(size))
+	b = s.Queues[to].Bytes
+	m.satSum[s.Prio(to)] += m.satOf(b) - m.satOf(b-int64(size))
+}
+
 func (m *ABM) Dropped(_ rotor.Time, _ *Arrival, size int32, q int32, pushed bool, s *State) {
 	if pushed {
 		b := s.Queues[q].Bytes

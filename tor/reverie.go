@@ -53,6 +53,14 @@ func (r *Reverie) Dequeued(_ rotor.Time, _ int32, q int32, s *State) {
 	r.filter(&r.qhat[q], float64(s.Queues[q].Bytes), s.Prio(q))
 }
 
+// Moved filters the queue a packet left (as at a departure); the queue it
+// joined is filtered at its next departure, as after an arrival.
+func (r *Reverie) Moved(_ rotor.Time, _ int32, from, _ int32, s *State) {
+	if !s.IsLossless(from) {
+		r.filter(&r.qhat[from], float64(s.Queues[from].Bytes), s.Prio(from))
+	}
+}
+
 func (r *Reverie) IngressDequeued(_ rotor.Time, _ int32, iq int32, s *State) {
 	r.filter(&r.ihat[iq], float64(s.Ingress[iq].Shared), int(iq)%s.NQ)
 }

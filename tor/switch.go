@@ -250,6 +250,16 @@ type OnDequeue interface {
 	Dequeued(now rotor.Time, size int32, q int32, s *State)
 }
 
+// OnMove hears a packet moved from queue from to queue to inside the
+// buffer (MoveHead: a rotor ToR re-routing at a slice change), after the
+// counters changed. Its bytes never left the buffer: it is neither a
+// dequeue nor an admission. Policies that keep state derived from queue
+// lengths through the other hooks implement it; the others see the new
+// lengths at their next decision.
+type OnMove interface {
+	Moved(now rotor.Time, size int32, from, to int32, s *State)
+}
+
 // OnDrop hears every arrival the switch drops, and every pushed-out packet
 // (pushed true, a nil).
 type OnDrop interface {
@@ -294,6 +304,7 @@ type Switch struct {
 	push   PushOut
 	enq    OnEnqueue
 	deq    OnDequeue
+	move   OnMove
 	drop   OnDrop
 	tick   Ticker
 	circ   CircuitAware
@@ -383,6 +394,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.push, _ = p.(PushOut)
 	sw.enq, _ = p.(OnEnqueue)
 	sw.deq, _ = p.(OnDequeue)
+	sw.move, _ = p.(OnMove)
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
@@ -786,6 +798,34 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 		sw.recheck(now)
 	}
 	return h, size, true
+}
+
+// MoveHead moves the head packet of queue from to the tail of queue to
+// without it leaving the buffer: the policy does not decide on it and
+// hears no dequeue (OnMove tells it of the new lengths), it is neither
+// marked nor dropped, and the port it left counts no bytes sent. A header
+// moves between its ports' header queues. It returns the packet's handle;
+// ok is false if from is empty.
+func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
+	if sw.q[from].Len() == 0 {
+		return 0, false
+	}
+	e := sw.q[from].Pop()
+	size := e.size()
+	if sw.pfc != nil {
+		sw.ingr[to].Push(sw.ingr[from].Pop())
+	}
+	sw.sub(from, size)
+	sw.add(to, size)
+	if e.hdr() {
+		sw.hdrs[sw.st.Queues[from].Port]--
+		sw.hdrs[sw.st.Queues[to].Port]++
+	}
+	sw.q[to].Push(e)
+	if !e.hdr() && sw.move != nil {
+		sw.move.Moved(now, size, from, to, &sw.st)
+	}
+	return e.h, true
 }
 
 // dequeuePlain is DequeueQueue for a plain switch (no PFC, no dequeue

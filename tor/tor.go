@@ -462,6 +462,11 @@ func (t *ToR) queued(q QueueID, p *Packet) {
 	if t.ecn != nil && t.ecn[t.sw.st.PortOf(int32(q))].Marks(t.sw.st.Queues[q].Bytes-int64(p.Size), t.cfg.ECNRand) {
 		p.Set(packet.ECN)
 	}
+	t.added(q)
+}
+
+// added updates the VOQ counters after a packet entered q.
+func (t *ToR) added(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts++
 		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 1 {
@@ -503,8 +508,19 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	return idx
 }
 
-// Take removes the head of q without transmitting it (to move it to
-// another queue); the policy sees it as a dequeue.
+// Move moves the head of queue from to the tail of queue to inside the
+// buffer (Switch.MoveHead: no admission, no ECN mark, no drop, no bytes
+// sent) and returns its packet index; from must not be empty.
+func (t *ToR) Move(now rotor.Time, from, to QueueID) int32 {
+	idx, _ := t.sw.MoveHead(now, int32(from), int32(to))
+	t.removed(from)
+	t.added(to)
+	return idx
+}
+
+// Take removes the head of q without transmitting it; the policy sees it
+// as a dequeue (to move a packet to another queue inside the buffer, use
+// Move).
 func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
 	idx, _, _ := t.sw.DequeueQueue(now, int32(q))
 	t.removed(q)
