@@ -214,6 +214,15 @@ func (p *specParser) positive(key string, zero bool, unset string) {
 	}
 }
 
+// dupThresh reads transport.dupthresh: 0 (timeouts only) becomes the
+// Config's −1, whose zero means the default.
+func (p *specParser) dupThresh(key string) int {
+	if v := p.int(key, 0); v > 0 {
+		return v
+	}
+	return -1
+}
+
 func (p *specParser) posTime(key string, optional bool, unset string) rotor.Time {
 	t := p.time(key, optional)
 	p.positive(key, t == 0, unset)
