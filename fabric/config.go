@@ -111,7 +111,7 @@ type Config struct {
 	MinRTO    rotor.Time        // default DefaultMinRTO
 	MaxRTO    rotor.Time        // cap of the backed-off RTO; default DefaultMaxRTO
 	RTOClock  rotor.Time        // RFC 6298's clock granularity G; default DefaultRTOClock
-	DupThresh int               // fast retransmit threshold (cc.Sender.DupThresh); 0: DefaultDupThresh, negative: timeouts only
+	DupThresh int               // fast retransmit threshold (cc.Sender.DupThresh); 0: DefaultDupThresh on a leaf-spine, timeouts only with circuits (they reorder); negative: timeouts only
 	NoSACK    bool              // NewReno recovery from cumulative ACKs (RFC 6582) instead of SACK (RFC 6675)
 	Acks      string            // AcksFabric (default) or AcksIdeal
 	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
@@ -186,7 +186,7 @@ const (
 	DefaultMinRTO                    = rotor.Millisecond       // transport.min_rto
 	DefaultMaxRTO                    = 60 * rotor.Second       // transport.max_rto (RFC 6298 (2.5), ns-3)
 	DefaultRTOClock                  = 10 * rotor.Nanosecond   // transport.rto_clock (the ABM ns-3 example's ClockGranularity)
-	DefaultDupThresh                 = 3                       // transport.dupthresh (RFC 5681, RFC 6675)
+	DefaultDupThresh                 = 3                       // transport.dupthresh on a leaf-spine (RFC 5681, RFC 6675)
 	DefaultRelayOffer                = OfferAll                // routing.offer
 	DefaultAcks                      = AcksFabric              // transport.acks
 	DefaultPathsK                    = 1                       // routing.paths_k
@@ -227,7 +227,10 @@ func (c *Config) defaults() {
 		c.RTOClock = DefaultRTOClock
 	}
 	if c.DupThresh == 0 {
-		c.DupThresh = DefaultDupThresh
+		c.DupThresh = -1 // rotor fabrics reorder: fast retransmit would resend what is only late
+		if c.LeafSpine != nil {
+			c.DupThresh = DefaultDupThresh
+		}
 	}
 	if c.NDPHeaderQueue == 0 {
 		c.NDPHeaderQueue = DefaultNDPHeaderQueue

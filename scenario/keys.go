@@ -71,7 +71,7 @@ var Keys = slices.Concat([]Key{
 	{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls.Choices() + "; checked before the run"},
 	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},
-	{"transport.dupthresh", itoa(fabric.DefaultDupThresh), "window, pull: fast retransmit and fast recovery: with SACK a segment with this many segments SACKed above it is lost (RFC 6675), without SACK this many duplicate ACKs (RFC 6582); the law hears a loss; 0: losses only by timeout"},
+	{"transport.dupthresh", "", "window, pull: fast retransmit and fast recovery: with SACK a segment with this many segments SACKed above it is lost (RFC 6675), without SACK this many duplicate ACKs (RFC 6582); the law hears a loss; 0: losses only by timeout; empty: " + itoa(fabric.DefaultDupThresh) + " on a leaf-spine, 0 with circuits (rotor fabrics reorder)"},
 	{"transport.sack", "true", "window, pull: SACK loss recovery (RFC 6675; each ACK SACKs the segment it answers); false: NewReno partial-ACK recovery from cumulative ACKs (RFC 6582)"},
 	{"transport.min_rto", fabric.DefaultMinRTO.String(), "window, pull, ndp: minimum retransmission timeout (ndp: nothing heard for this long re-sends what is unacknowledged)"},
 	{"transport.max_rto", fabric.DefaultMaxRTO.String(), "window, pull: cap of the exponentially backed-off retransmission timeout (RFC 6298: at least 60s)"},

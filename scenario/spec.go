@@ -214,9 +214,12 @@ func (p *specParser) positive(key string, zero bool, unset string) {
 	}
 }
 
-// dupThresh reads transport.dupthresh: 0 (timeouts only) becomes the
-// Config's −1, whose zero means the default.
+// dupThresh reads transport.dupthresh: empty is the Config's default
+// (0), 0 (timeouts only) becomes −1.
 func (p *specParser) dupThresh(key string) int {
+	if strings.TrimSpace(p.s.values[key]) == "" {
+		return 0
+	}
 	if v := p.int(key, 0); v > 0 {
 		return v
 	}
