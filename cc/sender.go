@@ -28,8 +28,10 @@ type Sender struct {
 	MinRTO, MaxRTO, Granularity rotor.Time
 	Deadline                    rotor.Time // retransmission deadline; 0: no timer armed
 
-	next int64 // SND.NXT: next new byte to send
-	una  int64 // SND.UNA: cumulative acknowledged
+	next  int64 // SND.NXT: next new byte to send
+	una   int64 // SND.UNA: cumulative acknowledged
+	nextS int64 // segments sent: one past the last segment sent
+	unaS  int64 // the segment at una
 	// pipe is RFC 6675's estimate of the bytes in the network: every
 	// unSACKed segment below next counts once unless it is lost, and once
 	// more if it was retransmitted.
@@ -82,10 +84,10 @@ func (s *Sender) segLen(seq int64) int32 {
 // segBytes is the length of segment seg.
 func (s *Sender) segBytes(seg int64) int64 { return int64(s.segLen(seg * int64(s.MSS))) }
 
-func (s *Sender) unaSeg() int64 { return s.una / int64(s.MSS) }
+func (s *Sender) unaSeg() int64 { return s.unaS }
 
 // nextSeg is one past the last segment sent.
-func (s *Sender) nextSeg() int64 { return (s.next + int64(s.MSS) - 1) / int64(s.MSS) }
+func (s *Sender) nextSeg() int64 { return s.nextS }
 
 func (s *Sender) isSacked(seg int64) bool { return s.sacked.get(seg) }
 
@@ -178,6 +180,7 @@ func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool
 	seq = s.next
 	size = s.segLen(seq)
 	s.next += int64(size)
+	s.nextS++
 	s.pipe += int64(size)
 	if s.Reliable {
 		s.skipSacked()
@@ -263,8 +266,8 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 	advanced := cum > s.una
 	cumBytes := int64(0)
 	for s.una < cum {
-		seg := s.una / mss
-		l := s.segBytes(seg)
+		seg := s.unaS
+		l := int64(s.segLen(s.una))
 		if !s.isSacked(seg) {
 			b := s.leave(seg)
 			newly += b
@@ -274,6 +277,7 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 			}
 		}
 		s.una += l
+		s.unaS++
 	}
 	dup := !advanced && cum == s.una && s.una < s.next // RFC 5681's duplicate ACK
 	if advanced {
