@@ -311,6 +311,9 @@ func (s *Sender) OnAck(now rotor.Time, cum, sackSeq int64, sent rotor.Time, retx
 	if s.DupThresh > 0 {
 		s.recover(now, advanced, dup, cumBytes)
 	}
+	if !s.retxPending() { // the segment it was for was SACKed meanwhile
+		s.fastRetx = false
+	}
 	return newly
 }
 
