@@ -48,12 +48,19 @@
 // "fixed" (a constant window, Env.Window) and "none" (no window, line
 // rate).
 //
-// Loss recovery is timeout-based selective repeat: the receiver keeps
-// out-of-order segments and each ACK carries the cumulative point and the
-// segment it answers (one SACK block); on a timeout the sender resends every
-// unacknowledged segment from the cumulative point, skipping those already
-// selectively acknowledged. There is no duplicate-ACK fast retransmit,
-// because rotor fabrics reorder packets as a matter of course.
+// Loss recovery is TCP's with SACK: the receiver keeps out-of-order
+// segments and each ACK carries the cumulative point and the segment it
+// answers (one SACK block). With Sender.DupThresh > 0 the sender runs
+// RFC 6675's fast retransmit and fast recovery (IsLost by the segments
+// SACKed above, pipe, NextSeg, RecoveryPoint) or, with SACK off, RFC
+// 6582's NewReno (duplicate ACKs, partial ACKs, window inflation). Its
+// timer is RFC 6298's (SRTT, RTTVAR, a floor, G, backoff with a cap,
+// Karn's rule; restarted only by cumulative progress). On a timeout every
+// unSACKed segment sent is resent from the cumulative point under the
+// law's slow-start window. A law that embeds the NewReno window hears the
+// FlightSize before OnLoss and OnTimeout (RFC 5681 eq. 4). The fabric
+// turns fast retransmit off on rotor fabrics by default, because they
+// reorder packets as a matter of course.
 //
 // Flows that are never acknowledged and never retransmit (the pull and
 // linerate transports) have a lossless Receiver (as NewLosslessReceiver

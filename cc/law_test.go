@@ -210,8 +210,9 @@ func TestDCTCPCut(t *testing.T) {
 }
 
 // TestNewRenoAIMD: in congestion avoidance one window of ACKs adds one
-// MSS (within the rounding of per-ACK growth); a loss halves the window
-// once per window of data; a timeout drops it to one MSS.
+// MSS (within the rounding of per-ACK growth); a loss sets the window to
+// half the FlightSize (RFC 5681 eq. 4: 19 segments outstanding after the
+// last ACK) once per window of data; a timeout drops it to one MSS.
 func TestNewRenoAIMD(t *testing.T) {
 	l, _ := New("newreno", testEnv, map[string]string{"init_window": "20pkt"})
 	n := l.(*NewReno)
@@ -227,8 +228,8 @@ func TestNewRenoAIMD(t *testing.T) {
 	w = n.cwnd
 	n.OnLoss(s.now)
 	n.OnLoss(s.now)
-	if n.cwnd != w/2 {
-		t.Fatalf("two losses in one window: window %.1f, want %.1f", n.cwnd, w/2)
+	if n.cwnd != 19*1000/2 {
+		t.Fatalf("two losses in one window: window %.1f, want FlightSize/2 = %.1f", n.cwnd, 19*1000/2.0)
 	}
 	n.OnTimeout(s.now)
 	if n.cwnd != 1000 {

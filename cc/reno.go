@@ -11,16 +11,25 @@ import (
 const maxWindow = 1 << 40
 
 // reno is the NewReno window (RFC 5681 with byte counting, RFC 6582
-// recovery): slow start to ssthresh, then one MSS per window; a loss halves
-// the window once per window of data; a timeout drops it to one MSS.
-// NewReno, reTCP and DCTCP build on it.
+// recovery): slow start to ssthresh, then one MSS per window; a loss sets
+// ssthresh = cwnd = max(FlightSize/2, 2·MSS) once per window of data
+// (RFC 5681 eq. 4); a timeout sets the same ssthresh, drops the window to
+// one MSS and slow-starts again (RFC 5681 §3.1). NewReno, reTCP and DCTCP
+// build on it.
 type reno struct {
 	mss      float64
 	cwnd     float64
 	ssthresh float64
-	recover  int64 // losses are ignored until the cumulative ACK passes it
-	cum      int64 // last cumulative ACK seen
-	sndNxt   int64 // last send frontier seen
+	// recover is the highest byte sent when the last reduction began
+	// (RFC 6582: SND.NXT − 1); no further reduction until the cumulative
+	// ACK passes it.
+	recover int64
+	// hold: the window does not grow until the cumulative ACK passes
+	// recover (after a loss or ECN reduction; not after a timeout).
+	hold   bool
+	cum    int64 // last cumulative ACK seen
+	sndNxt int64 // last send frontier seen
+	flight int64 // FlightSize (SND.NXT − SND.UNA) for the next reduction
 }
 
 func newReno(env Env, v Values) reno {
@@ -29,12 +38,20 @@ func newReno(env Env, v Values) reno {
 
 // see records the ACK's sequence state.
 func (r *reno) see(f *Feedback) {
-	r.cum, r.sndNxt = f.Cum, f.SndNxt
+	r.cum, r.sndNxt, r.flight = f.Cum, f.SndNxt, f.SndNxt-f.Cum
 }
 
-// inRecovery reports whether a loss reaction for the current window of
-// data has already happened.
-func (r *reno) inRecovery() bool { return r.cum <= r.recover }
+// setFlight implements flightSetter: the sender's FlightSize at a loss or
+// timeout (it may have sent since the last ACK).
+func (r *reno) setFlight(bytes int64) { r.flight = bytes }
+
+// inRecovery reports whether the window is held after a reduction for
+// the current window of data.
+func (r *reno) inRecovery() bool { return r.hold && r.cum <= r.recover }
+
+// reduced reports whether a reduction (or a timeout) for the current
+// window of data has already happened.
+func (r *reno) reduced() bool { return r.cum <= r.recover }
 
 // grow applies slow start or congestion avoidance for acked bytes.
 func (r *reno) grow(acked float64) {
@@ -52,21 +69,41 @@ func (r *reno) grow(acked float64) {
 	r.cwnd = min(r.cwnd, maxWindow)
 }
 
-// cut sets the window to factor·cwnd (at least two MSS) and starts a
-// recovery round; it does nothing inside one.
-func (r *reno) cut(factor float64) {
-	if r.inRecovery() {
+// reduce sets ssthresh = cwnd = max(ssthresh, 2·MSS) and holds the window
+// until the cumulative ACK passes recover; it does nothing inside a
+// round.
+func (r *reno) reduce(ssthresh float64, recover int64) {
+	if r.reduced() {
 		return
 	}
-	r.ssthresh = max(r.cwnd*factor, 2*r.mss)
+	r.ssthresh = max(ssthresh, 2*r.mss)
 	r.cwnd = r.ssthresh
-	r.recover = r.sndNxt
+	r.recover, r.hold = recover, true
 }
 
+// sentMax is the highest byte sent (SND.NXT − 1).
+func (r *reno) sentMax() int64 { return r.cum + r.flight - 1 }
+
+// cut is a loss reduction to factor·cwnd (CUBIC's β): the round ends
+// with the full ACK of everything sent before it (RFC 6582: recover =
+// SND.NXT − 1).
+func (r *reno) cut(factor float64) { r.reduce(r.cwnd*factor, r.sentMax()) }
+
+// lossCut is the loss reduction of RFC 5681 eq. 4: ssthresh = cwnd =
+// max(FlightSize/2, 2·MSS), once per window of data.
+func (r *reno) lossCut() { r.reduce(float64(r.flight)/2, r.sentMax()) }
+
+// ecnCut is an ECN reduction to factor·cwnd: the next one waits for an
+// ACK of data sent after it (RFC 3168 §6.1.2: recover = SND.NXT).
+func (r *reno) ecnCut(factor float64) { r.reduce(r.cwnd*factor, r.sentMax()+1) }
+
+// timeout: ssthresh = max(FlightSize/2, 2·MSS), cwnd = one MSS, and slow
+// start from there; no loss reduction until everything sent is
+// acknowledged.
 func (r *reno) timeout() {
-	r.ssthresh = max(r.cwnd/2, 2*r.mss)
+	r.ssthresh = max(float64(r.flight)/2, 2*r.mss)
 	r.cwnd = r.mss
-	r.recover = r.sndNxt
+	r.recover, r.hold = r.sentMax(), false
 }
 
 func (r *reno) window() int64 { return int64(r.cwnd) }
@@ -78,7 +115,7 @@ func (n *NewReno) OnAck(f *Feedback) {
 	n.see(f)
 	n.grow(float64(f.Acked))
 }
-func (n *NewReno) OnLoss(rotor.Time)          { n.cut(0.5) }
+func (n *NewReno) OnLoss(rotor.Time)          { n.lossCut() }
 func (n *NewReno) OnTimeout(rotor.Time)       { n.timeout() }
 func (n *NewReno) OnCircuit(rotor.Time, bool) {}
 func (n *NewReno) Window() int64              { return n.window() }
@@ -115,7 +152,7 @@ func (r *ReTCP) OnAck(f *Feedback) {
 		r.jumped = false
 	}
 }
-func (r *ReTCP) OnLoss(rotor.Time)               { r.cut(0.5) }
+func (r *ReTCP) OnLoss(rotor.Time)               { r.lossCut() }
 func (r *ReTCP) OnTimeout(rotor.Time)            { r.timeout() }
 func (r *ReTCP) OnCircuit(_ rotor.Time, up bool) { r.circuit = up }
 func (r *ReTCP) Window() int64                   { return r.window() }
@@ -145,12 +182,12 @@ func (d *DCTCP) OnAck(f *Feedback) {
 		d.acked, d.marked = 0, 0
 	}
 	if f.ECE {
-		d.cut(1 - d.Alpha/2)
+		d.ecnCut(1 - d.Alpha/2)
 		return
 	}
 	d.grow(float64(f.Acked))
 }
-func (d *DCTCP) OnLoss(rotor.Time)          { d.cut(0.5) }
+func (d *DCTCP) OnLoss(rotor.Time)          { d.lossCut() }
 func (d *DCTCP) OnTimeout(rotor.Time)       { d.timeout() }
 func (d *DCTCP) OnCircuit(rotor.Time, bool) {}
 func (d *DCTCP) Window() int64              { return d.window() }

@@ -53,3 +53,11 @@ func (b *segBits) clear(seg int64) {
 		b.words[w] &^= 1 << (seg & 63)
 	}
 }
+
+// reset clears every bit and moves the window's base to segment seg's
+// word, keeping the array.
+func (b *segBits) reset(seg int64) {
+	clear(b.words)
+	b.words = b.words[:0]
+	b.base = seg >> 6
+}

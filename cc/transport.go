@@ -77,7 +77,10 @@ type Flow struct {
 	AckSize   int32      // bytes of an ACK, NACK or PULL on the wire
 	Line      rotor.Rate // the host NIC's line rate
 	MinRTO    rotor.Time // the retransmission timeout's floor (NDP: the timeout)
-	DupThresh int        // windowed: SACK loss detection threshold, segments; 0: timeouts only
+	MaxRTO    rotor.Time // windowed: the backed-off RTO's cap; 0: none
+	RTOClock  rotor.Time // windowed: RFC 6298's clock granularity G
+	DupThresh int        // windowed: fast retransmit threshold, segments; 0: timeouts only
+	SACK      bool       // windowed: SACK recovery (RFC 6675); false: NewReno (RFC 6582)
 	Window    int        // NDP: the first window, packets
 	Law       Law        // windowed: the congestion-control law (TransportSpec.Law)
 	Start     rotor.Time // when the flow starts
@@ -106,14 +109,14 @@ const (
 )
 
 // windowParams are the keys the windowed flows read.
-var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.window", "transport.min_rto", "transport.ack_size"}
+var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size"}
 
 var transports = []TransportSpec{
-	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, retransmission on timeout",
+	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, SACK (or NewReno) fast recovery, retransmission timeout",
 		Params: windowParams, Law: true,
 		New: func(f Flow) (Source, Sink) {
 			s := NewSender(f.Size, f.MSS, true, f.Law, f.MinRTO)
-			s.DupThresh = f.DupThresh
+			s.DupThresh, s.SACK, s.MaxRTO, s.Granularity = f.DupThresh, f.SACK, f.MaxRTO, f.RTOClock
 			return s, newSink(f, answerAck)
 		}},
 	{Name: TransportLineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate",
@@ -230,10 +233,13 @@ func (s *Sender) Pending() int64 { return s.Size - s.next }
 // Rate implements Source: the law's pacing rate.
 func (s *Sender) Rate() rotor.Rate { return s.CC.Rate() }
 
-// OnReply implements Source: p is an ACK.
+// OnReply implements Source: p is an ACK. It reports whether a segment
+// may go now (new data acknowledged, a loss found, a window inflated).
 func (s *Sender) OnReply(now rotor.Time, p *packet.Packet, fb *Feedback) bool {
 	fb.ECE, fb.Circuit = p.Has(packet.ECE), p.Has(packet.Circuit)
-	return s.OnAck(now, p.Seq, int64(p.EchoSeg)*int64(s.MSS), p.Sent, p.Has(packet.Retx), fb) > 0
+	pipe, inflate := s.pipe, s.inflate
+	newly := s.OnAck(now, p.Seq, int64(p.EchoSeg)*int64(s.MSS), p.Sent, p.Has(packet.Retx), fb)
+	return newly > 0 || s.pipe < pipe || s.inflate > inflate || s.fastRetx
 }
 
 // Timer implements Source: the retransmission deadline.

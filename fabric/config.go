@@ -114,8 +114,11 @@ type Config struct {
 	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
 	CCParams  map[string]string // the law's parameters (key → text, cc.ParseParams); nil: its defaults
 	Window    int64             // fixed window in bytes; default DefaultWindowPackets packets
-	MinRTO    rotor.Time        // default 1 ms
-	DupThresh int               // SACK loss detection threshold (cc.Sender.DupThresh); 0: timeouts only
+	MinRTO    rotor.Time        // default DefaultMinRTO
+	MaxRTO    rotor.Time        // cap of the backed-off RTO; default DefaultMaxRTO
+	RTOClock  rotor.Time        // RFC 6298's clock granularity G; default DefaultRTOClock
+	DupThresh int               // fast retransmit threshold (cc.Sender.DupThresh); 0: DefaultDupThresh on a leaf-spine, timeouts only with circuits (they reorder); negative: timeouts only
+	NoSACK    bool              // NewReno recovery from cumulative ACKs (RFC 6582) instead of SACK (RFC 6675)
 	Acks      string            // AcksFabric (default) or AcksIdeal
 	PullDepth int               // Pull: packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2
 	NDPWindow int               // NDP: packets of a flow's first window, sent without pulls; 0: one bandwidth-delay product
@@ -187,6 +190,9 @@ const (
 	DefaultWindowPackets             = 20                      // transport.window, in packets of MTU bytes
 	DefaultBufferPolicy              = "dt"                    // buffer.policy
 	DefaultMinRTO                    = rotor.Millisecond       // transport.min_rto
+	DefaultMaxRTO                    = 60 * rotor.Second       // transport.max_rto (RFC 6298 (2.5), ns-3)
+	DefaultRTOClock                  = 10 * rotor.Nanosecond   // transport.rto_clock (the ABM ns-3 example's ClockGranularity)
+	DefaultDupThresh                 = 3                       // transport.dupthresh on a leaf-spine (RFC 5681, RFC 6675)
 	DefaultRelayOffer                = OfferAll                // routing.offer
 	DefaultAcks                      = AcksFabric              // transport.acks
 	DefaultPathsK                    = 1                       // routing.paths_k
@@ -219,6 +225,18 @@ func (c *Config) defaults() {
 	}
 	if c.MinRTO == 0 {
 		c.MinRTO = DefaultMinRTO
+	}
+	if c.MaxRTO == 0 {
+		c.MaxRTO = DefaultMaxRTO
+	}
+	if c.RTOClock == 0 {
+		c.RTOClock = DefaultRTOClock
+	}
+	if c.DupThresh == 0 {
+		c.DupThresh = -1 // rotor fabrics reorder: fast retransmit would resend what is only late
+		if c.LeafSpine != nil {
+			c.DupThresh = DefaultDupThresh
+		}
 	}
 	if c.NDPHeaderQueue == 0 {
 		c.NDPHeaderQueue = DefaultNDPHeaderQueue
@@ -339,10 +357,14 @@ func (c *Config) validate() error {
 		return cfgErr("buffer.packet_switch", "must hold at least one packet, got %d B", c.PacketSwitchBuffer)
 	case c.Window < 0:
 		return cfgErr("transport.window", "must not be negative, got %d", c.Window)
-	case c.DupThresh < 0 || c.DupThresh > 1000:
+	case c.DupThresh > 1000:
 		return cfgErr("transport.dupthresh", "must be in [0, 1000], got %d", c.DupThresh)
 	case c.MinRTO <= 0:
 		return cfgErr("transport.min_rto", "must be positive, got %v", c.MinRTO)
+	case c.MaxRTO < c.MinRTO:
+		return cfgErr("transport.max_rto", "%v: must be at least transport.min_rto (%v)", c.MaxRTO, c.MinRTO)
+	case c.RTOClock < 0:
+		return cfgErr("transport.rto_clock", "must not be negative, got %v", c.RTOClock)
 	case c.SimTime <= 0:
 		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
 	case c.Measure.From >= c.SimTime:

@@ -61,8 +61,9 @@
 // delivering the ACK; hybrid-voq gives ACKs strict priority in VOQs and
 // packet-switch ports; a circuit day carries demand if a flow of its pair
 // is active when it starts; queueing latency is one-way delay minus the
-// idle path's delay; SACK loss detection is off by default
-// (transport.dupthresh = 0) because rotor fabrics reorder.
+// idle path's delay; fast retransmit (transport.dupthresh) is on by
+// default on a leaf-spine and off with circuits, because rotor fabrics
+// reorder.
 //
 // The core is htsim-like and allocation-free on the hot path: one event
 // queue (internal/des) of plain values dispatched by kind, with the ports'

@@ -224,22 +224,25 @@ func (s *sim) nextReady(hs *hostState, free rotor.Time, sent int32) (at rotor.Ti
 	return at, ok
 }
 
-// armTimer schedules flow id's timer event at its source's Timer,
-// unless one is pending or the source wants none.
+// armTimer schedules flow id's timer event at its source's Timer, unless
+// one is pending no later or the source wants none. A deadline that moved
+// earlier than the pending event (the RTO's backoff was reset) gets an
+// event of its own; the later one finds timerAt changed and is ignored.
 func (s *sim) armTimer(id int32) {
 	fs := &s.flows[id]
-	if fs.timerAt != 0 {
-		return
-	}
-	if d := fs.src.Timer(); d != 0 {
+	if d := fs.src.Timer(); d != 0 && (fs.timerAt == 0 || d < fs.timerAt) {
 		fs.timerAt = d
 		s.q.Schedule(d, evRTO, id, 0)
 	}
 }
 
-// rto fires flow id's timer event (a retransmission timeout, or NDP's).
+// rto fires flow id's timer event (a retransmission timeout, or NDP's);
+// an event superseded by an earlier one (armTimer) does nothing.
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
+	if fs.timerAt != s.q.Now() {
+		return
+	}
 	fs.timerAt = 0
 	if fs.src == nil {
 		return
@@ -357,9 +360,11 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
-	if more && fs.src != nil {
+	if fs.src != nil {
 		s.armTimer(id)
-		s.wakeFlow(id)
+		if more {
+			s.wakeFlow(id)
+		}
 	}
 }
 

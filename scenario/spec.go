@@ -214,6 +214,18 @@ func (p *specParser) positive(key string, zero bool, unset string) {
 	}
 }
 
+// dupThresh reads transport.dupthresh: empty is the Config's default
+// (0), 0 (timeouts only) becomes −1.
+func (p *specParser) dupThresh(key string) int {
+	if strings.TrimSpace(p.s.values[key]) == "" {
+		return 0
+	}
+	if v := p.int(key, 0); v > 0 {
+		return v
+	}
+	return -1
+}
+
 func (p *specParser) posTime(key string, optional bool, unset string) rotor.Time {
 	t := p.time(key, optional)
 	p.positive(key, t == 0, unset)
