@@ -2,6 +2,7 @@ package cc
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -312,6 +313,40 @@ func TestCubicParamRefusals(t *testing.T) {
 		_, err := New("cubic", testEnv, map[string]string{k: v})
 		if err == nil || !strings.Contains(err.Error(), k) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s = %s: error %v, want one line naming the key", k, v, err)
+		}
+	}
+}
+
+// TestCubicFastConvergence: RFC 9438 §4.7. A loss at a window below the
+// previous Wmax sets Wmax = cwnd·(1 + β)/2 with fast convergence and
+// cwnd without it; a loss at or above Wmax sets Wmax = cwnd either way.
+// The next epoch's K is ∛((Wmax − β·cwnd)/C).
+func TestCubicFastConvergence(t *testing.T) {
+	const c, beta = 0.4, 0.7
+	for _, fc := range []bool{true, false} {
+		cu := newCubic(t, map[string]string{"fast_convergence": strconv.FormatBool(fc)})
+		r := &cubicRounds{cu: cu, rtt: 100 * rotor.Microsecond, mss: 1000}
+		startAfterLoss(cu, r, 100)
+		if cu.wmax != 100 {
+			t.Fatalf("fast convergence %v: first loss at 100 segments: Wmax %.2f, want 100", fc, cu.wmax)
+		}
+		r.round(r.rtt) // congestion avoidance begins
+		cu.cwnd = 80 * 1000
+		r.cum += 100 * 1000 // past the recovery point
+		r.round(r.rtt)
+		w := cu.cwnd / 1000
+		cu.OnLoss(r.now)
+		want := w
+		if fc {
+			want = w * (1 + beta) / 2
+		}
+		if math.Abs(cu.wmax-want) > 1e-9 {
+			t.Fatalf("fast convergence %v: loss at %.2f < Wmax: Wmax %.4f, want %.4f", fc, w, cu.wmax, want)
+		}
+		r.cum += 100 * 1000
+		r.round(r.rtt)
+		if k := math.Cbrt((want - beta*w) / c); math.Abs(cu.k-k) > 1e-9 {
+			t.Errorf("fast convergence %v: K = %.6f s, want ∛((Wmax − β·cwnd)/C) = %.6f", fc, cu.k, k)
 		}
 	}
 }
