@@ -165,7 +165,11 @@
 //   - DCTCP ("Data Center TCP (DCTCP)"): α starts at 1; the window does
 //     not grow in the round after a cut; a cut leaves at least two MSS.
 //   - CUBIC (RFC 9438): when the cubic target is below the window, the
-//     window grows by one segment per 100 windows (Linux's floor).
+//     window grows by one segment per 100 windows (Linux's floor). Slow
+//     start, the growth floor before the first loss (cnt_clamp) and the
+//     restart after a timeout follow ns-3.39's TcpCubic, with its HyStart
+//     constants (docs/cc.md says what they do at microsecond RTTs); the
+//     Reno-friendly region, which ns-3.39 lacks, is RFC 9438's.
 //   - The window laws cap their window at 2^40 bytes so that no growth or
 //     jump overflows.
 //   - PowerTCP's λ floor (min_lambda) clips the negative swings of

@@ -28,6 +28,12 @@
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
+//   - abm-load: the thesis's ABM load sweep (§4.4.2, Fig. 4.6) with
+//     replicates: ABM's reduction of the incast and short-flow p99
+//     slowdown against DT, FAB, CS and IB at 20, 40 and 80 % load, per
+//     seed, reported as the mean over seeds with its range
+//     (report.Published.Spread).
+//
 //   - powertcp-rdcn: the PowerTCP thesis's RDCN case study (§2.4), the
 //     schemes of docs/cc.md's table over scenario.RDCNSetup (rdcn.toml and
 //     its flow file, an Input): circuit utilisation on demand days and

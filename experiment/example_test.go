@@ -13,6 +13,7 @@ func ExampleList() {
 	}
 	// Output:
 	// abm true
+	// abm-load true
 	// credence true
 	// mars-small-buffers true
 	// powertcp-rdcn true

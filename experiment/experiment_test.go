@@ -12,7 +12,7 @@ import (
 )
 
 func TestRegistry(t *testing.T) {
-	want := []string{"tradeoff", "mars-small-buffers", "vermilion-noise", "abm", "credence", "fb", "tdt", "protean", "reverie", "powertcp-rdcn"}
+	want := []string{"tradeoff", "mars-small-buffers", "vermilion-noise", "abm", "credence", "fb", "tdt", "protean", "reverie", "powertcp-rdcn", "abm-load"}
 	for _, n := range want {
 		e, err := Lookup(n)
 		if err != nil {

@@ -27,7 +27,31 @@ type Published struct {
 	// Ours computes our counterpart from the results; ok is false when
 	// the sweep does not hold it.
 	Ours func(r *sweep.Results) (v float64, ok bool)
-	Note string
+	// Spread, if set, is the range of ours over replicates (min, max),
+	// shown beside it.
+	Spread func(r *sweep.Results) (lo, hi float64, ok bool)
+	Note   string
+}
+
+// Format returns the published value and ours as the report prints them:
+// "not quoted" for a NaN published value, "–" when the results do not
+// hold ours, and ours followed by its spread "(lo – hi)" when it has one.
+func (p Published) Format(r *sweep.Results) (value, ours string) {
+	value, ours = "not quoted", "–"
+	if !math.IsNaN(p.Value) {
+		value = strconv.FormatFloat(p.Value, 'g', 4, 64)
+	}
+	if p.Ours != nil {
+		if v, ok := p.Ours(r); ok {
+			ours = strconv.FormatFloat(v, 'g', 4, 64)
+			if p.Spread != nil {
+				if lo, hi, ok := p.Spread(r); ok {
+					ours += " (" + strconv.FormatFloat(lo, 'g', 4, 64) + " – " + strconv.FormatFloat(hi, 'g', 4, 64) + ")"
+				}
+			}
+		}
+	}
+	return value, ours
 }
 
 // Info is what a report says about itself.
@@ -67,15 +91,8 @@ func Sweep(w io.Writer, r *sweep.Results, info Info) error {
 		Config: string(r.SpecText), SpecHash: r.Manifest.SpecHash,
 		Done: len(r.Points), Total: len(r.Manifest.Points)}
 	for _, p := range info.Published {
-		row := pubRow{What: p.What, Source: p.Source, Value: "not quoted", Ours: "–", Note: p.Note}
-		if !math.IsNaN(p.Value) {
-			row.Value = strconv.FormatFloat(p.Value, 'g', 4, 64)
-		}
-		if p.Ours != nil {
-			if v, ok := p.Ours(r); ok {
-				row.Ours = strconv.FormatFloat(v, 'g', 4, 64)
-			}
-		}
+		row := pubRow{What: p.What, Source: p.Source, Note: p.Note}
+		row.Value, row.Ours = p.Format(r)
 		pg.Published = append(pg.Published, row)
 	}
 	for _, c := range info.Combined {

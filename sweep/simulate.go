@@ -128,13 +128,22 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 // (µs), p99 slowdown and unfinished count, and the fraction of queries
 // that lost nothing (every flow's bytes arrived, none retransmitted: the
 // TDT paper's lossless bursts), over the flows of the measured window;
-// none without queries.
+// and the p99 slowdown of the short background flows (not of a query,
+// below the short bucket's edge: the buffer papers' "short flows"); none
+// without queries.
 func incastMetrics(r *fabric.Result) []Metric {
-	var fct, slow []float64
+	var fct, slow, short []float64
 	unfinished := 0
 	lossy := map[int]bool{}
+	shortEdge := stats.DefaultBuckets().Edges[0]
 	for _, f := range r.Flows {
-		if f.Query <= 0 || !r.Measure.Contains(f.Start) {
+		if !r.Measure.Contains(f.Start) {
+			continue
+		}
+		if f.Query <= 0 {
+			if f.Done && f.Bytes < shortEdge {
+				short = append(short, stats.FlowRecord{Bytes: f.Bytes, FCT: f.FCT, Ideal: f.Ideal}.Slowdown())
+			}
 			continue
 		}
 		lossy[f.Query] = lossy[f.Query] || f.Received < f.Bytes || f.Retransmits > 0
@@ -157,7 +166,8 @@ func incastMetrics(r *fabric.Result) []Metric {
 	t, sd := stats.Summarize(fct), stats.Summarize(slow)
 	return []Metric{{"incast_fct_p50_us", t.P50}, {"incast_fct_p95_us", t.P95}, {"incast_fct_p99_us", t.P99},
 		{"incast_fct_p999_us", t.P999}, {"incast_slowdown_p99", sd.P99}, {"incast_unfinished", float64(unfinished)},
-		{"query_lossless_fraction", float64(lossless) / float64(len(lossy))}}
+		{"query_lossless_fraction", float64(lossless) / float64(len(lossy))},
+		{"background_short_slowdown_p99", stats.Summarize(short).P99}}
 }
 
 // fctCDF is the FCT distribution of the completed flows at up to

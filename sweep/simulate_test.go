@@ -12,7 +12,9 @@ import (
 
 // TestIncastMetrics checks the incast metrics on flows made by hand:
 // three queries, one lossless, one with a retransmission, one unfinished;
-// a background flow and a query flow outside the window are ignored.
+// background flows and a query flow outside the window are ignored, except
+// in the short background flows' slowdown (those below 100 KB in the
+// window).
 func TestIncastMetrics(t *testing.T) {
 	us := rotor.Microsecond
 	flow := func(q int, start rotor.Time, bytes, received, retx int64, fct rotor.Time) fabric.FlowResult {
@@ -24,8 +26,11 @@ func TestIncastMetrics(t *testing.T) {
 		flow(1, 0, 100, 100, 0, 40*us),
 		flow(2, 5*us, 100, 100, 1, 60*us),
 		flow(3, 9*us, 100, 50, 0, 0),
-		flow(0, 0, 100, 100, 0, 500*us), // background
-		flow(4, 2000*us, 100, 50, 0, 0), // after the window
+		flow(0, 0, 100, 100, 0, 500*us),          // background
+		flow(0, 0, 100, 100, 0, 200*us),          // background
+		flow(0, 0, 200_000, 200_000, 0, 1000*us), // background, not short
+		flow(0, 2000*us, 100, 100, 0, 900*us),    // background, after the window
+		flow(4, 2000*us, 100, 50, 0, 0),          // after the window
 	}}
 	got := map[string]float64{}
 	for _, m := range incastMetrics(r) {
@@ -37,6 +42,8 @@ func TestIncastMetrics(t *testing.T) {
 		"incast_slowdown_p99":     5.96, // FCT/ideal: 2, 4, 6 → 4 + 0.98·2
 		"incast_unfinished":       1,
 		"query_lossless_fraction": 1.0 / 3,
+		// the short background flows: slowdowns 50 and 20 → 20 + 0.99·30
+		"background_short_slowdown_p99": 49.7,
 	}
 	for k, w := range want {
 		if v, ok := got[k]; !ok || math.Abs(v-w) > 1e-9 {

@@ -84,5 +84,5 @@ func runExperiment(c *cli.Context) error {
 	if n := len(out.Failed); n > 0 {
 		return fmt.Errorf("%d of %d points failed (first: %v)", n, out.Points, out.Failed[0])
 	}
-	return nil
+	return experiment.WritePublished(c.App.Writer, e, dir)
 }
