@@ -106,7 +106,7 @@ func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	if s.cfg.NewController != nil {
 		return s.cfg.NewController(f, s.cc.env)
 	}
-	return s.cc.spec.New(s.cc.env, s.cc.values), nil
+	return s.cc.spec.New(s.cc.env, s.lawValues(f)), nil
 }
 
 // circuitECE sets or clears ACK p's ECE at ToR t, which delivers it to
@@ -129,6 +129,9 @@ func ccRegistry() Registry {
 			e.Reads = []string{"transport.window"}
 		} else if len(s.Params) > 0 {
 			e.Reads = []string{"transport.cc_params"}
+		}
+		if s.Has(cc.InitWindowKey) {
+			e.Reads = append(e.Reads, "transport.init_window", "transport.incast_init_window")
 		}
 		r.Entries = append(r.Entries, e)
 	}

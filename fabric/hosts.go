@@ -76,11 +76,11 @@ func (s *sim) startFlow() {
 		if tp.Law {
 			s.watchCircuit(id)
 		}
-		h := &s.hosts[f.Src]
-		h.active.Push(id)
-		if !h.busy {
-			s.hostSend(int32(f.Src))
+		if s.handshakes(f) { // its first data leaves after the SYN/SYN-ACK (flowsetup.go)
+			s.q.Schedule(s.q.Now()+s.handshakeTime(f), evHandshake, id, 0)
+			return
 		}
+		s.openFlow(id)
 	}
 }
 
@@ -359,6 +359,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	s.retire(id)
 	if more && fs.src != nil {
 		s.armTimer(id)
+		s.jitterSend(id)
 		s.wakeFlow(id)
 	}
 }

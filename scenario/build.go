@@ -85,6 +85,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPWindow:          p.int("transport.ndp_window", 0),
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
 		RecordINT:          p.bool("transport.int"),
+		Slowdown:           s.values["run.slowdown"],
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: off"),
 		PacketSwitchBuffer: p.posSize("buffer.packet_switch", rotor.Bytes(mtu), true, "empty: 1 MB per port"),
 		SimTime:            p.time("run.sim_time", false),
@@ -94,6 +95,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		SeriesInterval:     p.posTime("run.series_interval", false, ""),
 		Seed:               p.uint("run.seed"),
 	}
+	s.flowSetup(p, &cfg, rotor.Bytes(mtu))
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -243,6 +245,9 @@ func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg fabric.Config, 
 		return nil, err
 	}
 	cfg.Flows = &fabric.SliceSource{Flows: flows}
+	if err := s.checkIncastSetup(flows); err != nil {
+		return nil, err
+	}
 	if err := cfg.Resolve(); err != nil {
 		return nil, err
 	}
