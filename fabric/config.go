@@ -205,7 +205,7 @@ const (
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
 	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
-	DefaultSendJitter                = 1.0                     // transport.send_jitter, in MTU transmit times (Floyd and Jacobson's bottleneck service time)
+	DefaultSendJitter                = 0.1                     // transport.send_jitter, in MTU transmit times on the host link
 	DefaultSlowdown                  = SlowdownIdeal           // run.slowdown
 	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
 	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.

@@ -19,15 +19,17 @@ import (
 // flow's first data leaves that long after its start, and its FCT counts
 // it. SYNs are not queued or lost.
 //
-// Send jitter breaks the phase effects of a deterministic engine: flows
-// whose ACKs arrive in lockstep would otherwise send in lockstep, and a
-// drop-tail queue would drop the same flow's packets every time (Floyd
-// and Jacobson, "On Traffic Phase Effects in Packet-Switched Gateways",
-// add a random time of up to one bottleneck service time to each send).
-// Each send an ACK releases waits a time drawn uniformly from
+// Send jitter breaks the ties of a deterministic engine: a host whose
+// NIC runs at its switch port's rate sends packets that reach a full
+// queue at the very instants the port frees a slot, so it takes every
+// slot and another flow's packets always find the queue full (phase
+// effects; Floyd and Jacobson, "On Traffic Phase Effects in
+// Packet-Switched Gateways", add a random time to each send). Each
+// packet a host sends reaches its ToR a time later drawn uniformly from
 // [0, SendJitter × one MTU's transmit time on the host link), from a
-// generator seeded by Config.Seed; sends the NIC's own pace releases, a
-// flow's first window and retransmissions after a timeout go at once.
+// generator seeded by Config.Seed, but never before the packet sent
+// before it: the NIC's rate and the link's order are kept, and a flow's
+// FCT grows by at most that bound.
 
 // IncastWindowResponse is transport.incast_init_window's value for an
 // initial window that holds the whole response (InitWindowResponse), as
@@ -94,7 +96,7 @@ type flowSetup struct {
 // parameters (initCC has resolved them) and the send jitter.
 func (s *sim) initSetup() {
 	c := &s.cfg
-	if c.SendJitter > 0 && (c.Transport == Windowed || c.Transport == Pull) {
+	if c.SendJitter > 0 {
 		s.setup.jitterMax = int64(math.Round(c.SendJitter * float64(s.serMTU[linkHost])))
 		s.setup.jitter = rand.New(rand.NewPCG(c.Seed, 0x717e5))
 	}
@@ -148,12 +150,17 @@ func (s *sim) openFlow(id int32) {
 	}
 }
 
-// jitterSend holds flow id's next send, which an ACK just released, for
-// the send jitter.
-func (s *sim) jitterSend(id int32) {
-	if s.setup.jitterMax == 0 || s.ndp.on {
-		return
+// hostArrival is when a packet host h's NIC finishes sending reaches the
+// ToR, at at without jitter: with send jitter a uniform random delay
+// later, but never before the packet the host sent before it (the link
+// keeps its order).
+func (s *sim) hostArrival(h int32, at rotor.Time) rotor.Time {
+	j := s.setup.jitterMax
+	if j == 0 {
+		return at
 	}
-	tx := &s.tx[id]
-	tx.nextSend = max(tx.nextSend, s.q.Now()+rotor.Time(s.setup.jitter.Int64N(s.setup.jitterMax)))
+	hs := &s.hosts[h]
+	at = max(at+rotor.Time(s.setup.jitter.Int64N(j)), hs.lastArrival)
+	hs.lastArrival = at
+	return at
 }

@@ -172,7 +172,7 @@ func (s *sim) transmit(h, idx, sent int32) {
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
 	s.armNIC(&s.hosts[h], h, now+ser, sent)
-	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
+	s.q.Schedule(s.hostArrival(h, now+ser+pe.delay), pe.ev, pe.target, idx)
 }
 
 // armNIC schedules what host h's NIC, busy until free, does next: its
@@ -359,7 +359,6 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	s.retire(id)
 	if more && fs.src != nil {
 		s.armTimer(id)
-		s.jitterSend(id)
 		s.wakeFlow(id)
 	}
 }
