@@ -57,6 +57,9 @@ func (c *Config) validateSetup() error {
 	if err := Slowdowns.Check(c.Slowdown); err != nil {
 		return err
 	}
+	if _, set := c.CCParams[cc.InitWindowKey]; set {
+		return cfgErr("transport.cc_params", "%s: set transport.init_window (and transport.incast_init_window) instead", cc.InitWindowKey)
+	}
 	if c.InitWindow == 0 && c.IncastInitWindow == 0 {
 		return nil
 	}
@@ -74,9 +77,6 @@ func (c *Config) validateSetup() error {
 		return cfgErr(key, "transport.cc %s has no initial window (it reads no %s)", spec.Name, cc.InitWindowKey)
 	case c.NewController != nil:
 		return cfgErr(key, "NewController makes the laws: set their initial window there")
-	}
-	if _, set := c.CCParams[cc.InitWindowKey]; set {
-		return cfgErr("transport.cc_params", "%s: set transport.init_window (and transport.incast_init_window) instead", cc.InitWindowKey)
 	}
 	return nil
 }

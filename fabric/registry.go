@@ -99,11 +99,11 @@ type fabricTransport struct {
 }
 
 var fabricTransports = []fabricTransport{
-	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks", "transport.handshake", "transport.incast_handshake", "transport.send_jitter"}},
+	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks", "transport.handshake", "transport.incast_handshake"}},
 	{name: LineRate, flows: cc.TransportLineRate},
 	{name: Pull, flows: cc.TransportWindow,
 		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
-		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks", "transport.send_jitter"}},
+		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}},
 	{name: NDP, flows: cc.TransportNDP, more: "; trimmed headers and control packets wait in a header queue per switch port outside the shared buffer (a header that overflows it returns to its sender); with paths, bulk flows are pulled as with pull",
 		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}},
 }

@@ -40,11 +40,11 @@ const (
 type hostState struct {
 	busy   bool
 	wakeAt rotor.Time // pending pacing wake-up, 0: none
+	active des.FIFO   // flows with data to send (ids)
+	acks   des.FIFO   // ACK packets waiting for the NIC
 	// lastArrival is when the last packet the host sent reaches its ToR
 	// (send jitter, flowsetup.go).
 	lastArrival rotor.Time
-	active des.FIFO   // flows with data to send (ids)
-	acks   des.FIFO   // ACK packets waiting for the NIC
 	// The host's NIC is a port (ports.nic): it is serialising until its
 	// ports.freeAt, and an event that frees it is scheduled only when
 	// more is waiting.
