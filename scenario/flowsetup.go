@@ -42,10 +42,11 @@ func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
 	}
 }
 
-// checkIncastSetup refuses the incast set-up keys when no flow is an
-// incast response.
+// checkIncastSetup refuses the incast set-up keys when the workload has
+// no incast: workload.incast_senders is 0 and no flow (of a flow file) is
+// an incast response.
 func (s *Spec) checkIncastSetup(flows []workload.Flow) error {
-	if slices.ContainsFunc(flows, func(f workload.Flow) bool { return f.Query > 0 }) {
+	if s.values["workload.incast_senders"] != "0" || slices.ContainsFunc(flows, func(f workload.Flow) bool { return f.Query > 0 }) {
 		return nil
 	}
 	for _, k := range incastSetupKeys {
