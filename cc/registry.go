@@ -51,7 +51,9 @@ type Spec struct {
 	ECE ECEUse
 	// Check, if set, rejects an Env the law cannot run with.
 	Check func(Env) error
-	New   func(Env, Values) Law
+	// New makes a law; it reads the Values it needs and keeps none of
+	// them (the fabric reuses one map for many laws).
+	New func(Env, Values) Law
 }
 
 // ECEUse is the meaning a law gives the ACKs' ECE bit.
