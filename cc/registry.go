@@ -53,7 +53,9 @@ type Spec struct {
 	Marking Marking
 	// Check, if set, rejects an Env the law cannot run with.
 	Check func(Env) error
-	New   func(Env, Values) Law
+	// New makes a law; it reads the Values it needs and keeps none of
+	// them (the fabric reuses one map for many laws).
+	New func(Env, Values) Law
 }
 
 // ECEUse is the meaning a law gives the ACKs' ECE bit.
@@ -192,6 +194,9 @@ func (s Spec) Resolve(env Env, params map[string]string) (Values, error) {
 	}
 	return v, nil
 }
+
+// Has reports whether the law declares parameter k.
+func (s Spec) Has(k string) bool { return s.param(k) != nil }
 
 func (s Spec) param(k string) *Param {
 	for i := range s.Params {
@@ -332,7 +337,15 @@ func minRateParam() Param {
 		Doc: "floor of the pacing rate"}
 }
 
+// InitWindowKey is the initial-window parameter of the window laws; its
+// default is DefaultInitWindow, RFC 6928's ten segments. The fabric sets
+// it per traffic class (transport.init_window, transport.incast_init_window).
+const (
+	InitWindowKey     = "init_window"
+	DefaultInitWindow = "10pkt"
+)
+
 func initWindowParam() Param {
-	return Param{Key: "init_window", Kind: Size, Default: "10pkt", Lo: 1, Hi: inf,
-		Doc: "initial window (pkt = one MSS)"}
+	return Param{Key: InitWindowKey, Kind: Size, Default: DefaultInitWindow, Lo: 1, Hi: inf,
+		Doc: "initial window (pkt = one MSS; in rdcn simulate: transport.init_window)"}
 }

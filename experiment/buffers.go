@@ -172,7 +172,7 @@ func init() {
 		Name:  "abm",
 		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
 		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; scenario/testdata/buffers/abm-incast.toml); " +
-			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: Cubic, the paper's (windowed, 10 ms minimum RTO)",
+			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: Cubic, the paper's (windowed, 10 ms minimum RTO), flows started as the scripts start them (background: a handshake and 55 segments; incast: the whole response at once); slowdowns by ns-3's definition (run.slowdown = ns3)",
 		Available: true,
 		Spec: func(sc Scale) string {
 			return incastSpec("abm-incast.toml", sc.Quick, "1s", "1.2s", []string{"workload.load", "buffer.policy"},
@@ -188,7 +188,7 @@ func init() {
 		Name:  "credence",
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
 		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
-			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: DCTCP with switches marking above 10 packets, the paper's (windowed, 10 ms minimum RTO)",
+			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: DCTCP with switches marking above 10 packets, the paper's (windowed, 10 ms minimum RTO), flows started as the authors' ns-3 scripts start them (background: a handshake and 22 segments; incast: the whole response at once)",
 		Available: true,
 		Spec: func(sc Scale) string {
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
@@ -217,7 +217,7 @@ func init() {
 		Name:  "protean",
 		Title: "Protean vs DT and CS: tail incast FCT",
 		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer, websearch at 40 % of the uplinks. " +
-			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: Cubic (windowed, 10 ms minimum RTO)",
+			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: Cubic, the paper's TCP rows (windowed, 10 ms minimum RTO; initial window 10 segments, ns-3's default: the paper's scripts are not public)",
 		Available: true,
 		Spec: func(sc Scale) string {
 			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy"},

@@ -124,18 +124,19 @@ func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	}
 	env := s.cc.env
 	env.PathRTT = s.pathRTT(f)
-	return s.cc.spec.New(env, s.cc.values), nil
+	return s.cc.spec.New(env, s.lawValues(f)), nil
 }
 
 // pathRTT is the base RTT of flow f's own path (cc.Env.PathRTT): the two
-// host links of a flow within a rack, else the fabric's base RTT, which
-// every path between racks has (Config.baseRTT).
+// host links of a flow within a rack, else the laws' τ of paths between
+// racks (Config.lawRTT: the base RTT, plus a cycle where every packet
+// waits for its pair's circuit).
 func (s *sim) pathRTT(f workload.Flow) rotor.Time {
 	if s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)) {
 		c := &s.cfg
 		return 2 * (c.HostLink.TransmitTime(rotor.Bytes(c.MTU)) + c.HostLink.TransmitTime(rotor.Bytes(c.AckSize)) + 2*c.HostDelay)
 	}
-	return s.cfg.baseRTT()
+	return s.cfg.lawRTT()
 }
 
 // circuitECE sets or clears ACK p's ECE at ToR t, which delivers it to
@@ -158,6 +159,9 @@ func ccRegistry() Registry {
 			e.Reads = []string{"transport.window"}
 		} else if len(s.Params) > 0 {
 			e.Reads = []string{"transport.cc_params"}
+		}
+		if s.Has(cc.InitWindowKey) {
+			e.Reads = append(e.Reads, "transport.init_window", "transport.incast_init_window")
 		}
 		r.Entries = append(r.Entries, e)
 	}

@@ -126,6 +126,22 @@ type Config struct {
 	// control packets each switch port holds apart from the shared
 	// buffer (ndp.go); 0: DefaultNDPHeaderQueue.
 	NDPHeaderQueue int
+	// The windowed flows' set-up per traffic class: background flows
+	// (Query 0) and incast responses (Query > 0). InitWindow is the law's
+	// initial window in bytes (laws with the parameter init_window); 0:
+	// the law's default, cc.DefaultInitWindow. IncastInitWindow: 0 as
+	// InitWindow; InitWindowResponse: the whole response. Handshake: a
+	// SYN/SYN-ACK round trip before the first data (flowsetup.go).
+	InitWindow, IncastInitWindow int64
+	Handshake, IncastHandshake   bool
+	// SendJitter delays each send an ACK releases by a random time,
+	// uniform in [0, SendJitter × one MTU's transmit time on the host
+	// link), against phase effects (flowsetup.go); 0: DefaultSendJitter;
+	// NoSendJitter: off.
+	SendJitter float64
+	// Slowdown is the definition of the ideal FCT (Slowdowns); default
+	// DefaultSlowdown.
+	Slowdown string
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
 	// a law of its own whose Window changes only in its own methods: the
@@ -201,6 +217,8 @@ const (
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
 	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
+	DefaultSendJitter                = 0.1                     // transport.send_jitter, in MTU transmit times on the host link
+	DefaultSlowdown                  = SlowdownIdeal           // run.slowdown
 	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
 	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.
 	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
@@ -255,6 +273,12 @@ func (c *Config) defaults() {
 	}
 	if c.BulkBytes == 0 {
 		c.BulkBytes = int64(DefaultBulkBytes)
+	}
+	if c.SendJitter == 0 {
+		c.SendJitter = DefaultSendJitter
+	}
+	if c.Slowdown == "" {
+		c.Slowdown = DefaultSlowdown
 	}
 	if c.SampleInterval == 0 {
 		c.SampleInterval = DefaultSampleInterval
@@ -365,6 +389,12 @@ func (c *Config) validate() error {
 		return cfgErr("transport.max_rto", "%v: must be at least transport.min_rto (%v)", c.MaxRTO, c.MinRTO)
 	case c.RTOClock < 0:
 		return cfgErr("transport.rto_clock", "must not be negative, got %v", c.RTOClock)
+	case c.InitWindow < 0:
+		return cfgErr("transport.init_window", "must be positive, got %d", c.InitWindow)
+	case c.IncastInitWindow < 0 && c.IncastInitWindow != InitWindowResponse:
+		return cfgErr("transport.incast_init_window", "must be positive or %q, got %d", IncastWindowResponse, c.IncastInitWindow)
+	case c.SendJitter < 0 && c.SendJitter != NoSendJitter || c.SendJitter > MaxSendJitter:
+		return cfgErr("transport.send_jitter", "must be in [0, %g] MTU transmit times, got %g", float64(MaxSendJitter), c.SendJitter)
 	case c.SimTime <= 0:
 		return cfgErr("run.sim_time", "must be positive, got %v", c.SimTime)
 	case c.Measure.From >= c.SimTime:
@@ -437,6 +467,9 @@ func (c *Config) validate() error {
 		return err
 	}
 	if err := c.validateMarking(); err != nil {
+		return err
+	}
+	if err := c.validateSetup(); err != nil {
 		return err
 	}
 	return c.validateCC()

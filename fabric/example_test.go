@@ -43,6 +43,7 @@ func Example() {
 // An incast query on the same rotor: hosts 0 and 1 answer host 2 at
 // t = 0. Host 1's packet crosses the live circuit 1→2 at once; host 0's
 // two packets wait for 0→2. The query completes with its last response.
+// (Host 1's FCT is 3.9 µs plus its send jitter, Config.SendJitter.)
 func ExampleResult_Queries() {
 	sc := fourToRRotor()
 	r, err := fabric.Run(fabric.Config{
@@ -64,7 +65,7 @@ func ExampleResult_Queries() {
 	fmt.Println("responses", r.Flows[0].FCT, r.Flows[1].FCT)
 	fmt.Println("queries", started, "completed", completed, "QCT µs", qct)
 	// Output:
-	// responses 13.8us 3.9us
+	// responses 13.8us 3.945635us
 	// queries 1 completed 1 QCT µs [13.8]
 }
 
@@ -93,7 +94,8 @@ func ExampleDesignedFor() {
 // data class (queue 1) lossless, the switches pause their upstreams
 // instead of dropping: nothing is lost and the last byte arrives when the
 // bottleneck link, busy throughout, has carried the 1.6 MB (1280 µs at
-// 10 Gb/s) plus the path's 5.8 µs.
+// 10 Gb/s) plus the path's 5.8 µs and the last packet's send jitter
+// (Config.SendJitter: under 0.12 µs).
 func ExampleConfig_lossless() {
 	var flows []workload.Flow
 	for i := 0; i < 8; i++ {
@@ -126,5 +128,5 @@ func ExampleConfig_lossless() {
 	}
 	// Output:
 	// without PFC: dropped 304 packets
-	// with PFC: dropped 0 packets, pauses sent true last byte at 1.2858ms
+	// with PFC: dropped 0 packets, pauses sent true last byte at 1.285808826ms
 }

@@ -74,9 +74,11 @@ func baseConfig(sc *rotor.Schedule, flows []workload.Flow) Config {
 		Buffer: 10_000_000, Flows: &SliceSource{Flows: flows},
 		SimTime: rotor.Millisecond, Check: true,
 		// The hand-computed tests were written for direct routing, the
-		// windowed transport, a 10-packet window and complete sharing.
+		// windowed transport, a 10-packet window and complete sharing,
+		// without send jitter.
 		Routing: Direct, Transport: Windowed, Window: 10 * 1500,
-		NewPolicy: func(int) tor.PolicyMaker { return tor.Named("cs", nil, nil, nil) },
+		SendJitter: NoSendJitter,
+		NewPolicy:  func(int) tor.PolicyMaker { return tor.Named("cs", nil, nil, nil) },
 	}
 }
 

@@ -76,11 +76,11 @@ func (s *sim) startFlow() {
 		if tp.Law {
 			s.watchCircuit(id)
 		}
-		h := &s.hosts[f.Src]
-		h.active.Push(id)
-		if !h.busy {
-			s.hostSend(int32(f.Src))
+		if s.handshakes(f) { // its first data leaves after the SYN/SYN-ACK (flowsetup.go)
+			s.q.Schedule(s.q.Now()+s.handshakeTime(f), evHandshake, id, 0)
+			return
 		}
+		s.openFlow(id)
 	}
 }
 
@@ -172,7 +172,7 @@ func (s *sim) transmit(h, idx, sent int32) {
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
 	s.armNIC(&s.hosts[h], h, now+ser, sent)
-	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
+	s.q.Schedule(s.hostArrival(h, now+ser+pe.delay), pe.ev, pe.target, idx)
 }
 
 // armNIC schedules what host h's NIC, busy until free, does next: its

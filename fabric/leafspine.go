@@ -197,19 +197,3 @@ func (s *sim) spineArrive(j int, idx int32) {
 		s.portSend(sw, port)
 	}
 }
-
-// idealFCT of a flow across the leaf-spine: its bytes at the bottleneck
-// rate, the last packet stored and forwarded on every link, and the
-// propagation of each link.
-func (ls *leafSpine) idealFCT(s *sim, bytes int64, local bool) rotor.Time {
-	mtu := int64(s.cfg.MTU)
-	last := bytes - (bytes-1)/mtu*mtu
-	host := s.cfg.HostLink
-	if local {
-		return host.TransmitTime(rotor.Bytes(bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay
-	}
-	fab := ls.cfg.FabricLink
-	bott := min(host, fab)
-	return bott.TransmitTime(rotor.Bytes(bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) +
-		2*fab.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay + 2*ls.cfg.FabricDelay
-}

@@ -99,7 +99,7 @@ type fabricTransport struct {
 }
 
 var fabricTransports = []fabricTransport{
-	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks"}},
+	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks", "transport.handshake", "transport.incast_handshake"}},
 	{name: LineRate, flows: cc.TransportLineRate},
 	{name: Pull, flows: cc.TransportWindow,
 		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",

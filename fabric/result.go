@@ -10,8 +10,9 @@ import (
 )
 
 // FlowResult is one flow's outcome. FCT runs from the flow's start to the
-// arrival of its last byte at the receiver; Ideal is the FCT alone in the
-// network on the one-hop path (see idealFCT).
+// arrival of its last byte at the receiver (a handshake included); Ideal
+// is what its slowdown divides FCT by, by Config.Slowdown's definition
+// (ideal.go).
 type FlowResult struct {
 	workload.Flow
 	Done        bool
@@ -53,6 +54,8 @@ type Result struct {
 	Events   uint64
 
 	Flows []FlowResult
+	// Slowdown is the definition of the flows' Ideal (Config.Slowdown).
+	Slowdown string
 	Counters
 
 	// HostUtilization is bytes delivered to hosts over host downlink
@@ -107,28 +110,6 @@ type Result struct {
 	PFC *PFCStats
 	// ECN is the switches' marking per port rate (marking.go); nil: none.
 	ECN []PortMarking
-}
-
-// idealFCT is the completion time of f alone in the network on its
-// shortest path, store-and-forward: all but the last packet at the
-// bottleneck rate, the last packet serialised on every hop, plus
-// propagation.
-func (s *sim) idealFCT(f workload.Flow) rotor.Time {
-	if f.Bytes <= 0 {
-		return 0
-	}
-	if s.ls != nil {
-		return s.ls.idealFCT(s, f.Bytes, s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)))
-	}
-	mtu := int64(s.cfg.MTU)
-	last := f.Bytes - (f.Bytes-1)/mtu*mtu
-	host := s.rates[linkHost]
-	if s.torOf(int32(f.Src)) == s.torOf(int32(f.Dst)) {
-		return host.TransmitTime(rotor.Bytes(f.Bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay
-	}
-	bott := min(host, s.rates[linkCircuit])
-	return bott.TransmitTime(rotor.Bytes(f.Bytes-last)) + 2*host.TransmitTime(rotor.Bytes(last)) +
-		s.rates[linkCircuit].TransmitTime(rotor.Bytes(last)) + 2*s.cfg.HostDelay + s.cfg.LinkDelay
 }
 
 func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
@@ -217,6 +198,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		r.Flows[i] = fr
 	}
 	r.FlowsStarted = len(s.flows)
+	r.Slowdown = s.cfg.Slowdown
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
 	if c, ok := s.router.(routing.PathCacher); ok {

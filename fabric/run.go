@@ -168,6 +168,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		}
 	case evFlow:
 		s.startFlow()
+	case evHandshake:
+		s.openFlow(target)
 	case evDay:
 		s.dayStart(int(target))
 	case evNight:

@@ -221,7 +221,8 @@ func TestNDPOperaMode(t *testing.T) {
 // still routes hop by hop on the shortest-path table: the flows.csv of a
 // small Opera run is byte-identical to the one rdcn simulate wrote for the
 // same configuration before k-shortest paths existed (with the query
-// column, added later, appended: 0 for every flow).
+// column, added later, appended: 0 for every flow), but for the ideal
+// FCT and the slowdown, whose short-last-packet error was fixed later.
 func TestPathsK1Unchanged(t *testing.T) {
 	setup := setupFromTOML(t, "testdata/ksp/k1-opera.toml")
 	r, err := fabric.Run(setup.Config)
@@ -237,7 +238,20 @@ func TestPathsK1Unchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(strings.Split(string(want), "\n"), strings.Split(got.String(), "\n")); diff != "" {
+	if diff := cmp.Diff(withoutIdeal(string(want)), withoutIdeal(got.String())); diff != "" {
 		t.Errorf("flows.csv (-before +now):\n%s", diff)
 	}
+}
+
+// withoutIdeal is a flows.csv's lines with the ideal_us and slowdown
+// columns (the 8th and 9th) blanked.
+func withoutIdeal(csv string) []string {
+	lines := strings.Split(csv, "\n")
+	for i, l := range lines {
+		if f := strings.Split(l, ","); len(f) > 8 {
+			f[7], f[8] = "", ""
+			lines[i] = strings.Join(f, ",")
+		}
+	}
+	return lines
 }

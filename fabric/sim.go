@@ -34,6 +34,7 @@ const (
 	evSpineArrive              // leaf-spine: packet reaches spine target (arg packet)
 	evNDPPull                  // ndp: host target's pull pacer may send its next PULL
 	evPFC                      // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
+	evHandshake                // a windowed flow's handshake is over: it may send (target flow)
 )
 
 type hostState struct {
@@ -41,6 +42,9 @@ type hostState struct {
 	wakeAt rotor.Time // pending pacing wake-up, 0: none
 	active des.FIFO   // flows with data to send (ids)
 	acks   des.FIFO   // ACK packets waiting for the NIC
+	// lastArrival is when the last packet the host sent reaches its ToR
+	// (send jitter, flowsetup.go).
+	lastArrival rotor.Time
 	// The host's NIC is a port (ports.nic): it is serialising until its
 	// ports.freeAt, and an event that frees it is scheduled only when
 	// more is waiting.
@@ -110,6 +114,7 @@ type sim struct {
 	tx    []txState
 	ack   cc.Feedback
 	cc    ccState
+	setup flowSetup // initial windows per class, send jitter (flowsetup.go)
 	voq   *voqState // hybrid-voq and prebuffering (voq.go); nil: neither
 	pairs pairStats // circuit utilisation per pair, queueing latency (circuitstats.go)
 
@@ -197,6 +202,7 @@ func newSim(cfg Config) (*sim, error) {
 	if err := s.initCC(); err != nil {
 		return nil, err
 	}
+	s.initSetup()
 	if cfg.RecordINT {
 		ints, err := packet.NewIntStore(intHops(cfg))
 		if err != nil {

@@ -107,6 +107,9 @@ type Summary struct {
 	} `json:"flows"`
 	Measured Measured      `json:"measured"`
 	FCT      []BucketStats `json:"fct"`
+	// SlowdownDefinition names the ideal FCT the slowdowns divide by
+	// (run.slowdown: Slowdowns).
+	SlowdownDefinition string `json:"slowdown_definition"`
 	// Queries: incast queries (workload.incast_*, or a flow file's fifth
 	// column), present only when the run has some.
 	Queries *QuerySummary `json:"queries,omitempty"`
@@ -190,6 +193,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Flows.Unfinished = r.FlowsStarted - r.FlowsComplete
 	var unfinished []int
 	s.Measured, unfinished = r.measured(b)
+	s.SlowdownDefinition = r.Slowdown
 	for i, row := range rows {
 		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown),
 			Unfinished: unfinished[i]})

@@ -89,6 +89,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPWindow:          p.int("transport.ndp_window", 0),
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
 		RecordINT:          p.bool("transport.int"),
+		Slowdown:           s.values["run.slowdown"],
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: the law's default marking"),
 		REDMin:             p.posSize("buffer.red_min", rotor.Bytes(mtu), true, "empty: scaled to the port's rate"),
 		REDMax:             p.posSize("buffer.red_max", rotor.Bytes(mtu), true, "empty: scaled to the port's rate"),
@@ -101,6 +102,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		SeriesInterval:     p.posTime("run.series_interval", false, ""),
 		Seed:               p.uint("run.seed"),
 	}
+	s.flowSetup(p, &cfg, rotor.Bytes(mtu))
 	if p.err != nil {
 		return nil, p.err
 	}
@@ -250,6 +252,9 @@ func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg fabric.Config, 
 		return nil, err
 	}
 	cfg.Flows = &fabric.SliceSource{Flows: flows}
+	if err := s.checkIncastSetup(flows); err != nil {
+		return nil, err
+	}
 	if err := cfg.Resolve(); err != nil {
 		return nil, err
 	}

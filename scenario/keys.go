@@ -82,6 +82,11 @@ var Keys = slices.Concat([]Key{
 	{"transport.acks", fabric.DefaultAcks, "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
 	{"transport.ack_size", itoa(fabric.DefaultAckSize), "window, pull, ndp: ACK size in bytes, at most `topology.mtu` (ndp: also its NACKs, PULLs and trimmed headers)"},
 	{"transport.int", "false", "stamp INT hop records on dequeue"},
+	{"transport.init_window", cc.DefaultInitWindow, "window, pull: initial window of the background flows' law (laws with `init_window`; bytes, or pkt); the law's `init_window`, which `transport.cc_params` then must not set"},
+	{"transport.incast_init_window", "", "window, pull: initial window of the incast responses' law (bytes, or pkt), or `" + fabric.IncastWindowResponse + "`: the whole response (ns-3's ABM set-up); empty: as `transport.init_window`. Only with incast flows"},
+	{"transport.handshake", "false", "window: background flows open with a SYN/SYN-ACK round trip (ACK-sized packets on the idle path, not queued) before their first data; the FCT counts it"},
+	{"transport.incast_handshake", "", "window: the incast responses open with that handshake (true, false); empty: as `transport.handshake`. Only with incast flows"},
+	{"transport.send_jitter", strconv.FormatFloat(fabric.DefaultSendJitter, 'g', -1, 64), "every packet a host sends reaches its ToR a random time later, uniform in [0, x × one `topology.mtu` packet's transmit time on `topology.host_link`), drawn from `run.seed`, but never before the packet sent before it (the NIC's rate and the link's order are kept): it breaks the lockstep ties in which one flow takes every drop (phase effects); 0: off"},
 	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
 	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
 	{"workload.pattern", "all-to-all", "all-to-all, permutation (a random derangement of the ToRs, seeded), shift (ToR i → i+T/2), ring, or matrix (destination ToRs weighted by workload.matrix)"},
@@ -99,7 +104,8 @@ var Keys = slices.Concat([]Key{
 	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
 	{"run.sample_interval", fabric.DefaultSampleInterval.String(), "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
 	{"run.series_interval", fabric.DefaultSeriesInterval.String(), "time-series bin width"},
-	{"run.seed", "1", "seed of routing choices"},
+	{"run.seed", "1", "seed of routing choices and of the send jitter"},
+	{"run.slowdown", fabric.DefaultSlowdown, "definition of the ideal FCT a slowdown divides by: " + fabric.Slowdowns.Choices() + " (see the registry table); summary.json's `slowdown_definition` and the console name it"},
 	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
 })
 
@@ -141,7 +147,7 @@ func Params(e fabric.Entry) []Key {
 // Config.LeafSpine set or not) and the engine's choices (package
 // fabric's registries, which Config's validation reads).
 func Registries() []fabric.Registry {
-	return []fabric.Registry{Topologies, fabric.BufferPolicies, fabric.Routers, fabric.Transports, fabric.CongestionControls}
+	return []fabric.Registry{Topologies, fabric.BufferPolicies, fabric.Routers, fabric.Transports, fabric.CongestionControls, fabric.Slowdowns}
 }
 
 // Topologies: how switches, ports and links are assembled.

@@ -546,6 +546,7 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s   (%d of %d queries completed)\n", width, "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
 			fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), q.Completed, q.Started)
 	}
+	fmt.Fprintf(w, "slowdown definition (run.slowdown): %s\n", s.SlowdownDefinition)
 	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
 		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
 	if p := s.PFC; p != nil {

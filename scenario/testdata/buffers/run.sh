@@ -101,7 +101,8 @@ for p in 0.05:20:0 0.1:40:0 0.2:80:0 0.1:40:0.001 0.1:40:0.005 0.1:40:0.01; do
 done
 # the earlier transport (a fixed 64-packet window, no ECN), for comparison
 for p in dt abm lqd credence; do
-	run "cred-40-fixed-$p" "$DIR/credence-incast.toml" "buffer.policy=$p" transport.cc=fixed transport.window=64pkt buffer.ecn_threshold=
+	run "cred-40-fixed-$p" "$DIR/credence-incast.toml" "buffer.policy=$p" transport.cc=fixed transport.window=64pkt buffer.ecn_threshold= \
+		transport.init_window=10pkt transport.incast_init_window=
 	row "cred-40-fixed-$p" "40 % | $p, fixed window" 0.95:7:incast 0.95:7:long 0.95:7:short
 done
 echo

@@ -1,0 +1,166 @@
+package fabric
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// How a windowed flow starts, per traffic class (background flows and
+// incast responses): its law's initial window, and whether a SYN/SYN-ACK
+// round trip precedes the first data. And how its hosts send: with a
+// small random delay on every send an ACK releases (send jitter).
+//
+// The handshake is the SYN and the SYN-ACK on the flow's idle path, one
+// ACK-sized packet each way, store-and-forward (handshakeTime): the
+// flow's first data leaves that long after its start, and its FCT counts
+// it. SYNs are not queued or lost.
+//
+// Send jitter breaks the ties of a deterministic engine: a host whose
+// NIC runs at its switch port's rate sends packets that reach a full
+// queue at the very instants the port frees a slot, so it takes every
+// slot and another flow's packets always find the queue full (phase
+// effects; Floyd and Jacobson, "On Traffic Phase Effects in
+// Packet-Switched Gateways", add a random time to each send). Each
+// packet a host sends reaches its ToR a time later drawn uniformly from
+// [0, SendJitter × one MTU's transmit time on the host link), from a
+// generator seeded by Config.Seed, but never before the packet sent
+// before it: the NIC's rate and the link's order are kept, and a flow's
+// FCT grows by at most that bound.
+
+// IncastWindowResponse is transport.incast_init_window's value for an
+// initial window that holds the whole response (InitWindowResponse), as
+// ns-3's ABM evaluation gives its incast responses.
+const IncastWindowResponse = "response"
+
+// Special values of Config fields.
+const (
+	InitWindowResponse = -1 // IncastInitWindow: the whole response, rounded up to whole segments
+	NoSendJitter       = -1 // SendJitter: off
+	MaxSendJitter      = 100
+)
+
+// validateSetup checks the per-class set-up and the send jitter against
+// the transport and the law.
+func (c *Config) validateSetup() error {
+	windowed := c.Transport == Windowed
+	if (c.Handshake || c.IncastHandshake) && !windowed {
+		key := "transport.handshake"
+		if !c.Handshake {
+			key = "transport.incast_handshake"
+		}
+		return cfgErr(key, "only the windowed transport opens connections (transport.kind window), not %s", c.Transport)
+	}
+	if err := Slowdowns.Check(c.Slowdown); err != nil {
+		return err
+	}
+	if _, set := c.CCParams[cc.InitWindowKey]; set {
+		return cfgErr("transport.cc_params", "%s: set transport.init_window (and transport.incast_init_window) instead", cc.InitWindowKey)
+	}
+	if c.InitWindow == 0 && c.IncastInitWindow == 0 {
+		return nil
+	}
+	key := "transport.init_window"
+	if c.InitWindow == 0 {
+		key = "transport.incast_init_window"
+	}
+	spec, ok := cc.Lookup(c.CC)
+	switch {
+	case !ok:
+		return nil // validateCC names the unknown law
+	case c.Transport != Windowed && c.Transport != Pull:
+		return cfgErr(key, "is read by the windowed flows' law, and transport.kind %s has none", c.Transport)
+	case !spec.Has(cc.InitWindowKey):
+		return cfgErr(key, "transport.cc %s has no initial window (it reads no %s)", spec.Name, cc.InitWindowKey)
+	case c.NewController != nil:
+		return cfgErr(key, "NewController makes the laws: set their initial window there")
+	}
+	return nil
+}
+
+// flowSetup is what the engine resolved of the per-class set-up.
+type flowSetup struct {
+	// incastValues are the law's parameters for incast responses (nil:
+	// ccState.values); with responseWindow the init_window of each is
+	// set to its response's size before its law is made.
+	incastValues   cc.Values
+	responseWindow bool
+	jitterMax      int64 // ps; 0: no jitter
+	jitter         *rand.Rand
+}
+
+// initSetup resolves the per-class initial windows into the law's
+// parameters (initCC has resolved them) and the send jitter.
+func (s *sim) initSetup() {
+	c := &s.cfg
+	if c.SendJitter > 0 {
+		s.setup.jitterMax = int64(math.Round(c.SendJitter * float64(s.serMTU[linkHost])))
+		s.setup.jitter = rand.New(rand.NewPCG(c.Seed, 0x717e5))
+	}
+	v := s.cc.values
+	if v == nil || !s.cc.spec.Has(cc.InitWindowKey) {
+		return
+	}
+	if c.InitWindow > 0 {
+		v[cc.InitWindowKey] = float64(c.InitWindow)
+	}
+	if c.IncastInitWindow != 0 {
+		s.setup.incastValues = make(cc.Values, len(v))
+		for k, x := range v {
+			s.setup.incastValues[k] = x
+		}
+		if c.IncastInitWindow > 0 {
+			s.setup.incastValues[cc.InitWindowKey] = float64(c.IncastInitWindow)
+		}
+		s.setup.responseWindow = c.IncastInitWindow == InitWindowResponse
+	}
+}
+
+// lawValues is the law's parameters for flow f.
+func (s *sim) lawValues(f workload.Flow) cc.Values {
+	v := s.setup.incastValues
+	if f.Query == 0 || v == nil {
+		return s.cc.values
+	}
+	if s.setup.responseWindow { // the law reads its parameters when made
+		mss := int64(s.cfg.MTU)
+		v[cc.InitWindowKey] = float64((f.Bytes + mss - 1) / mss * mss)
+	}
+	return v
+}
+
+// handshakes reports whether flow f opens with a handshake.
+func (s *sim) handshakes(f workload.Flow) bool {
+	if f.Query > 0 {
+		return s.cfg.IncastHandshake
+	}
+	return s.cfg.Handshake
+}
+
+// openFlow lets windowed flow id send: its host lists it with the flows
+// that have data, and sends if its NIC is idle.
+func (s *sim) openFlow(id int32) {
+	h := &s.hosts[s.flows[id].f.Src]
+	h.active.Push(id)
+	if !h.busy {
+		s.hostSend(int32(s.flows[id].f.Src))
+	}
+}
+
+// hostArrival is when a packet host h's NIC finishes sending reaches the
+// ToR, at at without jitter: with send jitter a uniform random delay
+// later, but never before the packet the host sent before it (the link
+// keeps its order).
+func (s *sim) hostArrival(h int32, at rotor.Time) rotor.Time {
+	j := s.setup.jitterMax
+	if j == 0 {
+		return at
+	}
+	hs := &s.hosts[h]
+	at = max(at+rotor.Time(s.setup.jitter.Int64N(j)), hs.lastArrival)
+	hs.lastArrival = at
+	return at
+}

@@ -1,0 +1,58 @@
+package scenario
+
+import (
+	"slices"
+
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// incastSetupKeys set up the incast responses apart from the background
+// flows; a run without incast flows must leave them empty.
+var incastSetupKeys = []string{"transport.incast_init_window", "transport.incast_handshake"}
+
+// flowSetup reads the per-class initial windows and handshakes and the
+// send jitter (fabric's flowsetup.go). A key at its default is left to
+// the fabric's default (so a law without an initial window does not read
+// it).
+func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
+	if s.values["transport.init_window"] != defaultOf("transport.init_window") {
+		cfg.InitWindow = int64(p.posSize("transport.init_window", mtu, false, ""))
+	}
+	switch v := s.values["transport.incast_init_window"]; v {
+	case "":
+	case fabric.IncastWindowResponse:
+		cfg.IncastInitWindow = fabric.InitWindowResponse
+	default:
+		cfg.IncastInitWindow = int64(p.posSize("transport.incast_init_window", mtu, false, ""))
+	}
+	cfg.Handshake = p.bool("transport.handshake")
+	cfg.IncastHandshake = cfg.Handshake
+	if s.values["transport.incast_handshake"] != "" {
+		cfg.IncastHandshake = p.bool("transport.incast_handshake")
+	}
+	switch j := p.float("transport.send_jitter"); {
+	case j < 0:
+		p.fail("transport.send_jitter", "must not be negative (0: off)")
+	case j == 0:
+		cfg.SendJitter = fabric.NoSendJitter
+	default:
+		cfg.SendJitter = j
+	}
+}
+
+// checkIncastSetup refuses the incast set-up keys when the workload has
+// no incast: workload.incast_senders is 0 and no flow (of a flow file) is
+// an incast response.
+func (s *Spec) checkIncastSetup(flows []workload.Flow) error {
+	if s.values["workload.incast_senders"] != "0" || slices.ContainsFunc(flows, func(f workload.Flow) bool { return f.Query > 0 }) {
+		return nil
+	}
+	for _, k := range incastSetupKeys {
+		if s.values[k] != "" {
+			return cfgErr(k, "is set, but the workload has no incast responses (workload.incast_senders = 0, or a flow file without queries)")
+		}
+	}
+	return nil
+}
