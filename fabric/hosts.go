@@ -63,6 +63,10 @@ func (s *sim) startFlow() {
 			return
 		}
 		flow.Law = c
+		s.m.lawFlows++
+	}
+	if pulled {
+		s.m.pulledFlows++
 	}
 	fs.src, fs.sink = tp.New(flow)
 	s.srcChanged(id)

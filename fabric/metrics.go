@@ -15,6 +15,7 @@ type metrics struct {
 	droppedPkts, droppedBytes, droppedData       int64
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
+	lawFlows, pulledFlows                        int   // flows started with a congestion-control law, and pulled ones
 	idealInFlight                                int64
 	circuitBytes, psBytes                        int64
 	capBytes                                     int64 // circuit capacity during days so far

@@ -105,6 +105,22 @@ type Result struct {
 	PathCache *PathCacheStats
 	// PFC is what priority flow control did (buffer.lossless); nil without.
 	PFC *PFCStats
+	// Reads is what the run asked of its congestion-control law and
+	// buffer policies: a key set but never asked was not read.
+	Reads Reads
+}
+
+// Reads counts what a run asked of the components its keys select.
+type Reads struct {
+	// LawFlows: flows driven by a congestion-control law (transport.cc),
+	// i.e. windowed flows, not pulled ones; PulledFlows: flows the ToRs
+	// pulled (transport.kind pull, or ndp's bulk flows with paths).
+	LawFlows, PulledFlows int
+	// PolicyDecisions: admissions the switches' buffer policies decided
+	// (buffer.policy), pulled packets' included; PolicyHeldBack: of those,
+	// pulls and pulled departures the policy refused (the packet waited
+	// at its host or ToR instead).
+	PolicyDecisions, PolicyHeldBack int64
 }
 
 // idealFCT is the completion time of f alone in the network on its
@@ -216,6 +232,10 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.FlowsStarted = len(s.flows)
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
+	r.Reads.LawFlows, r.Reads.PulledFlows, r.Reads.PolicyHeldBack = m.lawFlows, m.pulledFlows, s.pull.heldBack
+	for _, sw := range s.ports.sw { // every switch: ToRs, packet switch, spines
+		r.Reads.PolicyDecisions += sw.Switch().Decisions
+	}
 	if c, ok := s.router.(routing.PathCacher); ok {
 		r.PathCache = c.PathCache()
 	}
