@@ -61,6 +61,7 @@ type pullState struct {
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
 	stagedTo  []int64               // [t·n+v]: of those, the bytes for its circuits to v (the policy sees them in VOQ t→v)
 	bookedTo  []int64               // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	left      []leftHost            // scratch of settleBookings: the departures the policy hears
 	heldBack  int64                 // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
 	stageCap  int64
 	depth     int // packets staged per next hop
@@ -424,8 +425,12 @@ func (s *sim) settleBookings(t int) {
 			b := &ps.booked[t*s.H+k]
 			for b.Len() > 0 && b.Head().leave <= now {
 				size := b.Pop().size
-				ps.bookedTo[t*s.H+k] -= int64(size)
-				tr.ReleaseHeld(now, tr.HostQueue(k), size, ps.bookedTo[t*s.H+k])
+				tr.Release(size)
+				if tr.HearsDequeues() {
+					ps.left = append(ps.left, leftHost{int32(k), size})
+				} else {
+					ps.bookedTo[t*s.H+k] -= int64(size)
+				}
 			}
 			head = rotor.MaxTime
 			if b.Len() > 0 {
@@ -436,7 +441,19 @@ func (s *sim) settleBookings(t int) {
 		next = min(next, head)
 	}
 	ps.nextLeave[t] = next
+	// The policy hears the departures once the buffer is settled, each
+	// seeing its host queue hold the bytes booked behind it.
+	for _, l := range ps.left {
+		b := &ps.bookedTo[t*s.H+int(l.host)]
+		*b -= int64(l.size)
+		tr.HeldLeft(now, tr.HostQueue(int(l.host)), l.size, *b)
+	}
+	ps.left = ps.left[:0]
 }
+
+// leftHost is a pulled packet that left ToR t's port to host (local
+// index) during a settle.
+type leftHost struct{ host, size int32 }
 
 // pulledPresent returns the bytes of pulled packets physically in ToR t's
 // buffer now (arrived, not yet gone), in total and toward v.
@@ -622,8 +639,10 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
 		class = tor.Transit
 	}
+	s.settle(t) // the policy hears the departure on a settled buffer
 	tr := s.tors[t]
-	tr.ReleaseHeld(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
+	tr.Release(p.Size)
+	tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
 	if p.Hops > 0 { // second hop of a relayed packet
 		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)
 	}

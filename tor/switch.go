@@ -300,10 +300,10 @@ type Switch struct {
 	// offered to the policy (Complete Sharing's fit test included) and
 	// AdmitsHeld's questions; a run whose switches decided nothing never
 	// read its buffer.policy.
-	Decisions int64
-	PeakUsed  int64
-	LosslessDrops           int64 // lossless packets lost (headroom overflow): must stay 0
-	Pauses                  int64
+	Decisions     int64
+	PeakUsed      int64
+	LosslessDrops int64 // lossless packets lost (headroom overflow): must stay 0
+	Pauses        int64
 }
 
 // entry is one queued packet: the caller's handle, its size, and whether
@@ -577,8 +577,8 @@ func (sw *Switch) Release(size int32) {
 // ToR promises before the packet is there), held being the bytes of such
 // packets already promised to q. If the packet fits the shared buffer
 // without pushing anything out and the policy admits it, its room is
-// reserved (Reserve) and the policy's enqueue hook hears it; ReleaseHeld
-// ends its stay. The policy and its hooks see q holding the held bytes
+// reserved (Reserve) and the policy's enqueue hook hears it; Release and
+// HeldLeft end its stay. The policy and its hooks see q holding the held bytes
 // (and this packet's, once admitted); other queues' held bytes are in
 // Used only. Held packets are never pushed out.
 func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) bool {
@@ -602,11 +602,10 @@ func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) boo
 	return true
 }
 
-// ReleaseHeld ends the stay of a held packet of size bytes in queue q
-// (AdmitHeld): its room is given back and the policy's dequeue hook hears
-// it, seeing q hold the held bytes that remain.
-func (sw *Switch) ReleaseHeld(now rotor.Time, q int32, size int32, held int64) {
-	sw.Release(size)
+// HeldLeft tells the policy's dequeue hook that a held packet of size
+// bytes left queue q (AdmitHeld), its room given back already (Release);
+// the hook sees q hold the held bytes that remain.
+func (sw *Switch) HeldLeft(now rotor.Time, q int32, size int32, held int64) {
 	if sw.deq != nil {
 		sw.showHeld(q, held)
 		sw.deq.Dequeued(now, size, q, &sw.st)

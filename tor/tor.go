@@ -331,11 +331,14 @@ func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held 
 	return t.sw.AdmitHeld(now, a, int32(q), held)
 }
 
-// ReleaseHeld ends a held packet's stay in q (Switch.ReleaseHeld); held:
-// the bytes still promised to q.
-func (t *ToR) ReleaseHeld(now rotor.Time, q QueueID, size int32, held int64) {
-	t.sw.ReleaseHeld(now, int32(q), size, held)
+// HeldLeft tells the policy that a held packet left q after Release
+// (Switch.HeldLeft); held: the bytes still promised to q.
+func (t *ToR) HeldLeft(now rotor.Time, q QueueID, size int32, held int64) {
+	t.sw.HeldLeft(now, int32(q), size, held)
 }
+
+// HearsDequeues reports whether the policy has a dequeue hook.
+func (t *ToR) HearsDequeues() bool { return t.sw.deq != nil }
 
 // Release gives back size bytes promised by Reserve to a packet that
 // leaves without entering a queue (one whose stay the caller tracks).
