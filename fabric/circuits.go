@@ -219,6 +219,9 @@ func (s *sim) startUplink(t, sw int) {
 	p.Set(packet.Circuit)
 	pt.freeAt[i] = now + ser
 	s.m.circuitBytes += int64(p.Size)
+	if now >= s.m.tailFrom {
+		s.m.tailUp[t] += int64(p.Size)
+	}
 	s.pairSent(t, i, v, p.Size, now)
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an

@@ -16,6 +16,10 @@ type metrics struct {
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
 	lawFlows, pulledFlows                        int   // flows started with a congestion-control law, and pulled ones
+	// The run's last quarter (from tailFrom): bytes each host received
+	// and its NIC started, and each ToR's circuit uplinks sent (Diagnose).
+	tailFrom               rotor.Time
+	tailRx, tailTx, tailUp []int64
 	idealInFlight                                int64
 	circuitBytes, psBytes                        int64
 	capBytes                                     int64 // circuit capacity during days so far
@@ -63,6 +67,8 @@ func (m *metrics) init(s *sim) error {
 		return cfgErr("buffer.size", "%v", err)
 	}
 	m.dayPorts = make([]int, s.U)
+	m.tailFrom = s.cfg.SimTime - s.cfg.SimTime/4
+	m.tailRx, m.tailTx, m.tailUp = make([]int64, s.n*s.H), make([]int64, s.n*s.H), make([]int64, s.n)
 	m.voqPulled = make([]int64, s.n)
 	m.memory = make([]MemorySample, len(s.cfg.MemoryAt))
 	m.memReads = []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}

@@ -21,6 +21,7 @@ type FlowResult struct {
 	Retransmits int64
 	Timeouts    int64
 	MaxHops     int
+	Pulled      bool // its ToR pulled it (its data waited at its host)
 }
 
 // Counters are packet and byte totals. Injected counts every packet a host
@@ -105,9 +106,22 @@ type Result struct {
 	PathCache *PathCacheStats
 	// PFC is what priority flow control did (buffer.lossless); nil without.
 	PFC *PFCStats
+	// Tail is how busy the ports were in the run's last quarter
+	// (Diagnose reads it).
+	Tail Tail
 	// Reads is what the run asked of its congestion-control law and
 	// buffer policies: a key set but never asked was not read.
 	Reads Reads
+}
+
+// Tail is the utilisation of the ports in the last quarter of a run,
+// [From, SimTime): each host's downlink (Rx) and NIC (Tx), each ToR's
+// circuit uplinks together (Up, nights included); MTU for scale.
+type Tail struct {
+	From        rotor.Time
+	Rx, Tx, Up  []float64
+	HostsPerToR int
+	MTU         int32
 }
 
 // Reads counts what a run asked of the components its keys select.
@@ -211,7 +225,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.Flows = make([]FlowResult, len(s.flows))
 	for i := range s.flows {
 		fs := &s.flows[i]
-		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops)}
+		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
 		if fs.done {
 			fr.FCT = fs.finish - fs.f.Start
 			r.FlowsComplete++
@@ -232,6 +246,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.FlowsStarted = len(s.flows)
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
+	r.Tail = s.tail(stop)
 	r.Reads.LawFlows, r.Reads.PulledFlows, r.Reads.PolicyHeldBack = m.lawFlows, m.pulledFlows, s.pull.heldBack
 	for _, sw := range s.ports.sw { // every switch: ToRs, packet switch, spines
 		r.Reads.PolicyDecisions += sw.Switch().Decisions
@@ -240,6 +255,29 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		r.PathCache = c.PathCache()
 	}
 	return r, nil
+}
+
+// tail is the ports' utilisation over [tailFrom, stop).
+func (s *sim) tail(stop rotor.Time) Tail {
+	m := &s.m
+	t := Tail{From: m.tailFrom, HostsPerToR: s.H, MTU: s.cfg.MTU}
+	util := func(bytes []int64, capacity rotor.Bytes) []float64 {
+		out := make([]float64, len(bytes))
+		for i, b := range bytes {
+			if capacity > 0 {
+				out[i] = float64(b) / float64(capacity)
+			}
+		}
+		return out
+	}
+	if stop > m.tailFrom {
+		host := s.rates[linkHost].BytesIn(stop - m.tailFrom)
+		t.Rx, t.Tx = util(m.tailRx, host), util(m.tailTx, host)
+		if s.ls == nil {
+			t.Up = util(m.tailUp, rotor.Bytes(s.U)*s.rates[linkCircuit].BytesIn(stop-m.tailFrom))
+		}
+	}
+	return t
 }
 
 func scale(x []float64, f float64) []float64 {

@@ -105,8 +105,11 @@ type Summary struct {
 		Completed  int `json:"completed"`
 		Unfinished int `json:"unfinished"`
 	} `json:"flows"`
-	Measured Measured      `json:"measured"`
-	FCT      []BucketStats `json:"fct"`
+	Measured Measured `json:"measured"`
+	// Unfinished says why measured flows were left unfinished (Result.
+	// Diagnose); absent when every one completed.
+	Unfinished *Diagnosis    `json:"unfinished_diagnosis,omitempty"`
+	FCT        []BucketStats `json:"fct"`
 	// Queries: incast queries (workload.incast_*, or a flow file's fifth
 	// column), present only when the run has some.
 	Queries *QuerySummary `json:"queries,omitempty"`
@@ -177,6 +180,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Flows.Unfinished = r.FlowsStarted - r.FlowsComplete
 	var unfinished []int
 	s.Measured, unfinished = r.measured(b)
+	s.Unfinished = r.Diagnose()
 	for i, row := range rows {
 		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown),
 			Unfinished: unfinished[i]})
