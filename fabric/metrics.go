@@ -20,12 +20,12 @@ type metrics struct {
 	// and its NIC started, and each ToR's circuit uplinks sent (Diagnose).
 	tailFrom               rotor.Time
 	tailRx, tailTx, tailUp []int64
-	idealInFlight                                int64
-	circuitBytes, psBytes                        int64
-	capBytes                                     int64 // circuit capacity during days so far
-	dayPorts                                     []int
-	hops                                         [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
-	completed                                    int
+	idealInFlight          int64
+	circuitBytes, psBytes  int64
+	capBytes               int64 // circuit capacity during days so far
+	dayPorts               []int
+	hops                   [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
+	completed              int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
 	voqSeries                               *stats.TimeSeries // summed per sample like bufferSeries
