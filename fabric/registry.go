@@ -100,16 +100,25 @@ type fabricTransport struct {
 	// pulledReads: of reads, the keys read only for pulled flows (the
 	// others, and cc's, only for the flows that are not pulled).
 	pulledReads []string
+	// law: the flows transport.cc drives; policy: the packets
+	// buffer.policy decides for (docs/simulate.md's table).
+	law, policy string
 }
 
 var fabricTransports = []fabricTransport{
-	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks"}},
-	{name: LineRate, flows: cc.TransportLineRate},
+	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks"},
+		law: "every flow", policy: "every packet: data and ACKs"},
+	{name: LineRate, flows: cc.TransportLineRate,
+		law: "none (no window: every flow sends at the NIC rate)", policy: "every packet"},
 	{name: Pull, flows: cc.TransportWindow,
 		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
-		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}, pulledReads: []string{"transport.pull_depth", "routing.offer"}},
+		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}, pulledReads: []string{"transport.pull_depth", "routing.offer"},
+		law:    "the flows not pulled: within a rack, and with routing.mode paths those below routing.bulk; with rotorlb or direct and no flow within a rack, none (then the law's keys are refused)",
+		policy: "every packet; a pulled one twice: the ToR pulls it only if its policy admits it into the VOQ toward the circuit, and it leaves only if the next ToR's policy admits it into its host queue (a refused packet waits at its host or ToR; pulled packets are never dropped or pushed out)"},
 	{name: NDP, flows: cc.TransportNDP, more: "; trimmed headers and control packets wait in a header queue per switch port outside the shared buffer (a header that overflows it returns to its sender); with paths, bulk flows are pulled as with pull",
-		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}, pulledReads: []string{"transport.pull_depth", "routing.offer"}},
+		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}, pulledReads: []string{"transport.pull_depth", "routing.offer"},
+		law:    "none (receivers pace their pulls)",
+		policy: "every data packet (a refused one is trimmed to its header); pulled bulk flows' packets as with pull; headers and control packets wait outside the shared buffer"},
 }
 
 // FlowKeys splits the keys transport.kind kind reads (its Transports
@@ -132,6 +141,18 @@ func FlowKeys(kind string) (pulled, unpulled []string) {
 		}
 	}
 	return pulled, unpulled
+}
+
+// TransportFlows says, for transport.kind kind, which flows its
+// congestion-control law (transport.cc) drives and which packets the
+// buffer policy decides for.
+func TransportFlows(kind string) (law, policy string) {
+	for _, t := range fabricTransports {
+		if t.name == kind {
+			return t.law, t.policy
+		}
+	}
+	return "", ""
 }
 
 // Pulled reports whether the ToRs pull flow f (its data waits at its

@@ -444,6 +444,42 @@ func keyTable() string {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", r.Key, e.Name, e.Doc, strings.Join(reads, ", "))
 		}
 	}
+	b.WriteString(transportTable())
+	return b.String()
+}
+
+// transportTable is which keys each transport reads, for which flows, on
+// which topology (fabric.FlowKeys, fabric.TransportFlows), and what each
+// topology does with it: runs it, or refuses it with the line Build
+// gives (a default run with topology.kind and transport.kind set).
+func transportTable() string {
+	var b strings.Builder
+	b.WriteString("\nWhat each transport reads (`transport.cc` and the other keys of its flows are refused where no flow of the run reads them; `TestEveryKeyReadOrRefused` runs every combination):\n\n")
+	b.WriteString("| `transport.kind` | topologies | `transport.cc` drives | `buffer.policy` decides for | keys read for pulled flows | keys read for the other flows |\n|---|---|---|---|---|---|\n")
+	code := func(keys []string) string {
+		if len(keys) == 0 {
+			return "none"
+		}
+		return "`" + strings.Join(keys, "`, `") + "`"
+	}
+	for _, kind := range fabric.Transports.Names() {
+		var topos []string
+		for _, topo := range scenario.Topologies.Names() {
+			keys := []string{"topology.kind=" + topo, "transport.kind=" + kind, "run.sim_time=1ms"}
+			sp, err := scenario.With(keys...)
+			if err == nil {
+				_, err = sp.Build()
+			}
+			if err != nil {
+				topos = append(topos, fmt.Sprintf("%s: refused (`%v`)", topo, err))
+			} else {
+				topos = append(topos, topo)
+			}
+		}
+		law, policy := fabric.TransportFlows(kind)
+		pulled, other := fabric.FlowKeys(kind)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", kind, strings.Join(topos, "; "), law, policy, code(pulled), code(other))
+	}
 	return b.String()
 }
 
