@@ -225,7 +225,9 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 	if ps.staged[t]+int64(size) > ps.stageCap || !s.roomAt(t, size) {
 		return false
 	}
-	s.settle(t) // the policy sees the buffer as it is
+	if !tr.Plain() {
+		s.settle(t) // the policy sees the buffer as it is (a plain one only its room, which roomAt settled as needed)
+	}
 	if !tr.AdmitHeld(s.q.Now(), tr.VOQ(v, class), flow, size, ps.stagedTo[t*s.n+v]) {
 		ps.heldBack++
 		return false
@@ -241,13 +243,17 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 // the host that will store it (hostRR), that queue holding the bytes
 // already booked on it. If so, v reserves its room (flow control); a
 // refused packet waits at the sending ToR.
-func (s *sim) admitsAt(v int, p *packet.Packet) bool {
+func (s *sim) admitsAt(v int, idx int32, size int32) bool {
 	ps := &s.pull
+	if tr := s.tors[v]; tr.Plain() { // it fits (roomAt): no packet to read
+		return tr.Switch().ReservePlain(size)
+	}
+	p := s.pool.At(idx)
 	h := p.DstHost - int32(v*s.H)
 	if p.DstToR != int32(v) {
 		h = ps.hostRR[v]
 	}
-	s.settle(v)
+	s.settle(v) // as in stage
 	tr := s.tors[v]
 	if tr.AdmitHeld(s.q.Now(), tr.HostQueue(int(h)), p.Flow, p.Size, ps.bookedTo[int32(v*s.H)+h]) {
 		return true
@@ -642,8 +648,10 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
 		class = tor.Transit
 	}
-	s.settle(t) // the policy hears the departure on a settled buffer
 	tr := s.tors[t]
+	if tr.HearsDequeues() {
+		s.settle(t) // the policy hears the departure on a settled buffer
+	}
 	tr.Release(p.Size)
 	tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
 	if p.Hops > 0 { // second hop of a relayed packet

@@ -586,6 +586,9 @@ func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) boo
 	if s.Used-s.HeadroomUsed+int64(a.Size) > s.SharedSize() {
 		return false
 	}
+	if sw.plain {
+		return sw.ReservePlain(a.Size)
+	}
 	sw.Decisions++
 	sw.showHeld(q, held)
 	ok := sw.policy.Admit(now, a, q, s)
@@ -599,6 +602,19 @@ func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) boo
 		sw.enq.Enqueued(now, a, q, s)
 		sw.hideHeld(q, held+int64(a.Size))
 	}
+	return true
+}
+
+// ReservePlain is AdmitHeld for a plain switch (Complete Sharing without
+// ECN or PFC), which needs no arrival: size bytes are admitted iff they
+// fit.
+func (sw *Switch) ReservePlain(size int32) bool {
+	s := &sw.st
+	if s.Used-s.HeadroomUsed+int64(size) > s.SharedSize() {
+		return false
+	}
+	sw.Decisions++
+	sw.Reserve(size)
 	return true
 }
 

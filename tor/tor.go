@@ -323,6 +323,9 @@ func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 // packets already promised to q; if admitted its room is reserved
 // (Switch.AdmitHeld).
 func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held int64) bool {
+	if t.sw.plain {
+		return t.sw.ReservePlain(size)
+	}
 	a := &t.arr
 	port := t.sw.st.PortOf(int32(q))
 	a.ID, a.Flow, a.Size, a.Port, a.InPort = -1, flow, size, port, -1
@@ -336,6 +339,11 @@ func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held 
 func (t *ToR) HeldLeft(now rotor.Time, q QueueID, size int32, held int64) {
 	t.sw.HeldLeft(now, int32(q), size, held)
 }
+
+// Plain reports whether the switch admits whatever fits and hears
+// nothing (Complete Sharing without ECN or PFC): its decisions need no
+// settled view of the buffer beyond the room itself.
+func (t *ToR) Plain() bool { return t.sw.plain }
 
 // HearsDequeues reports whether the policy has a dequeue hook.
 func (t *ToR) HearsDequeues() bool { return t.sw.deq != nil }
