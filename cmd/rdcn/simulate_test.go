@@ -775,3 +775,39 @@ func TestSimulateWarnsUnfinished(t *testing.T) {
 		t.Errorf("stderr %q: want one line with %q", stderr.String(), warn)
 	}
 }
+
+// TestSimulateWarnsWithCause: the stderr line on unfinished flows names
+// the diagnosis summary.json carries (a 30 MB flow cannot finish in 5 ms
+// even alone: stopped by run.sim_time, advice to lengthen it), and a run
+// whose law is refused exits 2 naming transport.cc.
+func TestSimulateWarnsWithCause(t *testing.T) {
+	dir := t.TempDir()
+	flows := filepath.Join(dir, "one.flows")
+	if err := os.WriteFile(flows, []byte("0 4 30000000 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "simulate", "-q", "--set", "workload.flows_file=" + flows, "--set", "run.sim_time=5ms", "-o", out}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "cause: sim_time") || !strings.Contains(stderr.String(), "would finish only by 24.0039ms: lengthen run.sim_time") {
+		t.Errorf("warning without the diagnosis: %q", stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Unfinished *struct{ Cause string } `json:"unfinished_diagnosis"`
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil || sum.Unfinished == nil || sum.Unfinished.Cause != "sim_time" {
+		t.Errorf("summary.json's diagnosis: %+v (%v)", sum.Unfinished, err)
+	}
+	stderr.Reset()
+	args = []string{"rdcn", "simulate", "-q", "--set", "transport.cc=powertcp", "--set", "run.sim_time=1ms", "-o", filepath.Join(dir, "refused")}
+	if code := run(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "transport.cc: applies to the flows that are not pulled") {
+		t.Errorf("transport.cc on an all-pulled run: exit %d, %q", code, stderr.String())
+	}
+}
