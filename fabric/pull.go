@@ -61,6 +61,7 @@ type pullState struct {
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
 	stagedTo  []int64               // [t·n+v]: of those, the bytes for its circuits to v (the policy sees them in VOQ t→v)
 	bookedTo  []int64               // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	plain     bool                  // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
 	left      []leftHost            // scratch of settleBookings: the departures the policy hears
 	heldBack  int64                 // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
 	stageCap  int64
@@ -88,8 +89,14 @@ func (s *sim) initPull() {
 	}
 	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
-	ps.stagedTo = make([]int64, n*n)
-	ps.bookedTo = make([]int64, n*s.H)
+	ps.plain = true
+	for _, tr := range s.tors {
+		ps.plain = ps.plain && tr.Plain()
+	}
+	if !ps.plain {
+		ps.stagedTo = make([]int64, n*n)
+		ps.bookedTo = make([]int64, n*s.H)
+	}
 	ps.own = make([]int64, n*n)
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
@@ -225,9 +232,12 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 	if ps.staged[t]+int64(size) > ps.stageCap || !s.roomAt(t, size) {
 		return false
 	}
-	if !tr.Plain() {
-		s.settle(t) // the policy sees the buffer as it is (a plain one only its room, which roomAt settled as needed)
+	if ps.plain { // it fits (roomAt): admitted
+		tr.Switch().ReservePlain(size)
+		ps.staged[t] += int64(size)
+		return true
 	}
+	s.settle(t) // the policy sees the buffer as it is
 	if !tr.AdmitHeld(s.q.Now(), tr.VOQ(v, class), flow, size, ps.stagedTo[t*s.n+v]) {
 		ps.heldBack++
 		return false
@@ -245,8 +255,8 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 // refused packet waits at the sending ToR.
 func (s *sim) admitsAt(v int, idx int32, size int32) bool {
 	ps := &s.pull
-	if tr := s.tors[v]; tr.Plain() { // it fits (roomAt): no packet to read
-		return tr.Switch().ReservePlain(size)
+	if ps.plain { // it fits (roomAt): no packet to read
+		return s.tors[v].Switch().ReservePlain(size)
 	}
 	p := s.pool.At(idx)
 	h := p.DstHost - int32(v*s.H)
@@ -399,7 +409,9 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 		ps.headLeave[host] = leave
 	}
 	ps.booked[host].Push(booking{arrive: at, leave: leave, size: p.Size})
-	ps.bookedTo[host] += int64(p.Size)
+	if !ps.plain {
+		ps.bookedTo[host] += int64(p.Size)
+	}
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {
@@ -435,9 +447,11 @@ func (s *sim) settleBookings(t int) {
 			for b.Len() > 0 && b.Head().leave <= now {
 				size := b.Pop().size
 				tr.Release(size)
-				if tr.HearsDequeues() {
+				switch {
+				case ps.plain:
+				case tr.HearsDequeues():
 					ps.left = append(ps.left, leftHost{int32(k), size})
-				} else {
+				default:
 					ps.bookedTo[t*s.H+k] -= int64(size)
 				}
 			}
@@ -643,17 +657,21 @@ func (s *sim) spare(v, x int) int64 {
 func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	ps := &s.pull
 	ps.staged[t] -= int64(p.Size)
-	ps.stagedTo[t*s.n+v] -= int64(p.Size)
-	class := tor.Local
-	if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
-		class = tor.Transit
-	}
 	tr := s.tors[t]
-	if tr.HearsDequeues() {
-		s.settle(t) // the policy hears the departure on a settled buffer
+	if ps.plain {
+		tr.Release(p.Size)
+	} else {
+		ps.stagedTo[t*s.n+v] -= int64(p.Size)
+		class := tor.Local
+		if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
+			class = tor.Transit
+		}
+		if tr.HearsDequeues() {
+			s.settle(t) // the policy hears the departure on a settled buffer
+		}
+		tr.Release(p.Size)
+		tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
 	}
-	tr.Release(p.Size)
-	tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
 	if p.Hops > 0 { // second hop of a relayed packet
 		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)
 	}
