@@ -185,7 +185,7 @@ func (s *sim) startUplink(t, sw int) {
 		// Flow control: a pulled packet leaves toward v only if v has room
 		// for it. (It waits only for the circuit to its destination or to
 		// the relay that promised it room when it was pulled.)
-		if !s.roomAt(int(v), e.size) || !s.admitsAt(int(v), e.idx, e.size) {
+		if !s.roomAt(int(v), e.size) || !s.pull.plain && !s.admitsAt(int(v), e.idx) {
 			s.retryUplink(i, now)
 			return
 		}

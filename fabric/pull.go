@@ -252,12 +252,10 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 // will take: its destination host's, or for a relayed packet the port of
 // the host that will store it (hostRR), that queue holding the bytes
 // already booked on it. If so, v reserves its room (flow control); a
-// refused packet waits at the sending ToR.
-func (s *sim) admitsAt(v int, idx int32, size int32) bool {
+// refused packet waits at the sending ToR. (With plain policies the room
+// check decides, and pullSent reserves the room.)
+func (s *sim) admitsAt(v int, idx int32) bool {
 	ps := &s.pull
-	if ps.plain { // it fits (roomAt): no packet to read
-		return s.tors[v].Switch().ReservePlain(size)
-	}
 	p := s.pool.At(idx)
 	h := p.DstHost - int32(v*s.H)
 	if p.DstToR != int32(v) {
@@ -659,6 +657,7 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	ps.staged[t] -= int64(p.Size)
 	tr := s.tors[t]
 	if ps.plain {
+		s.tors[v].Reserve(p.Size) // it fits (roomAt): admitted
 		tr.Release(p.Size)
 	} else {
 		ps.stagedTo[t*s.n+v] -= int64(p.Size)
