@@ -175,9 +175,6 @@ func (s *sim) transmit(h, idx, sent int32) {
 	s.ports.freeAt[g] = now + ser
 	s.m.injectedPkts++
 	s.m.injectedBytes += int64(p.Size)
-	if now >= s.m.tailFrom {
-		s.m.tailTx[h] += int64(p.Size)
-	}
 	s.armNIC(&s.hosts[h], h, now+ser, sent)
 	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
 }
@@ -287,9 +284,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(at, float64(p.Size))
-	if at >= s.m.tailFrom {
-		s.m.tailRx[h] += int64(p.Size)
-	}
+
 	switch p.Kind {
 	case packet.Ack, packet.Nack, packet.Pull:
 		s.replyArrive(h, idx)

@@ -16,8 +16,9 @@ type metrics struct {
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
 	lawFlows, pulledFlows                        int   // flows started with a congestion-control law, and pulled ones
-	// The run's last quarter (from tailFrom): bytes each host received
-	// and its NIC started, and each ToR's circuit uplinks sent (Diagnose).
+	// The run's last quarter (from tailFrom): the payload bytes each host
+	// received and sent (hostBytes: −1 at tailFrom, +1 at the end), and
+	// what each ToR's circuit uplinks sent (Diagnose).
 	tailFrom               rotor.Time
 	tailRx, tailTx, tailUp []int64
 	idealInFlight          int64

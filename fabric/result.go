@@ -257,6 +257,25 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	return r, nil
 }
 
+// hostBytes adds sign × the payload bytes each host has received and
+// sent so far (its flows' distinct bytes received, and bytes handed out
+// once) to the tail counters: once at tailFrom (−1) and once at the end
+// (+1), so no packet pays for them. ACKs and retransmissions are left
+// out.
+func (s *sim) hostBytes(sign int64) {
+	m := &s.m
+	for i := range s.flows {
+		fs := &s.flows[i]
+		got, sent := fs.received, fs.f.Bytes // retired: done
+		if fs.sink != nil {
+			got, _ = fs.sink.Counts()
+			sent = fs.f.Bytes - fs.src.Pending()
+		}
+		m.tailRx[fs.f.Dst] += sign * got
+		m.tailTx[fs.f.Src] += sign * sent
+	}
+}
+
 // tail is the ports' utilisation over [tailFrom, stop).
 func (s *sim) tail(stop rotor.Time) Tail {
 	m := &s.m
@@ -271,6 +290,7 @@ func (s *sim) tail(stop rotor.Time) Tail {
 		return out
 	}
 	if stop > m.tailFrom {
+		s.hostBytes(+1)
 		host := s.rates[linkHost].BytesIn(stop - m.tailFrom)
 		t.Rx, t.Tx = util(m.tailRx, host), util(m.tailTx, host)
 		if s.ls == nil {
