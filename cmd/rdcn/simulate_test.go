@@ -361,11 +361,11 @@ func TestSimulateGoodInput(t *testing.T) {
 	dir := t.TempDir()
 	sched, _, flows := simFiles(t, dir)
 	for i, args := range [][]string{
-		{"--set", "transport.kind=pull", "--set", "transport.cc=none"},
+		{"--set", "transport.kind=pull", "--set", "transport.cc=none", "--set", "schedule.kind=opera", "--set", "routing.mode=paths"},
 		{"--set", "transport.kind=linerate", "--set", "transport.cc=fixed"},
-		{"--set", "topology.mtu=9000", "--set", "transport.ack_size=9000"},
+		{"--set", "topology.mtu=9000", "--set", "transport.ack_size=9000", "--set", "transport.kind=window"},
 		{"--set", "topology.mtu=65536"},
-		{"--set", "transport.window=1pkt", "--set", "transport.min_rto=100us", "--set", "run.sample_interval=10us", "--set", "run.series_interval=100us"},
+		{"--set", "transport.kind=window", "--set", "transport.window=1pkt", "--set", "transport.min_rto=100us", "--set", "run.sample_interval=10us", "--set", "run.series_interval=100us"},
 		{"--set", "schedule.slot=2us", "--set", "schedule.reconf=0"},
 		{"--set", "schedule.slot=10us", "--set", "schedule.reconf=8.8us"},
 		{"--set", "schedule.kind=sirius", "--set", "topology.circuit_link=100Gbps"},
