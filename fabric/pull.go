@@ -369,7 +369,6 @@ func (s *sim) hostPull(h int32, size int32) (start, arrive rotor.Time) {
 	free := &s.ports.freeAt[s.ports.nic(h)]
 	start = max(s.q.Now()+s.cfg.HostDelay, *free)
 	*free = start + s.ser(linkHost, size)
-
 	return start, *free + s.cfg.HostDelay
 }
 
