@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -168,5 +167,3 @@ func without(keys []string, prefix string) []string {
 	}
 	return out
 }
-
-var _ = fmt.Sprint
