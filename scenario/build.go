@@ -450,7 +450,7 @@ func (s *Spec) checkFlowKeys(cfg *fabric.Config, flows []workload.Flow) error {
 	pulledKeys, unpulledKeys := fabric.FlowKeys(cfg.Transport)
 	where := fmt.Sprintf("transport.kind=%s and routing.mode=%s", cfg.Transport, cfg.Routing)
 	for _, k := range unpulledKeys {
-		if s.values[k] == defaultOf(k) || pulled < len(flows) {
+		if s.values[k] == defaultOf(k) || pulled < len(flows) || len(flows) == 0 {
 			continue
 		}
 		fix := "set transport.kind=window"
