@@ -185,7 +185,7 @@ func (s *sim) startUplink(t, sw int) {
 		// Flow control: a pulled packet leaves toward v only if v has room
 		// for it. (It waits only for the circuit to its destination or to
 		// the relay that promised it room when it was pulled.)
-		if !s.roomAt(int(v), e.size) {
+		if !s.roomAt(int(v), e.size) || !s.pull.plain && !s.admitsAt(int(v), e.idx) {
 			s.retryUplink(i, now)
 			return
 		}
@@ -193,8 +193,7 @@ func (s *sim) startUplink(t, sw int) {
 		if w.Len() == 0 {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
 		}
-		tr.Release(pk.size)
-		idx = pk.idx
+		idx = pk.idx // its stay at t ends in pullSent
 		q = tr.VOQ(int(v), tor.Local)
 	default:
 		return
@@ -220,6 +219,9 @@ func (s *sim) startUplink(t, sw int) {
 	p.Set(packet.Circuit)
 	pt.freeAt[i] = now + ser
 	s.m.circuitBytes += int64(p.Size)
+	if now >= s.m.tailFrom {
+		s.m.tailUp[t] += int64(p.Size)
+	}
 	s.pairSent(t, i, v, p.Size, now)
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an

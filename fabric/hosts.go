@@ -63,6 +63,10 @@ func (s *sim) startFlow() {
 			return
 		}
 		flow.Law = c
+		s.m.lawFlows++
+	}
+	if pulled {
+		s.m.pulledFlows++
 	}
 	fs.src, fs.sink = tp.New(flow)
 	s.srcChanged(id)
@@ -283,6 +287,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	s.m.deliveredPkts++
 	s.m.deliveredBytes += int64(p.Size)
 	s.m.hostSeries.Add(at, float64(p.Size))
+
 	switch p.Kind {
 	case packet.Ack, packet.Nack, packet.Pull:
 		s.replyArrive(h, idx)

@@ -15,17 +15,23 @@ type metrics struct {
 	droppedPkts, droppedBytes, droppedData       int64
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
-	phantomTurns, hostPushOuts                   int64
+	phantomTurns, hostPushOuts                   int64 // booked ToR→host turns that held the port with nothing to send; host-queue push-outs
 	// re-routing at nights: packets moved, and what moving them changed
 	// in their ToR: buffer bytes lost, ECN marks, bytes the policy heard
 	// as dequeued
-	rerouted, rerouteLost, rerouteMarks, rerouteDrained int64 // booked ToR→host turns that held the port with nothing to send
-	idealInFlight                                       int64
-	circuitBytes, psBytes                               int64
-	capBytes                                            int64 // circuit capacity during days so far
-	dayPorts                                            []int
-	hops                                                [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
-	completed                                           int
+	rerouted, rerouteLost, rerouteMarks, rerouteDrained int64
+	lawFlows, pulledFlows                               int // flows started with a congestion-control law, and pulled ones
+	// The run's last quarter (from tailFrom): the payload bytes each host
+	// received and sent (hostBytes: −1 at tailFrom, +1 at the end), and
+	// what each ToR's circuit uplinks sent (Diagnose).
+	tailFrom               rotor.Time
+	tailRx, tailTx, tailUp []int64
+	idealInFlight          int64
+	circuitBytes, psBytes  int64
+	capBytes               int64 // circuit capacity during days so far
+	dayPorts               []int
+	hops                   [256]int64 // data packets delivered by circuit hops taken (Packet.Hops is a uint8)
+	completed              int
 
 	hostSeries, circuitSeries, bufferSeries *stats.TimeSeries
 	voqSeries                               *stats.TimeSeries // summed per sample like bufferSeries
@@ -67,6 +73,8 @@ func (m *metrics) init(s *sim) error {
 		return cfgErr("buffer.size", "%v", err)
 	}
 	m.dayPorts = make([]int, s.U)
+	m.tailFrom = s.cfg.SimTime - s.cfg.SimTime/4
+	m.tailRx, m.tailTx, m.tailUp = make([]int64, s.n*s.H), make([]int64, s.n*s.H), make([]int64, s.n)
 	m.voqPulled = make([]int64, s.n)
 	m.memory = make([]MemorySample, len(s.cfg.MemoryAt))
 	m.memReads = []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/total:bytes"}}

@@ -7,6 +7,7 @@ import (
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
 )
 
 // Host-buffered circuit traffic (transport.kind = "pull"), RotorNet's
@@ -58,6 +59,11 @@ type pullState struct {
 	late      int64                 // bytes of pulled packets that reach their host after the end of the run
 	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
 	staged    []int64               // [t]: bytes t has requested or holds for its circuits
+	stagedTo  []int64               // [t·n+v]: of those, the bytes for its circuits to v (the policy sees them in VOQ t→v)
+	bookedTo  []int64               // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	plain     bool                  // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
+	left      []leftHost            // scratch of settleBookings: the departures the policy hears
+	heldBack  int64                 // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
 	stageCap  int64
 	depth     int // packets staged per next hop
 	latency   rotor.Time
@@ -83,6 +89,14 @@ func (s *sim) initPull() {
 	}
 	ps.nextLeave = make([]rotor.Time, n)
 	ps.staged = make([]int64, n)
+	ps.plain = true
+	for _, tr := range s.tors {
+		ps.plain = ps.plain && tr.Plain()
+	}
+	if !ps.plain {
+		ps.stagedTo = make([]int64, n*n)
+		ps.bookedTo = make([]int64, n*s.H)
+	}
 	ps.own = make([]int64, n*n)
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
@@ -104,12 +118,7 @@ func (s *sim) initPull() {
 }
 
 // pulled reports whether flow f's data is host-buffered and pulled.
-func (s *sim) pulled(fs *flowState) bool {
-	if !s.pulling || s.torOf(int32(fs.f.Src)) == s.torOf(int32(fs.f.Dst)) {
-		return false
-	}
-	return s.cfg.Routing != Paths || fs.f.Bytes >= s.cfg.BulkBytes
-}
+func (s *sim) pulled(fs *flowState) bool { return s.cfg.Pulled(fs.f) }
 
 // addPulled registers a new pulled flow with its source ToR and stages
 // packets for it if one of the ToR's circuits can serve it now.
@@ -156,7 +165,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 			if st := &ps.store[tv]; st.Len() > 0 {
 				idx := st.Head()
 				p := s.pool.At(idx)
-				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Size) {
+				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
 					return
 				}
 				st.Pop()
@@ -175,7 +184,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		fs := &s.flows[id]
 		d := int(s.torOf(int32(fs.f.Dst)))
-		if !s.stage(t, v, s.pulledSize(fs)) {
+		if !s.stage(t, v, id, tor.Local, s.pulledSize(fs)) {
 			return
 		}
 		seq, size := s.takePulled(t, d)
@@ -211,17 +220,54 @@ func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
 	}
 }
 
-// stage reserves room at ToR t for a packet of size bytes pulled for the
-// circuit to v, or reports false if t's staging room is used up.
-func (s *sim) stage(t, v int, size int32) bool {
+// stage reserves room at ToR t for a packet of flow (size bytes) pulled
+// for the circuit to v, or reports false if t's staging room is used up
+// or t's buffer policy refuses it: the ToR pulls only what its policy
+// admits into the VOQ toward v (class: Local for a flow's own data,
+// Transit for a relayed packet's second hop), that VOQ holding the bytes
+// already staged for v. A refused packet stays at its host.
+func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 	ps := &s.pull
 	tr := s.tors[t]
 	if ps.staged[t]+int64(size) > ps.stageCap || !s.roomAt(t, size) {
 		return false
 	}
-	tr.Reserve(size)
+	if ps.plain { // it fits (roomAt): admitted
+		tr.Switch().ReservePlain(size)
+		ps.staged[t] += int64(size)
+		return true
+	}
+	s.settle(t) // the policy sees the buffer as it is
+	if !tr.AdmitHeld(s.q.Now(), tr.VOQ(v, class), flow, size, ps.stagedTo[t*s.n+v]) {
+		ps.heldBack++
+		return false
+	}
 	ps.staged[t] += int64(size)
+	ps.stagedTo[t*s.n+v] += int64(size)
 	return true
+}
+
+// admitsAt reports whether ToR v's buffer policy admits pulled packet p,
+// about to leave a circuit toward v, into the queue of the host port it
+// will take: its destination host's, or for a relayed packet the port of
+// the host that will store it (hostRR), that queue holding the bytes
+// already booked on it. If so, v reserves its room (flow control); a
+// refused packet waits at the sending ToR. (With plain policies the room
+// check decides, and pullSent reserves the room.)
+func (s *sim) admitsAt(v int, idx int32) bool {
+	ps := &s.pull
+	p := s.pool.At(idx)
+	h := p.DstHost - int32(v*s.H)
+	if p.DstToR != int32(v) {
+		h = ps.hostRR[v]
+	}
+	s.settle(v) // as in stage
+	tr := s.tors[v]
+	if tr.AdmitHeld(s.q.Now(), tr.HostQueue(int(h)), p.Flow, p.Size, ps.bookedTo[int32(v*s.H)+h]) {
+		return true
+	}
+	ps.heldBack++
+	return false
 }
 
 // pickPulled returns the flow ToR t pulls from next for the circuit to v,
@@ -358,6 +404,9 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 		ps.headLeave[host] = leave
 	}
 	ps.booked[host].Push(booking{arrive: at, leave: leave, size: p.Size})
+	if !ps.plain {
+		ps.bookedTo[host] += int64(p.Size)
+	}
 	ps.nextLeave[v] = min(ps.nextLeave[v], leave)
 	done := leave + ser + s.cfg.HostDelay
 	switch {
@@ -391,7 +440,15 @@ func (s *sim) settleBookings(t int) {
 		if head <= now {
 			b := &ps.booked[t*s.H+k]
 			for b.Len() > 0 && b.Head().leave <= now {
-				tr.Release(b.Pop().size)
+				size := b.Pop().size
+				tr.Release(size)
+				switch {
+				case ps.plain:
+				case tr.HearsDequeues():
+					ps.left = append(ps.left, leftHost{int32(k), size})
+				default:
+					ps.bookedTo[t*s.H+k] -= int64(size)
+				}
 			}
 			head = rotor.MaxTime
 			if b.Len() > 0 {
@@ -402,7 +459,19 @@ func (s *sim) settleBookings(t int) {
 		next = min(next, head)
 	}
 	ps.nextLeave[t] = next
+	// The policy hears the departures once the buffer is settled, each
+	// seeing its host queue hold the bytes booked behind it.
+	for _, l := range ps.left {
+		b := &ps.bookedTo[t*s.H+int(l.host)]
+		*b -= int64(l.size)
+		tr.HeldLeft(now, tr.HostQueue(int(l.host)), l.size, *b)
+	}
+	ps.left = ps.left[:0]
 }
+
+// leftHost is a pulled packet that left ToR t's port to host (local
+// index) during a settle.
+type leftHost struct{ host, size int32 }
 
 // pulledPresent returns the bytes of pulled packets physically in ToR t's
 // buffer now (arrived, not yet gone), in total and toward v.
@@ -577,12 +646,28 @@ func (s *sim) spare(v, x int) int64 {
 	return s.relayLimit - ps.own[v*s.n+x] - ps.relayed[v*s.n+x]
 }
 
-// pullSent does the bookkeeping of a pulled packet leaving ToR t for v;
+// pullSent does the bookkeeping of a pulled packet leaving ToR t for v
+// (whose room at v admitsAt reserved): its stay in t's VOQ toward v ends;
 // relayNow says PickCircuit's RotorLB rule chose v as its relay just now.
 func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	ps := &s.pull
-	s.tors[v].Reserve(p.Size)
 	ps.staged[t] -= int64(p.Size)
+	tr := s.tors[t]
+	if ps.plain {
+		s.tors[v].Reserve(p.Size) // it fits (roomAt): admitted
+		tr.Release(p.Size)
+	} else {
+		ps.stagedTo[t*s.n+v] -= int64(p.Size)
+		class := tor.Local
+		if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
+			class = tor.Transit
+		}
+		if tr.HearsDequeues() {
+			s.settle(t) // the policy hears the departure on a settled buffer
+		}
+		tr.Release(p.Size)
+		tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
+	}
 	if p.Hops > 0 { // second hop of a relayed packet
 		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/workload"
 )
 
 // Entry is one choice of a registry: its name, a one-line doc, and the
@@ -96,16 +97,73 @@ type fabricTransport struct {
 	doc   string   // the entry's doc if not cc's: the fabric's side too
 	more  string   // added to cc's doc
 	reads []string // keys the fabric reads besides cc's
+	// pulledReads: of reads, the keys read only for pulled flows (the
+	// others, and cc's, only for the flows that are not pulled).
+	pulledReads []string
+	// law: the flows transport.cc drives; policy: the packets
+	// buffer.policy decides for (docs/simulate.md's table).
+	law, policy string
 }
 
 var fabricTransports = []fabricTransport{
-	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks", "transport.handshake", "transport.incast_handshake"}},
-	{name: LineRate, flows: cc.TransportLineRate},
+	{name: Windowed, flows: cc.TransportWindow, reads: []string{"transport.acks", "transport.handshake", "transport.incast_handshake"},
+		law: "every flow", policy: "every packet: data and ACKs"},
+	{name: LineRate, flows: cc.TransportLineRate,
+		law: "none (no window: every flow sends at the NIC rate)", policy: "every packet"},
 	{name: Pull, flows: cc.TransportWindow,
 		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
-		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}},
+		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}, pulledReads: []string{"transport.pull_depth", "routing.offer"},
+		law:    "the flows not pulled: within a rack, and with routing.mode paths those below routing.bulk; with rotorlb or direct and no flow within a rack, none (then the law's keys are refused)",
+		policy: "every packet; a pulled one twice: the ToR pulls it only if its policy admits it into the VOQ toward the circuit, and it leaves only if the next ToR's policy admits it into its host queue (a refused packet waits at its host or ToR; pulled packets are never dropped or pushed out)"},
 	{name: NDP, flows: cc.TransportNDP, more: "; trimmed headers and control packets wait in a header queue per switch port outside the shared buffer (a header that overflows it returns to its sender); with paths, bulk flows are pulled as with pull",
-		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}},
+		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}, pulledReads: []string{"transport.pull_depth", "routing.offer"},
+		law:    "none (receivers pace their pulls)",
+		policy: "every data packet (a refused one is trimmed to its header); pulled bulk flows' packets as with pull; headers and control packets wait outside the shared buffer"},
+}
+
+// FlowKeys splits the keys transport.kind kind reads (its Transports
+// entry's Reads) by the flows that read them: pulled, the keys read only
+// for flows the ToRs pull; unpulled, the keys read only for the others
+// (their congestion-control law, window, ACKs, timers). A run without
+// such flows does not read those keys.
+func FlowKeys(kind string) (pulled, unpulled []string) {
+	e, _ := Transports.Lookup(kind)
+	for _, t := range fabricTransports {
+		if t.name != kind {
+			continue
+		}
+		for _, k := range e.Reads {
+			if slices.Contains(t.pulledReads, k) {
+				pulled = append(pulled, k)
+			} else {
+				unpulled = append(unpulled, k)
+			}
+		}
+	}
+	return pulled, unpulled
+}
+
+// TransportFlows says, for transport.kind kind, which flows its
+// congestion-control law (transport.cc) drives and which packets the
+// buffer policy decides for.
+func TransportFlows(kind string) (law, policy string) {
+	for _, t := range fabricTransports {
+		if t.name == kind {
+			return t.law, t.policy
+		}
+	}
+	return "", ""
+}
+
+// Pulled reports whether the ToRs pull flow f (its data waits at its
+// host, pull.go): with transport pull, and ndp under paths routing, every
+// flow between racks, under paths only the bulk ones (routing.bulk).
+// Defaults must be filled (Resolve).
+func (c *Config) Pulled(f workload.Flow) bool {
+	if !c.pulls() || f.Src/c.HostsPerToR == f.Dst/c.HostsPerToR {
+		return false
+	}
+	return c.Routing != Paths || f.Bytes >= c.BulkBytes
 }
 
 // flowTransport is the cc transport of the flows of transport.kind name

@@ -22,6 +22,7 @@ type FlowResult struct {
 	Retransmits int64
 	Timeouts    int64
 	MaxHops     int
+	Pulled      bool // its ToR pulled it (its data waited at its host)
 }
 
 // Counters are packet and byte totals. Injected counts every packet a host
@@ -110,6 +111,35 @@ type Result struct {
 	PFC *PFCStats
 	// ECN is the switches' marking per port rate (marking.go); nil: none.
 	ECN []PortMarking
+	// Tail is how busy the ports were in the run's last quarter
+	// (Diagnose reads it).
+	Tail Tail
+	// Reads is what the run asked of its congestion-control law and
+	// buffer policies: a key set but never asked was not read.
+	Reads Reads
+}
+
+// Tail is the utilisation of the ports in the last quarter of a run,
+// [From, SimTime): each host's downlink (Rx) and NIC (Tx), each ToR's
+// circuit uplinks together (Up, nights included); MTU for scale.
+type Tail struct {
+	From        rotor.Time
+	Rx, Tx, Up  []float64
+	HostsPerToR int
+	MTU         int32
+}
+
+// Reads counts what a run asked of the components its keys select.
+type Reads struct {
+	// LawFlows: flows driven by a congestion-control law (transport.cc),
+	// i.e. windowed flows, not pulled ones; PulledFlows: flows the ToRs
+	// pulled (transport.kind pull, or ndp's bulk flows with paths).
+	LawFlows, PulledFlows int
+	// PolicyDecisions: admissions the switches' buffer policies decided
+	// (buffer.policy), pulled packets' included; PolicyHeldBack: of those,
+	// pulls and pulled departures the policy refused (the packet waited
+	// at its host or ToR instead).
+	PolicyDecisions, PolicyHeldBack int64
 }
 
 func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
@@ -179,7 +209,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.Flows = make([]FlowResult, len(s.flows))
 	for i := range s.flows {
 		fs := &s.flows[i]
-		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops)}
+		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
 		if fs.done {
 			fr.FCT = fs.finish - fs.f.Start
 			r.FlowsComplete++
@@ -201,10 +231,58 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.Slowdown = s.cfg.Slowdown
 	r.Measure, r.Hosts, r.HostLink = s.cfg.Measure, hosts, s.cfg.HostLink
 	r.Memory = m.memory
+	r.Tail = s.tail(stop)
+	r.Reads.LawFlows, r.Reads.PulledFlows, r.Reads.PolicyHeldBack = m.lawFlows, m.pulledFlows, s.pull.heldBack
+	for _, sw := range s.ports.sw { // every switch: ToRs, packet switch, spines
+		r.Reads.PolicyDecisions += sw.Switch().Decisions
+	}
 	if c, ok := s.router.(routing.PathCacher); ok {
 		r.PathCache = c.PathCache()
 	}
 	return r, nil
+}
+
+// hostBytes adds sign × the payload bytes each host has received and
+// sent so far (its flows' distinct bytes received, and bytes handed out
+// once) to the tail counters: once at tailFrom (−1) and once at the end
+// (+1), so no packet pays for them. ACKs and retransmissions are left
+// out.
+func (s *sim) hostBytes(sign int64) {
+	m := &s.m
+	for i := range s.flows {
+		fs := &s.flows[i]
+		got, sent := fs.received, fs.f.Bytes // retired: done
+		if fs.sink != nil {
+			got, _ = fs.sink.Counts()
+			sent = fs.f.Bytes - fs.src.Pending()
+		}
+		m.tailRx[fs.f.Dst] += sign * got
+		m.tailTx[fs.f.Src] += sign * sent
+	}
+}
+
+// tail is the ports' utilisation over [tailFrom, stop).
+func (s *sim) tail(stop rotor.Time) Tail {
+	m := &s.m
+	t := Tail{From: m.tailFrom, HostsPerToR: s.H, MTU: s.cfg.MTU}
+	util := func(bytes []int64, capacity rotor.Bytes) []float64 {
+		out := make([]float64, len(bytes))
+		for i, b := range bytes {
+			if capacity > 0 {
+				out[i] = float64(b) / float64(capacity)
+			}
+		}
+		return out
+	}
+	if stop > m.tailFrom {
+		s.hostBytes(+1)
+		host := s.rates[linkHost].BytesIn(stop - m.tailFrom)
+		t.Rx, t.Tx = util(m.tailRx, host), util(m.tailTx, host)
+		if s.ls == nil {
+			t.Up = util(m.tailUp, rotor.Bytes(s.U)*s.rates[linkCircuit].BytesIn(stop-m.tailFrom))
+		}
+	}
+	return t
 }
 
 func scale(x []float64, f float64) []float64 {

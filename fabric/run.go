@@ -55,6 +55,7 @@ func (s *sim) start() {
 			}
 		}
 	}
+	s.q.Schedule(s.m.tailFrom, evTail, 0, 0)
 	for i, at := range s.cfg.MemoryAt {
 		if at <= s.cfg.SimTime {
 			s.q.Schedule(at, evMemory, 0, int32(i))
@@ -197,6 +198,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.q.Schedule(s.q.Now()+tr.TickEvery(), evTick, target, 0)
 	case evMemory:
 		s.m.sampleMemory(int(arg), s.q.Now())
+	case evTail:
+		s.hostBytes(-1)
 	case evSpineArrive:
 		s.spineArrive(int(target), arg)
 	case evNDPPull:

@@ -29,6 +29,7 @@ const (
 	evSample                   // metrics sampling
 	evTick                     // buffer-policy tick (target ToR, −1: packet switch)
 	evMemory                   // heap sample for the perf report (arg index)
+	evTail                     // the last quarter of the run starts: the hosts' byte counts so far (metrics.tailFrom)
 	evPrefetch                 // pull for the circuits of switch's next day (target switch)
 	evStored                   // a relayed packet is stored at a host of ToR target, for ToR arg
 	evSpineArrive              // leaf-spine: packet reaches spine target (arg packet)

@@ -105,8 +105,11 @@ type Summary struct {
 		Completed  int `json:"completed"`
 		Unfinished int `json:"unfinished"`
 	} `json:"flows"`
-	Measured Measured      `json:"measured"`
-	FCT      []BucketStats `json:"fct"`
+	Measured Measured `json:"measured"`
+	// Unfinished says why measured flows were left unfinished (Result.
+	// Diagnose); absent when every one completed.
+	Unfinished *Diagnosis    `json:"unfinished_diagnosis,omitempty"`
+	FCT        []BucketStats `json:"fct"`
 	// SlowdownDefinition names the ideal FCT the slowdowns divide by
 	// (run.slowdown: Slowdowns).
 	SlowdownDefinition string `json:"slowdown_definition"`
@@ -194,6 +197,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	var unfinished []int
 	s.Measured, unfinished = r.measured(b)
 	s.SlowdownDefinition = r.Slowdown
+	s.Unfinished = r.Diagnose()
 	for i, row := range rows {
 		s.FCT = append(s.FCT, BucketStats{Bucket: row.Name, FCTus: quantiles(row.FCT), Slowdown: quantiles(row.Slowdown),
 			Unfinished: unfinished[i]})

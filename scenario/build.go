@@ -263,6 +263,9 @@ func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg fabric.Config, 
 			return nil, err
 		}
 	}
+	if err := s.checkFlowKeys(&cfg, flows); err != nil {
+		return nil, err
+	}
 	return &Setup{Config: cfg, Schedule: cfg.Schedule, Flows: flows, Buckets: buckets}, nil
 }
 
@@ -442,6 +445,43 @@ func (s *Spec) checkModeKeys(p *specParser, pathsK int) {
 	if s.values["routing.multipath"] != defaultOf("routing.multipath") && pathsK <= 1 {
 		p.fail("routing.multipath", "is read only with routing.paths_k > 1, not %d", pathsK)
 	}
+}
+
+// checkFlowKeys fails on a key of transport.kind that only some of its
+// flows read (fabric.FlowKeys) when the run has none of those flows: with
+// pull on rotorlb or direct every flow between racks is pulled, so the
+// windowed flows' keys (transport.cc, transport.window, …) would change
+// nothing; with ndp away from paths no flow is pulled.
+func (s *Spec) checkFlowKeys(cfg *fabric.Config, flows []workload.Flow) error {
+	pulled := 0
+	for _, f := range flows {
+		if cfg.Pulled(f) {
+			pulled++
+		}
+	}
+	pulledKeys, unpulledKeys := fabric.FlowKeys(cfg.Transport)
+	where := fmt.Sprintf("transport.kind=%s and routing.mode=%s", cfg.Transport, cfg.Routing)
+	for _, k := range unpulledKeys {
+		if s.values[k] == defaultOf(k) || pulled < len(flows) || len(flows) == 0 {
+			continue
+		}
+		fix := "set transport.kind=window"
+		if cfg.Transport == fabric.Pull && cfg.Routing != fabric.Paths {
+			fix += " (or routing.mode=paths, whose flows below routing.bulk are windowed)"
+		}
+		return cfgErr(k, "applies to the flows that are not pulled; with %s every one of the %d flows is pulled by its ToR: %s", where, len(flows), fix)
+	}
+	for _, k := range pulledKeys {
+		if s.values[k] == defaultOf(k) || pulled > 0 || len(flows) == 0 {
+			continue
+		}
+		fix := "set transport.kind=pull"
+		if cfg.Transport == fabric.NDP {
+			fix = "with ndp only routing.mode=paths pulls (its flows of at least routing.bulk)"
+		}
+		return cfgErr(k, "applies to pulled flows; with %s none of the %d flows is pulled: %s", where, len(flows), fix)
+	}
+	return nil
 }
 
 // workloadGeneratorKeys are the workload keys the generator reads; with

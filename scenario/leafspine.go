@@ -94,6 +94,11 @@ func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg fabric.Con
 	case mode != fabric.ECMP:
 		return nil, cfgErr("routing.mode", "leafspine routes by %s, not %q", fabric.ECMP, mode)
 	}
+	// The keys a transport, law or policy reads, set beside another one
+	// (transport.cc with linerate …), as on the rotor fabric.
+	if s.checkModeKeys(p, cfg.PathsK); p.err != nil {
+		return nil, p.err
+	}
 	// One buffer size for every switch; per_port counts a leaf's ports.
 	return s.buildRest(ctx, p, cfg, buckets, ls.Leaves, hpt, hpt+ls.Spines*ls.LinksPerPair, mtu)
 }

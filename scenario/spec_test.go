@@ -59,6 +59,8 @@ func TestSpecBadInput(t *testing.T) {
 		{[]string{"transport.cc=bogus"}, "transport.cc", `"bogus"`},
 		{[]string{"transport.kind=pull", "transport.cc=bogus"}, "transport.cc", `"bogus"`},
 		{[]string{"transport.kind=linerate", "transport.cc=none"}, "transport.cc", "not linerate"},
+		{[]string{"transport.cc=powertcp"}, "transport.cc", "every one of the"},                           // the default RotorNet run pulls every flow
+		{[]string{"transport.kind=ndp", "transport.pull_depth=3"}, "transport.pull_depth", "none of the"}, // ndp pulls only with paths
 		// 32-bit fields: range-checked before narrowing.
 		{[]string{"topology.mtu=4294968796"}, "topology.mtu", `"4294968796": must be at most 65536`},
 		{[]string{"topology.mtu=4294967296"}, "topology.mtu", `"4294967296"`},
@@ -134,12 +136,12 @@ func TestSpecBadInput(t *testing.T) {
 func TestSpecGoodInput(t *testing.T) {
 	good, _, flows := specFiles(t)
 	for _, keys := range [][]string{
-		{"transport.cc=none"},
-		{"transport.kind=pull", "transport.cc=none"},                                // pull's flows that are not pulled read it
-		{"transport.kind=linerate", "transport.cc=fixed", "transport.window=20pkt"}, // defaults are never errors
+		{"transport.kind=window", "transport.cc=none"},
+		{"transport.kind=pull", "transport.cc=none", "schedule.kind=opera", "routing.mode=paths"}, // pull's flows that are not pulled (below routing.bulk) read it
+		{"transport.kind=linerate", "transport.cc=fixed", "transport.window=20pkt"},               // defaults are never errors
 		{"topology.mtu=65536", "buffer.per_port=2"},
-		{"topology.mtu=9000", "transport.ack_size=9000"},
-		{"transport.window=1pkt", "transport.min_rto=1us", "run.sample_interval=1us", "run.series_interval=10us"},
+		{"topology.mtu=9000", "transport.ack_size=9000", "transport.kind=window"},
+		{"transport.kind=window", "transport.window=1pkt", "transport.min_rto=1us", "run.sample_interval=1us", "run.series_interval=10us"},
 		{"schedule.slot=2us"},                            // reconf 0
 		{"schedule.slot=20us", "schedule.reconf=18.8us"}, // a 1.2 µs day: one packet
 		{"schedule.kind=sirius", "topology.circuit_link=100Gbps"},

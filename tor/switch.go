@@ -331,9 +331,14 @@ type Switch struct {
 	OnPFC func(now rotor.Time, inPort int32, class int, pause bool)
 
 	Drops, PushedOut, Marks int64
-	PeakUsed                int64
-	LosslessDrops           int64 // lossless packets lost (headroom overflow): must stay 0
-	Pauses                  int64
+	// Decisions counts the admissions the switch decided: arrivals
+	// offered to the policy (Complete Sharing's fit test included) and
+	// AdmitsHeld's questions; a run whose switches decided nothing never
+	// read its buffer.policy.
+	Decisions     int64
+	PeakUsed      int64
+	LosslessDrops int64 // lossless packets lost (headroom overflow): must stay 0
+	Pauses        int64
 }
 
 // entry is one queued packet: the caller's handle, its size, and whether
@@ -454,6 +459,7 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 // classifier (a rotor ToR's VOQs); q must be a queue of port a.Port.
 func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok, mark bool) {
 	s := &sw.st
+	sw.Decisions++
 	size := int64(a.Size)
 	iq, lossless := int32(-1), false
 	if sw.pfc != nil {
@@ -508,6 +514,7 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 // PFC, no ECN): packet h of size bytes enters q if it fits.
 func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
 	s := &sw.st
+	sw.Decisions++
 	if s.Used-s.HeadroomUsed+int64(size) > s.SharedSize() {
 		sw.Drops++
 		return false
@@ -599,6 +606,80 @@ func (sw *Switch) Reserve(size int32) {
 func (sw *Switch) Release(size int32) {
 	sw.reserved -= int64(size)
 	sw.st.Used -= int64(size)
+}
+
+// AdmitHeld decides on arrival a into queue q for a packet that waits
+// outside the queues (a pulled packet: host-buffered traffic whose room a
+// ToR promises before the packet is there), held being the bytes of such
+// packets already promised to q. If the packet fits the shared buffer
+// without pushing anything out and the policy admits it, its room is
+// reserved (Reserve) and the policy's enqueue hook hears it; Release and
+// HeldLeft end its stay. The policy and its hooks see q holding the held bytes
+// (and this packet's, once admitted); other queues' held bytes are in
+// Used only. Held packets are never pushed out.
+func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) bool {
+	s := &sw.st
+	if s.Used-s.HeadroomUsed+int64(a.Size) > s.SharedSize() {
+		return false
+	}
+	if sw.plain {
+		return sw.ReservePlain(a.Size)
+	}
+	sw.Decisions++
+	sw.showHeld(q, held)
+	ok := sw.policy.Admit(now, a, q, s)
+	sw.hideHeld(q, held)
+	if !ok {
+		return false
+	}
+	sw.Reserve(a.Size)
+	if sw.enq != nil {
+		sw.showHeld(q, held+int64(a.Size))
+		sw.enq.Enqueued(now, a, q, s)
+		sw.hideHeld(q, held+int64(a.Size))
+	}
+	return true
+}
+
+// ReservePlain is AdmitHeld for a plain switch (Complete Sharing without
+// ECN or PFC), which needs no arrival: size bytes are admitted iff they
+// fit.
+func (sw *Switch) ReservePlain(size int32) bool {
+	s := &sw.st
+	if s.Used-s.HeadroomUsed+int64(size) > s.SharedSize() {
+		return false
+	}
+	sw.Decisions++
+	sw.Reserve(size)
+	return true
+}
+
+// HeldLeft tells the policy's dequeue hook that a held packet of size
+// bytes left queue q (AdmitHeld), its room given back already (Release);
+// the hook sees q hold the held bytes that remain.
+func (sw *Switch) HeldLeft(now rotor.Time, q int32, size int32, held int64) {
+	if sw.deq != nil {
+		sw.showHeld(q, held)
+		sw.deq.Dequeued(now, size, q, &sw.st)
+		sw.hideHeld(q, held)
+	}
+}
+
+// showHeld counts held bytes (already in Used) in queue q and its port,
+// as one packet, for a policy's view; hideHeld takes them back out
+// exactly.
+func (sw *Switch) showHeld(q int32, held int64) {
+	if held > 0 {
+		sw.add(q, int32(held))
+		sw.st.Used -= held
+	}
+}
+
+func (sw *Switch) hideHeld(q int32, held int64) {
+	if held > 0 {
+		sw.st.Used += held
+		sw.sub(q, int32(held))
+	}
 }
 
 // Reserved is the bytes reserved and not yet placed or released.

@@ -370,6 +370,36 @@ func (t *ToR) Room(size int32) bool { return t.sw.st.Used+int64(size) <= t.sw.st
 // promise.
 func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 
+// AdmitHeld decides on a packet of size bytes of flow for queue q that
+// will wait outside the queues (a pulled packet), with held bytes of such
+// packets already promised to q; if admitted its room is reserved
+// (Switch.AdmitHeld).
+func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held int64) bool {
+	if t.sw.plain {
+		return t.sw.ReservePlain(size)
+	}
+	a := &t.arr
+	port := t.sw.st.PortOf(int32(q))
+	a.ID, a.Flow, a.Size, a.Port, a.InPort = -1, flow, size, port, -1
+	a.Class = uint8(int32(q) - port*t.nq)
+	a.Unsched = false
+	return t.sw.AdmitHeld(now, a, int32(q), held)
+}
+
+// HeldLeft tells the policy that a held packet left q after Release
+// (Switch.HeldLeft); held: the bytes still promised to q.
+func (t *ToR) HeldLeft(now rotor.Time, q QueueID, size int32, held int64) {
+	t.sw.HeldLeft(now, int32(q), size, held)
+}
+
+// Plain reports whether the switch admits whatever fits and hears
+// nothing (Complete Sharing without ECN or PFC): its decisions need no
+// settled view of the buffer beyond the room itself.
+func (t *ToR) Plain() bool { return t.sw.plain }
+
+// HearsDequeues reports whether the policy has a dequeue hook.
+func (t *ToR) HearsDequeues() bool { return t.sw.deq != nil }
+
 // Release gives back size bytes promised by Reserve to a packet that
 // leaves without entering a queue (one whose stay the caller tracks).
 func (t *ToR) Release(size int32) { t.sw.Release(size) }

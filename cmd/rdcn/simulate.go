@@ -180,8 +180,13 @@ func completionWarning(s *fabric.Summary) string {
 	if f := m.CompletedFraction(); m.Started == 0 || f >= minCompleted {
 		return ""
 	}
-	return fmt.Sprintf("only %d of %d measured flows (%.1f %%) completed by run.sim_time %s; %d unfinished are in no FCT percentile (delivered %.1f %% of the offered bytes): lengthen run.sim_time or shorten workload.duration for the fabric to drain",
+	line := fmt.Sprintf("only %d of %d measured flows (%.1f %%) completed by run.sim_time %s; %d unfinished are in no FCT percentile (delivered %.1f %% of the offered bytes)",
 		m.Completed, m.Started, 100*m.CompletedFraction(), s.SimTime, m.Unfinished, 100*float64(m.DeliveredFraction))
+	if d := s.Unfinished; d != nil {
+		line += fmt.Sprintf("; cause: %s (%d too late to finish alone, %d on busy ports, %d waiting for circuits, %d transport-limited): %s",
+			d.Cause, d.TooLate, d.Busy, d.Circuits, d.Transport, d.Advice)
+	}
+	return line
 }
 
 func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer) (*simOutput, error) {

@@ -362,11 +362,11 @@ func TestSimulateGoodInput(t *testing.T) {
 	dir := t.TempDir()
 	sched, _, flows := simFiles(t, dir)
 	for i, args := range [][]string{
-		{"--set", "transport.kind=pull", "--set", "transport.cc=none"},
+		{"--set", "transport.kind=pull", "--set", "transport.cc=none", "--set", "schedule.kind=opera", "--set", "routing.mode=paths"},
 		{"--set", "transport.kind=linerate", "--set", "transport.cc=fixed"},
-		{"--set", "topology.mtu=9000", "--set", "transport.ack_size=9000"},
+		{"--set", "topology.mtu=9000", "--set", "transport.ack_size=9000", "--set", "transport.kind=window"},
 		{"--set", "topology.mtu=65536"},
-		{"--set", "transport.window=1pkt", "--set", "transport.min_rto=100us", "--set", "run.sample_interval=10us", "--set", "run.series_interval=100us"},
+		{"--set", "transport.kind=window", "--set", "transport.window=1pkt", "--set", "transport.min_rto=100us", "--set", "run.sample_interval=10us", "--set", "run.series_interval=100us"},
 		{"--set", "schedule.slot=2us", "--set", "schedule.reconf=0"},
 		{"--set", "schedule.slot=10us", "--set", "schedule.reconf=8.8us"},
 		{"--set", "schedule.kind=sirius", "--set", "topology.circuit_link=100Gbps"},
@@ -444,6 +444,42 @@ func keyTable() string {
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s |\n", r.Key, e.Name, e.Doc, strings.Join(reads, ", "))
 		}
+	}
+	b.WriteString(transportTable())
+	return b.String()
+}
+
+// transportTable is which keys each transport reads, for which flows, on
+// which topology (fabric.FlowKeys, fabric.TransportFlows), and what each
+// topology does with it: runs it, or refuses it with the line Build
+// gives (a default run with topology.kind and transport.kind set).
+func transportTable() string {
+	var b strings.Builder
+	b.WriteString("\nWhat each transport reads (`transport.cc` and the other keys of its flows are refused where no flow of the run reads them; `TestEveryKeyReadOrRefused` runs every combination):\n\n")
+	b.WriteString("| `transport.kind` | topologies | `transport.cc` drives | `buffer.policy` decides for | keys read for pulled flows | keys read for the other flows |\n|---|---|---|---|---|---|\n")
+	code := func(keys []string) string {
+		if len(keys) == 0 {
+			return "none"
+		}
+		return "`" + strings.Join(keys, "`, `") + "`"
+	}
+	for _, kind := range fabric.Transports.Names() {
+		var topos []string
+		for _, topo := range scenario.Topologies.Names() {
+			keys := []string{"topology.kind=" + topo, "transport.kind=" + kind, "run.sim_time=1ms"}
+			sp, err := scenario.With(keys...)
+			if err == nil {
+				_, err = sp.Build()
+			}
+			if err != nil {
+				topos = append(topos, fmt.Sprintf("%s: refused (`%v`)", topo, err))
+			} else {
+				topos = append(topos, topo)
+			}
+		}
+		law, policy := fabric.TransportFlows(kind)
+		pulled, other := fabric.FlowKeys(kind)
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s |\n", kind, strings.Join(topos, "; "), law, policy, code(pulled), code(other))
 	}
 	return b.String()
 }
@@ -738,5 +774,41 @@ func TestSimulateWarnsUnfinished(t *testing.T) {
 	warn := fmt.Sprintf("only %d of %d measured flows", m.Completed, m.Started)
 	if n := strings.Count(stderr.String(), warn); n != 1 {
 		t.Errorf("stderr %q: want one line with %q", stderr.String(), warn)
+	}
+}
+
+// TestSimulateWarnsWithCause: the stderr line on unfinished flows names
+// the diagnosis summary.json carries (a 30 MB flow cannot finish in 5 ms
+// even alone: stopped by run.sim_time, advice to lengthen it), and a run
+// whose law is refused exits 2 naming transport.cc.
+func TestSimulateWarnsWithCause(t *testing.T) {
+	dir := t.TempDir()
+	flows := filepath.Join(dir, "one.flows")
+	if err := os.WriteFile(flows, []byte("0 4 30000000 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	var stdout, stderr bytes.Buffer
+	args := []string{"rdcn", "simulate", "-q", "--set", "workload.flows_file=" + flows, "--set", "run.sim_time=5ms", "-o", out}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "cause: sim_time") || !strings.Contains(stderr.String(), "would finish only by 24.0039ms: lengthen run.sim_time") {
+		t.Errorf("warning without the diagnosis: %q", stderr.String())
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Unfinished *struct{ Cause string } `json:"unfinished_diagnosis"`
+	}
+	if err := json.Unmarshal(raw, &sum); err != nil || sum.Unfinished == nil || sum.Unfinished.Cause != "sim_time" {
+		t.Errorf("summary.json's diagnosis: %+v (%v)", sum.Unfinished, err)
+	}
+	stderr.Reset()
+	args = []string{"rdcn", "simulate", "-q", "--set", "transport.cc=powertcp", "--set", "run.sim_time=1ms", "-o", filepath.Join(dir, "refused")}
+	if code := run(args, &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "transport.cc: applies to the flows that are not pulled") {
+		t.Errorf("transport.cc on an all-pulled run: exit %d, %q", code, stderr.String())
 	}
 }
