@@ -105,7 +105,7 @@ var fabricTransports = []fabricTransport{
 		doc:   "circuit traffic waits at the hosts and ToRs pull it when a circuit can take it (lossless; with paths only bulk flows); the rest as window",
 		reads: []string{"transport.pull_depth", "routing.offer", "transport.acks"}},
 	{name: NDP, flows: cc.TransportNDP, more: "; trimmed headers and control packets wait in a header queue per switch port outside the shared buffer (a header that overflows it returns to its sender); with paths, bulk flows are pulled as with pull",
-		reads: []string{"transport.ndp_header_queue", "transport.pull_depth", "routing.offer"}},
+		reads: []string{"transport.ndp_header_queue", "transport.ndp_dark", "transport.ndp_pull_pacing", "transport.pull_depth", "routing.offer"}},
 }
 
 // flowTransport is the cc transport of the flows of transport.kind name
