@@ -321,13 +321,13 @@ func (s *sim) ndpBounce(t int, idx int32) {
 
 // ndpDark handles NDP packet idx, which waited at ToR t (in class) for
 // the circuit to v that just went dark and which the router still sends
-// to v (reroute). With trim and another next hop now, a data packet is
+// to v (reroute); nothing changes while another switch connects t to v. With trim and another next hop now, a data packet is
 // cut to its header and the packet goes into that hop's header queue
 // (returned to its sender if that is full); true: idx is handled.
 // Otherwise it stays parked for the circuit's next day.
 func (s *sim) ndpDark(t int, v int32, idx int32, class int) bool {
 	p := s.pool.At(idx)
-	if p.Has(packet.Pulled) { // a bulk flow's: waits, as RotorLB does
+	if p.Has(packet.Pulled) || s.upTo[t*s.n+int(v)] != 0 { // a bulk flow's (waits, as RotorLB does), or another switch still connects t to v
 		return false
 	}
 	if s.ndp.trimDark {
