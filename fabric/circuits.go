@@ -199,6 +199,9 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	p := s.pool.At(idx)
+	if p.Has(packet.Parked) {
+		s.ndpUnpark(p)
+	}
 	nh := int32(tr.NextHop(q))
 	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
@@ -282,6 +285,9 @@ func (s *sim) reroute(t int, v int32) {
 				if s.rerouting == routing.RerouteAll {
 					nclass = class
 				}
+			}
+			if next == v && s.ndp.on && s.ndpDark(t, v, q, class) {
+				continue
 			}
 			if s.cfg.Check {
 				s.checkedMove(tr, q, tr.VOQ(int(next), nclass), p)

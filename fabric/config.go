@@ -142,6 +142,13 @@ type Config struct {
 	// Slowdown is the definition of the ideal FCT (Slowdowns); default
 	// DefaultSlowdown.
 	Slowdown string
+	// NDPDark is what a ToR does with the NDP packets queued for a
+	// circuit that goes dark when the router has another next hop for
+	// them (ndp.go): NDPDarkTrim (default) or NDPDarkWait.
+	NDPDark string
+	// NDPPullPacing is whose line rate an NDP receiver's PULLs are paced
+	// at (ndp.go): NDPPaceHost (default) or NDPPaceFlow.
+	NDPPullPacing string
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
 	// a law of its own whose Window changes only in its own methods: the
@@ -222,6 +229,20 @@ const (
 	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
 	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.
 	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
+	DefaultNDPDark        = NDPDarkTrim // transport.ndp_dark
+	DefaultNDPPullPacing  = NDPPaceHost // transport.ndp_pull_pacing
+)
+
+// transport.ndp_dark: NDP packets queued for a circuit that goes dark.
+const (
+	NDPDarkTrim = "trim" // data trimmed to headers, headers and control packets sent on the new next hop
+	NDPDarkWait = "wait" // everything waits for the circuit's next day
+)
+
+// transport.ndp_pull_pacing: the PULL pacer of an NDP receiver.
+const (
+	NDPPaceHost = "host" // one pacer per receiving host, all its flows in turn (the NDP paper)
+	NDPPaceFlow = "flow" // one pacer per flow, each at the host's line rate (opera-sim)
 )
 
 func (c *Config) defaults() {
@@ -258,6 +279,12 @@ func (c *Config) defaults() {
 	}
 	if c.NDPHeaderQueue == 0 {
 		c.NDPHeaderQueue = DefaultNDPHeaderQueue
+	}
+	if c.NDPDark == "" {
+		c.NDPDark = DefaultNDPDark
+	}
+	if c.NDPPullPacing == "" {
+		c.NDPPullPacing = DefaultNDPPullPacing
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -450,6 +477,12 @@ func (c *Config) validate() error {
 	}
 	if c.NDPHeaderQueue < 0 {
 		return cfgErr("transport.ndp_header_queue", "must not be negative, got %d", c.NDPHeaderQueue)
+	}
+	if c.NDPDark != NDPDarkTrim && c.NDPDark != NDPDarkWait {
+		return cfgErr("transport.ndp_dark", "unknown choice %q (want trim or wait)", c.NDPDark)
+	}
+	if c.NDPPullPacing != NDPPaceHost && c.NDPPullPacing != NDPPaceFlow {
+		return cfgErr("transport.ndp_pull_pacing", "unknown choice %q (want host or flow)", c.NDPPullPacing)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)

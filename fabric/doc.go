@@ -158,7 +158,13 @@
 // trimmed, and a push-out policy never pushes out a header; the sender re-sends what is unacknowledged after
 // transport.min_rto without hearing from the receiver (lost headers and
 // PULLs); run.check counts a trim as a refusal that is not a drop and its
-// cut payload in the byte balance.
+// cut payload in the byte balance. When a circuit goes dark, the NDP
+// packets queued for it that the router still sends there are cut to
+// headers (data) or moved (headers and control packets) to the new
+// slice's next hop, unless transport.ndp_dark = wait keeps them for the
+// circuit's next day (a cut at a dark circuit is no refusal: it adds to
+// the cut payload only); transport.ndp_pull_pacing = flow gives each flow
+// a pull pacer of its own (opera-sim) instead of one per host.
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

@@ -252,6 +252,9 @@ func (s *sim) rto(id int32) {
 		return
 	}
 	more := fs.src.OnTimeout(s.q.Now())
+	if more && s.ndp.on {
+		s.ndpTimedOut(id)
+	}
 	s.srcChanged(id)
 	if more {
 		s.wakeFlow(id)

@@ -5,6 +5,7 @@ import (
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/routing"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -42,6 +43,21 @@ import (
 //     per MTU time of the host link, for all the flows to that host in
 //     arrival order: the senders together send at the receiver's line
 //     rate. A flow whose receiver has everything gets no more PULLs.
+//   - With transport.ndp_pull_pacing = flow, each flow has a pacer of
+//     its own (one PULL per MTU time of the host link), as opera-sim
+//     runs NDP: a receiver of k flows then pulls up to k times its line
+//     rate.
+//   - Dark circuits (transport.ndp_dark = trim): when a circuit t → v
+//     goes dark, the NDP packets queued at ToR t for it whose router
+//     now has another next hop (reroute, circuits.go, asks ndpDark) do
+//     not wait for its next day: a data packet is cut to its header (so
+//     the receiver NACKs it and pulls its retransmission over the new
+//     slice's paths), and headers and control packets go into the new
+//     next hop's header queue (a header that finds it full returns to
+//     its sender). With wait, or with no other next hop, they wait
+//     (Parked) for the circuit's next day; a flow's timeout while one
+//     of its packets is parked counts as a timeout behind a dark
+//     circuit.
 //   - The sender sends transport.ndp_window packets (default one BDP)
 //     at line rate, then one packet (retransmission first) per PULL.
 //     Nothing heard for transport.min_rto re-sends what is unacknowledged.
@@ -61,6 +77,39 @@ type ndpState struct {
 	// queueDrops the packets a full header queue dropped (headers and
 	// control packets: not in any switch's Drops).
 	trimmed, trimmedBytes, headerDrops, bounced, queueDrops int64
+
+	perFlow  bool      // transport.ndp_pull_pacing = flow
+	trimDark bool      // transport.ndp_dark = trim
+	flows    []ndpFlow // by flow id, grown as flows start
+	dark     DarkStats
+}
+
+// DarkStats counts what NDP's ToRs did with the packets queued for a
+// circuit that went dark (transport.ndp_dark).
+type DarkStats struct {
+	Trimmed      int64 `json:"trimmed"`       // data packets cut to headers, sent on another next hop
+	Moved        int64 `json:"moved"`         // headers and control packets sent on another next hop
+	Parked       int64 `json:"parked"`        // packets left waiting for the circuit's next day
+	Timeouts     int64 `json:"timeouts"`      // timeouts of flows with a packet parked
+	TimeoutFlows int64 `json:"timeout_flows"` // flows with at least one such timeout
+}
+
+// ndpFlow is one NDP flow's fabric state: its pull pacer (per-flow
+// pacing) and its packets parked behind dark circuits.
+type ndpFlow struct {
+	pullAt       rotor.Time // the pacer's next PULL may go then
+	owed         int32      // PULLs owed
+	parked       int32      // its packets parked now
+	armed        bool       // an evNDPPull is pending
+	darkTimedOut bool       // it timed out with a packet parked
+}
+
+// flow is flow id's ndpFlow.
+func (nd *ndpState) flow(id int32) *ndpFlow {
+	for int(id) >= len(nd.flows) {
+		nd.flows = append(nd.flows, ndpFlow{})
+	}
+	return &nd.flows[id]
 }
 
 // ndpHost is one host's NDP state: its pull pacer (as a receiver) and its
@@ -72,12 +121,17 @@ type ndpHost struct {
 	ready  des.FIFO   // flows that may have credit (round-robin)
 }
 
-func (s *sim) initNDP() {
+func (s *sim) initNDP() error {
 	if s.cfg.Transport != NDP {
-		return
+		return nil
 	}
 	nd := &s.ndp
 	nd.on = true
+	nd.perFlow = s.cfg.NDPPullPacing == NDPPaceFlow
+	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
+	if s.cfg.NDPDark != DefaultNDPDark && (s.cfg.LeafSpine != nil || s.rerouting == routing.RerouteNone) {
+		return cfgErr("transport.ndp_dark", "routing.mode %s keeps every packet for its circuit; the key is read only with a routing that re-routes at slice changes (paths, vlb-paths, earliest)", s.cfg.Routing)
+	}
 	nd.hosts = make([]ndpHost, s.n*s.H)
 	nd.iw = s.cfg.NDPWindow
 	if nd.iw == 0 { // one bandwidth-delay product of the host link
@@ -85,6 +139,7 @@ func (s *sim) initNDP() {
 		nd.iw = int(max(1, (bdp+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU)))
 	}
 	s.cc.flow.Window = nd.iw
+	return nil
 }
 
 // ndpWake lists flow id with its host's flows that may send and starts
@@ -124,8 +179,18 @@ func (s *sim) ndpSend(h int32) {
 	}
 }
 
-// ndpQueuePull asks host h's pacer for one PULL for flow id.
+// ndpQueuePull asks host h's pacer (or flow id's) for one PULL for flow
+// id.
 func (s *sim) ndpQueuePull(h int32, id int32) {
+	if s.ndp.perFlow {
+		f := s.ndp.flow(id)
+		f.owed++
+		if !f.armed {
+			f.armed = true
+			s.q.Schedule(max(s.q.Now(), f.pullAt), evNDPPull, h, id+1)
+		}
+		return
+	}
 	nh := &s.ndp.hosts[h]
 	nh.pulls.Push(id)
 	if !nh.armed {
@@ -134,10 +199,14 @@ func (s *sim) ndpQueuePull(h int32, id int32) {
 	}
 }
 
-// ndpPull sends host h's next paced PULL: to the first flow owed one
-// that still misses data. The next goes one MTU time of the host link
-// later.
-func (s *sim) ndpPull(h int32) {
+// ndpPull sends host h's next paced PULL (flow ≥ 1: flow−1's own
+// pacer's): to the first flow owed one that still misses data. The next
+// goes one MTU time of the host link later.
+func (s *sim) ndpPull(h int32, flow int32) {
+	if flow > 0 {
+		s.ndpFlowPull(h, flow-1)
+		return
+	}
 	nh := &s.ndp.hosts[h]
 	nh.armed = false
 	for nh.pulls.Len() > 0 {
@@ -146,22 +215,44 @@ func (s *sim) ndpPull(h int32) {
 		if fs.sink == nil || fs.done {
 			continue
 		}
-		now := s.q.Now()
-		idx := s.pool.Alloc()
-		p := s.pool.At(idx)
-		cc.MakePull(p, id, h, int32(fs.f.Src), s.cfg.AckSize, now)
-		p.DstToR = fs.srcToR
-		hs := &s.hosts[h]
-		hs.acks.Push(idx)
-		if !hs.busy {
-			s.hostSend(h)
-		}
-		nh.pullAt = now + s.serMTU[linkHost]
+		s.ndpSendPull(h, id)
+		nh.pullAt = s.q.Now() + s.serMTU[linkHost]
 		if nh.pulls.Len() > 0 {
 			nh.armed = true
 			s.q.Schedule(nh.pullAt, evNDPPull, h, 0)
 		}
 		return
+	}
+}
+
+// ndpFlowPull is ndpPull for flow id's own pacer at host h.
+func (s *sim) ndpFlowPull(h int32, id int32) {
+	f := &s.ndp.flows[id]
+	f.armed = false
+	if fs := &s.flows[id]; fs.sink == nil || fs.done {
+		f.owed = 0
+		return
+	}
+	f.owed--
+	s.ndpSendPull(h, id)
+	f.pullAt = s.q.Now() + s.serMTU[linkHost]
+	if f.owed > 0 {
+		f.armed = true
+		s.q.Schedule(f.pullAt, evNDPPull, h, id+1)
+	}
+}
+
+// ndpSendPull puts a PULL of flow id on host h's NIC, ahead of data.
+func (s *sim) ndpSendPull(h int32, id int32) {
+	fs := &s.flows[id]
+	idx := s.pool.Alloc()
+	p := s.pool.At(idx)
+	cc.MakePull(p, id, h, int32(fs.f.Src), s.cfg.AckSize, s.q.Now())
+	p.DstToR = fs.srcToR
+	hs := &s.hosts[h]
+	hs.acks.Push(idx)
+	if !hs.busy {
+		s.hostSend(h)
 	}
 }
 
@@ -226,4 +317,70 @@ func (s *sim) ndpBounce(t int, idx int32) {
 	p.Set(packet.Bounced)
 	p.DstToR = s.flows[p.Flow].srcToR
 	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
+}
+
+// ndpDark handles the NDP packet at the head of ToR t's queue q (in
+// class), which waited for the circuit to v that just went dark and which
+// the router still sends to v (reroute); nothing changes while another
+// switch connects t to v. With trim and another next hop now, it leaves
+// q (and the shared buffer), a data packet is cut to its header and the packet goes into that hop's header queue
+// (returned to its sender if that is full); true: it left q.
+// Otherwise it stays parked for the circuit's next day.
+func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
+	tr := s.tors[t]
+	idx := tr.Head(q)
+	p := s.pool.At(idx)
+	if p.Has(packet.Pulled) || s.upTo[t*s.n+int(v)] != 0 { // a bulk flow's (waits, as RotorLB does), or another switch still connects t to v
+		return false
+	}
+	if s.ndp.trimDark {
+		next, _, usePS := s.route(t, p, p.Hops == 0 && class == tor.Local)
+		if next != v && !usePS {
+			tr.Take(s.q.Now(), q)
+			if p.Has(packet.Parked) {
+				s.ndpUnpark(p)
+			}
+			if p.Kind == packet.Data {
+				hdr := min(p.Size, s.cfg.AckSize)
+				s.ndp.trimmedBytes += int64(p.Size - hdr)
+				p.Kind, p.Size = packet.Trimmed, hdr
+				s.ndp.dark.Trimmed++
+			} else {
+				s.ndp.dark.Moved++
+			}
+			if s.enqueue(tr, tr.VOQ(int(next), tor.Transit), idx) {
+				s.kick(t, next, false)
+			}
+			return true
+		}
+	}
+	if !p.Has(packet.Parked) {
+		p.Set(packet.Parked)
+		s.ndp.flow(p.Flow).parked++
+		s.ndp.dark.Parked++
+	}
+	return false
+}
+
+// ndpUnpark notes that parked packet p leaves its VOQ.
+func (s *sim) ndpUnpark(p *packet.Packet) {
+	p.Flags &^= packet.Parked
+	s.ndp.flows[p.Flow].parked--
+}
+
+// ndpTimedOut counts flow id's timeout if one of its packets is parked
+// behind a dark circuit.
+func (s *sim) ndpTimedOut(id int32) {
+	if int(id) >= len(s.ndp.flows) {
+		return
+	}
+	f := &s.ndp.flows[id]
+	if f.parked == 0 {
+		return
+	}
+	s.ndp.dark.Timeouts++
+	if !f.darkTimedOut {
+		f.darkTimedOut = true
+		s.ndp.dark.TimeoutFlows++
+	}
 }

@@ -46,6 +46,9 @@ type Counters struct {
 	// HeadersDropped the headers (trimmed or returned) dropped (in
 	// DroppedPackets too).
 	Trimmed, TrimmedBytes, HeadersBounced, HeadersDropped int64
+	// NDPDark is what NDP's rotor ToRs did at dark circuits
+	// (transport.ndp_dark); nil without NDP or on a leaf-spine.
+	NDPDark *DarkStats
 }
 
 // Result is what a run measured.
@@ -161,6 +164,10 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes - s.ndp.trimmedBytes
 	r.Trimmed, r.TrimmedBytes, r.HeadersBounced, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.bounced, s.ndp.headerDrops
+	if s.ndp.on && s.ls == nil {
+		d := s.ndp.dark
+		r.NDPDark = &d
+	}
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
 	s.fillPairs(r, stop)

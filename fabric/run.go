@@ -203,7 +203,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 	case evSpineArrive:
 		s.spineArrive(int(target), arg)
 	case evNDPPull:
-		s.ndpPull(target)
+		s.ndpPull(target, arg)
 	case evPFC:
 		s.pfcArrive(target, arg)
 	case evPrefetch:

@@ -33,7 +33,7 @@ const (
 	evPrefetch                 // pull for the circuits of switch's next day (target switch)
 	evStored                   // a relayed packet is stored at a host of ToR target, for ToR arg
 	evSpineArrive              // leaf-spine: packet reaches spine target (arg packet)
-	evNDPPull                  // ndp: host target's pull pacer may send its next PULL
+	evNDPPull                  // ndp: host target's pull pacer (arg 0) or flow arg−1's may send its next PULL
 	evPFC                      // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 	evHandshake                // a windowed flow's handshake is over: it may send (target flow)
 )
@@ -272,7 +272,9 @@ func newSim(cfg Config) (*sim, error) {
 		s.initPull()
 		s.pulling = true
 	}
-	s.initNDP()
+	if err := s.initNDP(); err != nil {
+		return nil, err
+	}
 	if err := s.m.init(s); err != nil {
 		return nil, err
 	}

@@ -143,7 +143,10 @@ type Summary struct {
 		HeadersBounced int64 `json:"headers_bounced,omitempty"`
 		HeadersDropped int64 `json:"headers_dropped,omitempty"`
 	} `json:"packets"`
-	Bytes struct {
+	// NDPDark: what NDP's rotor ToRs did with the packets queued for a
+	// circuit that went dark (transport.ndp_dark), only with ndp.
+	NDPDark *DarkStats `json:"ndp_dark,omitempty"`
+	Bytes   struct {
 		Injected      int64 `json:"injected"`
 		Delivered     int64 `json:"delivered"`
 		Dropped       int64 `json:"dropped"`
@@ -217,6 +220,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
 	s.Packets.HopLimit = r.HopLimitDropped
 	s.Packets.Trimmed, s.Packets.HeadersBounced, s.Packets.HeadersDropped = r.Trimmed, r.HeadersBounced, r.HeadersDropped
+	s.NDPDark = r.NDPDark
 	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
 		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes
 	s.Bytes.DataInjected, s.Bytes.DataDelivered, s.Bytes.DataDropped = r.InjectedData, r.DeliveredData, r.DroppedData

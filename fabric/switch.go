@@ -42,6 +42,9 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 
 func (s *sim) drop(idx int32) {
 	p := s.pool.At(idx)
+	if p.Has(packet.Parked) {
+		s.ndpUnpark(p)
+	}
 	s.m.droppedPkts++
 	s.m.droppedBytes += int64(p.Size)
 	if p.Kind == packet.Data {

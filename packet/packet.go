@@ -50,6 +50,7 @@ const (
 	Circuit                   // data: crossed a circuit; ack: the data packet did
 	Pulled                    // host-buffered data the ToR pulled: lossless, room reserved hop by hop
 	Bounced                   // nack: a header a switch returned to its sender (NDP's return to sender)
+	Parked                    // ndp: waits in a ToR's VOQ for a circuit that went dark
 )
 
 // Has reports whether all of f are set.

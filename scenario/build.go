@@ -88,6 +88,8 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		PullDepth:          p.int("transport.pull_depth", 0),
 		NDPWindow:          p.int("transport.ndp_window", 0),
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
+		NDPDark:            s.values["transport.ndp_dark"],
+		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: the law's default marking"),

@@ -71,6 +71,8 @@ var Keys = slices.Concat([]Key{
 	{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 	{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
 	{"transport.ndp_header_queue", itoa(fabric.DefaultNDPHeaderQueue), "ndp: trimmed headers and control packets each switch port holds outside the shared buffer (per next-hop ToR at a rotor ToR); a header that finds it full returns to its sender. Default: opera-sim's 8 × 1 500 B in 64-B headers"},
+	{"transport.ndp_dark", fabric.DefaultNDPDark, "ndp on a rotor fabric whose routing re-routes at slice changes (paths, vlb-paths, earliest): what a ToR does with the packets queued for a circuit that goes dark when the new slice has another next hop for them: trim (data cut to headers; headers and control packets take the new next hop) or wait (for the circuit's next day)"},
+	{"transport.ndp_pull_pacing", fabric.DefaultNDPPullPacing, "ndp: PULL pacing of a receiver: host (one pacer per host, its flows in turn: the senders together at its line rate, as in the NDP paper) or flow (one pacer per flow, each at line rate, as opera-sim)"},
 	{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls.Choices() + "; checked before the run"},
 	{"transport.cc_params", "", ccParamsDoc()},
 	{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},
