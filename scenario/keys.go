@@ -60,7 +60,7 @@ var Keys = slices.Concat([]Key{
 	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
 	{"routing.mode", "", fabric.Routers.Choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else earliest)"},
 	{"routing.paths_k", itoa(fabric.DefaultPathsK), "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
-	{"routing.multipath", fabric.DefaultMultipath, "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera) or ecmp (equal-cost shortest-path next hops)"},
+	{"routing.multipath", fabric.DefaultMultipath, "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera), ecmp (equal-cost shortest-path next hops, by a flow hash) or spray (the same next hops, drawn per packet)"},
 	{"routing.bulk", fabric.DefaultBulkBytes.String(), "paths: flows of at least this size are bulk and use direct + RotorLB"},
 	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 	{"routing.offer", fabric.DefaultRelayOffer, "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
