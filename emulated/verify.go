@@ -17,6 +17,11 @@ import (
 //   - Upper (routing "any"): recomputed from Lengths with Floyd–Warshall
 //     (a different shortest-path algorithm than the solver's Dijkstra) as
 //     Σ c_e·l_e / Σ D_st·dist_l(s,t).
+//   - Routing "vlb-slice" (VLBSlice): the flow's arcs each lie on a path
+//     of the family (a first hop, or one hop closer to a destination), and
+//     Upper is recomputed from Lengths with the family's least lengths
+//     found by forward searches from every first hop (the solver searches
+//     backward from every destination).
 //   - Fixed routings ("direct", "vlb"): Lower = Upper, and the routing's arc
 //     loads at θ saturate some arc without exceeding any (for "vlb" the
 //     loads are recomputed pair by pair from path counts).
@@ -49,6 +54,20 @@ func Verify(g *Graph, d demand.Matrix, r *Result) error {
 		}
 		if math.Abs(ub-r.Upper) > 1e-7*math.Max(ub, 1e-12) {
 			return fmt.Errorf("certificate: upper bound %v does not match its lengths, which give %v", r.Upper, ub)
+		}
+	case RoutingVLBSlice:
+		if r.Flow == nil {
+			return fmt.Errorf("certificate: routing %s has no flow", r.Routing)
+		}
+		if err := familyArcs(g, d, r, tol); err != nil {
+			return err
+		}
+		ub, err := familyBound(g, d, r.Lengths)
+		if err != nil {
+			return err
+		}
+		if math.Abs(ub-r.Upper) > 1e-7*math.Max(ub, 1e-12) {
+			return fmt.Errorf("certificate: upper bound %v does not match its lengths, which give %v over the %s paths", r.Upper, ub, r.Routing)
 		}
 	case "direct":
 		if r.Lower != r.Upper {
