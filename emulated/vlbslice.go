@@ -8,8 +8,68 @@ import (
 	"github.com/rdcn/rdcn/demand"
 )
 
-// RoutingVLBSlice is the Result.Routing of VLBSlice.
-const RoutingVLBSlice = "vlb-slice"
+// Result.Routing of VLBSlice and VLBSliceSpray.
+const (
+	RoutingVLBSlice      = "vlb-slice"
+	RoutingVLBSliceSpray = "vlb-slice-spray"
+)
+
+// VLBSliceSpray is θ of vlb-slice's paths with the split the router's
+// spraying makes: the first hop over every arc out of s in proportion to
+// its capacity (each circuit up equally likely), then even over the
+// shortest hop-count paths to t. A fixed routing: θ = min over arcs of
+// c_e / load_e, Lower = Upper, no Flow (as VLB). VLBSlice's θ, with the
+// best split, is at least this.
+func VLBSliceSpray(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
+	dn, err := prepare(g, d, opt != nil && opt.Raw)
+	if err != nil {
+		return nil, err
+	}
+	if !hasTraffic(dn) {
+		return nil, errors.New("demand: has no traffic between distinct nodes")
+	}
+	first, legs := sprayLegs(g, dn)
+	load, err := legLoads(g, legs, first)
+	if err != nil {
+		return nil, err
+	}
+	theta := math.Inf(1)
+	for a, x := range load {
+		if x > 0 {
+			theta = math.Min(theta, g.Cap[a]/x)
+		}
+	}
+	return &Result{Theta: theta, Lower: theta, Upper: theta, Routing: RoutingVLBSliceSpray,
+		Solver: "closed-form", Demand: dn}, nil
+}
+
+// sprayLegs splits the demand at the first hop: first[s·n+w] is the load
+// of the arcs out of the sources (D_st in proportion to c_sw over s's
+// out-capacity), legs[w][t] what each first hop w forwards to t.
+func sprayLegs(g *Graph, dn demand.Matrix) (first []float64, legs [][]float64) {
+	n := g.N
+	first = make([]float64, n*n)
+	legs = make([][]float64, n)
+	for w := range legs {
+		legs[w] = make([]float64, n)
+	}
+	for s, row := range dn {
+		out := g.OutCapacity(s)
+		for t, x := range row {
+			if s == t || x == 0 || out == 0 {
+				continue
+			}
+			for _, w := range g.Out[s] {
+				share := x * g.Cap[s*n+int(w)] / out
+				first[s*n+int(w)] += share
+				if int(w) != t {
+					legs[w][t] += share
+				}
+			}
+		}
+	}
+	return first, legs
+}
 
 // VLBSlice is the maximum concurrent flow θ(D) of the hose-normalised
 // demand d when every s→t path is the flow model of the simulator's

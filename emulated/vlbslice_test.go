@@ -68,8 +68,9 @@ func TestVLBSliceCompleteGraph(t *testing.T) {
 // TestVLBSliceBetweenBounds: on deBruijn graphs the family's θ lies
 // between a routing of the family computed by counting (first hop split in
 // proportion to the arc capacities, then even over the shortest paths:
-// what the router's spraying does on the emulated graph) and any
-// routing's θ; its certificate verifies, and a tampered one does not.
+// what the router's spraying does on the emulated graph; VLBSliceSpray
+// must equal it) and any routing's θ; the certificates verify, and
+// tampered ones do not.
 func TestVLBSliceBetweenBounds(t *testing.T) {
 	for _, c := range []struct{ n, d int }{{16, 2}, {16, 4}, {64, 8}} {
 		g := deBruijnGraph(c.n, c.d)
@@ -82,6 +83,21 @@ func TestVLBSliceBetweenBounds(t *testing.T) {
 				t.Errorf("B(%d,%d) %s: %v", c.n, c.d, name, err)
 			}
 			fixed := sprayTheta(g, r.Demand)
+			sp, err := VLBSliceSpray(g, d, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(sp.Theta-fixed) > 1e-9*fixed {
+				t.Errorf("B(%d,%d) %s: VLBSliceSpray θ = %v, the counted spray routing %v", c.n, c.d, name, sp.Theta, fixed)
+			}
+			if err := Verify(g, sp.Demand, sp); err != nil {
+				t.Errorf("B(%d,%d) %s spray: %v", c.n, c.d, name, err)
+			}
+			bad := *sp
+			bad.Lower, bad.Upper = sp.Lower*1.01, sp.Upper*1.01
+			if Verify(g, sp.Demand, &bad) == nil {
+				t.Errorf("B(%d,%d) %s: a raised spray θ verified", c.n, c.d, name)
+			}
 			any, err := Throughput(g, d, &Options{Gap: 1e-3})
 			if err != nil {
 				t.Fatal(err)
@@ -93,7 +109,7 @@ func TestVLBSliceBetweenBounds(t *testing.T) {
 			if r.Lower > any.Upper*(1+1e-9) {
 				t.Errorf("B(%d,%d) %s: vlb-slice's %v exceeds any routing's upper bound %v", c.n, c.d, name, r.Lower, any.Upper)
 			}
-			bad := *r
+			bad = *r
 			bad.Upper *= 0.9
 			if Verify(g, r.Demand, &bad) == nil {
 				t.Errorf("B(%d,%d) %s: a lowered upper bound verified", c.n, c.d, name)
