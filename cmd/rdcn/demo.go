@@ -39,11 +39,13 @@ func demoMarsDegree(n, u int) int { return min(2*u, n/u*u) }
 
 // demoRuns runs each kind on its designed routing and transport
 // (fabric.DesignedFor, rdcn simulate's defaults).
+// The window is set for the transports that read it (Mars runs NDP).
 func demoRuns(n, u int) []demoRun {
+	window := "transport.window=" + demoWindow
 	return []demoRun{
-		{"rotornet", []string{"schedule.kind=rotornet"}},
-		{"opera", []string{"schedule.kind=opera"}},
-		{"static", []string{"schedule.kind=static", "schedule.tries=" + strconv.Itoa(demoStaticTries)}},
+		{"rotornet", []string{"schedule.kind=rotornet", window}},
+		{"opera", []string{"schedule.kind=opera", window}},
+		{"static", []string{"schedule.kind=static", "schedule.tries=" + strconv.Itoa(demoStaticTries), window}},
 		{"mars", []string{"schedule.kind=mars", "schedule.degree=" + strconv.Itoa(demoMarsDegree(n, u))}},
 	}
 }
@@ -72,8 +74,8 @@ func demoCommand() *cli.Command {
 			"  opera      shortest paths over the circuits up now (routing paths), bulk flows pulled over RotorLB\n" +
 			"  static     U random derangements, best spectral gap of 4 draws (tries = 4), earliest-arrival\n" +
 			"             temporal paths, window transport\n" +
-			"  mars       deBruijn degree d = 2·U (8 for U = 4; at most n), earliest-arrival temporal paths,\n" +
-			"             window transport\n" +
+			"  mars       deBruijn degree d = 2·U (8 for U = 4; at most n), vlb-slice (a Valiant first hop over any\n" +
+			"             circuit up now, then the slice's shortest paths, sprayed), NDP transport\n" +
 			"  arrivals   flows start during the first 80 % of --sim-time, then the fabric drains\n" +
 			"  transport  window = 40 packets for the window transports",
 		Flags: []cli.Flag{
@@ -137,7 +139,6 @@ func runDemo(c *cli.Context) error {
 		"workload.seed=" + strconv.FormatUint(c.Uint64("seed"), 10),
 		"schedule.seed=" + strconv.FormatUint(c.Uint64("seed"), 10),
 		"run.sim_time=" + c.String("sim-time"),
-		"transport.window=" + demoWindow,
 	}
 	header := fmt.Sprintf("n = %d ToRs × %d hosts, %d uplinks, 10 Gbps links, websearch at %g %% load, %s simulated per fabric, seed %d",
 		n, demoHostsPerTor, u, 100*load, c.String("sim-time"), c.Uint64("seed"))
