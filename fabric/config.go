@@ -19,7 +19,7 @@ const (
 	Paths    = routing.Paths    // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
 	Hybrid   = routing.Hybrid   // a circuit if one reaches the destination now, else the packet switch
 	Earliest = routing.Earliest // the temporal path that arrives first given the schedule (waiting allowed)
-	VLBPaths = routing.VLBPaths // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
+	VLBPaths = routing.VLBPaths // Valiant over shortest paths: to a random intermediate, then to the destination (static graphs)
 	VLBSlice = routing.VLBSlice // Valiant as RotorNet sprays it: first hop over any circuit up now, then the slice's shortest paths (Mars)
 )
 

@@ -138,7 +138,7 @@ var Modes = []Mode{
 		New: func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits",
 		Needs: NeedSchedule, New: newEarliest},
-	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
+	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static graphs)",
 		Reads: []string{"routing.paths_k", "routing.multipath"},
 		Needs: NeedSchedule | NeedRand, New: newVLBPaths},
 	{Name: VLBSlice, Doc: "Valiant as RotorNet sprays it, on the slices (Mars, thesis §7.5): first hop over any circuit up now, then shortest paths of the current slice, each packet drawn among the equal-cost next hops",
