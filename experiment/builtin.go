@@ -68,7 +68,7 @@ seed = 1
 		Title: "Mars vs Opera vs RotorNet vs an expander under small buffers (thesis §7.5)",
 		Source: "Thesis §7.5 (Figs. 7.7–7.9): 64 ToRs × 4 hosts, 4 uplinks, 10 Gbps, 500 ns links, 1 µs reconfiguration; websearch at 1–20 % load, all-to-all and random permutation; " +
 			"NDP for every design with buffers (trimming thresholds) of 8 and 4 packets per port; Mars a deBruijn emulated graph of degree 8 with Valiant paths, packets sprayed (routing vlb-slice); " +
-			"Opera all shortest paths of each slice for short flows, bulk (≥ 15 MB) flows single-hop; RotorNet Valiant (Sirius runs the same rotation at this slot); a static Ramanujan-like expander over all shortest paths. " +
+			"Opera all shortest paths of each slice for short flows, bulk (≥ 15 MB) flows single-hop; RotorNet Valiant (standing for Sirius too: rdcn's sirius, the same shifts per uplink band, matched it within 0.1 % in a probe); a static Ramanujan-like expander over all shortest paths. " +
 			"The thesis gives no slot length: here Δ = 9.6 µs, the slot at which Theorem 19 designs degree 8 for 8 packets per port (B = 8 packets × 8 ports × 1500 B = 96 KB per ToR, d = B/(c·Δ) = 8 at c = 10 Gbps). " +
 			"Quick: 16 ToRs, 20 ms, loads 5 and 20 %; full: 64 ToRs, 50 ms",
 		Available: true,
