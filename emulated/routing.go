@@ -101,9 +101,14 @@ func vlbLegs(dn demand.Matrix) [][]float64 {
 // back from the far end: arc u→v carries T(v)·σ(a,u)/σ(a,v), where T(v) is
 // all flow that reaches v.
 func vlbLoads(g *Graph, dn demand.Matrix) ([]float64, error) {
+	return legLoads(g, vlbLegs(dn), make([]float64, g.N*g.N))
+}
+
+// legLoads adds to load the arc loads of the leg demand legs[a][b], each
+// leg routed along shortest hop-count paths, split evenly over
+// equal-length paths, and returns load.
+func legLoads(g *Graph, legs [][]float64, load []float64) ([]float64, error) {
 	n := g.N
-	legs := vlbLegs(dn)
-	load := make([]float64, n*n)
 	dist := make([]int, n)
 	sigma := make([]float64, n)
 	through := make([]float64, n)

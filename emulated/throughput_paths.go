@@ -71,6 +71,10 @@ type pathSolver struct {
 
 	maxDetours int // new detours per commodity and iteration
 
+	// family, when set, restricts the paths to VLBSlice's (its own trees
+	// and detours); nil: any path.
+	family *firstHops
+
 	ctx      context.Context // nil: never stopped
 	progress func(Progress)  // nil: not reported
 }
@@ -149,6 +153,7 @@ func (s *pathSolver) congestion() float64 {
 // tree is the scratch of one shortest-path tree: distances, parents and
 // Dijkstra's state.
 type tree struct {
+	src   int32 // the source it was grown from (family trees)
 	dist  []float64
 	par   []int32
 	done  []bool
@@ -175,6 +180,10 @@ func (s *pathSolver) shortestPaths(src, i int) { s.grow(s.tree, src, i) }
 // i is settled. It reads only s.l, the graph and the commodities, so trees
 // of different sources may grow concurrently.
 func (s *pathSolver) grow(t *tree, src, i int) {
+	if s.family != nil {
+		s.family.grow(s, t, src, i)
+		return
+	}
 	n := s.n
 	for v := 0; v < n; v++ {
 		t.dist[v] = math.Inf(1)
@@ -335,6 +344,22 @@ func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
 	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
 		p[i], p[j] = p[j], p[i]
 	}
+	return s.intern(k, start)
+}
+
+// addFamilyPath makes the family path "first hop w, then the least-length
+// shortest path to t" a path of commodity k and returns its id.
+func (s *pathSolver) addFamilyPath(k int, w, t int32) int32 {
+	start := len(s.arcs)
+	s.arcs = s.family.appendPath(s.arcs, s.tree.src, w, t)
+	return s.intern(k, start)
+}
+
+// intern makes the arcs from start to the end of the pool a path of
+// commodity k, reusing an identical active path (then the arcs are
+// dropped again), and returns its id.
+func (s *pathSolver) intern(k, start int) int32 {
+	p := s.arcs[start:]
 	h := uint64(len(p))
 	for _, a := range p {
 		h = (h^uint64(a))*0x100000001b3 + 0x9e3779b97f4a7c15
@@ -742,6 +767,9 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		s.compact(flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
+		if s.family != nil {
+			s.family.update(s.g, s.l)
+		}
 		complete := s.treePass(workers, func(i int) bool {
 			if !initial && s.stopped() {
 				return false
@@ -749,12 +777,19 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			for k := s.first[i]; k < s.first[i+1]; k++ {
 				t := s.dst[k]
 				alpha += s.dem[k] * s.dist[t]
-				p := s.addTreePath(int(k), -1, t)
+				var p int32
+				if s.family != nil {
+					p = s.addFamilyPath(int(k), s.par[t], t)
+				} else {
+					p = s.addTreePath(int(k), -1, t)
+				}
 				if initial {
 					s.x[p] = s.dem[k]
 					for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 						s.load[a] += s.dem[k]
 					}
+				} else if s.family != nil {
+					s.family.detours(s, int(k), t)
 				} else {
 					s.addDetours(int(k), t)
 				}
@@ -865,8 +900,17 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 
 // throughputPaths runs the path solver and packs its certificate.
 func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
+	return throughputFamily(g, d, o, nil)
+}
+
+// throughputFamily runs the path solver on the paths of family (nil: any
+// path) and packs its certificate.
+func throughputFamily(g *Graph, d [][]float64, o *Options, family *firstHops) *Result {
 	n := g.N
 	s := newPathSolver(g, d)
+	if family != nil {
+		s.family, s.workers = family, 1 // its trees are a few sums per pair
+	}
 	s.ctx, s.progress = o.Context, o.Progress
 	flows, _, lengths, upper, iters, stopped := s.solve(o.Gap, o.MaxPhases)
 	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters, Interrupted: stopped}

@@ -17,7 +17,12 @@ import (
 //   - Upper (routing "any"): recomputed from Lengths with Floyd–Warshall
 //     (a different shortest-path algorithm than the solver's Dijkstra) as
 //     Σ c_e·l_e / Σ D_st·dist_l(s,t).
-//   - Fixed routings ("direct", "vlb"): Lower = Upper, and the routing's arc
+//   - Routing "vlb-slice" (VLBSlice): the flow's arcs each lie on a path
+//     of the family (a first hop, or one hop closer to a destination), and
+//     Upper is recomputed from Lengths with the family's least lengths
+//     found by forward searches from every first hop (the solver searches
+//     backward from every destination).
+//   - Fixed routings ("direct", "vlb", "vlb-slice-spray"): Lower = Upper, and the routing's arc
 //     loads at θ saturate some arc without exceeding any (for "vlb" the
 //     loads are recomputed pair by pair from path counts).
 func Verify(g *Graph, d demand.Matrix, r *Result) error {
@@ -49,6 +54,32 @@ func Verify(g *Graph, d demand.Matrix, r *Result) error {
 		}
 		if math.Abs(ub-r.Upper) > 1e-7*math.Max(ub, 1e-12) {
 			return fmt.Errorf("certificate: upper bound %v does not match its lengths, which give %v", r.Upper, ub)
+		}
+	case RoutingVLBSlice:
+		if r.Flow == nil {
+			return fmt.Errorf("certificate: routing %s has no flow", r.Routing)
+		}
+		if err := familyArcs(g, d, r, tol); err != nil {
+			return err
+		}
+		ub, err := familyBound(g, d, r.Lengths)
+		if err != nil {
+			return err
+		}
+		if math.Abs(ub-r.Upper) > 1e-7*math.Max(ub, 1e-12) {
+			return fmt.Errorf("certificate: upper bound %v does not match its lengths, which give %v over the %s paths", r.Upper, ub, r.Routing)
+		}
+	case RoutingVLBSliceSpray:
+		if r.Lower != r.Upper {
+			return fmt.Errorf("certificate: %s routing has lower %v ≠ upper %v", r.Routing, r.Lower, r.Upper)
+		}
+		first, legs := sprayLegs(g, d)
+		load := pairLoads(g, legs)
+		for a, x := range first {
+			load[a] += x
+		}
+		if err := saturates(g, load, r.Lower, tol); err != nil {
+			return err
 		}
 	case "direct":
 		if r.Lower != r.Upper {
@@ -218,8 +249,13 @@ func dualBound(g *Graph, d demand.Matrix, lengths []float64) (float64, error) {
 // with leg demand, a forward BFS from a and a backward BFS from b give the
 // number of shortest paths through every arc.
 func vlbLoadsByPair(g *Graph, d demand.Matrix) []float64 {
+	return pairLoads(g, vlbLegs(d))
+}
+
+// pairLoads routes the leg demand pair by pair (forward and backward BFS
+// path counts) and returns the arc loads.
+func pairLoads(g *Graph, legs [][]float64) []float64 {
 	n := g.N
-	legs := vlbLegs(d)
 	load := make([]float64, n*n)
 	from := make([][]int, n)
 	cntFrom := make([][]float64, n)

@@ -7,11 +7,14 @@
 //   - tradeoff: thesis Table 7.1 and Fig. 7.1 (kind tradeoff): 16 ToRs,
 //     2 uplinks of 400 Gbps, 20 MB, 850 µs, across the degree d.
 //
-//   - mars-small-buffers: Mars (deBruijn d = 8, VLB) vs Opera (expander
-//     slices) vs RotorNet (VLB) on websearch all-to-all across loads and
-//     buffers of a few packets per port (thesis §7.5, Figs. 7.7–7.9), on
-//     rdcn's packet emulator with its fixed-window transport (the thesis
-//     uses NDP) and a smaller fabric (quick 16 ToRs, full 64).
+//   - mars-small-buffers: thesis §7.5 (Figs. 7.7–7.9): Mars (deBruijn
+//     d = 8, vlb-slice) vs Opera (slice shortest paths, sprayed; bulk flows
+//     single-hop) vs RotorNet (VLB) vs a static expander, NDP for all, 1 µs
+//     reconfiguration, 9.6 µs slots (Theorem 19's slot for d = 8 at 8
+//     packets per port), websearch all-to-all and permutation at 1–20 %
+//     load, 4 and 8 packets per port (quick 16 ToRs, full 64 × 4 hosts);
+//     every number of the section's text beside ours, and the figures as
+//     figure.png (PlotMarsSmallBuffers).
 //
 //   - vermilion-noise: Vermilion (γ = 1, 3, 10), randomised Vermilion and
 //     BvN designed from a noisy prediction of a ring demand (thesis

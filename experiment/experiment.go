@@ -35,7 +35,14 @@ type Experiment struct {
 	// Plot selects the report's metric figures (report.Info's Metrics, X
 	// and Facets); zero: every metric against every numeric axis.
 	Plot report.Info
+	// Figure, when set, draws the paper's figure from the results; Run
+	// writes it beside the report as FigureFile.
+	Figure func(w io.Writer, r *sweep.Results, format string) error
 }
+
+// FigureFile is the name of an experiment's Figure in its results
+// directory.
+const FigureFile = "figure.png"
 
 // Scale is what a spec depends on: the quick or the full scale, and the
 // absolute directory holding the experiment's Inputs.
@@ -143,6 +150,19 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 	var b bytes.Buffer
 	if err := report.Sweep(&b, r, info); err != nil {
 		return out, err
+	}
+	if e.Figure != nil {
+		var fig bytes.Buffer
+		if err := e.Figure(&fig, r, "png"); err != nil {
+			return out, err
+		}
+		tmp := filepath.Join(opt.Dir, "."+FigureFile+".tmp")
+		if err := os.WriteFile(tmp, fig.Bytes(), 0o644); err != nil {
+			return out, err
+		}
+		if err := os.Rename(tmp, filepath.Join(opt.Dir, FigureFile)); err != nil {
+			return out, err
+		}
 	}
 	tmp := filepath.Join(opt.Dir, "."+ReportFile+".tmp")
 	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {

@@ -19,7 +19,8 @@ const (
 	Paths    = routing.Paths    // shortest paths over the circuits up now (Opera); bulk flows use rotorlb
 	Hybrid   = routing.Hybrid   // a circuit if one reaches the destination now, else the packet switch
 	Earliest = routing.Earliest // the temporal path that arrives first given the schedule (waiting allowed)
-	VLBPaths = routing.VLBPaths // Valiant over shortest paths: to a random intermediate, then to the destination (static, Mars)
+	VLBPaths = routing.VLBPaths // Valiant over shortest paths: to a random intermediate, then to the destination (static graphs)
+	VLBSlice = routing.VLBSlice // Valiant as RotorNet sprays it: first hop over any circuit up now, then the slice's shortest paths (Mars)
 )
 
 // RoutingModes lists the routing modes Run accepts (the Routers registry).
@@ -40,8 +41,9 @@ const (
 	OfferAll    = "all"    // all its backlog (relays whenever an intermediate has room)
 
 	// Multipath routing with Config.PathsK > 1 (paths, vlb-paths).
-	MultipathKSP  = routing.MultipathKSP  // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
-	MultipathECMP = routing.MultipathECMP // up to k next hops on equal-cost shortest paths, hop by hop
+	MultipathKSP   = routing.MultipathKSP   // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
+	MultipathECMP  = routing.MultipathECMP  // up to k next hops on equal-cost shortest paths, hop by hop
+	MultipathSpray = routing.MultipathSpray // as ecmp, each packet drawing its next hop (packet spraying)
 
 	AcksFabric = "fabric" // ACKs are packets routed through the fabric like data
 	AcksIdeal  = "ideal"  // ACKs reach the sender after the base one-way delay, out of band
@@ -106,7 +108,7 @@ type Config struct {
 	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
-	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default) or MultipathECMP
+	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default), MultipathECMP or MultipathSpray
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
 
@@ -490,8 +492,8 @@ func (c *Config) validate() error {
 	if c.RelayOffer != OfferExcess && c.RelayOffer != OfferAll {
 		return cfgErr("routing.offer", "unknown offer %q (want excess or all)", c.RelayOffer)
 	}
-	if c.Multipath != MultipathKSP && c.Multipath != MultipathECMP {
-		return cfgErr("routing.multipath", "unknown multipath routing %q (want ksp or ecmp)", c.Multipath)
+	if c.Multipath != MultipathKSP && c.Multipath != MultipathECMP && c.Multipath != MultipathSpray {
+		return cfgErr("routing.multipath", "unknown multipath routing %q (want ksp, ecmp or spray)", c.Multipath)
 	}
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)

@@ -32,9 +32,13 @@ var (
 	// pair gets a direct circuit during the cycle (Mars at degree n,
 	// Vermilion's ℓ-complete part): one or two circuit hops, as RotorNet.
 	rotorLike = Designed{RotorLB, Pull, "every ToR pair meets directly in the cycle: run like RotorNet (host-buffered, RotorLB)"}
-	// multiHop is the design of the rest (static graphs, Mars below
-	// degree n, BvN): paths of several circuits, which earliest-arrival
-	// routing finds for every pair the circuits connect.
+	// mars is Mars below degree n as the thesis runs it (§7.5): Valiant
+	// first hops over the circuits up now, then the slice's shortest
+	// paths, packets sprayed over equal-cost next hops; NDP.
+	mars = Designed{VLBSlice, NDP, "Mars (thesis §7.5): Valiant first hop over any circuit up now, then the slice's shortest paths, packets sprayed; NDP"}
+	// multiHop is the design of the rest (static graphs, BvN): paths of
+	// several circuits, which earliest-arrival routing finds for every
+	// pair the circuits connect.
 	multiHop = Designed{Earliest, Windowed, "some ToR pairs never meet directly: earliest-arrival temporal paths reach every pair the circuits connect"}
 
 	// withPacketSwitch is the design of a fabric given an electrical
@@ -53,14 +57,18 @@ func defaultsFor(sc *rotor.Schedule, packetSwitch bool) Designed {
 
 // DesignedFor returns the designed routing and transport of sc: its
 // kind's (rotornet, sirius, opera), else rotorlb with pull when every ToR
-// pair gets a direct circuit during the cycle, else earliest with the
-// windowed transport. (With a packet switch the default is hybrid.)
+// pair gets a direct circuit during the cycle, else vlb-slice with NDP for
+// Mars and earliest with the windowed transport for the rest. (With a
+// packet switch the default is hybrid.)
 func DesignedFor(sc *rotor.Schedule) Designed {
 	if d, ok := designed[sc.Kind]; ok {
 		return d
 	}
 	if everyPairMeets(sc) {
 		return rotorLike
+	}
+	if sc.Kind == "mars" {
+		return mars
 	}
 	return multiHop
 }
@@ -254,7 +262,7 @@ func (cfg *Config) CheckReach(ctx context.Context, flows []workload.Flow) error 
 			} else if !r.connected(s, d) {
 				problem = fmt.Sprintf("no circuit path from ToR %d to ToR %d (flow %d)", s, d, i)
 			}
-		case VLBPaths:
+		case VLBPaths, VLBSlice:
 			if !r.stronglyConnected() {
 				problem = fmt.Sprintf("the circuits do not connect every ToR to every other, and VLB may relay flow %d (ToR %d → ToR %d) through any", i, s, d)
 			}
@@ -334,13 +342,16 @@ func pullRoutes(routing string) bool {
 // would exceed routing.MaxTableEntries; newSim applies the same limit.
 func (cfg *Config) CheckTable() error {
 	switch cfg.Routing {
-	case Paths, VLBPaths, Earliest:
+	case Paths, VLBPaths, VLBSlice, Earliest:
 	default:
 		return nil
 	}
 	n := cfg.Schedule.Nodes
 	epochs := routing.NewEpochs(cfg.Schedule).Len()
 	k := max(cfg.PathsK, 1)
+	if cfg.Routing == VLBSlice {
+		k = routing.MaxECMP // every equal-cost next hop
+	}
 	ksp := cfg.Routing != Earliest && k > 1 && cfg.Multipath == MultipathKSP
 	if ksp {
 		k = 1 // the k-shortest-path table holds references, not k entries per pair; newKSPTable checks n·k

@@ -26,7 +26,7 @@ func TestDesignedDefaults(t *testing.T) {
 		{"rotornet", fabric.RotorLB, fabric.Pull, nil},
 		{"opera", fabric.Paths, fabric.Pull, nil},
 		{"static", fabric.Earliest, fabric.Windowed, nil},                               // U = 4 of 7 neighbours
-		{"mars", fabric.Earliest, fabric.Windowed, []string{"schedule.degree=4"}},       // deBruijn d = 4 < n
+		{"mars", fabric.VLBSlice, fabric.NDP, []string{"schedule.degree=4"}},            // deBruijn d = 4 < n: the thesis' §7.5
 		{"mars", fabric.RotorLB, fabric.Pull, []string{"schedule.degree=8"}},            // degree n = 8: complete
 		{"vermilion", fabric.RotorLB, fabric.Pull, []string{"schedule.demand=uniform"}}, // ℓ-complete part: every pair meets
 		{"bvn", fabric.RotorLB, fabric.Pull, []string{"schedule.demand=uniform"}},       // uniform demand: every pair gets a term

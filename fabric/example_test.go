@@ -73,8 +73,12 @@ func ExampleResult_Queries() {
 // designed for: RotorNet's and Opera's by kind; a static graph, where some
 // ToR pairs never meet directly, multi-hop earliest-arrival paths.
 func ExampleDesignedFor() {
-	for _, kind := range []string{"rotornet", "opera", "static"} {
-		sc, err := schedules.Build(kind, schedules.Params{Nodes: 8, Uplinks: 4, Seed: 1})
+	for _, kind := range []string{"rotornet", "opera", "static", "mars"} {
+		p := schedules.Params{Nodes: 8, Uplinks: 4, Seed: 1}
+		if kind == "mars" {
+			p.Degree = 4 // deBruijn d = 4 < n
+		}
+		sc, err := schedules.Build(kind, p)
 		if err != nil {
 			panic(err)
 		}
@@ -86,7 +90,8 @@ func ExampleDesignedFor() {
 	// rotornet rotorlb  pull
 	// opera    paths    pull
 	// static   earliest window
-	// direct vlb rotorlb paths hybrid hybrid-voq earliest vlb-paths ecmp
+	// mars     vlb-slice ndp
+	// direct vlb rotorlb paths hybrid hybrid-voq earliest vlb-paths vlb-slice ecmp
 }
 
 // Priority flow control on a leaf-spine: 8 hosts of leaf 0 send 200 kB

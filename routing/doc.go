@@ -38,14 +38,23 @@
 //     connect the pair, the packet waits for the first later epoch that
 //     does. Bulk flows (at least routing.bulk) go direct (and RotorLB
 //     relays them). With routing.paths_k = k > 1 a flow hash spreads flows
-//     over up to k next hops on equal-cost shortest paths (multipath ecmp),
+//     over up to k next hops on equal-cost shortest paths (multipath ecmp;
+//     multipath spray draws them per packet instead),
 //     or over the k shortest loopless paths of the epoch (multipath ksp,
 //     Yen's algorithm; unequal cost; the packet is source-routed and keeps
 //     its path while its next circuit stays up).
 //   - vlb-paths: Valiant over paths: to a uniformly random intermediate
 //     ToR (neither source nor destination) over shortest paths, then to the
-//     destination. For static graphs and Mars, where shortest paths alone
+//     destination. For static graphs, where shortest paths alone
 //     concentrate load.
+//   - vlb-slice: Valiant load balancing as RotorNet sprays it, on the
+//     slices of a multi-hop schedule (Mars as the thesis routes it, §7.5):
+//     at its source a packet takes any circuit up now (each circuit equally
+//     likely; during a night of every switch, one of the next slice's),
+//     then shortest paths of the current slice, each hop drawn uniformly
+//     per packet among the equal-cost next hops. Packets wait in the
+//     transit class and are routed again when their circuit goes down (at
+//     the source: a new first hop).
 //   - earliest: the temporal path that reaches the destination first,
 //     waiting at ToRs for later circuits: a backward dynamic program over
 //     the epochs (three cycles unrolled), ties to fewer hops, then the

@@ -120,6 +120,7 @@ type paths struct {
 	hopLimit uint8
 	bulk     func(flow int32) bool
 	rng      interface{ IntN(int) int }
+	spray    bool // each packet draws its equal-cost next hop (MultipathSpray)
 	n        int
 }
 
@@ -162,6 +163,12 @@ func newPathRouter(s Setup) (*paths, error) {
 		}
 		return r, nil
 	}
+	if s.PathsK > 1 && s.Multipath == MultipathSpray {
+		if s.Rand == nil {
+			return nil, setupErr("multipath", "spray needs a random stream (Setup.Rand)")
+		}
+		r.spray, r.rng = true, s.Rand
+	}
 	r.table = NewPathTable(sc, s.PathsK)
 	if r.table == nil {
 		return nil, setupErr("mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", sc.Nodes, MaxTableEntries)
@@ -192,7 +199,7 @@ func (r *paths) Next(now rotor.Time, at int, p *packet.Packet, source bool) Hop 
 	if r.ksp != nil {
 		return r.sourceRoute(now, at, p, dst)
 	}
-	if nh := r.table.Pick(now, at, int(dst), p.Flow); nh >= 0 {
+	if nh := r.pick(now, at, dst, p.Flow); nh >= 0 {
 		return Hop{To: int32(nh), Transit: true}
 	}
 	return Hop{To: dst, Transit: true}
@@ -218,10 +225,19 @@ func (r *paths) nextVLB(now rotor.Time, at int, p *packet.Packet, source bool) H
 		p.Via = r.intermediate(at, dst)
 		dst = p.Via
 	}
-	if nh := r.table.Pick(now, at, int(dst), p.Flow); nh >= 0 {
+	if nh := r.pick(now, at, dst, p.Flow); nh >= 0 {
 		return Hop{To: int32(nh), Transit: true}
 	}
 	return Hop{To: dst, Transit: true}
+}
+
+// pick is the table's next hop toward dst: by the flow's hash, or drawn
+// per packet when spraying.
+func (r *paths) pick(now rotor.Time, at int, dst int32, f int32) int {
+	if r.spray {
+		return r.table.Spray(now, at, int(dst), r.rng)
+	}
+	return r.table.Pick(now, at, int(dst), f)
 }
 
 // intermediate draws a ToR uniformly among the n−2 that are neither t nor

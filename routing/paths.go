@@ -93,25 +93,49 @@ func NewPathTable(sc *rotor.Schedule, k int) *PathTable {
 // first later epoch that does, so the packet waits for that circuit; −1 if
 // no epoch connects them.
 func (pt *PathTable) Pick(t rotor.Time, u, d int, f int32) int {
+	first, alt := pt.choices(t, u, d)
+	if len(alt) == 0 {
+		return first
+	}
+	if j := FlowHash(f, u) % (len(alt) + 1); j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
+// Spray is Pick with the equal-cost next hop drawn uniformly per packet
+// from rng instead of by the flow's hash (packet spraying).
+func (pt *PathTable) Spray(t rotor.Time, u, d int, rng interface{ IntN(int) int }) int {
+	first, alt := pt.choices(t, u, d)
+	if len(alt) == 0 {
+		return first
+	}
+	if j := rng.IntN(len(alt) + 1); j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
+// choices are the next hops from u toward d at time t (or in the first
+// later epoch that connects them): the first, −1 if none, and the further
+// equal-cost ones.
+func (pt *PathTable) choices(t rotor.Time, u, d int) (first int, alt []int16) {
 	e := pt.Index(t)
 	E := len(pt.Bounds)
 	i := (e*pt.n+u)*pt.n + d
 	for k := 1; pt.hop[i] < 0 && k < E; k++ {
 		i = (((e+k)%E*pt.n)+u)*pt.n + d
 	}
-	first := int(pt.hop[i])
+	first = int(pt.hop[i])
 	if pt.k == 1 || first < 0 {
-		return first
+		return first, nil
 	}
-	alt := pt.alt[i*(pt.k-1):][:pt.k-1]
-	cnt := 1
-	for cnt-1 < len(alt) && alt[cnt-1] >= 0 {
+	alt = pt.alt[i*(pt.k-1):][:pt.k-1]
+	cnt := 0
+	for cnt < len(alt) && alt[cnt] >= 0 {
 		cnt++
 	}
-	if j := FlowHash(f, u) % cnt; j > 0 {
-		return int(alt[j-1])
-	}
-	return first
+	return first, alt[:cnt]
 }
 
 // Next is the next hop from u toward d at time t, or −1 if the circuits

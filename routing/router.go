@@ -58,14 +58,15 @@ type Setup struct {
 	// RotorLB relays them).
 	Bulk      func(flow int32) bool
 	PathsK    int    // paths, vlb-paths: paths per ToR pair (1: the shortest-path table)
-	Multipath string // paths, vlb-paths with PathsK > 1: MultipathKSP or MultipathECMP
+	Multipath string // paths, vlb-paths with PathsK > 1: MultipathKSP, MultipathECMP or MultipathSpray
 	HopLimit  int    // source routes (ksp): drop a packet at this many hops; 0: KSPHopLimit
 }
 
 // Multipath routings with Setup.PathsK > 1.
 const (
-	MultipathKSP  = "ksp"  // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
-	MultipathECMP = "ecmp" // up to k next hops on equal-cost shortest paths, hop by hop
+	MultipathKSP   = "ksp"   // k shortest loopless paths per epoch, unequal cost allowed (Yen), source-routed (Opera)
+	MultipathECMP  = "ecmp"  // up to k next hops on equal-cost shortest paths, hop by hop
+	MultipathSpray = "spray" // as ecmp, but each packet draws its next hop (packet spraying; the thesis' Opera and expander, §7.5)
 )
 
 // SetupError is a router that cannot be built: Param (a key under
@@ -112,6 +113,7 @@ const (
 	Hybrid   = "hybrid"
 	Earliest = "earliest"
 	VLBPaths = "vlb-paths"
+	VLBSlice = "vlb-slice"
 	ECMP     = "ecmp"
 	// HybridVOQ routes as Direct; the engine's per-destination VOQs are
 	// drained by the circuit in its day and otherwise by the packet switch.
@@ -136,9 +138,11 @@ var Modes = []Mode{
 		New: func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits",
 		Needs: NeedSchedule, New: newEarliest},
-	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static, Mars)",
+	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static graphs)",
 		Reads: []string{"routing.paths_k", "routing.multipath"},
 		Needs: NeedSchedule | NeedRand, New: newVLBPaths},
+	{Name: VLBSlice, Doc: "Valiant as RotorNet sprays it, on the slices (Mars, thesis §7.5): first hop over any circuit up now, then shortest paths of the current slice, each packet drawn among the equal-cost next hops",
+		Needs: NeedSchedule | NeedCircuits | NeedRand, New: newVLBSlice},
 	{Name: ECMP, Doc: "topology.kind leafspine only (its default and only mode): each flow hashed onto one of the equal-cost leaf–spine paths",
 		Needs: NeedRand, New: newECMP},
 }

@@ -40,13 +40,15 @@ func demoMarsDegree(n, u int) int { return min(2*u, n/u*u) }
 // demoRuns runs each kind on its designed routing and transport
 // (fabric.DesignedFor, rdcn simulate's defaults).
 func demoRuns(n, u int) []demoRun {
+	window := "transport.window=" + demoWindow
 	return []demoRun{
 		// RotorNet pulls every flow: it reads no window (transport.window
-		// there would be refused); Opera's short flows are windowed.
+		// there would be refused); Opera's short flows are windowed; Mars
+		// runs NDP.
 		{"rotornet", []string{"schedule.kind=rotornet"}},
-		{"opera", []string{"schedule.kind=opera", "transport.window=" + demoWindow}},
-		{"static", []string{"schedule.kind=static", "schedule.tries=" + strconv.Itoa(demoStaticTries), "transport.window=" + demoWindow}},
-		{"mars", []string{"schedule.kind=mars", "schedule.degree=" + strconv.Itoa(demoMarsDegree(n, u)), "transport.window=" + demoWindow}},
+		{"opera", []string{"schedule.kind=opera", window}},
+		{"static", []string{"schedule.kind=static", "schedule.tries=" + strconv.Itoa(demoStaticTries), window}},
+		{"mars", []string{"schedule.kind=mars", "schedule.degree=" + strconv.Itoa(demoMarsDegree(n, u))}},
 	}
 }
 
@@ -74,10 +76,10 @@ func demoCommand() *cli.Command {
 			"  opera      shortest paths over the circuits up now (routing paths), bulk flows pulled over RotorLB\n" +
 			"  static     U random derangements, best spectral gap of 4 draws (tries = 4), earliest-arrival\n" +
 			"             temporal paths, window transport\n" +
-			"  mars       deBruijn degree d = 2·U (8 for U = 4; at most n), earliest-arrival temporal paths,\n" +
-			"             window transport\n" +
+			"  mars       deBruijn degree d = 2·U (8 for U = 4; at most n), vlb-slice (a Valiant first hop over any\n" +
+			"             circuit up now, then the slice's shortest paths, sprayed), NDP transport\n" +
 			"  arrivals   flows start during the first 80 % of --sim-time, then the fabric drains\n" +
-			"  transport  window = 40 packets for the windowed flows (opera's short flows, static, mars)",
+			"  transport  window = 40 packets for the windowed flows (opera's short flows, static)",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "tors", Aliases: []string{"n"}, Value: 32, Usage: "number of ToRs `N`"},
 			&cli.IntFlag{Name: "uplinks", Aliases: []string{"u"}, Value: 4, Usage: "circuit uplinks per ToR `U`"},

@@ -25,6 +25,12 @@ var errTimeLimit = errors.New("time limit")
 // terminal. A stopped solve returns its best certificate and why it
 // stopped: "interrupt" (a signal) or "time-limit"; "" when it finished.
 func solveStoppable(c *cli.Context, g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
+	return solveStoppableWith(c, emulated.Throughput, g, d, gap)
+}
+
+// solveStoppableWith is solveStoppable with the certified solver solve
+// (emulated.Throughput or emulated.VLBSlice).
+func solveStoppableWith(c *cli.Context, solve func(*emulated.Graph, demand.Matrix, *emulated.Options) (*emulated.Result, error), g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if c.IsSet("time-limit") {
@@ -43,7 +49,7 @@ func solveStoppable(c *cli.Context, g *emulated.Graph, d demand.Matrix, gap floa
 			_ = bar.Add(1)
 		}
 	}
-	r, err := emulated.Throughput(g, d, opt)
+	r, err := solve(g, d, opt)
 	if err != nil || !r.Interrupted {
 		return r, "", err
 	}

@@ -115,8 +115,8 @@ func loadDemand(g *emulated.Graph, spec string, seed uint64) (demand.Matrix, err
 func throughputCommand() *cli.Command {
 	flags := append(analysisFlags(),
 		&cli.StringFlag{Name: "demand", Aliases: []string{"d"}, Value: "worst", Usage: "demand `SPEC`: uniform, permutation, ring, chessboard, skew:A, random:SEED, worst, or a matrix file"},
-		&cli.StringFlag{Name: "routing", Value: "any", Usage: "any (max concurrent flow), direct (single hop) or vlb (Valiant)"},
-		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any)"},
+		&cli.StringFlag{Name: "routing", Value: "any", Usage: "any (max concurrent flow), direct (single hop), vlb (Valiant), vlb-slice (max concurrent flow over a first hop to any neighbour, then shortest paths: the simulator's vlb-slice) or vlb-slice-spray (those paths split as the router sprays: first hops in proportion to capacity, then even)"},
+		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any, vlb-slice)"},
 		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (rdcn's certified combinatorial solver: a feasible flow and a dual bound, see docs/throughput.md) or glpk (exact LP via glpsol)"},
 		&cli.BoolFlag{Name: "timing", Usage: "print the solver's wall time on stderr"},
 		&cli.DurationFlag{Name: "time-limit", Usage: "stop the solver after `DURATION` (e.g. 90s, 10m) and print its best certified interval, marked stopped (exit status 3; Ctrl-C prints the same and exits 130)"},
@@ -127,15 +127,17 @@ func throughputCommand() *cli.Command {
 		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed]\n" +
 			"   [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --stagger, --buffer, --delay,\n" +
 			"   --design-demand])\n" +
-			"   --demand SPEC [--routing any|direct|vlb] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
+			"   --demand SPEC [--routing any|direct|vlb|vlb-slice|vlb-slice-spray] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
 			"   [--format text|json|csv] [-o FILE] [--timing] [--time-limit 10m]\n\n" +
 			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
 			"example: rdcn throughput --kind mars --tors 32 --uplinks 4 --degree 8 --demand permutation\n" +
 			"example: rdcn throughput --kind vermilion --tors 16 --uplinks 4 --demand ring -k 3\n" +
 			"example: rdcn throughput --schedule opera.json --demand random:3 --format csv -o theta.csv",
 		Description: "θ is the largest factor such that θ·D is routable, with D hose-normalised (busiest node = U·c).\n" +
-			"Routing any reports a certified interval [lower, upper] (feasible flow and dual lengths); theta is\n" +
-			"the lower end. JSON carries theta, lower, upper, gap, routing, solver, demand, nodes, iterations,\n" +
+			"Routings any and vlb-slice report a certified interval [lower, upper] (feasible flow and dual lengths);\n" +
+			"theta is the lower end. vlb-slice solves the same problem over the paths \"first hop to any neighbour,\n" +
+			"then a shortest hop-count path\" (the simulator's routing.mode = vlb-slice on the emulated graph) with the best\n" +
+			"split; vlb-slice-spray is the same paths split as the router sprays (exact, like direct and vlb). JSON carries theta, lower, upper, gap, routing, solver, demand, nodes, iterations,\n" +
 			"per_node_bps and arl (omitted when there is no flow, e.g. vlb); CSV has a header of the same\n" +
 			"names and one row (arl empty when omitted). The output is byte-identical for identical inputs.\n" +
 			"--timing prints the solver's wall time on stderr. On a terminal, stderr shows the certified interval\n" +
@@ -172,8 +174,8 @@ func runThroughput(c *cli.Context) error {
 		return err
 	}
 	routing, solver := c.String("routing"), c.String("solver")
-	if routing != "any" && routing != "direct" && routing != "vlb" {
-		return badInput("routing", "%q: want any, direct or vlb", routing)
+	if routing != "any" && routing != "direct" && routing != "vlb" && routing != emulated.RoutingVLBSlice && routing != emulated.RoutingVLBSliceSpray {
+		return badInput("routing", "%q: want any, direct, vlb, vlb-slice or vlb-slice-spray", routing)
 	}
 	if solver != "fptas" && solver != "glpk" {
 		return badInput("solver", "%q: want fptas or glpk", solver)
@@ -200,6 +202,10 @@ func runThroughput(c *cli.Context) error {
 		r, err = emulated.SingleHop(g, d, nil)
 	case routing == "vlb":
 		r, err = emulated.VLB(g, d, nil)
+	case routing == emulated.RoutingVLBSliceSpray:
+		r, err = emulated.VLBSliceSpray(g, d, nil)
+	case routing == emulated.RoutingVLBSlice:
+		r, stopped, err = solveStoppableWith(c, emulated.VLBSlice, g, d, gap)
 	case solver == "glpk":
 		r, err = emulated.ThroughputGLPK(context.Background(), g, d, nil)
 		if errors.Is(err, emulated.ErrNoGLPK) {
