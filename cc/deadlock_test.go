@@ -13,7 +13,7 @@ import (
 // is lost. Whatever the law does, a flow with data left must send again
 // within a bounded time: either the window lets it send now and its
 // pacing gap (MSS at Rate) is at most maxGap, or the retransmission timer
-// is armed at most maxRTO ahead (the backoff is capped), and when it
+// is armed at most MaxRTO ahead (the backoff is capped), and when it
 // fires the flow may send.
 func TestWindowedFlowNeverDeadlocks(t *testing.T) {
 	const mss = 1500
@@ -28,6 +28,7 @@ func TestWindowedFlowNeverDeadlocks(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := NewSender(100_000*mss, mss, true, law, minRTO)
+			s.MaxRTO = 64 * minRTO // the backoff's cap (transport.max_rto)
 			now := rotor.Time(0)
 			var txBytes int64
 			type sent struct {
@@ -46,8 +47,8 @@ func TestWindowedFlowNeverDeadlocks(t *testing.T) {
 					}
 					return
 				}
-				// bound: 2^6 backoffs of the largest RTO the samples allow
-				bound := 64 * max(minRTO, 4*s.srtt+4*s.rttvar)
+				// bound: the RTO's cap (RFC 6298 (2.5)); the backoff stops there
+				bound := s.MaxRTO
 				if s.Deadline == 0 || s.Deadline-now > bound {
 					t.Fatalf("%s at %v: window %d B, %d B in flight, no send and timer at %v (bound %v)", when, now, law.Window(), s.Inflight(), s.Deadline, bound)
 				}
