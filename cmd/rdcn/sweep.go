@@ -146,6 +146,9 @@ func emitSweep(c *cli.Context, s *sweep.Spec, text []byte, path, target string) 
 	}
 	switch target {
 	case "slurm":
+		if err := j.CheckSlurm(); err != nil {
+			return sweepError(err)
+		}
 		// The tasks' log files go into the results directory: it must exist.
 		if err := sweep.Prepare(s, absDir, text); err != nil {
 			return asInput("output", err)
