@@ -103,15 +103,21 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return badInput("flags", "%s", withSuggestion(err.Error(), app.Flags))
 	}
-	for _, c := range app.Commands {
-		c := c
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// setUsageErrors makes a bad flag of every command, nested subcommands
+// included, bad input: one line, status 2, no usage printed.
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 				return badInput("flags", "%s", withSuggestion(err.Error(), c.Flags))
 			}
 		}
+		setUsageErrors(c.Subcommands)
 	}
-	return app
 }
 
 // commands lists every subcommand in the order a user walks them (design,
