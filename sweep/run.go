@@ -214,34 +214,15 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 		return errf("output", "%v", err)
 	}
 	if len(opt.SpecText) > 0 {
-		if err := atomicWrite(opt.Dir, SpecFile, opt.SpecText); err != nil {
+		if err := WriteFileAtomic(opt.Dir, SpecFile, opt.SpecText); err != nil {
 			return errf("output", "%v", err)
 		}
 	}
 	mb, _ := json.MarshalIndent(m, "", "  ")
-	if err := atomicWrite(opt.Dir, ManifestFile, append(mb, '\n')); err != nil {
+	if err := WriteFileAtomic(opt.Dir, ManifestFile, append(mb, '\n')); err != nil {
 		return errf("output", "%v", err)
 	}
 	return nil
-}
-
-// atomicWrite writes dir/name through a temporary file and a rename, so
-// concurrent shards writing the same content never expose half of it.
-func atomicWrite(dir, name string, b []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), filepath.Join(dir, name))
 }
 
 // finished reports whether the point's directory is complete: its done
