@@ -97,7 +97,8 @@ func (e PointError) Error() string { return "point " + e.Point + ": " + oneLine(
 // directory renamed into place when complete. A failing point is recorded
 // (Outcome.Failed, failed/NAME.txt) and the others go on. The error is
 // non-nil only when the results directory cannot be used: it belongs to
-// another spec, or cannot be written.
+// another spec, cannot be written, or another run of the same points holds
+// its lock (LockFile).
 func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 	kind, err := LookupKind(s.Kind)
 	if err != nil {
@@ -106,6 +107,11 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 	if err := Prepare(s, opt.Dir, opt.SpecText); err != nil {
 		return nil, err
 	}
+	lock, err := lockResults(opt.Dir, opt.Shard)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
 	cpu0, _, _ := cputime.Process()
 	t0 := time.Now()
 	out := &Outcome{}
@@ -123,6 +129,7 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 			}
 		}
 		if finished(opt.Dir, p, s.Kind) {
+			os.Remove(filepath.Join(opt.Dir, FailedDir, p.Name+".txt")) // a failure recorded before it finished
 			out.Skipped++
 			continue
 		}

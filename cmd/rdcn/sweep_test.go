@@ -341,3 +341,26 @@ func TestSweepEmitHostileOutput(t *testing.T) {
 		t.Errorf("bash -n: %v\n%s", err, out)
 	}
 }
+
+// TestSweepBusyDir: a second sweep into a results directory another run
+// holds is refused with status 1 (the command is right, the directory
+// busy: rerun later) and one line (issue 25, defect 5).
+func TestSweepBusyDir(t *testing.T) {
+	spec := writeSpec(t, quickSpec)
+	dir := filepath.Join(t.TempDir(), "res")
+	if st, _, e := rdcnRun("sweep", "-o", dir, spec); st != 0 {
+		t.Fatal(e)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, sweep.LockFile), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	st, _, e := rdcnRun("sweep", "-o", dir, spec)
+	if st != 1 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "rdcn: output: "+dir+" is in use by another rdcn sweep") {
+		t.Errorf("status %d, stderr %q; want 1 and one line: in use", st, e)
+	}
+}
