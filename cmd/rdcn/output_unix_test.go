@@ -146,3 +146,39 @@ func TestOutputSymlink(t *testing.T) {
 		t.Errorf("dangling symlink: exit %d, stderr %q; want 2 naming output", code, errb.String())
 	}
 }
+
+// TestSimulateOutputSymlink: `simulate -o LINK` writes into the
+// directory the link points to and keeps the link, as the other commands
+// do (issue 25, defect 9: the link was replaced by a directory); a
+// dangling link is refused with exit 2.
+func TestSimulateOutputSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "target"), filepath.Join(dir, "link")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target", link); err != nil {
+		t.Skip("symlink:", err)
+	}
+	for range 2 { // a new directory, then a rerun over the first run
+		if st, _, e := rdcnRun(append([]string{"simulate", "-q", "-o", link, "--set", "run.sim_time=1ms"}, smallRun...)...); st != 0 {
+			t.Fatalf("exit %d: %s", st, e)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s is no longer a symlink", link)
+		}
+		if _, err := os.Stat(filepath.Join(target, "summary.json")); err != nil {
+			t.Errorf("the target holds no summary: %v", err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("left %q", left)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("nowhere/x", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, e := rdcnRun(append([]string{"simulate", "-q", "-o", dangling, "--set", "run.sim_time=1ms"}, smallRun...)...); st != 2 || !namesField(e, "output") {
+		t.Errorf("dangling symlink: exit %d, stderr %q; want 2 naming output", st, e)
+	}
+}

@@ -71,7 +71,11 @@ func simulateCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return badInput("arguments", "unexpected %q (settings go in --set key=value or --config)", c.Args().First())
 			}
-			if err := checkOutputDir(c.String("output")); err != nil {
+			dir, err := followLink(c.String("output"))
+			if err != nil {
+				return err
+			}
+			if err := checkOutputDir(dir); err != nil {
 				return err
 			}
 			sets := c.StringSlice("set")
@@ -88,7 +92,7 @@ func simulateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := out.write(c.String("output"), c.Bool("plot")); err != nil {
+			if err := out.write(dir, c.Bool("plot")); err != nil {
 				return err
 			}
 			if !c.Bool("quiet") {
@@ -273,6 +277,20 @@ func scheduleEntries(s *rotor.Schedule) int64 {
 // simOutputNames are the files simulate may write into its directory.
 var simOutputNames = []string{"summary.json", "perf.json", "flows.csv", "timeseries.csv", "buffer_cdf.csv",
 	"workload.flows", "schedule.json", "fct_cdf.png", "utilization.png", "pair_series.csv", "pair.png"}
+
+// followLink is where a symlink dir points (the run replaces that
+// directory and keeps the link, as the other commands' -o does); any
+// other path as it is. A dangling link is refused.
+func followLink(dir string) (string, error) {
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return dir, nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", badInput("output", "%q is a symlink to nothing: %v", dir, err)
+	}
+	return real, nil
+}
 
 // checkOutputDir refuses, before the run, an output directory the results
 // could not be written to: an empty name, a path that is a file, a
