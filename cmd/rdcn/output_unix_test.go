@@ -182,3 +182,28 @@ func TestSimulateOutputSymlink(t *testing.T) {
 		t.Errorf("dangling symlink: exit %d, stderr %q; want 2 naming output", st, e)
 	}
 }
+
+// TestSimulateRerunAfterReport: `report DIR` then `simulate -o DIR`
+// reruns into DIR (issue 25, defect 15: report.html "was not written by
+// simulate"); the old report, of the earlier run, goes with it. A file
+// rdcn did not write still stops the rerun.
+func TestSimulateRerunAfterReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o")
+	sim := append([]string{"simulate", "-q", "-o", out, "--set", "run.sim_time=1ms"}, smallRun...)
+	if st, _, e := rdcnRun(sim...); st != 0 {
+		t.Fatalf("exit %d: %s", st, e)
+	}
+	if st, _, e := rdcnRun("report", out); st != 0 {
+		t.Fatalf("report: exit %d: %s", st, e)
+	}
+	if st, _, e := rdcnRun(sim...); st != 0 {
+		t.Fatalf("rerun after report: exit %d: %s", st, e)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err == nil {
+		t.Error("the earlier run's report outlived the rerun")
+	}
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine\n"), 0o644)
+	if st, _, e := rdcnRun(sim...); st != 2 || !strings.Contains(e, `"notes.txt"`) {
+		t.Errorf("a user's file: exit %d, stderr %q; want 2 naming it", st, e)
+	}
+}

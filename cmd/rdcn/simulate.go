@@ -292,6 +292,10 @@ func followLink(dir string) (string, error) {
 	return real, nil
 }
 
+// reportFile is the report `rdcn report DIR` writes into a simulate
+// output directory: rdcn's too, so a rerun replaces it with the rest.
+const reportFile = "report.html"
+
 // checkOutputDir refuses, before the run, an output directory the results
 // could not be written to: an empty name, a path that is a file, a
 // directory that takes no new files, or one where an output name is taken
@@ -336,8 +340,8 @@ func checkOutputDir(dir string) error {
 }
 
 // onlySimOutputs refuses a directory holding anything but files simulate
-// writes: the run replaces the whole directory, and must not delete what
-// it did not write.
+// (or report) writes: the run replaces the whole directory, and must not
+// delete what rdcn did not write.
 func onlySimOutputs(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -347,8 +351,8 @@ func onlySimOutputs(dir string) error {
 		if slices.Contains(simOutputNames, e.Name()) && e.IsDir() {
 			return badInput("output", "%q is a directory; simulate writes a file there", filepath.Join(dir, e.Name()))
 		}
-		if !slices.Contains(simOutputNames, e.Name()) {
-			return badInput("output", "%q holds %q, which rdcn simulate did not write; the run replaces the directory, so choose a new or empty one", dir, e.Name())
+		if !slices.Contains(simOutputNames, e.Name()) && (e.Name() != reportFile || e.IsDir()) {
+			return badInput("output", "%q holds %q, which rdcn did not write; the run replaces the directory, so choose a new or empty one", dir, e.Name())
 		}
 	}
 	return nil
