@@ -47,7 +47,7 @@ func lockResults(dir string, shard Shard) (*dirLock, error) {
 func (l *dirLock) take(dir, path string, exclusive bool) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	held, err := tryLock(f, exclusive)
 	if err != nil {

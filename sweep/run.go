@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rdcn/rdcn/internal/cputime"
+	"github.com/rdcn/rdcn/internal/fsfail"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/schollz/progressbar/v3"
 )
@@ -183,6 +184,16 @@ feed:
 	return out, nil
 }
 
+// outputErr is err writing the results directory: a *Error (bad input)
+// unless the file system failed (read-only, full, I/O error), a runtime
+// failure that wraps err.
+func outputErr(err error) error {
+	if fsfail.Runtime(err) {
+		return fmt.Errorf("output: %w", err)
+	}
+	return errf("output", "%v", err)
+}
+
 // Prepare creates the results directory dir (sweep.json, and sweep.toml
 // holding specText) or checks that it holds this spec's results. Run
 // calls it; so does rdcn sweep --emit, so that the cluster's tasks (and
@@ -205,7 +216,7 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(opt.Dir, PointsDir), 0o755); err != nil {
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	switch {
 	case err == nil:
@@ -218,16 +229,16 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 		}
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	if len(opt.SpecText) > 0 {
 		if err := WriteFileAtomic(opt.Dir, SpecFile, opt.SpecText); err != nil {
-			return errf("output", "%v", err)
+			return outputErr(err)
 		}
 	}
 	mb, _ := json.MarshalIndent(m, "", "  ")
 	if err := WriteFileAtomic(opt.Dir, ManifestFile, append(mb, '\n')); err != nil {
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	return nil
 }

@@ -6,12 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rdcn/rdcn/fabric"
@@ -86,7 +84,7 @@ func simulateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext(c.Context)
 			defer stop()
 			out, err := simulate(ctx, spec, c.App.ErrWriter)
 			if err != nil {
@@ -362,7 +360,7 @@ func onlySimOutputs(dir string) error {
 func probeWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".rdcn-probe*")
 	if err != nil {
-		return badInput("output", "cannot write in %q: %v", dir, err)
+		return outputFailure(err, "cannot write in %q: %v", dir, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -375,11 +373,11 @@ func probeWritable(dir string) error {
 func (o *simOutput) write(dir string, withPlots bool) error {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return badInput("output", "%v", err)
+		return outputFailure(err, "%v", err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
 	if err != nil {
-		return badInput("output", "cannot create a directory next to %q: %v", dir, err)
+		return outputFailure(err, "cannot create a directory next to %q: %v", dir, err)
 	}
 	defer os.RemoveAll(tmp)
 	files := map[string]func(io.Writer) error{
