@@ -1,5 +1,3 @@
-//go:build linux
-
 package main
 
 import (
@@ -125,5 +123,38 @@ func TestReadOnlyOutputExitStatus(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(ro); len(entries) > 0 {
 		t.Errorf("the test wrote into %s outside its namespace", ro)
+	}
+}
+
+// TestConcurrentSweepsRefused: the issue's two `sweep -j 2 -o DIR` at
+// once, as processes: the second is refused with status 1 and one line
+// while the first runs, and the first finishes every point with no
+// failure recorded (issue 25, defect 5).
+func TestConcurrentSweepsRefused(t *testing.T) {
+	bin := buildRdcn(t)
+	spec := writeSpec(t, sweepSpec24)
+	dir := filepath.Join(t.TempDir(), "res")
+	first := exec.Command(bin, "sweep", "-j", "2", "-o", dir, spec)
+	stderr, _ := first.StderrPipe()
+	if err := first.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && !strings.Contains(sc.Text(), " done in ") {
+	}
+	out, err := exec.Command(bin, "sweep", "-j", "2", "-o", dir, spec).CombinedOutput()
+	if st := exitCode(err); st != 1 || strings.Count(string(out), "\n") != 1 || !strings.Contains(string(out), "is in use by another rdcn sweep (pid ") {
+		t.Errorf("second sweep: exit %d, output %q; want 1 and one line: in use", st, out)
+	}
+	for sc.Scan() {
+	}
+	if err := first.Wait(); err != nil {
+		t.Fatalf("first sweep: %v", err)
+	}
+	if n := len(finishedPoints(t, dir)); n != 24 {
+		t.Errorf("%d points finished, want 24", n)
+	}
+	if failed, _ := os.ReadDir(filepath.Join(dir, "failed")); len(failed) > 0 {
+		t.Errorf("failures recorded: %v", failed)
 	}
 }
