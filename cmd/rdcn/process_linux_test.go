@@ -76,7 +76,7 @@ func TestSignalExitStatus(t *testing.T) {
 					}
 				}
 			} else {
-				time.Sleep(time.Second)
+				time.Sleep(2 * time.Second) // past signal.Notify, even on a loaded machine
 			}
 			cmd.Process.Signal(tc.sig)
 			for sc.Scan() {
