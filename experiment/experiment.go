@@ -156,19 +156,11 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 		if err := e.Figure(&fig, r, "png"); err != nil {
 			return out, err
 		}
-		tmp := filepath.Join(opt.Dir, "."+FigureFile+".tmp")
-		if err := os.WriteFile(tmp, fig.Bytes(), 0o644); err != nil {
-			return out, err
-		}
-		if err := os.Rename(tmp, filepath.Join(opt.Dir, FigureFile)); err != nil {
+		if err := sweep.WriteFileAtomic(opt.Dir, FigureFile, fig.Bytes()); err != nil {
 			return out, err
 		}
 	}
-	tmp := filepath.Join(opt.Dir, "."+ReportFile+".tmp")
-	if err := os.WriteFile(tmp, b.Bytes(), 0o644); err != nil {
-		return out, err
-	}
-	return out, os.Rename(tmp, filepath.Join(opt.Dir, ReportFile))
+	return out, sweep.WriteFileAtomic(opt.Dir, ReportFile, b.Bytes())
 }
 
 // writeInputs writes e's Inputs into dir (each file atomically).
@@ -184,11 +176,7 @@ func writeInputs(e *Experiment, dir string) error {
 		if err != nil {
 			return fmt.Errorf("experiment %s: input %s: %w", e.Name, name, err)
 		}
-		tmp := filepath.Join(dir, "."+name+".tmp")
-		if err := os.WriteFile(tmp, b, 0o644); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+		if err := sweep.WriteFileAtomic(dir, name, b); err != nil {
 			return err
 		}
 	}

@@ -176,3 +176,37 @@ func TestPowerTCPRDCNSpec(t *testing.T) {
 		}
 	}
 }
+
+// TestReportWriteFailureLeavesNoTemp: a report that cannot be put in
+// place (report.html is a non-empty directory) fails and leaves no
+// temporary file behind, and a stale `.report.html.tmp` of an earlier
+// crash does not block the next write (issue 25, defect 10).
+func TestReportWriteFailureLeavesNoTemp(t *testing.T) {
+	e, _ := Lookup("tradeoff")
+	dir, _ := runQuick(t, e)
+	report := filepath.Join(dir, ReportFile)
+	if err := os.Remove(report); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(report, "x"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 1}); err == nil {
+		t.Fatal("report.html is a directory, yet Run succeeded")
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*.tmp*")); len(left) > 0 {
+		t.Errorf("a failed write left %q", left)
+	}
+	if err := os.RemoveAll(report); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "."+ReportFile+".tmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), e, Options{Quick: true, Dir: dir, Jobs: 1}); err != nil {
+		t.Fatalf("a stale temporary name blocked the report: %v", err)
+	}
+	if st, err := os.Stat(report); err != nil || !st.Mode().IsRegular() {
+		t.Errorf("report: %v", err)
+	}
+}

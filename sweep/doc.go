@@ -44,7 +44,11 @@
 //     points/NAME when complete; its last file, "done", holds a hash of
 //     the kind and the resolved configuration. Anything without a matching
 //     marker is run again from scratch; failures are recorded in
-//     failed/NAME.txt and retried by the next run.
+//     failed/NAME.txt and retried by the next run; a record is removed
+//     once its point has finished.
+//   - A run flocks LockFile in the results directory (unsharded:
+//     exclusively; a shard: shared, and its own shard's lock file
+//     exclusively), so two runs of the same points refuse to share it.
 //   - Collect reads any number of results directories of the same spec
 //     (the shards) into a tidy table: one row per point and metric, the
 //     axis values as columns (a compound axis: its variant's name),

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ClusterJob describes a sweep run as a cluster's array job: Shards
@@ -37,6 +39,50 @@ func (j ClusterJob) Check(points int) error {
 	return nil
 }
 
+// CheckSlurm refuses a path the Slurm script cannot carry: a control
+// character (a newline would end the line it is quoted on) or, in the
+// results directory, a backslash (it turns Slurm's %A_%a patterns off in
+// the tasks' log name). Every other character is quoted.
+func (j ClusterJob) CheckSlurm() error {
+	if err := noControl("output", j.Dir, "spec", j.SpecPath, "rdcn", j.Rdcn); err != nil {
+		return err
+	}
+	if strings.Contains(j.Dir, `\`) {
+		return errf("output", "%q holds a backslash: Slurm would not expand %%A_%%a in the tasks' log name", j.Dir)
+	}
+	return nil
+}
+
+// noControl refuses the first of the (field, value) pairs whose value
+// holds a control character.
+func noControl(pairs ...string) error {
+	for k := 0; k+1 < len(pairs); k += 2 {
+		if i := strings.IndexFunc(pairs[k+1], unicode.IsControl); i >= 0 {
+			r, _ := utf8.DecodeRuneInString(pairs[k+1][i:])
+			return errf(pairs[k], "%q holds the control character %q: a script line cannot carry it", pairs[k+1], r)
+		}
+	}
+	return nil
+}
+
+// sbatchQuote escapes s for an #SBATCH line: sbatch splits it at blanks,
+// groups quotes, strips backslashes and ends it at an unescaped #.
+// The result is a Slurm file name pattern, where "%%" is a literal %.
+func sbatchQuote(s string) string {
+	var b strings.Builder
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '%':
+			b.WriteString("%%")
+			continue
+		case strings.IndexByte(" \t\n\v\f\r\"'\\#", c) >= 0:
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // ShellQuote quotes s for a POSIX shell.
 func ShellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -46,6 +92,9 @@ func ShellQuote(s string) string {
 // each running its shard from $SLURM_ARRAY_TASK_ID into the shared
 // results directory.
 func WriteSlurm(w io.Writer, j ClusterJob) error {
+	if err := j.CheckSlurm(); err != nil {
+		return err
+	}
 	_, err := fmt.Fprintf(w, `#!/bin/bash
 # rdcn sweep as a Slurm job array: %d tasks, task i runs shard i/%d.
 # Submit with: sbatch THIS_FILE; then: rdcn collect %s
@@ -56,7 +105,7 @@ func WriteSlurm(w io.Writer, j ClusterJob) error {
 set -euo pipefail
 exec %s sweep --shard "${SLURM_ARRAY_TASK_ID}/%d" --jobs %d -o %s %s
 `, j.Shards, j.Shards, ShellQuote(j.Dir), j.Name, j.Shards-1, j.CPUs,
-		strings.TrimSuffix(j.Dir, "/")+"/slurm-%A_%a.out",
+		sbatchQuote(strings.TrimSuffix(j.Dir, "/"))+"/slurm-%A_%a.out",
 		ShellQuote(j.Rdcn), j.Shards, j.CPUs, ShellQuote(j.Dir), ShellQuote(j.SpecPath))
 	return err
 }
@@ -65,6 +114,14 @@ exec %s sweep --shard "${SLURM_ARRAY_TASK_ID}/%d" --jobs %d -o %s %s
 // of Shards completions: pod i runs shard i/Shards (from
 // $JOB_COMPLETION_INDEX) into the shared volume of claim PVC at /results.
 func WriteKubernetes(w io.Writer, j ClusterJob) error {
+	if err := noControl("image", j.Image, "pvc", j.PVC); err != nil {
+		return err
+	}
+	for _, f := range [][2]string{{"image", j.Image}, {"pvc", j.PVC}, {"spec", string(j.SpecText)}} {
+		if !utf8.ValidString(f[1]) {
+			return errf(f[0], "%q is not UTF-8: a manifest cannot carry it", f[1])
+		}
+	}
 	q := strconv.Quote
 	cmd := fmt.Sprintf(`exec rdcn sweep --shard "$JOB_COMPLETION_INDEX/%d" --jobs %d -o /results /spec/sweep.toml`, j.Shards, j.CPUs)
 	_, err := fmt.Fprintf(w, `# rdcn sweep as a Kubernetes Indexed Job: %d pods, pod i runs shard i/%d.

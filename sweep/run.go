@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rdcn/rdcn/internal/cputime"
+	"github.com/rdcn/rdcn/internal/fsfail"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/schollz/progressbar/v3"
 )
@@ -97,7 +98,8 @@ func (e PointError) Error() string { return "point " + e.Point + ": " + oneLine(
 // directory renamed into place when complete. A failing point is recorded
 // (Outcome.Failed, failed/NAME.txt) and the others go on. The error is
 // non-nil only when the results directory cannot be used: it belongs to
-// another spec, or cannot be written.
+// another spec, cannot be written, or another run of the same points holds
+// its lock (LockFile).
 func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 	kind, err := LookupKind(s.Kind)
 	if err != nil {
@@ -106,6 +108,11 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 	if err := Prepare(s, opt.Dir, opt.SpecText); err != nil {
 		return nil, err
 	}
+	lock, err := lockResults(opt.Dir, opt.Shard)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.release()
 	cpu0, _, _ := cputime.Process()
 	t0 := time.Now()
 	out := &Outcome{}
@@ -123,6 +130,7 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 			}
 		}
 		if finished(opt.Dir, p, s.Kind) {
+			os.Remove(filepath.Join(opt.Dir, FailedDir, p.Name+".txt")) // a failure recorded before it finished
 			out.Skipped++
 			continue
 		}
@@ -176,6 +184,16 @@ feed:
 	return out, nil
 }
 
+// outputErr is err writing the results directory: a *Error (bad input)
+// unless the file system failed (read-only, full, I/O error), a runtime
+// failure that wraps err.
+func outputErr(err error) error {
+	if fsfail.Runtime(err) {
+		return fmt.Errorf("output: %w", err)
+	}
+	return errf("output", "%v", err)
+}
+
 // Prepare creates the results directory dir (sweep.json, and sweep.toml
 // holding specText) or checks that it holds this spec's results. Run
 // calls it; so does rdcn sweep --emit, so that the cluster's tasks (and
@@ -198,7 +216,7 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 		}
 	}
 	if err := os.MkdirAll(filepath.Join(opt.Dir, PointsDir), 0o755); err != nil {
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	switch {
 	case err == nil:
@@ -211,37 +229,18 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 		}
 		return nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return errf("output", "%v", err)
+		return outputErr(err)
 	}
 	if len(opt.SpecText) > 0 {
-		if err := atomicWrite(opt.Dir, SpecFile, opt.SpecText); err != nil {
-			return errf("output", "%v", err)
+		if err := WriteFileAtomic(opt.Dir, SpecFile, opt.SpecText); err != nil {
+			return outputErr(err)
 		}
 	}
 	mb, _ := json.MarshalIndent(m, "", "  ")
-	if err := atomicWrite(opt.Dir, ManifestFile, append(mb, '\n')); err != nil {
-		return errf("output", "%v", err)
+	if err := WriteFileAtomic(opt.Dir, ManifestFile, append(mb, '\n')); err != nil {
+		return outputErr(err)
 	}
 	return nil
-}
-
-// atomicWrite writes dir/name through a temporary file and a rename, so
-// concurrent shards writing the same content never expose half of it.
-func atomicWrite(dir, name string, b []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		os.Remove(f.Name())
-		return err
-	}
-	if err := f.Close(); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return os.Rename(f.Name(), filepath.Join(dir, name))
 }
 
 // finished reports whether the point's directory is complete: its done

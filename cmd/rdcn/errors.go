@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/rdcn/rdcn/internal/fsfail"
 )
 
 // inputError is bad user input: the CLI exits with status 2.
@@ -45,11 +47,21 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-// exitInterrupted is the exit status of a run stopped by Ctrl-C (SIGINT)
-// or SIGTERM: 128 + SIGINT, as shells report it.
+// exitInterrupted is the exit status of a run stopped by Ctrl-C (SIGINT):
+// 128 + SIGINT, as shells report it; SIGTERM gives 143 (signalBox).
 const exitInterrupted = 130
 
 // interruptedError is a run stopped by a signal; what says where.
 type interruptedError struct{ what string }
 
 func (e *interruptedError) Error() string { return "interrupted " + e.what }
+
+// outputFailure reports err writing an output: a runtime failure (status
+// 1) when the file system failed (read-only, full, I/O error), else bad
+// input naming output (a missing, unwritable or wrong path).
+func outputFailure(err error, format string, args ...any) error {
+	if fsfail.Runtime(err) {
+		return fmt.Errorf("output: "+format, args...)
+	}
+	return badInput("output", format, args...)
+}

@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 
@@ -72,10 +69,13 @@ func runExperiment(c *cli.Context) error {
 			dir += "-quick"
 		}
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(c.Context)
 	defer stop()
 	out, err := experiment.Run(ctx, e, experiment.Options{Quick: c.Bool("quick"), Dir: dir, Jobs: c.Int("jobs"),
 		Log: c.App.ErrWriter, Bar: stderrIsTerminal(c), Version: version})
+	if err != nil && ctx.Err() != nil {
+		return &interruptedError{"experiment " + e.Name + "; rerun the same command to resume"}
+	}
 	if err != nil {
 		return sweepError(err)
 	}

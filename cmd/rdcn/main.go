@@ -19,7 +19,8 @@ func main() {
 }
 
 // run executes the CLI and returns the exit status: 0 success, 1 runtime
-// failure, 2 bad input, 130 interrupted (Ctrl-C or SIGTERM).
+// failure, 2 bad input, 3 stopped by a time limit, 128 + the signal when
+// interrupted (130 Ctrl-C, 143 SIGTERM).
 func run(args []string, stdout, stderr io.Writer) int {
 	return runContext(context.Background(), args, stdout, stderr)
 }
@@ -28,6 +29,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := &checkedWriter{w: stdout}
 	app := newApp(out, stderr)
+	ctx, signals := withSignalBox(ctx)
 	err := app.RunContext(ctx, args)
 	if err == nil && out.err != nil { // a command that printed without checking
 		err = fmt.Errorf("stdout: %w", out.err)
@@ -38,7 +40,7 @@ func runContext(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	var intr *interruptedError
 	if errors.As(err, &intr) {
 		fmt.Fprintln(stderr, "rdcn: "+intr.Error())
-		return exitInterrupted
+		return signals.exitStatus()
 	}
 	var bad *inputError
 	if errors.As(err, &bad) || isUsageError(err) {
@@ -103,15 +105,21 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	app.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 		return badInput("flags", "%s", withSuggestion(err.Error(), app.Flags))
 	}
-	for _, c := range app.Commands {
-		c := c
+	setUsageErrors(app.Commands)
+	return app
+}
+
+// setUsageErrors makes a bad flag of every command, nested subcommands
+// included, bad input: one line, status 2, no usage printed.
+func setUsageErrors(cmds []*cli.Command) {
+	for _, c := range cmds {
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 				return badInput("flags", "%s", withSuggestion(err.Error(), c.Flags))
 			}
 		}
+		setUsageErrors(c.Subcommands)
 	}
-	return app
 }
 
 // commands lists every subcommand in the order a user walks them (design,

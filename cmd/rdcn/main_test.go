@@ -6,7 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 func TestExitStatus(t *testing.T) {
@@ -72,6 +76,34 @@ func TestEveryCommandHasExample(t *testing.T) {
 		}
 		if !regexp.MustCompile(`(?m)^\s*example[^:\n]*: rdcn ` + c.Name + `\b`).MatchString(out.String()) {
 			t.Errorf("%s --help lacks an example:\n%s", c.Name, out.String())
+		}
+	}
+}
+
+// TestBadFlagEveryCommand: every command and nested subcommand answers an
+// unknown or malformed flag with status 2, nothing on stdout and one line
+// on stderr (issue 25, defect 6: `credence train --bogus`, `experiment run
+// --qiuck tradeoff` and `experiment run --jobs x tradeoff` exited 1 and
+// printed the usage on stdout).
+func TestBadFlagEveryCommand(t *testing.T) {
+	var paths [][]string
+	var walk func(prefix []string, cmds []*cli.Command)
+	walk = func(prefix []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			p := append(slices.Clone(prefix), c.Name)
+			paths = append(paths, p)
+			walk(p, c.Subcommands)
+		}
+	}
+	walk(nil, commands())
+	cases := [][]string{{"experiment", "run", "--qiuck", "tradeoff"}, {"experiment", "run", "--jobs", "x", "tradeoff"}}
+	for _, p := range paths {
+		cases = append(cases, append(slices.Clone(p), "--bogus"))
+	}
+	for _, args := range cases {
+		st, out, e := rdcnRun(args...)
+		if st != 2 || out != "" || strings.Count(e, "\n") != 1 || !strings.HasPrefix(e, "rdcn: ") {
+			t.Errorf("rdcn %s: status %d, stdout %d bytes, stderr %q; want 2, nothing, one line", strings.Join(args, " "), st, len(out), e)
 		}
 	}
 }

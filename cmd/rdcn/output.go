@@ -121,7 +121,7 @@ func writeDirect(path string, write func(io.Writer) error) error {
 func stage(path string, write func(io.Writer) error) (string, error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return "", badInput("output", "cannot create %q: %v", path, err)
+		return "", outputFailure(err, "cannot create %q: %v", path, err)
 	}
 	err = write(tmp)
 	if err == nil {

@@ -146,3 +146,64 @@ func TestOutputSymlink(t *testing.T) {
 		t.Errorf("dangling symlink: exit %d, stderr %q; want 2 naming output", code, errb.String())
 	}
 }
+
+// TestSimulateOutputSymlink: `simulate -o LINK` writes into the
+// directory the link points to and keeps the link, as the other commands
+// do (issue 25, defect 9: the link was replaced by a directory); a
+// dangling link is refused with exit 2.
+func TestSimulateOutputSymlink(t *testing.T) {
+	dir := t.TempDir()
+	target, link := filepath.Join(dir, "target"), filepath.Join(dir, "link")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("target", link); err != nil {
+		t.Skip("symlink:", err)
+	}
+	for range 2 { // a new directory, then a rerun over the first run
+		if st, _, e := rdcnRun(append([]string{"simulate", "-q", "-o", link, "--set", "run.sim_time=1ms"}, smallRun...)...); st != 0 {
+			t.Fatalf("exit %d: %s", st, e)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Fatalf("%s is no longer a symlink", link)
+		}
+		if _, err := os.Stat(filepath.Join(target, "summary.json")); err != nil {
+			t.Errorf("the target holds no summary: %v", err)
+		}
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*")); len(left) > 0 {
+		t.Errorf("left %q", left)
+	}
+	dangling := filepath.Join(dir, "dangling")
+	if err := os.Symlink("nowhere/x", dangling); err != nil {
+		t.Fatal(err)
+	}
+	if st, _, e := rdcnRun(append([]string{"simulate", "-q", "-o", dangling, "--set", "run.sim_time=1ms"}, smallRun...)...); st != 2 || !namesField(e, "output") {
+		t.Errorf("dangling symlink: exit %d, stderr %q; want 2 naming output", st, e)
+	}
+}
+
+// TestSimulateRerunAfterReport: `report DIR` then `simulate -o DIR`
+// reruns into DIR (issue 25, defect 15: report.html "was not written by
+// simulate"); the old report, of the earlier run, goes with it. A file
+// rdcn did not write still stops the rerun.
+func TestSimulateRerunAfterReport(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "o")
+	sim := append([]string{"simulate", "-q", "-o", out, "--set", "run.sim_time=1ms"}, smallRun...)
+	if st, _, e := rdcnRun(sim...); st != 0 {
+		t.Fatalf("exit %d: %s", st, e)
+	}
+	if st, _, e := rdcnRun("report", out); st != 0 {
+		t.Fatalf("report: exit %d: %s", st, e)
+	}
+	if st, _, e := rdcnRun(sim...); st != 0 {
+		t.Fatalf("rerun after report: exit %d: %s", st, e)
+	}
+	if _, err := os.Stat(filepath.Join(out, "report.html")); err == nil {
+		t.Error("the earlier run's report outlived the rerun")
+	}
+	os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine\n"), 0o644)
+	if st, _, e := rdcnRun(sim...); st != 2 || !strings.Contains(e, `"notes.txt"`) {
+		t.Errorf("a user's file: exit %d, stderr %q; want 2 naming it", st, e)
+	}
+}

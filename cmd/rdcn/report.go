@@ -35,7 +35,7 @@ func reportCommand() *cli.Command {
 			dir := args[0]
 			out := c.String("output")
 			if out == "" {
-				out = filepath.Join(dir, "report.html")
+				out = filepath.Join(dir, reportFile)
 			}
 			info := report.Info{Version: version}
 			if _, err := os.Stat(filepath.Join(dir, sweep.ManifestFile)); errors.Is(err, fs.ErrNotExist) {

@@ -6,12 +6,10 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rdcn/rdcn/fabric"
@@ -71,7 +69,11 @@ func simulateCommand() *cli.Command {
 			if c.NArg() > 0 {
 				return badInput("arguments", "unexpected %q (settings go in --set key=value or --config)", c.Args().First())
 			}
-			if err := checkOutputDir(c.String("output")); err != nil {
+			dir, err := followLink(c.String("output"))
+			if err != nil {
+				return err
+			}
+			if err := checkOutputDir(dir); err != nil {
 				return err
 			}
 			sets := c.StringSlice("set")
@@ -82,13 +84,13 @@ func simulateCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+			ctx, stop := signalContext(c.Context)
 			defer stop()
 			out, err := simulate(ctx, spec, c.App.ErrWriter)
 			if err != nil {
 				return err
 			}
-			if err := out.write(c.String("output"), c.Bool("plot")); err != nil {
+			if err := out.write(dir, c.Bool("plot")); err != nil {
 				return err
 			}
 			if !c.Bool("quiet") {
@@ -274,6 +276,24 @@ func scheduleEntries(s *rotor.Schedule) int64 {
 var simOutputNames = []string{"summary.json", "perf.json", "flows.csv", "timeseries.csv", "buffer_cdf.csv",
 	"workload.flows", "schedule.json", "fct_cdf.png", "utilization.png", "pair_series.csv", "pair.png"}
 
+// followLink is where a symlink dir points (the run replaces that
+// directory and keeps the link, as the other commands' -o does); any
+// other path as it is. A dangling link is refused.
+func followLink(dir string) (string, error) {
+	if fi, err := os.Lstat(dir); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return dir, nil
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", badInput("output", "%q is a symlink to nothing: %v", dir, err)
+	}
+	return real, nil
+}
+
+// reportFile is the report `rdcn report DIR` writes into a simulate
+// output directory: rdcn's too, so a rerun replaces it with the rest.
+const reportFile = "report.html"
+
 // checkOutputDir refuses, before the run, an output directory the results
 // could not be written to: an empty name, a path that is a file, a
 // directory that takes no new files, or one where an output name is taken
@@ -318,8 +338,8 @@ func checkOutputDir(dir string) error {
 }
 
 // onlySimOutputs refuses a directory holding anything but files simulate
-// writes: the run replaces the whole directory, and must not delete what
-// it did not write.
+// (or report) writes: the run replaces the whole directory, and must not
+// delete what rdcn did not write.
 func onlySimOutputs(dir string) error {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -329,8 +349,8 @@ func onlySimOutputs(dir string) error {
 		if slices.Contains(simOutputNames, e.Name()) && e.IsDir() {
 			return badInput("output", "%q is a directory; simulate writes a file there", filepath.Join(dir, e.Name()))
 		}
-		if !slices.Contains(simOutputNames, e.Name()) {
-			return badInput("output", "%q holds %q, which rdcn simulate did not write; the run replaces the directory, so choose a new or empty one", dir, e.Name())
+		if !slices.Contains(simOutputNames, e.Name()) && (e.Name() != reportFile || e.IsDir()) {
+			return badInput("output", "%q holds %q, which rdcn did not write; the run replaces the directory, so choose a new or empty one", dir, e.Name())
 		}
 	}
 	return nil
@@ -340,7 +360,7 @@ func onlySimOutputs(dir string) error {
 func probeWritable(dir string) error {
 	f, err := os.CreateTemp(dir, ".rdcn-probe*")
 	if err != nil {
-		return badInput("output", "cannot write in %q: %v", dir, err)
+		return outputFailure(err, "cannot write in %q: %v", dir, err)
 	}
 	name := f.Name()
 	f.Close()
@@ -353,11 +373,11 @@ func probeWritable(dir string) error {
 func (o *simOutput) write(dir string, withPlots bool) error {
 	parent := filepath.Dir(filepath.Clean(dir))
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return badInput("output", "%v", err)
+		return outputFailure(err, "%v", err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".tmp*")
 	if err != nil {
-		return badInput("output", "cannot create a directory next to %q: %v", dir, err)
+		return outputFailure(err, "cannot create a directory next to %q: %v", dir, err)
 	}
 	defer os.RemoveAll(tmp)
 	files := map[string]func(io.Writer) error{

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -31,7 +29,7 @@ func solveStoppable(c *cli.Context, g *emulated.Graph, d demand.Matrix, gap floa
 // solveStoppableWith is solveStoppable with the certified solver solve
 // (emulated.Throughput or emulated.VLBSlice).
 func solveStoppableWith(c *cli.Context, solve func(*emulated.Graph, demand.Matrix, *emulated.Options) (*emulated.Result, error), g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(c.Context)
 	defer stop()
 	if c.IsSet("time-limit") {
 		var cancel context.CancelFunc

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -82,7 +80,7 @@ func runSweep(c *cli.Context) error {
 			return asInput("shard", err)
 		}
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signalContext(c.Context)
 	defer stop()
 	out, err := sweep.Run(ctx, s, sweep.Options{Dir: c.String("output"), Jobs: c.Int("jobs"), Shard: shard,
 		SpecText: text, Log: c.App.ErrWriter, Bar: stderrIsTerminal(c)})
@@ -96,7 +94,7 @@ func runSweep(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "%d points: %d already done, %d run, %d failed; %.1f s wall, CPU/wall %.2f; results in %s\n",
 		out.Points, out.Skipped, out.Ran, len(out.Failed), out.Wall.Seconds(), ratio, c.String("output"))
 	if ctx.Err() != nil {
-		return fmt.Errorf("interrupted; rerun the same command to resume")
+		return &interruptedError{"sweep; rerun the same command to resume"}
 	}
 	if n := len(out.Failed); n > 0 {
 		return fmt.Errorf("%d of %d points failed (first: %v); rerun the same command to retry them", n, out.Points, out.Failed[0])
@@ -146,6 +144,9 @@ func emitSweep(c *cli.Context, s *sweep.Spec, text []byte, path, target string) 
 	}
 	switch target {
 	case "slurm":
+		if err := j.CheckSlurm(); err != nil {
+			return sweepError(err)
+		}
 		// The tasks' log files go into the results directory: it must exist.
 		if err := sweep.Prepare(s, absDir, text); err != nil {
 			return asInput("output", err)

@@ -315,3 +315,52 @@ func TestFlagsAfterTheName(t *testing.T) {
 		t.Errorf("unknown trailing flag: status %d, stderr %q", st, e)
 	}
 }
+
+// TestSweepEmitHostileOutput: the issue's `--emit slurm -o $'r\ntouch
+// PWNED2\n#'` is refused with one line before anything is created; a
+// directory named with $() and quotes is quoted, and the script passes
+// bash -n (issue 25, defect 3; sweep's TestSlurmHostilePaths runs them).
+func TestSweepEmitHostileOutput(t *testing.T) {
+	spec := writeSpec(t, quickSpec)
+	newline := filepath.Join(t.TempDir(), "r\ntouch PWNED2\n#")
+	st, script, e := rdcnRun("sweep", "--emit", "slurm", "-o", newline, spec)
+	if st != 2 || strings.Count(e, "\n") != 1 || !strings.HasPrefix(e, "rdcn: output: ") || script != "" {
+		t.Errorf("newline in -o: status %d, stderr %q, stdout %q; want 2, one line naming output, no script", st, e, script)
+	}
+	if _, err := os.Lstat(newline); err == nil {
+		t.Errorf("the refused results directory was created")
+	}
+	quoted := filepath.Join(t.TempDir(), `r'$(touch PWNED2)'"`+"`x`")
+	st, script, e = rdcnRun("sweep", "--emit", "slurm", "-o", quoted, spec)
+	if st != 0 || !strings.Contains(script, " -o "+sweep.ShellQuote(quoted)+" ") {
+		t.Fatalf("status %d, stderr %q; script:\n%s", st, e, script)
+	}
+	f := filepath.Join(t.TempDir(), "job.sh")
+	os.WriteFile(f, []byte(script), 0o644)
+	if out, err := exec.Command("bash", "-n", f).CombinedOutput(); err != nil {
+		t.Errorf("bash -n: %v\n%s", err, out)
+	}
+}
+
+// TestSweepBusyDir: a second sweep into a results directory another run
+// holds is refused with status 1 (the command is right, the directory
+// busy: rerun later) and one line (issue 25, defect 5).
+func TestSweepBusyDir(t *testing.T) {
+	spec := writeSpec(t, quickSpec)
+	dir := filepath.Join(t.TempDir(), "res")
+	if st, _, e := rdcnRun("sweep", "-o", dir, spec); st != 0 {
+		t.Fatal(e)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, sweep.LockFile), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	st, _, e := rdcnRun("sweep", "-o", dir, spec)
+	if st != 1 || strings.Count(e, "\n") != 1 || !strings.Contains(e, "rdcn: output: "+dir+" is in use by another rdcn sweep") {
+		t.Errorf("status %d, stderr %q; want 1 and one line: in use", st, e)
+	}
+}
