@@ -11,8 +11,9 @@ import (
 
 // ECN marking of the switches. buffer.ecn_threshold sets DCTCP's step K
 // on every queue. Without it, a law that reads ECE as congestion gets
-// its Spec.Marking per port, from the port's rate and the fabric's base
-// RTT: DCTCP's K = cc.DCTCPThreshold, or RED (DCQCN) with thresholds
+// its Spec.Marking per port, from the port's rate and the laws' round
+// trip (Config.lawRTT: the base RTT, plus a cycle on a rotor where
+// packets wait for their pair's circuit): DCTCP's K = cc.DCTCPThreshold, or RED (DCQCN) with thresholds
 // buffer.red_min and buffer.red_max (default: the queue the port drains
 // in cc.REDMinTime and cc.REDMaxTime) and buffer.red_max_p. A packet is
 // marked by the queue it finds, itself not counted (tor.ECN.Marks).
@@ -53,7 +54,7 @@ func (c *Config) portMarking() func(rotor.Rate) tor.ECN {
 			return e
 		}
 	}
-	rtt, mtu := c.baseRTT(), int64(c.MTU)
+	rtt, mtu := c.lawRTT(), int64(c.MTU) // the feedback loop's round trip: a cycle more where packets wait for circuits
 	return func(r rotor.Rate) tor.ECN { return tor.ECN{K: cc.DCTCPThreshold(r, rtt, mtu)} }
 }
 
