@@ -225,7 +225,6 @@ func TestNewRenoAIMD(t *testing.T) {
 	if inc := n.cwnd - w; inc < 950 || inc > 1000 {
 		t.Fatalf("a window of ACKs added %.1f B, want about one MSS", inc)
 	}
-	w = n.cwnd
 	n.OnLoss(s.now)
 	n.OnLoss(s.now)
 	if n.cwnd != 19*1000/2 {
