@@ -161,25 +161,9 @@ func prepare(g *Graph, d demand.Matrix, raw bool) (demand.Matrix, error) {
 // commodity re-enters its source), with a certificate: Flow routes Lower·D
 // and Lengths proves θ ≤ Upper. It stops once (Upper−Lower)/Upper ≤ opt.Gap.
 func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
-	var o Options
-	if opt != nil {
-		o = *opt
-	}
-	if o.Gap == 0 {
-		o.Gap = DefaultGap
-	}
-	if o.Gap < 0 || math.IsNaN(o.Gap) || o.Gap >= 1 {
-		return nil, fmt.Errorf("gap: must be in (0,1), got %v", o.Gap)
-	}
-	if o.MaxPhases == 0 {
-		o.MaxPhases = 1_000_000
-	}
-	dn, err := prepare(g, d, o.Raw)
+	o, dn, err := solverInput(g, d, opt)
 	if err != nil {
 		return nil, err
-	}
-	if !hasTraffic(dn) {
-		return nil, errors.New("demand: has no traffic between distinct nodes")
 	}
 	var res *Result
 	if connected(g, dn) {
@@ -191,6 +175,33 @@ func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	res.Routing = "any"
 	res.Solver = "fptas"
 	return res, nil
+}
+
+// solverInput fills opt's defaults (a nil opt: all of them), checks the
+// gap and returns the hose-normalised demand of d in g, refusing one
+// without traffic between distinct nodes.
+func solverInput(g *Graph, d demand.Matrix, opt *Options) (Options, [][]float64, error) {
+	var o Options
+	if opt != nil {
+		o = *opt
+	}
+	if o.Gap == 0 {
+		o.Gap = DefaultGap
+	}
+	if o.Gap < 0 || math.IsNaN(o.Gap) || o.Gap >= 1 {
+		return o, nil, fmt.Errorf("gap: must be in (0,1), got %v", o.Gap)
+	}
+	if o.MaxPhases == 0 {
+		o.MaxPhases = 1_000_000
+	}
+	dn, err := prepare(g, d, o.Raw)
+	if err != nil {
+		return o, nil, err
+	}
+	if !hasTraffic(dn) {
+		return o, nil, errors.New("demand: has no traffic between distinct nodes")
+	}
+	return o, dn, nil
 }
 
 func hasTraffic(d [][]float64) bool {

@@ -87,25 +87,9 @@ func sprayLegs(g *Graph, dn demand.Matrix) (first []float64, legs [][]float64) {
 // over the family independently). Paths may pass through s again (a
 // shortest path from w may), as the router's packets do.
 func VLBSlice(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
-	var o Options
-	if opt != nil {
-		o = *opt
-	}
-	if o.Gap == 0 {
-		o.Gap = DefaultGap
-	}
-	if o.Gap < 0 || math.IsNaN(o.Gap) || o.Gap >= 1 {
-		return nil, fmt.Errorf("gap: must be in (0,1), got %v", o.Gap)
-	}
-	if o.MaxPhases == 0 {
-		o.MaxPhases = 1_000_000
-	}
-	dn, err := prepare(g, d, o.Raw)
+	o, dn, err := solverInput(g, d, opt)
 	if err != nil {
 		return nil, err
-	}
-	if !hasTraffic(dn) {
-		return nil, errors.New("demand: has no traffic between distinct nodes")
 	}
 	var res *Result
 	if connected(g, dn) {
