@@ -55,12 +55,7 @@ func VLB(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	theta := math.Inf(1)
-	for a, x := range load {
-		if x > 0 {
-			theta = math.Min(theta, g.Cap[a]/x)
-		}
-	}
+	theta := loadTheta(g, load)
 	if math.IsInf(theta, 1) {
 		return nil, fmt.Errorf("demand: has no traffic between distinct nodes")
 	}
@@ -152,4 +147,16 @@ func legLoads(g *Graph, legs [][]float64, load []float64) ([]float64, error) {
 		}
 	}
 	return load, nil
+}
+
+// loadTheta is the largest scale of a fixed routing whose arc loads are
+// load: the least capacity over load among the loaded arcs (+Inf if none).
+func loadTheta(g *Graph, load []float64) float64 {
+	theta := math.Inf(1)
+	for a, x := range load {
+		if x > 0 {
+			theta = math.Min(theta, g.Cap[a]/x)
+		}
+	}
+	return theta
 }

@@ -225,14 +225,7 @@ func dualBound(g *Graph, d demand.Matrix, lengths []float64) (float64, error) {
 			}
 		}
 	}
-	alpha := 0.0
-	for s, row := range d {
-		for t, x := range row {
-			if s != t && x > 0 {
-				alpha += x * dist[s*n+t]
-			}
-		}
-	}
+	alpha := demandDistance(d, dist, n)
 	if math.IsInf(alpha, 1) {
 		return 0, nil // a demand pair is disconnected
 	}
@@ -307,4 +300,18 @@ func bfsCount(n, src int, adj [][]int32) ([]int, []float64) {
 		}
 	}
 	return dist, cnt
+}
+
+// demandDistance is Σ d[s][t]·dist[s·n+t] over the demand pairs (s ≠ t,
+// d > 0): the dual's α for distances dist.
+func demandDistance(d [][]float64, dist []float64, n int) float64 {
+	alpha := 0.0
+	for s, row := range d {
+		for t, x := range row {
+			if s != t && x > 0 {
+				alpha += x * dist[s*n+t]
+			}
+		}
+	}
+	return alpha
 }

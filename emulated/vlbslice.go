@@ -33,12 +33,7 @@ func VLBSliceSpray(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	theta := math.Inf(1)
-	for a, x := range load {
-		if x > 0 {
-			theta = math.Min(theta, g.Cap[a]/x)
-		}
-	}
+	theta := loadTheta(g, load)
 	return &Result{Theta: theta, Lower: theta, Upper: theta, Routing: RoutingVLBSliceSpray,
 		Solver: "closed-form", Demand: dn}, nil
 }
@@ -292,14 +287,7 @@ func familyBound(g *Graph, d demand.Matrix, lengths []float64) (float64, error) 
 		}
 	}
 	dist := familyDistances(g, d, lengths)
-	alpha := 0.0
-	for s, row := range d {
-		for t, x := range row {
-			if s != t && x > 0 {
-				alpha += x * dist[s*n+t]
-			}
-		}
-	}
+	alpha := demandDistance(d, dist, n)
 	if math.IsInf(alpha, 1) {
 		return 0, nil
 	}
