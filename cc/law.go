@@ -60,7 +60,11 @@ type Env struct {
 	HostRate rotor.Rate // the host NIC's line rate
 	BaseRTT  rotor.Time // τ: the base RTT the INT/RTT laws are tuned for (the topology's maximum)
 	PathRTT  rotor.Time // the flow's own path base RTT (θ-PowerTCP's τ); 0: unknown, BaseRTT
-	Window   int64      // the configured fixed window in bytes (law "fixed" only)
+	// CircuitWait is the part of BaseRTT that is waiting for circuits,
+	// not queueing: a cycle on a rotor where every packet waits for its
+	// pair's circuit, else 0 (TIMELY's delay thresholds sit above it).
+	CircuitWait rotor.Time
+	Window      int64 // the configured fixed window in bytes (law "fixed" only)
 }
 
 // bytesPerSec converts a rate to bytes per second.

@@ -1,6 +1,7 @@
 package cc
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -32,6 +33,7 @@ type Param struct {
 	Kind    Kind
 	Default string           // text form; "" when EnvDefault supplies it
 	Env     func(Env) string // default taken from the network (τ, line rate), or nil
+	EnvDoc  string           // the Env default in words for the docs; "": "base RTT"
 	Lo, Hi  float64          // valid range, in the kind's base unit
 	LoOpen  bool             // Lo itself is excluded
 	Choices []string         // for Choice
@@ -305,7 +307,7 @@ func WriteParams(w io.Writer) error {
 		for _, p := range s.Params {
 			def, rng := p.Default, p.Range()
 			if p.Env != nil {
-				def = "base RTT"
+				def = cmp.Or(p.EnvDoc, "base RTT")
 			}
 			switch p.Kind {
 			case Bool:

@@ -1,6 +1,8 @@
 package cc
 
 import (
+	"fmt"
+
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -71,13 +73,27 @@ func (t *Timely) OnCircuit(rotor.Time, bool) {}
 func (t *Timely) Window() int64              { return 0 }
 func (t *Timely) Rate() rotor.Rate           { return rateOf(t.rc) }
 
+// timelyThreshold is a TIMELY delay threshold's default: the paper's
+// value d above the network's wait for circuits (Env.CircuitWait). Where
+// every packet waits for its pair's circuit, an idle round trip already
+// takes up to a cycle more; the paper's thresholds, set for a packet
+// network, would read that wait as queueing (docs/cc.md, "Window laws on
+// a pure rotor").
+func timelyThreshold(d rotor.Time) func(Env) string {
+	return func(e Env) string { return fmt.Sprintf("%dps", int64(d+e.CircuitWait)) }
+}
+
+func timelyThresholdDoc(d string) string {
+	return d + " + the wait for circuits (a cycle on a pure rotor, else 0)"
+}
+
 func init() {
 	register(Spec{Name: "timely", Doc: "TIMELY: rate-only, per-RTT; additive increase below T_low or on a falling RTT, decrease by the RTT gradient or the excess over T_high",
 		Params: []Param{
 			{Key: "alpha", Kind: Float, Default: "0.875", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA weight of the RTT difference"},
 			{Key: "beta", Kind: Float, Default: "0.8", Lo: 0, LoOpen: true, Hi: 1, Doc: "multiplicative decrease factor"},
-			{Key: "t_low", Kind: Time, Default: "50us", Lo: 0, Hi: float64(rotor.Second), Doc: "RTT below which the rate always increases"},
-			{Key: "t_high", Kind: Time, Default: "500us", Lo: 0, LoOpen: true, Hi: float64(rotor.Second), Doc: "RTT above which the rate always decreases"},
+			{Key: "t_low", Kind: Time, Env: timelyThreshold(50 * rotor.Microsecond), EnvDoc: timelyThresholdDoc("50 µs"), Lo: 0, Hi: float64(rotor.Second), Doc: "RTT below which the rate always increases"},
+			{Key: "t_high", Kind: Time, Env: timelyThreshold(500 * rotor.Microsecond), EnvDoc: timelyThresholdDoc("500 µs"), Lo: 0, LoOpen: true, Hi: float64(rotor.Second), Doc: "RTT above which the rate always decreases"},
 			{Key: "min_rtt", Kind: Time, Default: "20us", Lo: 0, LoOpen: true, Hi: float64(rotor.Second), Doc: "normalisation of the RTT gradient"},
 			{Key: "ai", Kind: Rate, Default: "50Mbps", Lo: 0, Hi: inf, Doc: "additive increase δ per RTT"},
 			{Key: "hai", Kind: Rate, Default: "100Mbps", Lo: 0, Hi: inf, Doc: "hyper-additive increase after hai_after increases in a row"},

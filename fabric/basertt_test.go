@@ -3,6 +3,7 @@ package fabric
 import (
 	"testing"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -10,7 +11,8 @@ import (
 // one number every consumer reads: the laws' τ (cc.Env.BaseRTT; on a
 // rotor whose routing waits for a pair's circuit, plus one cycle of the
 // schedule, here 3 slots of 10 µs: lawRTT), every switch's RTT, ABM's unscheduled bytes (host rate × RTT) and NDP's first
-// window (⌈host rate × RTT / MTU⌉). A 1500 B packet takes 1.2 µs and a
+// window (⌈host rate × RTT / MTU⌉). The wait for circuits in τ
+// (cc.Env.CircuitWait) lifts TIMELY's delay thresholds by as much. A 1500 B packet takes 1.2 µs and a
 // 64 B ACK 51.2 ns at 10 Gbps, 0.3 µs and 12.8 ns at 40 Gbps.
 //
 //   - Leaf-spine, 10 Gbps hosts, 40 Gbps fabric, 1 µs per link: the data
@@ -48,6 +50,17 @@ func TestBaseRTTOneNumber(t *testing.T) {
 			}
 			if got := s.cc.env.BaseRTT; got != c.rtt+c.wait {
 				t.Errorf("laws' τ = %v, want %v", got, c.rtt+c.wait)
+			}
+			if got := s.cc.env.CircuitWait; got != c.wait {
+				t.Errorf("laws' wait for circuits = %v, want %v", got, c.wait)
+			}
+			timely, _ := cc.Lookup("timely")
+			v, err := timely.Resolve(s.cc.env, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if lo, hi := v.T("t_low"), v.T("t_high"); lo != 50*us+c.wait || hi != 500*us+c.wait {
+				t.Errorf("TIMELY's thresholds %v, %v; want the paper's 50 µs and 500 µs plus %v", lo, hi, c.wait)
 			}
 			for _, tr := range s.switches() {
 				if got := tr.Config().RTT; got != c.rtt {

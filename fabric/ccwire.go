@@ -16,7 +16,8 @@ import (
 
 // ccEnv is what the laws of this fabric know about their hosts.
 func (c *Config) ccEnv() cc.Env {
-	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: c.lawRTT(), Window: c.Window}
+	rtt := c.lawRTT()
+	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: rtt, CircuitWait: rtt - c.baseRTT(), Window: c.Window}
 }
 
 // lawRTT is the laws' τ (cc.Env.BaseRTT): the base RTT, plus one cycle

@@ -63,6 +63,40 @@ func TestINTLawsFillPureRotor(t *testing.T) {
 	}
 }
 
+// TestTimelyFillsPureRotor runs the same pure-rotor case with TIMELY.
+// Its delay thresholds, set for a packet network (T_low 50 µs, T_high
+// 500 µs), read the wait for circuits (up to a cycle of 400 µs in every
+// round trip) as queueing, and the RTT gradient, normalised by 20 µs,
+// swings by the schedule's phase: the rate sat at its 100 Mbps floor and
+// TIMELY delivered 49 % of the offered bytes. With the thresholds above
+// the wait for circuits (the default) it must deliver at least 90 %; the
+// paper's thresholds set by hand must still fall short (the mechanism).
+func TestTimelyFillsPureRotor(t *testing.T) {
+	for _, c := range []struct {
+		params   string
+		min, max float64
+	}{{"", 0.9, 1}, {"t_low=50us,t_high=500us", 0, 0.8}} {
+		keys := []string{"topology.tors=16", "transport.kind=window", "transport.cc=timely", "run.sim_time=100ms", "workload.duration=20ms"}
+		if c.params != "" {
+			keys = append(keys, "transport.cc_params="+c.params)
+		}
+		setup := buildSpec(t, keys...)
+		r, err := fabric.Run(setup.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := r.Summarize(setup.Buckets, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := float64(s.Measured.DeliveredFraction)
+		t.Logf("timely %q: delivered %.3f of the offered bytes", c.params, f)
+		if f < c.min || f > c.max {
+			t.Errorf("timely %q delivered %.3f of the offered bytes; want [%.1f, %.1f]", c.params, f, c.min, c.max)
+		}
+	}
+}
+
 // TestNightRerouteKeepsPackets: at a slice change, packets waiting at a
 // ToR for a circuit that went down move to the queue of their new next
 // hop. They never left the buffer: moving them must not drop any (the
