@@ -182,10 +182,10 @@ func (s *sim) startUplink(t, sw int) {
 		if s.ser(linkCircuit, e.size) > st.nightAt-now { // it cannot cross before the night (no division per packet)
 			return
 		}
-		// Flow control: a pulled packet leaves toward v only if v has room
-		// for it. (It waits only for the circuit to its destination or to
+		// Flow control: a pulled packet leaves toward v only if v admits
+		// it. (It waits only for the circuit to its destination or to
 		// the relay that promised it room when it was pulled.)
-		if !s.roomAt(int(v), e.size) || !s.pull.plain && !s.admitsAt(int(v), e.idx) {
+		if !s.admitsAt(int(v), e.idx) {
 			s.retryUplink(i, now)
 			return
 		}

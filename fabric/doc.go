@@ -125,10 +125,11 @@
 // host buffering): when a circuit is, or is about to be, up, its ToR pulls
 // packets from its hosts for it — direct first, then RotorLB two-hop via
 // the intermediate's hosts — reserving room hop by hop, so nothing pulled
-// is ever dropped. The buffer policy decides for them: a ToR pulls only
-// what its policy admits into the VOQ toward the circuit, and a pulled
-// packet leaves only if the next ToR's policy admits it into the host
-// queue it will take (tor.ToR.AdmitHeld; its hooks hear them too). Pulled packets take one event per circuit crossing:
+// is ever dropped. The switch decides for them as for arriving packets
+// (tor.ToR.AdmitHeld: the policy, the room, push-out of queued packets;
+// its hooks hear them too): a ToR pulls only what it admits into the VOQ
+// toward the circuit, and a pulled packet leaves only if the next ToR
+// admits it into the host queue it will take. Pulled packets take one event per circuit crossing:
 // they wait in per-circuit lists, and when one leaves it books the next
 // ToR's host port, whose reserved room is settled lazily: before anyone
 // reads that ToR's buffer, and by a room check only when the unsettled

@@ -52,6 +52,9 @@ func ApplyDefaults(c *Config) { c.defaults() }
 // nothing to send (a pushed-out packet's turn not given back).
 func (s *sim) PhantomTurns() int64 { return s.m.phantomTurns }
 
+// PulledPushOuts counts the queued packets pushed out to admit pulled ones.
+func (s *sim) PulledPushOuts() int64 { return s.m.pulledPushOuts }
+
 // HostPushOuts counts the packets pushed out of the rotor ToRs' host queues.
 func (s *sim) HostPushOuts() int64 { return s.m.hostPushOuts }
 

@@ -37,6 +37,31 @@ func TestPushOutGivesBackHostTurn(t *testing.T) {
 	}
 }
 
+// TestPulledPushOut: LQD decides for a pulled packet as for an arriving
+// one, so when the buffer is full it pushes queued (windowed, intra-rack)
+// packets out to admit a pulled one; held packets themselves are never
+// victims (their room was promised to their sender and the pull transport
+// has no retransmission). RotorNet with two packets per port and
+// intra-rack traffic, run.check on (byte conservation, buffer bounds).
+// Complete sharing, which never pushes out, is the baseline: none.
+func TestPulledPushOut(t *testing.T) {
+	for _, policy := range []string{"cs", "lqd"} {
+		setup := buildSpec(t, "buffer.per_port=2", "workload.intra_rack=true", "workload.load=0.6", "buffer.policy="+policy, "run.check=true")
+		sim, err := fabric.NewSim(setup.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sim.Run(); err != nil {
+			t.Fatal(err)
+		}
+		n := sim.PulledPushOuts()
+		t.Logf("%s: %d queued packets pushed out for pulled ones", policy, n)
+		if policy == "lqd" && n == 0 || policy == "cs" && n != 0 {
+			t.Errorf("%s: %d queued packets pushed out for pulled ones", policy, n)
+		}
+	}
+}
+
 // TestINTLawsFillPureRotor runs the pure-rotor case (RotorNet, 16
 // ToRs, rotorlb, the windowed transport, 20 ms of arrivals and 80 ms to
 // drain) with PowerTCP and HPCC. Their windows are capped at b·τ: with τ

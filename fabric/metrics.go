@@ -16,6 +16,7 @@ type metrics struct {
 	hopLimitDrops                                int64 // source-routed packets dropped at kspHopLimit hops
 	prebufferDrops                               int64 // packets refused at a VOQ's prebuffer capacity
 	phantomTurns, hostPushOuts                   int64 // booked ToR→host turns that held the port with nothing to send; host-queue push-outs
+	pulledPushOuts                               int64 // queued packets pushed out to admit pulled ones
 	// re-routing at nights: packets moved, and what moving them changed
 	// in their ToR: buffer bytes lost, ECN marks, bytes the policy heard
 	// as dequeued

@@ -222,24 +222,27 @@ func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
 
 // stage reserves room at ToR t for a packet of flow (size bytes) pulled
 // for the circuit to v, or reports false if t's staging room is used up
-// or t's buffer policy refuses it: the ToR pulls only what its policy
-// admits into the VOQ toward v (class: Local for a flow's own data,
-// Transit for a relayed packet's second hop), that VOQ holding the bytes
-// already staged for v. A refused packet stays at its host.
+// or t's buffer does not admit it: the ToR pulls only what its switch
+// admits into the VOQ toward v as it would an arriving packet (class:
+// Local for a flow's own data, Transit for a relayed packet's second
+// hop), that VOQ holding the bytes already staged for v; a push-out
+// policy may push queued packets out for it (admitHeld). A packet not
+// admitted stays at its host.
 func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 	ps := &s.pull
 	tr := s.tors[t]
-	if ps.staged[t]+int64(size) > ps.stageCap || !s.roomAt(t, size) {
+	if ps.staged[t]+int64(size) > ps.stageCap {
 		return false
 	}
-	if ps.plain { // it fits (roomAt): admitted
+	if ps.plain { // admitted iff it fits (roomAt)
+		if !s.roomAt(t, size) {
+			return false
+		}
 		tr.Switch().ReservePlain(size)
 		ps.staged[t] += int64(size)
 		return true
 	}
-	s.settle(t) // the policy sees the buffer as it is
-	if !tr.AdmitHeld(s.q.Now(), tr.VOQ(v, class), flow, size, ps.stagedTo[t*s.n+v]) {
-		ps.heldBack++
+	if !s.admitHeld(tr, tr.VOQ(v, class), flow, size, &ps.stagedTo[t*s.n+v]) {
 		return false
 	}
 	ps.staged[t] += int64(size)
@@ -247,27 +250,44 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 	return true
 }
 
-// admitsAt reports whether ToR v's buffer policy admits pulled packet p,
-// about to leave a circuit toward v, into the queue of the host port it
-// will take: its destination host's, or for a relayed packet the port of
-// the host that will store it (hostRR), that queue holding the bytes
-// already booked on it. If so, v reserves its room (flow control); a
-// refused packet waits at the sending ToR. (With plain policies the room
-// check decides, and pullSent reserves the room.)
+// admitsAt reports whether ToR v admits pulled packet p, about to leave a
+// circuit toward v, into the queue of the host port it will take: its
+// destination host's, or for a relayed packet the port of the host that
+// will store it (hostRR), that queue holding the bytes already booked on
+// it. If so, v reserves its room (flow control); a packet not admitted
+// waits at the sending ToR. With plain policies the room decides, and
+// pullSent reserves it.
 func (s *sim) admitsAt(v int, idx int32) bool {
-	ps := &s.pull
 	p := s.pool.At(idx)
+	if s.pull.plain {
+		return s.roomAt(v, p.Size)
+	}
 	h := p.DstHost - int32(v*s.H)
 	if p.DstToR != int32(v) {
-		h = ps.hostRR[v]
+		h = s.pull.hostRR[v]
 	}
-	s.settle(v) // as in stage
 	tr := s.tors[v]
-	if tr.AdmitHeld(s.q.Now(), tr.HostQueue(int(h)), p.Flow, p.Size, ps.bookedTo[int32(v*s.H)+h]) {
-		return true
+	return s.admitHeld(tr, tr.HostQueue(int(h)), p.Flow, p.Size, &s.pull.bookedTo[int32(v*s.H)+h])
+}
+
+// admitHeld asks ToR tr's switch to admit a pulled packet of size bytes
+// of flow into queue q, which holds *held bytes of pulled packets (read
+// once the buffer is settled), as it decides on an arriving packet
+// (tor.ToR.AdmitHeld: the policy, the room, push-out), on a settled
+// buffer. Packets it pushes out are dropped as an arrival's are; a
+// refusal by the policy (not by the room) counts in heldBack.
+func (s *sim) admitHeld(tr *tor.ToR, q tor.QueueID, flow int32, size int32, held *int64) bool {
+	s.settle(tr.ID) // the policy sees the buffer as it is
+	switch tr.AdmitHeld(s.q.Now(), q, flow, size, *held) {
+	case tor.Refused:
+		s.pull.heldBack++
+		return false
+	case tor.NoRoom:
+		return false
 	}
-	ps.heldBack++
-	return false
+	s.m.pulledPushOuts += int64(len(tr.Switch().Evicted))
+	s.dropEvicted(tr)
+	return true
 }
 
 // pickPulled returns the flow ToR t pulls from next for the circuit to v,

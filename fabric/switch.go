@@ -27,6 +27,14 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 		s.switchDrop(idx)
 		return false
 	}
+	s.dropEvicted(tr)
+	return true
+}
+
+// dropEvicted drops the packets tr's policy just pushed out (for an
+// arriving or a pulled packet); one from a host queue gives its booked
+// turn on the ToR→host port back.
+func (s *sim) dropEvicted(tr *tor.ToR) {
 	for _, e := range tr.TakeEvicted() {
 		if p := s.pool.At(e); s.ls == nil && p.DstToR == int32(tr.ID) { // from a booked host queue
 			s.m.hostPushOuts++
@@ -37,7 +45,6 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	if s.cfg.Check && tr.Used() > tr.BufferSize() {
 		s.fail("ToR %d buffer holds %d B, more than its %d B", tr.ID, tr.Used(), tr.BufferSize())
 	}
-	return true
 }
 
 func (s *sim) drop(idx int32) {

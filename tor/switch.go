@@ -460,7 +460,6 @@ func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
 func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok, mark bool) {
 	s := &sw.st
 	sw.Decisions++
-	size := int64(a.Size)
 	iq, lossless := int32(-1), false
 	if sw.pfc != nil {
 		iq, lossless = a.InPort*int32(s.NQ)+int32(s.Prio(q)), s.IsLossless(q)
@@ -471,34 +470,9 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 			sw.dropArrival(now, a, q)
 			return false, false
 		}
-	} else if !sw.policy.Admit(now, a, q, s) {
+	} else if sw.admit(now, a, q) != Admitted {
 		sw.dropArrival(now, a, q)
 		return false, false
-	}
-	if !lossless && s.Used-s.HeadroomUsed+size > s.SharedSize() {
-		if sw.push == nil {
-			sw.dropArrival(now, a, q)
-			return false, false
-		}
-		for s.Used-s.HeadroomUsed+size > s.SharedSize() {
-			v := sw.push.Victim(now, a, q, s)
-			if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr() { // headers are not in the buffer
-				sw.dropArrival(now, a, q)
-				return false, false
-			}
-			e := sw.q[v].PopTail()
-			vh, vsize := e.h, e.size()
-			if sw.pfc != nil { // push-out policies have no lossless classes
-				s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
-			}
-			sw.sub(v, vsize)
-			sw.PushedOut++
-			sw.Evicted = append(sw.Evicted, vh)
-			sw.EvictedFrom = append(sw.EvictedFrom, v)
-			if sw.drop != nil {
-				sw.drop.Dropped(now, nil, vsize, v, true, s)
-			}
-		}
 	}
 	if sw.ecnOn {
 		mark = sw.mark(q)
@@ -508,6 +482,58 @@ func (sw *Switch) EnqueueQueue(now rotor.Time, a *Arrival, q int32, h int32) (ok
 	}
 	sw.place(now, a, q, h, lossless, iq)
 	return true, mark
+}
+
+// Verdict is a switch's answer to an arrival into a lossy class.
+type Verdict uint8
+
+// Verdicts.
+const (
+	Admitted Verdict = iota // admitted (after pushing out what the policy named)
+	NoRoom                  // it does not fit the shared pool, and the policy pushes nothing out that would make room
+	Refused                 // it fits, but the policy refuses it
+)
+
+// admit is the admission of arrival a into queue q of a lossy class, the
+// same for a packet that arrives (EnqueueQueue) and for one that is held
+// (AdmitHeld): the policy's Admit, then the shared pool's room; while it
+// lacks room a push-out policy names victims, whose tail packets leave
+// the buffer (Evicted). Held packets are not in the queues and so are
+// never victims. The caller drops or holds back what is not admitted.
+func (sw *Switch) admit(now rotor.Time, a *Arrival, q int32) Verdict {
+	s := &sw.st
+	size := int64(a.Size)
+	if !sw.policy.Admit(now, a, q, s) {
+		if s.Used-s.HeadroomUsed+size > s.SharedSize() {
+			return NoRoom
+		}
+		return Refused
+	}
+	if s.Used-s.HeadroomUsed+size <= s.SharedSize() {
+		return Admitted
+	}
+	if sw.push == nil {
+		return NoRoom
+	}
+	for s.Used-s.HeadroomUsed+size > s.SharedSize() {
+		v := sw.push.Victim(now, a, q, s)
+		if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr() { // headers are not in the buffer
+			return NoRoom
+		}
+		e := sw.q[v].PopTail()
+		vh, vsize := e.h, e.size()
+		if sw.pfc != nil { // push-out policies have no lossless classes
+			s.Ingress[sw.ingr[v].PopTail()].Shared -= int64(vsize)
+		}
+		sw.sub(v, vsize)
+		sw.PushedOut++
+		sw.Evicted = append(sw.Evicted, vh)
+		sw.EvictedFrom = append(sw.EvictedFrom, v)
+		if sw.drop != nil {
+			sw.drop.Dropped(now, nil, vsize, v, true, s)
+		}
+	}
+	return Admitted
 }
 
 // enqueuePlain is EnqueueQueue for a plain switch (Complete Sharing, no
@@ -611,34 +637,44 @@ func (sw *Switch) Release(size int32) {
 // AdmitHeld decides on arrival a into queue q for a packet that waits
 // outside the queues (a pulled packet: host-buffered traffic whose room a
 // ToR promises before the packet is there), held being the bytes of such
-// packets already promised to q. If the packet fits the shared buffer
-// without pushing anything out and the policy admits it, its room is
-// reserved (Reserve) and the policy's enqueue hook hears it; Release and
-// HeldLeft end its stay. The policy and its hooks see q holding the held bytes
+// packets already promised to q. The decision is an arrival's (admit):
+// the policy's Admit, the room, and a push-out policy's victims, which
+// are queued packets only (the caller takes them, TakeEvicted). Unlike
+// an arrival, a packet that cannot fit and for which nothing could be
+// pushed out is not offered to the policy at all: it never arrives (flow
+// control holds it back), so a policy that learns from arrivals
+// (FollowLQD's virtual LQD, EDT) does not hear the repeated asks. If
+// admitted, the packet's room is reserved (Reserve) and the policy's
+// enqueue hook hears it; Release and HeldLeft end its stay. A packet not
+// admitted is not dropped: it waits where it is, and the drop hook does
+// not hear it. The policy and its hooks see q holding the held bytes
 // (and this packet's, once admitted); other queues' held bytes are in
-// Used only. Held packets are never pushed out.
-func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) bool {
-	s := &sw.st
-	if s.Used-s.HeadroomUsed+int64(a.Size) > s.SharedSize() {
-		return false
-	}
+// Used only.
+func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) Verdict {
 	if sw.plain {
-		return sw.ReservePlain(a.Size)
+		if sw.ReservePlain(a.Size) {
+			return Admitted
+		}
+		return NoRoom
+	}
+	s := &sw.st
+	if sw.push == nil && s.Used-s.HeadroomUsed+int64(a.Size) > s.SharedSize() {
+		return NoRoom // nothing can make room: the packet is not offered (flow control), it waits
 	}
 	sw.Decisions++
 	sw.showHeld(q, held)
-	ok := sw.policy.Admit(now, a, q, s)
+	v := sw.admit(now, a, q)
 	sw.hideHeld(q, held)
-	if !ok {
-		return false
+	if v != Admitted {
+		return v
 	}
 	sw.Reserve(a.Size)
 	if sw.enq != nil {
 		sw.showHeld(q, held+int64(a.Size))
-		sw.enq.Enqueued(now, a, q, s)
+		sw.enq.Enqueued(now, a, q, &sw.st)
 		sw.hideHeld(q, held+int64(a.Size))
 	}
-	return true
+	return Admitted
 }
 
 // ReservePlain is AdmitHeld for a plain switch (Complete Sharing without

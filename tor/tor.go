@@ -372,18 +372,25 @@ func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 
 // AdmitHeld decides on a packet of size bytes of flow for queue q that
 // will wait outside the queues (a pulled packet), with held bytes of such
-// packets already promised to q; if admitted its room is reserved
-// (Switch.AdmitHeld).
-func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held int64) bool {
+// packets already promised to q, as on an arriving packet: if admitted
+// its room is reserved, and packets the policy pushed out to make room
+// are kept for TakeEvicted (Switch.AdmitHeld).
+func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held int64) Verdict {
 	if t.sw.plain {
-		return t.sw.ReservePlain(size)
+		if t.sw.ReservePlain(size) {
+			return Admitted
+		}
+		return NoRoom
 	}
 	a := &t.arr
 	port := t.sw.st.PortOf(int32(q))
 	a.ID, a.Flow, a.Size, a.Port, a.InPort = -1, flow, size, port, -1
 	a.Class = uint8(int32(q) - port*t.nq)
 	a.Unsched = false
-	return t.sw.AdmitHeld(now, a, int32(q), held)
+	n0 := len(t.sw.Evicted)
+	v := t.sw.AdmitHeld(now, a, int32(q), held)
+	t.evicted(n0)
+	return v
 }
 
 // HeldLeft tells the policy that a held packet left q after Release
@@ -457,11 +464,7 @@ func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool
 		panic("tor: a switch with lossless classes needs each arrival's ingress port (EnqueueFrom)")
 	}
 	ok, _ := t.sw.EnqueueQueue(now, a, int32(q), idx)
-	for i := n0; i < len(t.sw.Evicted); i++ {
-		t.Drops++
-		t.DropBytes += int64(t.pool.At(t.sw.Evicted[i]).Size)
-		t.removed(QueueID(t.sw.EvictedFrom[i]))
-	}
+	t.evicted(n0)
 	if !ok {
 		t.Drops++
 		t.DropBytes += int64(p.Size)
@@ -469,6 +472,15 @@ func (t *ToR) EnqueueFrom(now rotor.Time, q QueueID, idx int32, inPort int) bool
 	}
 	t.queued(q, p)
 	return true
+}
+
+// evicted counts the packets pushed out since Evicted held n0 as drops.
+func (t *ToR) evicted(n0 int) {
+	for i := n0; i < len(t.sw.Evicted); i++ {
+		t.Drops++
+		t.DropBytes += int64(t.pool.At(t.sw.Evicted[i]).Size)
+		t.removed(QueueID(t.sw.EvictedFrom[i]))
+	}
 }
 
 // EnqueueHeader puts packet idx (NDP: a trimmed header or a control
