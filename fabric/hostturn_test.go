@@ -37,6 +37,30 @@ func TestPushOutGivesBackHostTurn(t *testing.T) {
 	}
 }
 
+// TestPushOutOfDroppedArrival: LQD may push packets out and then drop
+// the arrival after all (the longest queue turned out to be its own).
+// The pushed-out packets must be dropped then, not when the switch's next
+// admission succeeds: one from a host queue gives its booked turn back
+// at once, else the port's turn comes with its packet gone, and the next
+// push-out from that queue finds no turn to give back (the run failed:
+// "host 8: a packet pushed out of its ToR queue had no booked turn").
+// Opera with incast and three packets per port, run.check on.
+func TestPushOutOfDroppedArrival(t *testing.T) {
+	setup := buildSpec(t, "buffer.policy=lqd", "schedule.kind=opera", "buffer.per_port=3", "workload.load=0.6",
+		"workload.incast_senders=6", "workload.incast_bytes=30KB", "workload.incast_rate=2000", "run.check=true")
+	sim, err := fabric.NewSim(setup.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sim.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if sim.HostPushOuts() == 0 {
+		t.Fatal("nothing pushed out of a host queue: the run tests nothing")
+	}
+	t.Logf("%d pushed out of host queues, %d phantom turns", sim.HostPushOuts(), sim.PhantomTurns())
+}
+
 // TestPulledPushOut: LQD decides for a pulled packet as for an arriving
 // one, so when the buffer is full it pushes queued (windowed, intra-rack)
 // packets out to admit a pulled one; held packets themselves are never

@@ -278,16 +278,13 @@ func (s *sim) admitsAt(v int, idx int32) bool {
 // refusal by the policy (not by the room) counts in heldBack.
 func (s *sim) admitHeld(tr *tor.ToR, q tor.QueueID, flow int32, size int32, held *int64) bool {
 	s.settle(tr.ID) // the policy sees the buffer as it is
-	switch tr.AdmitHeld(s.q.Now(), q, flow, size, *held) {
-	case tor.Refused:
-		s.pull.heldBack++
-		return false
-	case tor.NoRoom:
-		return false
-	}
+	v := tr.AdmitHeld(s.q.Now(), q, flow, size, *held)
 	s.m.pulledPushOuts += int64(len(tr.Switch().Evicted))
-	s.dropEvicted(tr)
-	return true
+	s.dropEvicted(tr) // also when pushing out did not make room enough
+	if v == tor.Refused {
+		s.pull.heldBack++
+	}
+	return v == tor.Admitted
 }
 
 // pickPulled returns the flow ToR t pulls from next for the circuit to v,

@@ -19,16 +19,15 @@ func (s *sim) enqueueFrom(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	if tr.ID >= 0 {
 		s.settle(tr.ID)
 	}
+	ok := true
 	if s.ndp.on {
-		if !s.ndpEnqueue(tr, q, idx, in) {
-			return false
-		}
+		ok = s.ndpEnqueue(tr, q, idx, in)
 	} else if !tr.EnqueueFrom(now, q, idx, in) {
 		s.switchDrop(idx)
-		return false
+		ok = false
 	}
-	s.dropEvicted(tr)
-	return true
+	s.dropEvicted(tr) // also when the arrival was dropped after pushing packets out
+	return ok
 }
 
 // dropEvicted drops the packets tr's policy just pushed out (for an
