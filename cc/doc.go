@@ -150,7 +150,9 @@
 //     [min_rate, line rate]; the window is R·τ, at least one MSS.
 //   - TIMELY ("TIMELY: RTT-based Congestion Control for the Datacenter"):
 //     the first RTT sample only primes the gradient, which is then updated
-//     once per round; the rate starts at line rate.
+//     once per round; the rate starts at line rate. T_low and T_high
+//     default to the paper's 50 µs and 500 µs above Env.CircuitWait (the
+//     wait for circuits every round trip includes on a pure rotor).
 //   - DCQCN ("Congestion Control for Large-Scale RDMA Deployments"): ECE
 //     on an ACK counts as a CNP (pacing CNPs to one per 50 µs is the
 //     receiver's business); the first CNP cuts at once; the Mellanox
