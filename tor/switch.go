@@ -490,7 +490,7 @@ type Verdict uint8
 // Verdicts.
 const (
 	Admitted Verdict = iota // admitted (after pushing out what the policy named)
-	NoRoom                  // it does not fit the shared pool, and the policy pushes nothing out that would make room
+	NoRoom                  // it does not fit the shared pool, even after the policy pushed out what it named (Evicted holds those all the same)
 	Refused                 // it fits, but the policy refuses it
 )
 
