@@ -67,3 +67,62 @@ func TestTDTRowFollowsEquation8(t *testing.T) {
 		t.Error("buffers.md still explains DT's lossless bursts by slow bursts, which eq. (8) rules out")
 	}
 }
+
+// TestProteanRowsCompareLikeForLike: the Protean paper's 5× and 6.9× are
+// means over loads; every row that sets ours beside them says so, and the
+// over-loads table's ratios and means follow from its own FCT cells.
+func TestProteanRowsCompareLikeForLike(t *testing.T) {
+	for file, marks := range map[string][]string{
+		"buffers.md": {"5× better than DT, 6.9× than CS (TCP), each a **mean over the loads**"},
+		"sweeps.md":  {"| incast p99.9 FCT, DT / Protean | 5 (mean over loads) |", "| incast p99.9 FCT, CS / Protean | 6.9 (mean over loads) |", "The published 5 and 6.9 are averages over the loads"},
+	} {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range marks {
+			if !strings.Contains(string(b), m) {
+				t.Errorf("%s does not say %q", file, m)
+			}
+		}
+	}
+	b, err := os.ReadFile("buffers.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := func(s string) float64 {
+		x, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(s), " ms"), 64)
+		if err != nil {
+			t.Fatalf("cell %q: %v", s, err)
+		}
+		return x
+	}
+	var sumDT, sumCS float64
+	loads := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		c := strings.Split(line, "|")
+		if len(c) != 8 || !strings.HasSuffix(strings.TrimSpace(c[1]), "%") || !strings.HasSuffix(strings.TrimSpace(c[2]), "ms") {
+			continue
+		}
+		dt, cs, pr := ms(c[2]), ms(c[3]), ms(c[4])
+		for i, want := range []float64{dt / pr, cs / pr} {
+			if got := ms(c[5+i]); math.Abs(got-want) > 0.02 {
+				t.Errorf("%s: ratio %v, its cells give %.3f", strings.TrimSpace(line), got, want)
+			}
+		}
+		sumDT += dt / pr
+		sumCS += cs / pr
+		loads++
+	}
+	if loads != 4 {
+		t.Fatalf("the Protean over-loads table has %d loads, want 4", loads)
+	}
+	for _, want := range []string{
+		"**" + strconv.FormatFloat(sumDT/4, 'f', 2, 64) + "** (published 5)",
+		"**" + strconv.FormatFloat(sumCS/4, 'f', 2, 64) + "** (published 6.9)",
+	} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("buffers.md: the mean row should read %q", want)
+		}
+	}
+}
