@@ -221,6 +221,7 @@ type point struct {
 	period, single, any []float64
 	upper               []float64
 	pool                *emulated.Pool // the pooled reading's schedule so far; nil once certified
+	pooled              *Certified     // the pooled reading, set by the sample that completes pool
 }
 
 // job is one sample of one row: build from the prediction, judge on truth.
@@ -370,7 +371,7 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 				if err == nil {
 					results[j] = result{float64(sched.Period), sh, an, up, cons, robust}
 					if pc != nil {
-						points[jb.point].row.Pooled = pc
+						points[jb.point].pooled = pc
 					}
 				}
 				done++
@@ -418,7 +419,7 @@ feed:
 	rows := make([]Row, len(points))
 	for i, p := range points {
 		r := p.row
-		r.Period, r.SingleHop = stat(p.period), stat(p.single)
+		r.Period, r.SingleHop, r.Pooled = stat(p.period), stat(p.single), p.pooled
 		if perDraw {
 			a, u := stat(p.any), stat(p.upper).Mean
 			r.Any, r.AnyUpper = &a, &u
