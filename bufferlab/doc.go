@@ -15,7 +15,9 @@
 // # Sequences
 //
 // CSAdversary, FollowLQDAdversary and DTAdversary are adversarial
-// constructions; Bernoulli, OnOff and Bursts are random traffic; ReadTrace
+// constructions; Bernoulli, OnOff, Bursts and BurstsPaced (a burst's
+// packets per slot: N, or the whole burst in one slot) are random
+// traffic; ReadTrace
 // reads a trace file ("ports N", then "SLOT PORT [COUNT]" lines).
 //
 // # The offline optimum
@@ -66,6 +68,11 @@
 // its rule, so we compute the same optimum another way.
 //
 // # Credence's predictions
+//
+// Fig14 runs on a named set-up (Fig14Setups): "spread" (bursts of B
+// delivered N packets a slot at 30 % load) or "one-slot" (whole-buffer
+// bursts in one slot at 0.2 % load, where LQD/Credence tends to
+// 1/(1/N + (1−p)(1−1/N)), the paper's 2.9 at p = 0.7, N = 16).
 //
 // Compare and Fig14 give Credence the perfect oracle (tor.PerfectOracle:
 // LQD's own drops on the same arrivals), each answer flipped with a

@@ -127,26 +127,41 @@ func OnOff(n, slots int, on, off float64, rng *rand.Rand) (*Sequence, error) {
 	return seq, nil
 }
 
-// Bursts is the Credence paper's discrete-time workload (its Fig. 14):
-// bursts of B packets, each to a random port, starting as a Poisson
-// process of rate lambda per slot and delivered N packets a slot
-// (overlapping bursts add up, so a slot may see more than N).
+// Bursts is the Credence paper's discrete-time workload (its Fig. 14) as
+// first read here: bursts of B packets, each to a random port, starting as
+// a Poisson process of rate lambda per slot and delivered N packets a slot
+// (overlapping bursts add up, so a slot may see more than N). It is
+// BurstsPaced with perSlot = N.
 func Bursts(n, b, slots int, lambda float64, rng *rand.Rand) (*Sequence, error) {
-	if n < 1 || b < 1 || slots < 0 || !(lambda > 0) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("bursts: ports %d, buffer %d, slots %d, rate %v: want positive values", n, b, slots, lambda)
+	return BurstsPaced(n, b, n, slots, lambda, rng)
+}
+
+// BurstsPaced is Bursts with perSlot packets of a burst arriving per slot:
+// perSlot = N is Bursts, perSlot = B delivers each burst whole in the slot
+// it starts (the "one-slot" set-up of the Fig. 14 study: B arrivals in one
+// slot, beyond the model's N, as from many senders at once). A burst cut
+// by the end of the sequence loses its tail.
+func BurstsPaced(n, b, perSlot, slots int, lambda float64, rng *rand.Rand) (*Sequence, error) {
+	if n < 1 || b < 1 || perSlot < 1 || slots < 0 || !(lambda > 0) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("bursts: ports %d, buffer %d, %d packets a slot, slots %d, rate %v: want positive values", n, b, perSlot, slots, lambda)
 	}
 	seq := &Sequence{N: n, Slots: make([][]int32, slots)}
 	for t := rng.ExpFloat64() / lambda; int(t) < slots; t += rng.ExpFloat64() / lambda {
-		port := int32(rng.IntN(n))
-		for k := 0; k < b; k++ {
-			s := int(t) + k/n
-			if s >= slots {
-				break
-			}
-			seq.Slots[s] = append(seq.Slots[s], port)
-		}
+		placeBurst(seq, int(t), int32(rng.IntN(n)), b, perSlot)
 	}
 	return seq, nil
+}
+
+// placeBurst adds a burst of b packets to port from slot start on,
+// perSlot a slot, up to the end of seq.
+func placeBurst(seq *Sequence, start int, port int32, b, perSlot int) {
+	for k := 0; k < b; k++ {
+		s := start + k/perSlot
+		if s >= len(seq.Slots) {
+			break
+		}
+		seq.Slots[s] = append(seq.Slots[s], port)
+	}
 }
 
 // ReadTrace parses a trace file: a line "ports N" first, then one line

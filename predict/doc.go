@@ -9,6 +9,10 @@
 // baseline from each prediction, and measures the true matrix on the
 // schedule's emulated graph: the single-hop throughput (direct circuits
 // only) and the certified any-routing throughput (emulated.Throughput).
+// A point's samples are read two ways (Reading): PerDraw averages the
+// samples' certified θ; Pooled certifies θ of one schedule that plays all
+// the samples' schedules back to back (emulated.Pool), the reading that
+// gives §9.6's 0.91 for randomised Vermilion on the ring.
 // Every Row also carries the guarantees the theory promises for that
 // schedule — consistency (Theorem 24 / 26) and robustness (Theorem 25 / 27,
 // Corollary 2) — so a table or a plot (Plot) shows measured θ against them.

@@ -2,6 +2,7 @@ package predict
 
 import (
 	"runtime"
+	"slices"
 
 	"github.com/rdcn/rdcn/vermilion"
 )
@@ -17,6 +18,9 @@ import (
 //     emulated graph, the single-hop and any-routing solvers' arrays, about
 //     8·D, plus the k·n matchings of a Vermilion schedule of the largest k
 //     (k·n² ints, k·D);
+//   - with the pooled reading, one pool (n² int64, D) per row whose
+//     samples are partly judged: rows of at most Workers + 1 (matrix,
+//     noise kind, factor) groups, since jobs are fed in that order;
 //   - all of that twice: Go's collector lets the heap grow to twice the
 //     live data (GOGC = 100).
 //
@@ -57,6 +61,10 @@ func (s Study) MemoryEstimate() int64 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(min(workers, jobs), 1)
+	if len(s.Readings) == 0 || slices.Contains(s.Readings, Pooled) {
+		groups := len(s.Matrices) * len(s.Noises) * len(s.Factors)
+		held += float64(perFactor*min(workers+1, groups)) * dense
+	}
 	perJob := (8 + float64(kmax)) * dense
 	return int64(2 * (held + float64(workers)*perJob))
 }

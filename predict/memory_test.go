@@ -8,7 +8,8 @@ func TestMemoryEstimate(t *testing.T) {
 	const n = 1000
 	const d = 8 * n * n
 	base := Study{Nodes: n, Uplinks: 4, Matrices: []string{"ring"}, Noises: []string{"additive"},
-		Factors: []float64{0}, Gammas: []float64{1}, Algorithms: []Algorithm{BvN}, Samples: 1, Workers: 4}
+		Factors: []float64{0}, Gammas: []float64{1}, Algorithms: []Algorithm{BvN}, Samples: 1, Workers: 4,
+		Readings: []Reading{PerDraw}}
 	tests := []struct {
 		name string
 		edit func(*Study)
@@ -26,6 +27,9 @@ func TestMemoryEstimate(t *testing.T) {
 			s.Gammas = []float64{3}
 			s.Matrices = []string{"ring", "uniform"}
 		}, 2 * (2 + 2*(8+3)) * d},
+		// Pooled (the default readings): one pool per row of each of the
+		// two (matrix, noise, factor) groups, fewer than workers + 1 = 5.
+		{"pooled", func(s *Study) { s.Readings = nil; s.Factors = []float64{0, 2}; s.Samples = 3 }, 2 * (4 + 2 + 4*8) * d},
 	}
 	for _, tc := range tests {
 		s := base

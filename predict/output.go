@@ -22,7 +22,7 @@ var Header = []string{
 	"matrix", "noise", "noise_factor", "algorithm", "gamma", "k", "l", "samples", "period_mean",
 	"single_hop_mean", "single_hop_min", "single_hop_max",
 	"any_mean", "any_min", "any_max", "any_upper_mean",
-	"consistency_bound", "robustness_bound",
+	"consistency_bound", "robustness_bound", "pooled_any", "pooled_any_upper",
 }
 
 func num(x float64) string { return strconv.FormatFloat(x, 'g', 8, 64) }
@@ -32,6 +32,23 @@ func optNum(x *float64) string {
 		return ""
 	}
 	return num(*x)
+}
+
+// anyCells are the per-draw reading's CSV cells (mean, min, max, upper),
+// empty when the row has no per-draw reading.
+func anyCells(r Row) []string {
+	if r.Any == nil {
+		return []string{"", "", "", ""}
+	}
+	return []string{num(r.Any.Mean), num(r.Any.Min), num(r.Any.Max), optNum(r.AnyUpper)}
+}
+
+// pooledCells are the pooled reading's CSV cells (lower, upper).
+func pooledCells(r Row) []string {
+	if r.Pooled == nil {
+		return []string{"", ""}
+	}
+	return []string{num(r.Pooled.Lower), num(r.Pooled.Upper)}
 }
 
 // WriteCSV writes one line per row under Header.
@@ -45,9 +62,10 @@ func WriteCSV(w io.Writer, rows []Row) error {
 			r.Matrix, r.Noise, num(r.Factor), string(r.Algorithm), num(r.Gamma),
 			strconv.Itoa(r.K), strconv.Itoa(r.L), strconv.Itoa(r.Samples), num(r.Period.Mean),
 			num(r.SingleHop.Mean), num(r.SingleHop.Min), num(r.SingleHop.Max),
-			num(r.Any.Mean), num(r.Any.Min), num(r.Any.Max), num(r.AnyUpper),
-			optNum(r.Consistency), optNum(r.Robustness),
 		}
+		rec = append(rec, anyCells(r)...)
+		rec = append(rec, optNum(r.Consistency), optNum(r.Robustness))
+		rec = append(rec, pooledCells(r)...)
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -70,15 +88,23 @@ func WriteJSON(w io.Writer, s Study, rows []Row) error {
 	return enc.Encode(Report{Format: "rdcn.predict/v1", Study: s, Rows: rows})
 }
 
-// Plot draws θ (certified any-routing, mean over samples) against the noise
-// factor: one panel per matrix (rows) and noise kind (columns), one line per
-// algorithm and γ; colour follows γ, dashes the algorithm. The robustness
-// bound 1/(2γ)·(1−Δr/Δ) of deterministic Vermilion is drawn as a thin dotted
-// line in the same colour. format is "svg" or "png".
+// Plot draws θ (certified any-routing) against the noise factor: one panel
+// per matrix (rows) and noise kind × reading (columns: the per-draw mean
+// over the samples and the pooled reading, for those the rows carry), one
+// line per algorithm and γ; colour follows γ, dashes the algorithm. The
+// robustness bound 1/(2γ)·(1−Δr/Δ) of deterministic Vermilion is drawn as
+// a thin dotted line in the same colour. format is "svg" or "png".
 func Plot(w io.Writer, rows []Row, format string) error {
 	var matrices, noises []string
 	var gammas []float64
+	var readings []Reading
 	for _, r := range rows {
+		if r.Any != nil && !slices.Contains(readings, PerDraw) {
+			readings = append(readings, PerDraw)
+		}
+		if r.Pooled != nil && !slices.Contains(readings, Pooled) {
+			readings = append(readings, Pooled)
+		}
 		if !slices.Contains(matrices, r.Matrix) {
 			matrices = append(matrices, r.Matrix)
 		}
@@ -89,8 +115,29 @@ func Plot(w io.Writer, rows []Row, format string) error {
 			gammas = append(gammas, r.Gamma)
 		}
 	}
-	if len(matrices) == 0 {
+	if len(matrices) == 0 || len(readings) == 0 {
 		return fmt.Errorf("plot: no rows")
+	}
+	slices.Sort(readings) // per-draw before pooled
+	// theta is a row's θ in reading rd.
+	theta := func(r Row, rd Reading) (float64, bool) {
+		switch {
+		case rd == PerDraw && r.Any != nil:
+			return r.Any.Mean, true
+		case rd == Pooled && r.Pooled != nil:
+			return r.Pooled.Lower, true
+		}
+		return 0, false
+	}
+	type column struct {
+		noise   string
+		reading Reading
+	}
+	var columns []column
+	for _, nz := range noises {
+		for _, rd := range readings {
+			columns = append(columns, column{nz, rd})
+		}
 	}
 	slices.Sort(gammas)
 	colour := func(g float64) color.Color {
@@ -107,10 +154,14 @@ func Plot(w io.Writer, rows []Row, format string) error {
 
 	plots := make([][]*plot.Plot, len(matrices))
 	for i, m := range matrices {
-		plots[i] = make([]*plot.Plot, len(noises))
-		for j, nz := range noises {
+		plots[i] = make([]*plot.Plot, len(columns))
+		for j, col := range columns {
+			nz := col.noise
 			p := plot.New()
 			p.Title.Text = m + ", " + nz + " noise"
+			if len(readings) > 1 {
+				p.Title.Text += ", " + string(col.reading)
+			}
 			p.X.Label.Text = "noise factor"
 			p.Y.Label.Text = "throughput θ"
 			p.Y.Min, p.Y.Max = 0, 1
@@ -126,11 +177,15 @@ func Plot(w io.Writer, rows []Row, format string) error {
 				if r.Matrix != m || r.Noise != nz {
 					continue
 				}
+				y, ok := theta(r, col.reading)
+				if !ok {
+					continue
+				}
 				k := key{r.Algorithm, r.Gamma}
 				if _, ok := lines[k]; !ok {
 					order = append(order, k)
 				}
-				lines[k] = append(lines[k], plotter.XY{X: r.Factor, Y: r.Any.Mean})
+				lines[k] = append(lines[k], plotter.XY{X: r.Factor, Y: y})
 				if r.Algorithm == Deterministic && r.Robustness != nil {
 					bounds[r.Gamma] = *r.Robustness
 				}
@@ -181,9 +236,9 @@ func Plot(w io.Writer, rows []Row, format string) error {
 		}
 	}
 
-	width := vg.Points(300 * float64(len(noises)))
+	width := vg.Points(300 * float64(len(columns)))
 	height := vg.Points(240 * float64(len(matrices)))
-	tiles := draw.Tiles{Rows: len(matrices), Cols: len(noises),
+	tiles := draw.Tiles{Rows: len(matrices), Cols: len(columns),
 		PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	switch format {

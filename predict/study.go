@@ -26,6 +26,23 @@ const (
 	BvN           Algorithm = "bvn"        // Birkhoff–von Neumann baseline (ignores γ)
 )
 
+// Reading names how a row's samples become one throughput.
+type Reading string
+
+// The two readings of a row (docs/vermilion.md, "Two readings").
+const (
+	// PerDraw judges every sample's schedule on its own and averages the
+	// certified θ over the samples (Row.Any): the expectation over the
+	// draw that Theorems 26–27 bound.
+	PerDraw Reading = "per-draw"
+	// Pooled plays the row's sample schedules back to back and certifies θ
+	// of that one schedule (Row.Pooled): one max concurrent flow on the
+	// sample-averaged emulated multigraph (emulated.Pool, each sample
+	// weighted by its cycle). For randomised Vermilion at zero noise this
+	// is the reading that gives the 0.91 of §9.6 on the ring.
+	Pooled Reading = "pooled"
+)
+
 // Study is one sweep: every demand matrix × noise kind × noise factor ×
 // trust factor γ × algorithm, each averaged over Samples noise draws.
 type Study struct {
@@ -39,11 +56,12 @@ type Study struct {
 	Factors    []float64  // noise factors (the noise's standard deviation, see demand.AddNoise)
 	Gammas     []float64  // trust factors; γ = k/ℓ with the smallest ℓ (vermilion.TrustRatio)
 	Algorithms []Algorithm
-	Samples    int     // noise draws per point (thesis: 100)
-	Seed       uint64  // the whole study is a function of Seed
-	Gap        float64 // certified relative gap of the any-routing θ (0: 1e-2)
-	BvNCycleK  int     // the BvN cycle lasts ⌈k·n/U⌉ slots for this k (0: 3)
-	Workers    int     // parallel evaluations (0: GOMAXPROCS); results do not depend on it
+	Samples    int       // noise draws per point (thesis: 100)
+	Seed       uint64    // the whole study is a function of Seed
+	Gap        float64   // certified relative gap of the any-routing θ (0: 1e-2)
+	BvNCycleK  int       // the BvN cycle lasts ⌈k·n/U⌉ slots for this k (0: 3)
+	Workers    int       // parallel evaluations (0: GOMAXPROCS); results do not depend on it
+	Readings   []Reading // which readings to certify (nil: both); without PerDraw the per-sample max concurrent flows are skipped
 }
 
 // Defaults is the thesis §9.6 setup with fewer samples: 8 nodes of degree 4,
@@ -88,13 +106,25 @@ type Row struct {
 	Samples   int       `json:"samples"`
 	Period    Stat      `json:"period_slots"` // slots per cycle (randomised: varies with the draw)
 	SingleHop Stat      `json:"single_hop"`   // direct circuits only
-	Any       Stat      `json:"any_routing"`  // certified lower bound of the max concurrent flow
-	AnyUpper  float64   `json:"any_routing_upper"`
+	// Any is the per-draw reading: the certified lower bound of each
+	// sample's max concurrent flow, over the samples; AnyUpper the mean of
+	// their upper bounds. Both nil unless Study.Readings has PerDraw.
+	Any      *Stat    `json:"any_routing,omitempty"`
+	AnyUpper *float64 `json:"any_routing_upper,omitempty"`
+	// Pooled is the pooled reading (nil unless Study.Readings has it).
+	Pooled *Certified `json:"pooled_any_routing,omitempty"`
 	// Consistency and Robustness are the guarantees of Theorems 24/25 (or
 	// 26/27, Corollary 2 for the randomised algorithm) for the schedule's
 	// actual degree; nil for bvn, which has none (Theorem 23).
 	Consistency *float64 `json:"consistency_bound,omitempty"`
 	Robustness  *float64 `json:"robustness_bound,omitempty"`
+}
+
+// Certified is a certified interval of the any-routing θ: Lower is
+// achieved by a feasible flow, Upper bounds θ by a dual length function.
+type Certified struct {
+	Lower float64 `json:"lower"`
+	Upper float64 `json:"upper"`
 }
 
 // Validate reports the first unusable parameter.
@@ -150,6 +180,11 @@ func (s *Study) Validate() error {
 			return fmt.Errorf("algorithm: %q, want vermilion, randomized or bvn", a)
 		}
 	}
+	for _, r := range s.Readings {
+		if r != PerDraw && r != Pooled {
+			return fmt.Errorf("reading: %q, want per-draw or pooled", r)
+		}
+	}
 	if needGamma && len(s.Gammas) == 0 {
 		return fmt.Errorf("gamma: none given")
 	}
@@ -185,6 +220,8 @@ type point struct {
 	row                 Row
 	period, single, any []float64
 	upper               []float64
+	pool                *emulated.Pool // the pooled reading's schedule so far; nil once certified
+	pooled              *Certified     // the pooled reading, set by the sample that completes pool
 }
 
 // job is one sample of one row: build from the prediction, judge on truth.
@@ -210,6 +247,10 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 	if s.BvNCycleK == 0 {
 		s.BvNCycleK = 3
 	}
+	if len(s.Readings) == 0 {
+		s.Readings = []Reading{PerDraw, Pooled}
+	}
+	perDraw, pooled := slices.Contains(s.Readings, PerDraw), slices.Contains(s.Readings, Pooled)
 	truths := make([]demand.Matrix, len(s.Matrices))
 	for i, spec := range s.Matrices {
 		m, err := demand.Parse(spec, s.Nodes)
@@ -247,7 +288,11 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 						if a == Randomized {
 							r.K, r.L = int(g), 1
 						}
-						points = append(points, &point{row: r})
+						p := &point{row: r}
+						if pooled {
+							p.pool = &emulated.Pool{}
+						}
+						points = append(points, p)
 					}
 				}
 				for sample := range s.Samples {
@@ -298,7 +343,25 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 				sched, cons, robust, err := s.design(r, jb.pred, jb.seed)
 				var sh, an, up float64
 				if err == nil {
-					sh, an, up, err = s.judge(sched, jb.truth)
+					sh, an, up, err = s.judge(sched, jb.truth, perDraw)
+				}
+				// The sample that completes a row's pool certifies the
+				// pooled reading; Pool's integer sums make it independent
+				// of the order in which samples arrive.
+				var full *emulated.Pool
+				if err == nil && pooled {
+					mu.Lock()
+					p := points[jb.point]
+					if err = p.pool.Add(sched); err == nil && p.pool.Len() == s.Samples {
+						full, p.pool = p.pool, nil
+					}
+					mu.Unlock()
+				}
+				var pc *Certified
+				if full != nil {
+					if pc, err = s.judgePool(full, jb.truth); err != nil {
+						err = fmt.Errorf("pooled: %w", err)
+					}
 				}
 				mu.Lock()
 				if err != nil && (firstErr == nil || j < errAt) {
@@ -307,6 +370,9 @@ func Run(ctx context.Context, s Study, progress func(done, total int)) ([]Row, e
 				}
 				if err == nil {
 					results[j] = result{float64(sched.Period), sh, an, up, cons, robust}
+					if pc != nil {
+						points[jb.point].pooled = pc
+					}
 				}
 				done++
 				if progress != nil {
@@ -353,8 +419,11 @@ feed:
 	rows := make([]Row, len(points))
 	for i, p := range points {
 		r := p.row
-		r.Period, r.SingleHop, r.Any = stat(p.period), stat(p.single), stat(p.any)
-		r.AnyUpper = stat(p.upper).Mean
+		r.Period, r.SingleHop, r.Pooled = stat(p.period), stat(p.single), p.pooled
+		if perDraw {
+			a, u := stat(p.any), stat(p.upper).Mean
+			r.Any, r.AnyUpper = &a, &u
+		}
 		if r.Algorithm != BvN {
 			c, b := cons[i], robust[i]
 			r.Consistency, r.Robustness = &c, &b
@@ -395,9 +464,9 @@ func (s *Study) design(r Row, pred demand.Matrix, seed uint64) (*rotor.Schedule,
 	}
 }
 
-// judge measures the schedule on the true demand: single-hop θ and the
-// certified any-routing θ (lower and upper bound).
-func (s *Study) judge(sched *rotor.Schedule, truth demand.Matrix) (single, any, upper float64, err error) {
+// judge measures the schedule on the true demand: single-hop θ and, when
+// certify is set, the certified any-routing θ (lower and upper bound).
+func (s *Study) judge(sched *rotor.Schedule, truth demand.Matrix, certify bool) (single, lower, upper float64, err error) {
 	g, err := emulated.FromSchedule(sched, s.Link)
 	if err != nil {
 		return 0, 0, 0, err
@@ -406,11 +475,28 @@ func (s *Study) judge(sched *rotor.Schedule, truth demand.Matrix) (single, any, 
 	if err != nil {
 		return 0, 0, 0, err
 	}
+	if !certify {
+		return sh.Theta, 0, 0, nil
+	}
 	an, err := emulated.Throughput(g, truth, &emulated.Options{Gap: s.Gap})
 	if err != nil {
 		return 0, 0, 0, err
 	}
 	return sh.Theta, an.Lower, an.Upper, nil
+}
+
+// judgePool certifies the any-routing θ of the pooled schedule on the true
+// demand.
+func (s *Study) judgePool(p *emulated.Pool, truth demand.Matrix) (*Certified, error) {
+	g, err := p.Graph(s.Link)
+	if err != nil {
+		return nil, err
+	}
+	an, err := emulated.Throughput(g, truth, &emulated.Options{Gap: s.Gap})
+	if err != nil {
+		return nil, err
+	}
+	return &Certified{Lower: an.Lower, Upper: an.Upper}, nil
 }
 
 func stat(xs []float64) Stat {

@@ -273,7 +273,8 @@ func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metri
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		Matrices: []string{v.m["predict.matrix"]}, Noises: []string{v.m["predict.noise"]},
 		Factors: []float64{v.float("predict.factor")}, Algorithms: []predict.Algorithm{predict.Algorithm(v.m["predict.algorithm"])},
-		Samples: v.int("predict.samples"), Gap: v.float("predict.gap"), Seed: v.uint("predict.seed"), Workers: 1}
+		Samples: v.int("predict.samples"), Gap: v.float("predict.gap"), Seed: v.uint("predict.seed"), Workers: 1,
+		Readings: []predict.Reading{predict.PerDraw, predict.Pooled}}
 	if s.Algorithms[0] != predict.BvN {
 		s.Gammas = []float64{v.float("predict.gamma")}
 	}
@@ -294,6 +295,6 @@ func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metri
 		}
 		return *x
 	}
-	return []Metric{{"any_routing_mean", r.Any.Mean}, {"any_routing_min", r.Any.Min}, {"single_hop_mean", r.SingleHop.Mean},
-		{"consistency_bound", opt(r.Consistency)}, {"robustness_bound", opt(r.Robustness)}}, nil
+	return []Metric{{"any_routing_mean", r.Any.Mean}, {"any_routing_min", r.Any.Min}, {"any_routing_pooled", r.Pooled.Lower},
+		{"single_hop_mean", r.SingleHop.Mean}, {"consistency_bound", opt(r.Consistency)}, {"robustness_bound", opt(r.Robustness)}}, nil
 }

@@ -45,6 +45,7 @@
 // oblivious share becomes ℓ·n/D. Randomized reads Algorithm 8's draw r as
 // Algorithm 7 with k = r, ℓ = 1 (period ⌈r·n/U⌉, not k·n/U), which is what
 // Theorems 26–27 assume; its expected throughput is the PMF-weighted mean of
-// the deterministic ones. See docs/vermilion.md for the full list and for
-// why that reading cannot reach the 0.91 quoted in §9.6.
+// the deterministic ones (the per-draw reading). Playing every draw's
+// schedule back to back instead (the pooled reading, emulated.Pool) gives
+// the 0.91 quoted in §9.6; docs/vermilion.md has the full list and both.
 package vermilion

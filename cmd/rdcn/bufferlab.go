@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -23,7 +24,8 @@ func bufferLabCommand() *cli.Command {
 		UsageText: "rdcn buffer-lab [--ports N] [--buffer B] [--traffic bursts|bernoulli|onoff|cs|dt|followlqd|trace]\n" +
 			"   [--slots T] [--load ρ] [--on L] [--off L] [--rounds R] [--trace FILE] [--policies cs,dt,…]\n" +
 			"   [--param POLICY.KEY=VALUE …] [--flip p] [--seed S] [--format text|json|csv] [-o FILE]\n" +
-			"rdcn buffer-lab --fig14 [--ports N] [--buffer B] [--slots T] [--load ρ] [--runs R] [--flips 0,0.1,…] [--plot FILE.png]\n\n" +
+			"rdcn buffer-lab --fig14 [--setups spread,one-slot] [--ports N] [--buffer B] [--slots T] [--load ρ] [--runs R]\n" +
+			"   [--flips 0,0.1,…] [--plot FILE.png]\n\n" +
 			"example: rdcn buffer-lab --traffic cs --ports 8 --buffer 64 --rounds 2000\n" +
 			"example (Credence paper, Fig. 14): rdcn buffer-lab --fig14 --plot fig14.png",
 		Description: "N ports, a buffer of B unit packets; in each slot the arrivals come first, then every non-empty\n" +
@@ -31,7 +33,10 @@ func bufferLabCommand() *cli.Command {
 			"decisions on the same arrivals, each flipped with probability --flip. --fig14 sweeps the flip\n" +
 			"probability on bursts of B packets arriving as a Poisson process (load ρ of the ports' capacity)\n" +
 			"and reports LQD's throughput over Credence's and over DT's (α = 0.5), and over Credence's with a\n" +
-			"random forest trained on LQD's traces of --runs other sequences.",
+			"random forest trained on LQD's traces of --runs other sequences. Two set-ups (--setups):\n" +
+			"spread (N = 8, B = 64, load 0.3, a burst delivered N packets a slot) and one-slot (N = 16,\n" +
+			"B = 256, load 0.002, a burst arriving whole in one slot); --ports, --buffer and --load change\n" +
+			"one set-up's values, --slots every set-up's.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "ports", Value: 8, Usage: "ports N"},
 			&cli.Int64Flag{Name: "buffer", Value: 64, Usage: "buffer B, unit packets"},
@@ -48,6 +53,7 @@ func bufferLabCommand() *cli.Command {
 			&cli.StringFlag{Name: "model", Usage: "Credence asks the random forest in `FILE` instead of LQD's own decisions"},
 			&cli.StringFlag{Name: "train", Usage: "train Credence's forest on LQD's traces of --runs other sequences of the same traffic, write it to `FILE` and use it"},
 			&cli.BoolFlag{Name: "fig14", Usage: "run the Credence paper's flip-probability study instead"},
+			&cli.StringFlag{Name: "setups", Value: "spread,one-slot", Usage: "--fig14: traffic set-ups (spread, one-slot)"},
 			&cli.StringFlag{Name: "flips", Value: "0,0.001,0.005,0.01,0.05,0.1,0.2,0.3,0.4,0.5,0.6,0.7", Usage: "--fig14: flip probabilities"},
 			&cli.IntFlag{Name: "runs", Value: 5, Usage: "--fig14: sequences per point; --train: training sequences"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
@@ -79,7 +85,7 @@ func runBufferLab(c *cli.Context) error {
 	}
 	rng := rand.New(rand.NewPCG(c.Uint64("seed"), 0x6275666c6162)) // "buflab"
 	if c.Bool("fig14") {
-		return runFig14(c, n, b, format, plotPath, plotFormat, rng)
+		return runFig14(c, n, b, format, plotPath, plotFormat)
 	}
 	if plotPath != "" {
 		return badInput("plot", "only --fig14 draws a figure")
@@ -278,7 +284,7 @@ func labParams(list []string, policies []string) (map[string]map[string]float64,
 	return out, nil
 }
 
-func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat string, rng *rand.Rand) error {
+func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat string) error {
 	var flips []float64
 	for _, f := range strings.Split(c.String("flips"), ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
@@ -287,52 +293,109 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 		}
 		flips = append(flips, v)
 	}
-	load := c.Float64("load")
-	if !(load > 0 && load <= 10) {
-		return badInput("load", "%v: want 0 < ρ ≤ 10", load)
-	}
 	if r := c.Int("runs"); r < 1 || r > 1000 {
 		return badInput("runs", "%d: want 1..1000", r)
 	}
-	cfg := bufferlab.Fig14Config{N: n, B: b, Slots: c.Int("slots"), Lambda: load * float64(n) / float64(b),
-		Flips: flips, Runs: c.Int("runs"), Alpha: 0.5}
-	res, err := bufferlab.Fig14(cfg, rng)
-	if err != nil {
-		return asInput("fig14", err)
+	var setups []bufferlab.Fig14Setup
+	for _, name := range strings.Split(c.String("setups"), ",") {
+		su, err := bufferlab.LookupFig14Setup(strings.TrimSpace(name))
+		if err != nil {
+			return asInput("setups", err)
+		}
+		setups = append(setups, su)
 	}
-	pts := res.Points
+	for _, flag := range []string{"ports", "buffer", "load"} {
+		if c.IsSet(flag) && len(setups) > 1 {
+			return badInput(flag, "changes one set-up: name it with --setups")
+		}
+	}
+	if c.IsSet("ports") {
+		setups[0].N = n
+	}
+	if c.IsSet("buffer") {
+		setups[0].B = b
+	}
+	if c.IsSet("load") {
+		setups[0].Load = c.Float64("load")
+	}
+	for i := range setups {
+		if c.IsSet("slots") {
+			setups[i].Slots = c.Int("slots")
+		}
+		if load := setups[i].Load; !(load > 0 && load <= 10) {
+			return badInput("load", "%v: want 0 < ρ ≤ 10", load)
+		}
+	}
+	type study struct {
+		Setup  bufferlab.Fig14Setup   `json:"setup"`
+		Result *bufferlab.Fig14Result `json:"result"`
+		cfg    bufferlab.Fig14Config
+	}
+	studies := make([]study, len(setups))
+	for i, su := range setups {
+		cfg := su.Config(c.Int("runs"), flips, 0.5)
+		// Each set-up draws from its own stream (the first keeps the
+		// stream of a plain run), so its numbers do not depend on which
+		// other set-ups run beside it.
+		stream := uint64(0x6275666c6162) + uint64(slices.IndexFunc(bufferlab.Fig14Setups, func(x bufferlab.Fig14Setup) bool { return x.Name == su.Name }))
+		res, err := bufferlab.Fig14(cfg, rand.New(rand.NewPCG(c.Uint64("seed"), stream)))
+		if err != nil {
+			return asInput("fig14", err)
+		}
+		studies[i] = study{su, res, cfg}
+	}
 	outs := []outputFile{{c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			return writeJSON(w, res)
+			return writeJSON(w, studies)
 		case "csv":
-			cells := make([][]string, len(pts))
-			for i, p := range pts {
-				cells[i] = []string{strconv.FormatFloat(p.Flip, 'g', -1, 64), strconv.FormatFloat(p.LQDOverCredence, 'g', -1, 64),
-					strconv.FormatFloat(p.LQDOverDT, 'g', -1, 64), strconv.FormatFloat(p.OptOverLQD, 'g', -1, 64)}
+			var cells [][]string
+			for _, st := range studies {
+				for _, p := range st.Result.Points {
+					cells = append(cells, []string{st.Setup.Name, strconv.FormatFloat(p.Flip, 'g', -1, 64), strconv.FormatFloat(p.LQDOverCredence, 'g', -1, 64),
+						strconv.FormatFloat(p.LQDOverDT, 'g', -1, 64), strconv.FormatFloat(p.OptOverLQD, 'g', -1, 64)})
+				}
 			}
-			return stats.WriteCSV(w, []string{"flip", "lqd_over_credence", "lqd_over_dt", "opt_over_lqd"}, cells)
+			return stats.WriteCSV(w, []string{"setup", "flip", "lqd_over_credence", "lqd_over_dt", "opt_over_lqd"}, cells)
 		}
-		fmt.Fprintf(w, "bursts of B = %d packets, %d ports, load %.2f, %d slots × %d runs; OPT/LQD = %.4f\n",
-			b, n, load, cfg.Slots, cfg.Runs, pts[0].OptOverLQD)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "flip p\tLQD/Credence\tLQD/DT\t")
-		for _, p := range pts {
-			fmt.Fprintf(tw, "%g\t%.4f\t%.4f\t\n", p.Flip, p.LQDOverCredence, p.LQDOverDT)
+		for i, st := range studies {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := writeFig14Text(w, st.Setup, st.cfg, st.Result); err != nil {
+				return err
+			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		q := res.Quality
-		_, err := fmt.Fprintf(w, "Credence with a random forest (4 trees, depth 4) trained on LQD's traces of %d other sequences: LQD/Credence = %.4f\n"+
-			"  the forest on the test sequences: accuracy %.3f, precision %.3f, recall %.3f\n",
-			cfg.Runs, res.LQDOverForest, q.Accuracy(), q.Precision(), q.Recall())
-		return err
+		return nil
 	}}}
 	if plotPath != "" {
+		series := make([]bufferlab.Fig14Series, len(studies))
+		for i, st := range studies {
+			series[i] = bufferlab.Fig14Series{Setup: st.Setup, Points: st.Result.Points}
+		}
 		outs = append(outs, outputFile{plotPath, func(w io.Writer) error {
-			return bufferlab.PlotFig14(w, pts, plotFormat)
+			return bufferlab.PlotFig14(w, series, plotFormat)
 		}})
 	}
 	return writeOutputs(c.App.Writer, outs...)
+}
+
+// writeFig14Text prints one set-up's study as a table.
+func writeFig14Text(w io.Writer, su bufferlab.Fig14Setup, cfg bufferlab.Fig14Config, res *bufferlab.Fig14Result) error {
+	pts := res.Points
+	fmt.Fprintf(w, "%s: %s; B = %d packets, %d ports, load %g, %d slots × %d runs; OPT/LQD = %.4f\n",
+		su.Name, su.What, cfg.B, cfg.N, su.Load, cfg.Slots, cfg.Runs, pts[0].OptOverLQD)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "flip p\tLQD/Credence\tLQD/DT\t")
+	for _, p := range pts {
+		fmt.Fprintf(tw, "%g\t%.4f\t%.4f\t\n", p.Flip, p.LQDOverCredence, p.LQDOverDT)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	q := res.Quality
+	_, err := fmt.Fprintf(w, "Credence with a random forest (4 trees, depth 4) trained on LQD's traces of %d other sequences: LQD/Credence = %.4f\n"+
+		"  the forest on the test sequences: accuracy %.3f, precision %.3f, recall %.3f\n",
+		cfg.Runs, res.LQDOverForest, q.Accuracy(), q.Precision(), q.Recall())
+	return err
 }

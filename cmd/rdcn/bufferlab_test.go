@@ -28,6 +28,10 @@ func TestBufferLabBadInput(t *testing.T) {
 		{[]string{"--ports", "1"}, "rdcn: ports: 1: want 2..4096"},
 		{[]string{"--flip", "1.5"}, "rdcn: flip: 1.5: must be a probability"},
 		{[]string{"--fig14", "--flips", "0,2"}, `rdcn: flips: "2": want probabilities`},
+		{[]string{"--fig14", "--ports", "4"}, "rdcn: ports: changes one set-up: name it with --setups"},
+		{[]string{"--fig14", "--setups", "spread,burst"}, `rdcn: setups: fig14 set-up "burst": want one of`},
+		{[]string{"--fig14", "--setups", "one-slot", "--load", "0"}, "rdcn: load: 0: want 0 < ρ ≤ 10"},
+		{[]string{"--fig14", "--setups", "one-slot"}, "rdcn: fig14: fig14: no burst in the 5 training sequences of 50 slots"},
 	} {
 		var out, errw bytes.Buffer
 		args := append([]string{"rdcn", "buffer-lab", "--slots", "50"}, tc.args...)
@@ -60,11 +64,25 @@ func TestBufferLabRun(t *testing.T) {
 	}
 	var f bytes.Buffer
 	png := filepath.Join(t.TempDir(), "f.png")
-	if code := run([]string{"rdcn", "buffer-lab", "--fig14", "--slots", "300", "--runs", "1", "--flips", "0,0.5", "--plot", png}, &f, &errw); code != 0 {
+	if code := run([]string{"rdcn", "buffer-lab", "--fig14", "--setups", "spread", "--slots", "300", "--runs", "1", "--flips", "0,0.5", "--plot", png}, &f, &errw); code != 0 {
 		t.Fatalf("fig14: status %d: %s", code, errw.String())
 	}
 	if st, err := os.Stat(png); err != nil || st.Size() == 0 {
 		t.Errorf("no plot: %v", err)
+	}
+	// Both set-ups by default, each named; a set-up's rows do not depend on
+	// the other running beside it.
+	var both, alone bytes.Buffer
+	csv := []string{"rdcn", "buffer-lab", "--fig14", "--slots", "30000", "--runs", "1", "--flips", "0.7", "--format", "csv"}
+	if run(csv, &both, &errw) != 0 || run(append(csv, "--setups", "one-slot"), &alone, &errw) != 0 {
+		t.Fatalf("fig14 csv: %s", errw.String())
+	}
+	if !strings.HasPrefix(f.String(), "spread: bursts of B delivered N packets a slot") || !strings.Contains(both.String(), "\nspread,0.7,") {
+		t.Errorf("set-ups not named:\n%s\n%s", f.String(), both.String())
+	}
+	oneSlot := strings.SplitAfter(both.String(), "\n")[2]
+	if !strings.HasPrefix(oneSlot, "one-slot,0.7,") || !strings.Contains(alone.String(), oneSlot) {
+		t.Errorf("one-slot row inside both:\n%s\nalone:\n%s", both.String(), alone.String())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,8 +57,24 @@ func TestPredictCommand(t *testing.T) {
 	if code := run([]string{"rdcn", "predict", "--matrices", "ring", "--factors", "0", "--gammas", "3", "--samples", "1", "--algorithms", "vermilion"}, &text, &errb); code != 0 {
 		t.Fatalf("text: exit %d: %s", code, errb.String())
 	}
-	if !strings.Contains(text.String(), "robustness") || !strings.Contains(text.String(), "ring") {
+	if !strings.Contains(text.String(), "robustness") || !strings.Contains(text.String(), "ring") ||
+		!strings.Contains(text.String(), "per-draw θ") || !strings.Contains(text.String(), "pooled θ") {
 		t.Errorf("text output:\n%s", text.String())
+	}
+
+	// --readings pooled: the per-draw cells are empty, the pooled ones set.
+	var pooled bytes.Buffer
+	if code := run([]string{"rdcn", "predict", "--matrices", "ring", "--factors", "0", "--gammas", "3", "--samples", "2",
+		"--noise", "additive", "--algorithms", "randomized", "--readings", "pooled", "--format", "csv"}, &pooled, &errb); code != 0 {
+		t.Fatalf("pooled: exit %d: %s", code, errb.String())
+	}
+	recs, err = csv.NewReader(&pooled).ReadAll()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("pooled CSV: %d records, err %v", len(recs), err)
+	}
+	col := func(name string) string { return recs[1][slices.Index(recs[0], name)] }
+	if col("any_mean") != "" || col("pooled_any") == "" || col("pooled_any_upper") == "" {
+		t.Errorf("--readings pooled: any_mean %q, pooled_any %q", col("any_mean"), col("pooled_any"))
 	}
 }
 
@@ -75,6 +92,8 @@ func TestPredictBadInput(t *testing.T) {
 		{[]string{"--matrices", filepath.Join(dir, "missing.txt")}, "matrices"},
 		{[]string{"--plot", filepath.Join(dir, "x.gif")}, "plot"},
 		{[]string{"--format", "xml"}, "format"},
+		{[]string{"--readings", "median"}, "reading"},
+		{[]string{"--readings", ","}, "readings"},
 	} {
 		var out, errb bytes.Buffer
 		args := append([]string{"rdcn", "predict", "--samples", "1", "--factors", "0", "--matrices", "ring"}, tc.args...)
