@@ -200,17 +200,19 @@ func init() {
 		Plot: report.Info{Metrics: []string{"incast_fct_p95_us", "incast_fct_p99_us", "fct_p99_us.short", "fct_p99_us.long", "drop_rate"}},
 		Published: []report.Published{
 			{What: "Credence's incast p95 FCT below DT's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
-				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "dt"))},
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "dt")), Tol: paperCut},
 			{What: "Credence's incast p95 FCT below ABM's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
-				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "abm"))},
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "abm")), Tol: paperCut},
 			{What: "incast p95 FCT, Credence / LQD", Source: "Credence paper (close to LQD)", Value: 1,
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd")), Tol: closeTo},
 			{What: "incast p95 FCT, Credence with p = 0.005 / LQD", Source: "Credence paper, Fig. 10 (close to LQD up to p = 0.005)", Value: 1,
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.005"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.005"), at("policy", "lqd")), Tol: closeTo},
 			{What: "incast p95 FCT, Credence with p = 0.01 / LQD", Source: "Credence paper, Fig. 10 (diverges from LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.01"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.01"), at("policy", "lqd")),
+				Tol:  report.Claim(1, +1, "“diverges from LQD”, worse: a ratio above 1, no number quoted")},
 			{What: "incast p95 FCT, Credence with p = 0.1 / LQD", Source: "Credence paper, Fig. 10 (much worse than LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.1"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.1"), at("policy", "lqd")),
+				Tol:  report.Claim(1, +1, "“much worse than LQD”: a ratio above 1, no number quoted")},
 		},
 	})
 	Register(&Experiment{
@@ -226,9 +228,9 @@ func init() {
 		Plot: report.Info{Metrics: []string{"incast_fct_p999_us", "incast_fct_p99_us", "fct_p99_us.short", "drop_rate"}},
 		Published: []report.Published{
 			{What: "incast p99.9 FCT, DT / Protean", Source: "Protean paper (TCP): 5× better than DT", Value: 5,
-				Ours: ratioAt("incast_fct_p999_us", at("policy", "dt"), at("policy", "protean"))},
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "dt"), at("policy", "protean")), Tol: proteanTol},
 			{What: "incast p99.9 FCT, CS / Protean", Source: "Protean paper (TCP): 6.9× better than CS", Value: 6.9,
-				Ours: ratioAt("incast_fct_p999_us", at("policy", "cs"), at("policy", "protean"))},
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "cs"), at("policy", "protean")), Tol: proteanTol},
 		},
 	})
 	Register(&Experiment{
@@ -257,9 +259,9 @@ seed = 1
 		},
 		Plot: report.Info{Metrics: []string{"query_lossless_fraction", "incast_fct_p99_us", "drop_rate", "buffer_p99_bytes"}},
 		Published: []report.Published{
-			{What: "DT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 5.5, Ours: percent("query_lossless_fraction", at("policy", "dt"))},
-			{What: "EDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 57.8, Ours: percent("query_lossless_fraction", at("policy", "edt"))},
-			{What: "TDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 92.7, Ours: percent("query_lossless_fraction", at("policy", "tdt"))},
+			{What: "DT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 5.5, Ours: percent("query_lossless_fraction", at("policy", "dt")), Tol: tdtTol},
+			{What: "EDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 57.8, Ours: percent("query_lossless_fraction", at("policy", "edt")), Tol: tdtTol},
+			{What: "TDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 92.7, Ours: percent("query_lossless_fraction", at("policy", "tdt")), Tol: tdtTol},
 		},
 	})
 	Register(&Experiment{
@@ -279,6 +281,19 @@ seed = 1
 	})
 }
 
+// The buffer papers' tolerances, each used by the rows below that name it.
+var (
+	// paperCut: a buffer paper's "x % lower than", one number per load
+	// read off its figure of one run, no spread given.
+	paperCut = report.Reduction(10, "one per-cent reduction per load, from a figure of one run with no spread: ± 10 points; direction: a reduction above 0")
+	// closeTo: "close to" with no number.
+	closeTo = report.Ratio(0.1, "“close to LQD”, no number quoted: taken as within 10 %; a ratio of 1 has no direction")
+	// proteanTol: Protean's ratios of tail FCT.
+	proteanTol = report.Ratio(0.25, "a ratio of p99.9 FCTs averaged over the paper's loads, no spread given: ± 25 %; direction: above 1, Protean ahead")
+	// tdtTol: the TDT paper's share of lossless bursts.
+	tdtTol = report.Tolerance{Abs: 5, NoDirection: true, Why: "a share of one fixed trace's bursts (192 here: one burst is 0.5 points): ± 5 points; an absolute share has no direction"}
+)
+
 // reveriePublished: Reverie's reduction of the pause frames against the
 // paper's DT (SONiC's, sonic) and ABM (in SONiC, sonic-abm), over the
 // three loads and at 20 %; and against the one-pool dt, which the paper
@@ -294,8 +309,12 @@ func reveriePublished() []report.Published {
 		return m
 	}
 	row := func(base, name, load, at string, value float64, src string) report.Published {
+		tol := paperCut
+		if math.IsNaN(value) {
+			tol = report.NotQuoted("the Reverie paper does not run a one-pool DT: context for the rows above")
+		}
 		return report.Published{What: "Reverie's PFC pauses below " + name + "'s (%), " + at, Source: src, Value: value,
-			Ours: reduction("pfc_pauses", pol("reverie", load), pol(base, load))}
+			Ours: reduction("pfc_pauses", pol("reverie", load), pol(base, load)), Tol: tol}
 	}
 	const avg, low = "Reverie paper, average over 20/40/80 % load", "Reverie paper, 20 % load"
 	return []report.Published{
@@ -321,9 +340,9 @@ func abmPublished() []report.Published {
 		src := "ABM paper, incast at " + l.pct + " % load (−" + strconv.FormatFloat(l.value, 'g', -1, 64) + " % vs DT, FAB, CS, IB)"
 		ps = append(ps,
 			report.Published{What: "ABM's incast p99 slowdown below DT's (%), " + l.pct + " % load", Source: src, Value: l.value,
-				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"))},
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt")), Tol: paperCut},
 			report.Published{What: "ABM's incast p99 slowdown below the best of DT, FAB, CS, IB (%), " + l.pct + " % load", Source: src, Value: l.value,
-				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"), pol("fab"), pol("cs"), pol("ib"))})
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"), pol("fab"), pol("cs"), pol("ib")), Tol: paperCut})
 	}
 	return ps
 }

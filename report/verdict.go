@@ -18,6 +18,8 @@ type Tolerance struct {
 	// AtLeast (AtMost): the paper claims Value or more (less), so the band
 	// has no upper (lower) end.
 	AtLeast, AtMost bool
+	// Lo < Hi: the band is [Lo, Hi] instead (a paper that states a range).
+	Lo, Hi float64
 	// Pivot is what the claim's direction is measured from (0 for a
 	// reduction in per cent, 1 for a ratio): ours goes the same direction
 	// when it lies on the same side of Pivot as the published value.
@@ -42,6 +44,12 @@ func Reduction(abs float64, why string) Tolerance { return Tolerance{Abs: abs, W
 // Exact is the tolerance of an absolute quantity: within rel, no
 // direction.
 func Exact(rel float64, why string) Tolerance { return Tolerance{Rel: rel, NoDirection: true, Why: why} }
+
+// Between is the tolerance of an absolute quantity the paper states as a
+// range: ours in [lo, hi], no direction.
+func Between(lo, hi float64, why string) Tolerance {
+	return Tolerance{Lo: lo, Hi: hi, NoDirection: true, Why: why}
+}
 
 // Claim is a direction without a number: ours on the sense side of pivot
 // (+1 above, −1 below) is the same direction; no band.
@@ -89,6 +97,9 @@ func (v Verdict) Class() string {
 func (t Tolerance) Band(value float64) (lo, hi float64) {
 	if math.IsNaN(value) {
 		return math.NaN(), math.NaN()
+	}
+	if t.Lo < t.Hi {
+		return t.Lo, t.Hi
 	}
 	h := math.Max(t.Rel*math.Abs(value), t.Abs)
 	lo, hi = value-h, value+h
