@@ -25,6 +25,9 @@ import (
 // adds replicates (the seeds then derived per replicate), longer runs and
 // more values.
 
+// runShSeeds is why the buffer experiments' quick scale runs one seed.
+const runShSeeds = "the quick scale is scenario/testdata/buffers/run.sh's runs, seeds included, so its numbers are docs/buffers.md's tables; the full scale runs 3 seeds"
+
 // setupDir is the set-ups' directory in scenario.BufferSetups.
 const setupDir = "testdata/buffers"
 
@@ -173,7 +176,8 @@ func init() {
 		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
 		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; scenario/testdata/buffers/abm-incast.toml); " +
 			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: Cubic, the paper's (windowed, 10 ms minimum RTO), flows started as the scripts start them (background: a handshake and 55 segments; incast: the whole response at once); slowdowns by ns-3's definition (run.slowdown = ns3)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("abm-incast.toml", sc.Quick, "1s", "1.2s", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = `+pick(sc.Quick, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]")+`
@@ -189,7 +193,8 @@ func init() {
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
 		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
 			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: DCTCP with switches marking above 10 packets, the paper's (windowed, 10 ms minimum RTO), flows started as the authors' ns-3 scripts start them (background: a handshake and 22 segments; incast: the whole response at once)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
 			for _, p := range pick(sc.Quick, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
@@ -220,7 +225,8 @@ func init() {
 		Title: "Protean vs DT and CS: tail incast FCT",
 		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer, websearch at 40 % of the uplinks. " +
 			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: Cubic, the paper's TCP rows (windowed, 10 ms minimum RTO; initial window 10 segments, ns-3's default: the paper's scripts are not public)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy"},
 				variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean")))
@@ -239,11 +245,15 @@ func init() {
 		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
 			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
 			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
-		Available: true,
-		Inputs:    map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
+		Available:    true,
+		QuickOneSeed: runShSeeds,
+		Inputs:       map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
 		Spec: func(sc Scale) string {
 			q := sc.Quick
-			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows")), "run.seed": "1"}
+			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows"))}
+			if q {
+				over["run.seed"] = "1" // run.sh's; the full scale derives it (the send jitter's seed) per replicate
+			}
 			vs := []variant{policy("dt", "dt"), policy("edt", "edt"), policy("tdt", "tdt")}
 			if !q {
 				for _, a := range []string{"0.5", "2", "4"} {
@@ -255,7 +265,7 @@ func init() {
 			return `kind = "simulate"
 seed = 1
 ` + setupBase("tdt-udp.toml", []string{"buffer.policy"}, over) + `[axes]
-` + variants("policy", vs...)
+` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
 		},
 		Plot: report.Info{Metrics: []string{"query_lossless_fraction", "incast_fct_p99_us", "drop_rate", "buffer_p99_bytes"}},
 		Published: []report.Published{
@@ -269,7 +279,8 @@ seed = 1
 		Title: "Reverie vs SONiC's DT, ABM in SONiC and one-pool DT: PFC pauses against load",
 		Source: "Reverie: Low Pass Filter-Based Switch Buffer Sharing for Datacenters with RDMA and TCP Traffic (NSDI 2024): PFC pause frames with lossless RDMA incast (2 MB queries) beside lossy websearch, against DT and ABM in the SONiC MMU (sonic, sonic-abm) and the one-pool dt. " +
 			"4 leaves × 16 servers, 4 spines, 25 Gbps, 2.56 MB per switch (scenario/testdata/buffers/reverie-pfc.toml); the load is per host link, so the paper's 20/40/80 % of the leaf uplinks are 0.05/0.1/0.2. Transport: DCQCN for both classes (the paper's lossy class runs Cubic), ECN step at 100 KB",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("reverie-pfc.toml", sc.Quick, "200ms", "300ms", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = [0.05, 0.1, 0.2]

@@ -57,3 +57,38 @@ func TestEveryPublishedValueHasAVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedsByDefault: every available experiment runs at least 3 seeds
+// at the full scale and 2 at the quick one (a seed axis), unless it says
+// why not: it is deterministic, or its quick scale is run.sh's runs.
+func TestSeedsByDefault(t *testing.T) {
+	for _, e := range List() {
+		if !e.Available {
+			continue
+		}
+		for _, quick := range []bool{false, true} {
+			s, err := sweep.Parse(strings.NewReader(e.Spec(Scale{Quick: quick, Inputs: "/inputs"})))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seeds := 1
+			for _, a := range s.Manifest().Axes {
+				if a.Name == sweep.ReplicateAxis {
+					seeds = len(a.Values)
+				}
+			}
+			switch want := map[bool]int{false: 3, true: 2}[quick]; {
+			case e.Deterministic != "":
+				if seeds != 1 {
+					t.Errorf("%s (quick %v): deterministic, yet %d seeds", e.Name, quick, seeds)
+				}
+			case quick && e.QuickOneSeed != "":
+				if seeds != 1 {
+					t.Errorf("%s (quick): %d seeds, yet it says it runs one: %s", e.Name, seeds, e.QuickOneSeed)
+				}
+			case seeds < want:
+				t.Errorf("%s (quick %v): %d seeds, want at least %d", e.Name, quick, seeds, want)
+			}
+		}
+	}
+}
