@@ -43,7 +43,9 @@ func Reduction(abs float64, why string) Tolerance { return Tolerance{Abs: abs, W
 
 // Exact is the tolerance of an absolute quantity: within rel, no
 // direction.
-func Exact(rel float64, why string) Tolerance { return Tolerance{Rel: rel, NoDirection: true, Why: why} }
+func Exact(rel float64, why string) Tolerance {
+	return Tolerance{Rel: rel, NoDirection: true, Why: why}
+}
 
 // Between is the tolerance of an absolute quantity the paper states as a
 // range: ours in [lo, hi], no direction.
