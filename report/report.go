@@ -358,6 +358,7 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 			return nil, err
 		}
 		if f != nil {
+			f.Note = "One curve per point (each seed its own): the time-weighted occupancy of the point's ToR buffers."
 			if c.fct {
 				f.Note = fmt.Sprintf("CDF over each point's measured flows: %d of %d unfinished at the run's end, censored there "+
 					"(their FCT exceeds any drawn), so a curve with unfinished flows stops below 1 and ends in a dotted line.", unfinished, measured)
