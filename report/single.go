@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,6 +31,39 @@ func ReadSummary(dir string) (*fabric.Summary, error) {
 		return nil, fmt.Errorf("%s/summary.json: not an rdcn.simulate summary", dir)
 	}
 	return &sum, nil
+}
+
+// censoredCDF is the FCT CDF of the measured flows of flows.csv's rows
+// (those started in the summary's window): ranks of the completed ones
+// over all of them, so the unfinished ones, censored at the run's end,
+// keep it below 1; the legend counts them.
+func censoredCDF(rows [][]string, m fabric.Measured) (*Figure, error) {
+	var fcts []float64
+	measured := 0
+	for _, r := range rows {
+		if len(r) < 7 {
+			continue
+		}
+		start, _ := strconv.ParseFloat(r[4], 64)
+		if start < float64(m.FromUs) || start >= float64(m.ToUs) {
+			continue
+		}
+		measured++
+		if r[5] == "true" {
+			fct, _ := strconv.ParseFloat(r[6], 64)
+			fcts = append(fcts, fct)
+		}
+	}
+	slices.Sort(fcts)
+	s := series{name: censoredName("measured flows", measured-len(fcts), measured), censored: len(fcts) < measured}
+	for i, x := range fcts {
+		s.xy = append(s.xy, plotter.XY{X: x, Y: float64(i+1) / float64(measured)})
+	}
+	f, err := lineFigure(axes{title: "FCT CDF", x: "FCT (µs, log)", y: "CDF", logX: true}, []series{s})
+	if f != nil {
+		f.Note = "Over the flows started in the measurement window; those unfinished at the run's end are censored there (their FCT exceeds any drawn), so the curve stops at completed/measured and ends in a dotted line."
+	}
+	return f, err
 }
 
 // Run writes the HTML report of one rdcn simulate output directory:
@@ -90,6 +124,10 @@ func Run(w io.Writer, dir string, info Info) error {
 			s.xy = append(s.xy, plotter.XY{X: size, Y: fct})
 		}
 		if err := add(scatterFigure(axes{title: "FCT against flow size (completed flows)", x: "flow size (bytes, log)", y: "FCT (µs)", logX: true}, s)); err != nil {
+			return err
+		}
+		f, err := censoredCDF(rows, sum.Measured)
+		if err := add(f, err); err != nil {
 			return err
 		}
 	}
