@@ -37,7 +37,8 @@ func ReadSummary(dir string) (*fabric.Summary, error) {
 // (those started in the summary's window): ranks of the completed ones
 // over all of them, so the unfinished ones, censored at the run's end,
 // keep it below 1; the legend counts them.
-func censoredCDF(rows [][]string, m fabric.Measured) (*Figure, error) {
+func censoredCDF(rows [][]string, sum *fabric.Summary) (*Figure, error) {
+	m := sum.Measured
 	var fcts []float64
 	measured := 0
 	for _, r := range rows {
@@ -55,13 +56,13 @@ func censoredCDF(rows [][]string, m fabric.Measured) (*Figure, error) {
 		}
 	}
 	slices.Sort(fcts)
-	s := series{name: censoredName("measured flows", measured-len(fcts), measured), censored: len(fcts) < measured}
+	s := series{name: censoredName("measured flows", measured-len(fcts), measured), censored: len(fcts) < measured, censorAt: longestFCT(sum)}
 	for i, x := range fcts {
 		s.xy = append(s.xy, plotter.XY{X: x, Y: float64(i+1) / float64(measured)})
 	}
 	f, err := lineFigure(axes{title: "FCT CDF", x: "FCT (µs, log)", y: "CDF", logX: true}, []series{s})
 	if f != nil {
-		f.Note = "Over the flows started in the measurement window; those unfinished at the run's end are censored there (their FCT exceeds any drawn), so the curve stops at completed/measured and ends in a dotted line."
+		f.Note = "Over the flows started in the measurement window; those unfinished at the run's end are censored there (their FCT exceeds any drawn), so the curve stops at completed/measured and a dotted line carries it to the longest FCT the run could show."
 	}
 	return f, err
 }
@@ -126,7 +127,7 @@ func Run(w io.Writer, dir string, info Info) error {
 		if err := add(scatterFigure(axes{title: "FCT against flow size (completed flows)", x: "flow size (bytes, log)", y: "FCT (µs)", logX: true}, s)); err != nil {
 			return err
 		}
-		f, err := censoredCDF(rows, sum.Measured)
+		f, err := censoredCDF(rows, sum)
 		if err := add(f, err); err != nil {
 			return err
 		}
