@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,17 +19,61 @@ import (
 // (every k-th flow of flows.csv, in file order).
 const MaxScatter = 4000
 
+// ReadSummary reads the summary.json of an rdcn simulate output directory
+// (or of a simulate point of a sweep).
+func ReadSummary(dir string) (*fabric.Summary, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an rdcn simulate output directory (summary.json: %v)", dir, err)
+	}
+	var sum fabric.Summary
+	if err := json.Unmarshal(b, &sum); err != nil || !strings.HasPrefix(sum.Format, "rdcn.simulate/") {
+		return nil, fmt.Errorf("%s/summary.json: not an rdcn.simulate summary", dir)
+	}
+	return &sum, nil
+}
+
+// censoredCDF is the FCT CDF of the measured flows of flows.csv's rows
+// (those started in the summary's window): ranks of the completed ones
+// over all of them, so the unfinished ones, censored at the run's end,
+// keep it below 1; the legend counts them.
+func censoredCDF(rows [][]string, sum *fabric.Summary) (*Figure, error) {
+	m := sum.Measured
+	var fcts []float64
+	measured := 0
+	for _, r := range rows {
+		if len(r) < 7 {
+			continue
+		}
+		start, _ := strconv.ParseFloat(r[4], 64)
+		if start < float64(m.FromUs) || start >= float64(m.ToUs) {
+			continue
+		}
+		measured++
+		if r[5] == "true" {
+			fct, _ := strconv.ParseFloat(r[6], 64)
+			fcts = append(fcts, fct)
+		}
+	}
+	slices.Sort(fcts)
+	s := series{name: censoredName("measured flows", measured-len(fcts), measured), censored: len(fcts) < measured, censorAt: longestFCT(sum)}
+	for i, x := range fcts {
+		s.xy = append(s.xy, plotter.XY{X: x, Y: float64(i+1) / float64(measured)})
+	}
+	f, err := lineFigure(axes{title: "FCT CDF", x: "FCT (µs, log)", y: "CDF", logX: true}, []series{s})
+	if f != nil {
+		f.Note = "Over the flows started in the measurement window; those unfinished at the run's end are censored there (their FCT exceeds any drawn), so the curve stops at completed/measured and a dotted line carries it to the longest FCT the run could show."
+	}
+	return f, err
+}
+
 // Run writes the HTML report of one rdcn simulate output directory:
 // FCT against flow size and by size bucket, utilisation and buffer
 // occupancy over time, the occupancy CDF, drops and the configuration.
 func Run(w io.Writer, dir string, info Info) error {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	sum, err := ReadSummary(dir)
 	if err != nil {
-		return fmt.Errorf("%s: not an rdcn simulate output directory (summary.json: %v)", dir, err)
-	}
-	var sum fabric.Summary
-	if err := json.Unmarshal(b, &sum); err != nil || !strings.HasPrefix(sum.Format, "rdcn.simulate/") {
-		return fmt.Errorf("%s/summary.json: not an rdcn.simulate summary", dir)
+		return err
 	}
 	if info.Title == "" {
 		info.Title = "rdcn simulate: " + filepath.Base(filepath.Clean(dir))
@@ -82,6 +127,10 @@ func Run(w io.Writer, dir string, info Info) error {
 		if err := add(scatterFigure(axes{title: "FCT against flow size (completed flows)", x: "flow size (bytes, log)", y: "FCT (µs)", logX: true}, s)); err != nil {
 			return err
 		}
+		f, err := censoredCDF(rows, sum)
+		if err := add(f, err); err != nil {
+			return err
+		}
 	}
 	if rows, err := readCSV(filepath.Join(dir, "timeseries.csv")); err == nil {
 		col := func(c int, name string) series {
@@ -131,9 +180,10 @@ func Run(w io.Writer, dir string, info Info) error {
 		{"circuit utilisation", f(float64(sum.CircuitUtilization))},
 		{"simulated time", sum.SimTime},
 	}})
-	fct := tableData{Header: []string{"FCT by bucket (µs)"}, Rows: [][]string{{"bucket", "flows", "p50", "p99", "p99.9", "slowdown p99"}}}
+	fct := tableData{Header: []string{"FCT by bucket (µs)"}, Rows: [][]string{{"bucket", "flows completed", "unfinished", "p50", "p99", "p99.9", "slowdown p99"}},
+		Note: "Percentiles over the measured flows that completed; unfinished: measured flows not complete at the run's end, in no percentile."}
 	for _, bk := range sum.FCT {
-		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), f(float64(bk.FCTus.P50)),
+		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), strconv.Itoa(bk.Unfinished), f(float64(bk.FCTus.P50)),
 			f(float64(bk.FCTus.P99)), f(float64(bk.FCTus.P999)), f(float64(bk.Slowdown.P99))})
 	}
 	pg.Extra = append(pg.Extra, fct)
