@@ -5,25 +5,29 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
 
 // A hand-trace path: the sender's NIC serialises segments at rate C (its
 // queue holds what the window lets go), each data packet and ACK takes
-// the one-way delay D, the receiver ACKs every segment at once, and the
-// first transmission of the segments in Drop is lost. ACKs take no
-// serialisation time. Deterministic: ties keep insertion order.
+// the one-way delay D, the receiver ACKs every segment at once (or, with
+// DelAck > 1, as its delayed-ACK rules say), and the first transmission
+// of the segments in Drop is lost. ACKs take no serialisation time.
+// Deterministic: ties keep insertion order.
 type tracePath struct {
-	C    rotor.Rate
-	D    rotor.Time
-	Drop []int64 // segment indices lost on their first transmission
-	End  rotor.Time
+	C      rotor.Rate
+	D      rotor.Time
+	Drop   []int64 // segment indices lost on their first transmission
+	End    rotor.Time
+	DelAck int // the receiver's Flow.DelAck (timer: 100 µs)
 }
 
 type traceEvent struct {
 	at       rotor.Time
 	n        int
 	ack      bool
+	ackTimer bool  // the receiver's delayed-ACK timer
 	seq, cum int64 // data: seq; ack: cum and the echoed seq
 	size     int32
 	sent     rotor.Time
@@ -61,7 +65,9 @@ type traceResult struct {
 func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 	t.Helper()
 	r := NewReceiver(s.Size, s.MSS)
+	r.answer, r.DelAck, r.DelAckTimeout = answerAck, p.DelAck, 100*rotor.Microsecond
 	mss := int64(s.MSS)
+	var held *traceEvent // the ACK the receiver holds back
 	dropped := map[int64]bool{}
 	for _, seg := range p.Drop {
 		dropped[seg] = true
@@ -109,6 +115,37 @@ func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 		}
 		e := heap.Pop(&q).(traceEvent)
 		now = e.at
+		if e.ackTimer {
+			if r.OnAckTimer(now) && held != nil {
+				held.at = now + p.D
+				push(*held)
+				held = nil
+			}
+			continue
+		}
+		if !e.ack && p.DelAck > 1 {
+			d := packet.Packet{Kind: packet.Data, Seq: e.seq, Size: e.size, Sent: e.sent}
+			if e.retx {
+				d.Set(packet.Retx)
+			}
+			v := r.Receive(now, &d)
+			a := traceEvent{at: now + p.D, ack: true, cum: d.Seq, seq: int64(d.EchoSeg) * mss, sent: d.Sent, retx: d.Has(packet.Retx)}
+			if v&SendHeld != 0 && held != nil {
+				held.at = now + p.D
+				push(*held)
+			}
+			held = nil
+			switch {
+			case v&Hold != 0:
+				held = &a
+				if r.AckTimer() > 0 {
+					push(traceEvent{at: r.AckTimer(), ackTimer: true})
+				}
+			case v&Reply != 0:
+				push(a)
+			}
+			continue
+		}
 		if !e.ack {
 			cum, _ := r.OnData(e.seq, e.size)
 			push(traceEvent{at: now + p.D, ack: true, cum: cum, seq: e.seq, sent: e.sent, retx: e.retx})
@@ -145,18 +182,28 @@ func ackOf(i int64) rotor.Time { return rotor.Time(i+1)*traceT + 2*traceD }
 // 6T + 2D) makes it lost (RFC 6675 IsLost with DupThresh 3); it is resent
 // at once, and its ACK, carrying the cumulative point past everything
 // sent before it (14 segments), is back one idle RTT later. No timeout.
+//
+// With delayed ACKs (an ACK per two segments) the times are the same:
+// segments 3, 4 and 5 arrive out of order and are ACKed at once, and the
+// retransmission fills the hole, which is ACKed at once too; the pair
+// (0, 1) is ACKed at ackOf(1), and the new segments it and the SACKs
+// release still reach the receiver before the retransmission does.
 func TestFastRetransmitOneLoss(t *testing.T) {
-	s := NewSender(40_000, 1000, true, &Fixed{Bytes: 10_000}, rotor.Millisecond)
-	s.DupThresh = 3
-	res := tracePathWith(2).run(t, s)
-	if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
-		t.Errorf("retransmissions (-want +got):\n%s", diff)
-	}
-	if got, want := res.CumAt[14_000], ackOf(5)+rtt; got != want {
-		t.Errorf("cumulative ACK past the hole at %v, want %v (one RTT after the fast retransmit)", got, want)
-	}
-	if res.Timeouts != 0 || s.Timeouts != 0 {
-		t.Errorf("%d timeouts, want none", res.Timeouts)
+	for _, delAck := range []int{1, 2} {
+		s := NewSender(40_000, 1000, true, &Fixed{Bytes: 10_000}, rotor.Millisecond)
+		s.DupThresh = 3
+		path := tracePathWith(2)
+		path.DelAck = delAck
+		res := path.run(t, s)
+		if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
+			t.Errorf("delayed ACK %d: retransmissions (-want +got):\n%s", delAck, diff)
+		}
+		if got, want := res.CumAt[14_000], ackOf(5)+rtt; got != want {
+			t.Errorf("delayed ACK %d: cumulative ACK past the hole at %v, want %v (one RTT after the fast retransmit)", delAck, got, want)
+		}
+		if res.Timeouts != 0 || s.Timeouts != 0 {
+			t.Errorf("delayed ACK %d: %d timeouts, want none", delAck, res.Timeouts)
+		}
 	}
 }
 

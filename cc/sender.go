@@ -448,6 +448,14 @@ type Receiver struct {
 	cum      int64
 	received int64
 	highest  int64 // highest segment end seen
+	// Delayed ACKs (Flow.DelAck): pending in-order segments wait for
+	// their ACK, whose timer fires at ackAt (0: none); pendingCE is their
+	// CE state.
+	DelAck        int
+	DelAckTimeout rotor.Time
+	pending       int
+	pendingCE     bool
+	ackAt         rotor.Time
 	// Reordered counts data packets that arrived after a packet with a
 	// higher sequence number.
 	Reordered  int64

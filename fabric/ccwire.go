@@ -96,7 +96,8 @@ func (s *sim) initCC() error {
 	s.cc.pulled, _ = cc.LookupTransport(cc.TransportPull)
 	s.cc.flow = cc.Flow{MSS: s.cfg.MTU, AckSize: s.cfg.AckSize, Line: s.cfg.HostLink,
 		MinRTO: s.cfg.MinRTO, MaxRTO: s.cfg.MaxRTO, RTOClock: s.cfg.RTOClock,
-		DupThresh: max(s.cfg.DupThresh, 0), SACK: !s.cfg.NoSACK} // NDP's Window: initNDP
+		DupThresh: max(s.cfg.DupThresh, 0), SACK: !s.cfg.NoSACK,
+		DelAck: s.cfg.DelayedAck, DelAckTimeout: s.cfg.DelayedAckTimeout} // NDP's Window: initNDP
 	spec, _ := cc.Lookup(s.cfg.CC)
 	s.cc.spec = spec
 	s.cc.circuitECE = spec.ECE == cc.ECECircuit && s.sched != nil

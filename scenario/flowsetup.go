@@ -32,6 +32,8 @@ func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
 	if s.values["transport.incast_handshake"] != "" {
 		cfg.IncastHandshake = p.bool("transport.incast_handshake")
 	}
+	cfg.DelayedAck = p.intIn("transport.delayed_ack", 1, fabric.MaxDelayedAck, "")
+	cfg.DelayedAckTimeout = p.posTime("transport.delayed_ack_timeout", true, "")
 	switch j := p.float("transport.send_jitter"); {
 	case j < 0:
 		p.fail("transport.send_jitter", "must not be negative (0: off)")
