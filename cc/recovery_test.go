@@ -57,6 +57,7 @@ type traceSend struct {
 
 type traceResult struct {
 	Retx     []traceSend          // retransmissions
+	New      []traceSend          // first transmissions
 	CumAt    map[int64]rotor.Time // first time the cumulative ACK reached each byte count
 	Done     rotor.Time
 	Timeouts int64
@@ -92,6 +93,8 @@ func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 			nicFree = start + p.C.TransmitTime(rotor.Bytes(size))
 			if retx {
 				res.Retx = append(res.Retx, traceSend{start, seq / mss})
+			} else {
+				res.New = append(res.New, traceSend{start, seq / mss})
 			}
 			if dropped[seq/mss] && !retx {
 				continue
@@ -374,5 +377,35 @@ func TestRTOGranularity(t *testing.T) {
 	}
 	if got := s.RTO(); got != 150*rotor.Microsecond {
 		t.Errorf("RTO %v, want SRTT + G = 150µs", got)
+	}
+}
+
+// TestLimitedTransmit (RFC 3042): SACK off, a fixed window of 10
+// segments, segment 2 lost. The ACKs of 0 and 1 release segments 10 and
+// 11; the first two duplicate ACKs (of 3 and 4, at ackOf(3) and
+// ackOf(4)) each send one new segment, 12 and 13, with the window
+// unchanged; the third (of 5) starts fast retransmit of segment 2, as
+// without limited transmit. Before, the duplicate ACKs sent nothing until
+// recovery inflated the window.
+func TestLimitedTransmit(t *testing.T) {
+	law := &lossCount{Fixed: Fixed{Bytes: 10_000}}
+	s := NewSender(40_000, 1000, true, law, rotor.Millisecond)
+	s.DupThresh, s.SACK = 3, false
+	res := tracePathWith(2).run(t, s)
+	var got []traceSend
+	for _, x := range res.New {
+		if x.Seg >= 10 && x.Seg <= 13 {
+			got = append(got, x)
+		}
+	}
+	want := []traceSend{{ackOf(0), 10}, {ackOf(1), 11}, {ackOf(3), 12}, {ackOf(4), 13}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("first transmissions of segments 10–13 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
+		t.Errorf("retransmissions (-want +got):\n%s", diff)
+	}
+	if law.Window() != 10_000 || law.losses != 1 || res.Timeouts != 0 {
+		t.Errorf("window %d, %d losses, %d timeouts; want 10000 unchanged, one recovery, none", law.Window(), law.losses, res.Timeouts)
 	}
 }

@@ -142,12 +142,17 @@ func (s *Sender) CanSend() bool {
 
 // windowOpen: out of recovery, pipe < cwnd; in SACK recovery, cwnd − pipe
 // ≥ one MSS (RFC 6675 (C)); in NewReno recovery, FlightSize < the
-// inflated window (RFC 6582).
+// inflated window (RFC 6582). Without SACK, each duplicate ACK below
+// DupThresh lets one more new segment go, the window unchanged (limited
+// transmit, RFC 3042); with SACK each SACKed segment leaves pipe, which
+// lets as many go.
 func (s *Sender) windowOpen() bool {
 	w := s.CC.Window()
 	switch {
 	case w <= 0:
 		return true
+	case !s.inRecovery && !s.SACK && s.DupThresh > 0:
+		return s.pipe < w+int64(min(s.dupAcks, s.DupThresh-1))*int64(s.MSS)
 	case !s.inRecovery:
 		return s.pipe < w
 	case s.SACK:

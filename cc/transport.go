@@ -310,9 +310,9 @@ func (s *Sender) Rate() rotor.Rate { return s.CC.Rate() }
 // may go now (new data acknowledged, a loss found, a window inflated).
 func (s *Sender) OnReply(now rotor.Time, p *packet.Packet, fb *Feedback) bool {
 	fb.ECE, fb.Circuit = p.Has(packet.ECE), p.Has(packet.Circuit)
-	pipe, inflate := s.pipe, s.inflate
+	pipe, inflate, dups := s.pipe, s.inflate, s.dupAcks
 	newly := s.OnAck(now, p.Seq, int64(p.EchoSeg)*int64(s.MSS), p.Sent, p.Has(packet.Retx), fb)
-	return newly > 0 || s.pipe < pipe || s.inflate > inflate || s.fastRetx
+	return newly > 0 || s.pipe < pipe || s.inflate > inflate || s.fastRetx || s.dupAcks > dups
 }
 
 // Timer implements Source: the retransmission deadline.
