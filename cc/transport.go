@@ -130,7 +130,7 @@ const (
 )
 
 // windowParams are the keys the windowed flows read.
-var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size", "transport.delayed_ack", "transport.delayed_ack_timeout"}
+var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size", "transport.delayed_ack", "transport.delayed_ack_timeout", "transport.mss", "transport.incast_mss"}
 
 var transports = []TransportSpec{
 	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, SACK (or NewReno) fast recovery, retransmission timeout",

@@ -16,7 +16,15 @@ import (
 
 // ccEnv is what the laws of this fabric know about their hosts.
 func (c *Config) ccEnv() cc.Env {
-	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: c.lawRTT(), Window: c.Window}
+	return cc.Env{MSS: int64(c.MSS), HostRate: c.HostLink, BaseRTT: c.lawRTT(), Window: c.Window}
+}
+
+// incastEnv is what the laws of the incast responses know: ccEnv with
+// their MSS.
+func (c *Config) incastEnv() cc.Env {
+	e := c.ccEnv()
+	e.MSS = int64(c.IncastMSS)
+	return e
 }
 
 // lawRTT is the laws' τ (cc.Env.BaseRTT): the base RTT, plus one cycle
@@ -49,14 +57,15 @@ func (c *Config) validateCC() error {
 	if c.NewController != nil {
 		return nil
 	}
-	env := c.ccEnv()
-	if spec.Check != nil {
-		if err := spec.Check(env); err != nil {
-			return cfgErr("transport.window", "%s: %v", spec.Name, err)
+	for _, env := range []cc.Env{c.ccEnv(), c.incastEnv()} {
+		if spec.Check != nil {
+			if err := spec.Check(env); err != nil {
+				return cfgErr("transport.window", "%s: %v", spec.Name, err)
+			}
 		}
-	}
-	if _, err := spec.Resolve(env, c.CCParams); err != nil {
-		return cfgErr("transport.cc_params", "%v", err)
+		if _, err := spec.Resolve(env, c.CCParams); err != nil {
+			return cfgErr("transport.cc_params", "%v", err)
+		}
 	}
 	if spec.INT {
 		if h := intHops(*c); h > cc.MaxHops {
@@ -121,10 +130,12 @@ func (c *Config) needsINT() bool {
 // newLaw makes the law of windowed flow f.
 func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	if s.cfg.NewController != nil {
-		return s.cfg.NewController(f, s.cc.env)
+		env := s.cc.env
+		env.MSS = int64(s.segmentOf(f))
+		return s.cfg.NewController(f, env)
 	}
 	env := s.cc.env
-	env.PathRTT = s.pathRTT(f)
+	env.PathRTT, env.MSS = s.pathRTT(f), int64(s.segmentOf(f))
 	return s.cc.spec.New(env, s.lawValues(f)), nil
 }
 

@@ -144,22 +144,31 @@ func (s *sim) initSetup() {
 		s.setup.jitter = rand.New(rand.NewPCG(c.Seed, 0x717e5))
 	}
 	v := s.cc.values
-	if v == nil || !s.cc.spec.Has(cc.InitWindowKey) {
+	if v == nil {
 		return
 	}
-	if c.InitWindow > 0 {
+	iw := s.cc.spec.Has(cc.InitWindowKey)
+	if iw && c.InitWindow > 0 {
 		v[cc.InitWindowKey] = float64(c.InitWindow)
 	}
-	if c.IncastInitWindow != 0 {
-		s.setup.incastValues = make(cc.Values, len(v))
-		for k, x := range v {
-			s.setup.incastValues[k] = x
-		}
-		if c.IncastInitWindow > 0 {
-			s.setup.incastValues[cc.InitWindowKey] = float64(c.IncastInitWindow)
-		}
-		s.setup.responseWindow = c.IncastInitWindow == InitWindowResponse
+	if c.IncastInitWindow == 0 && c.IncastMSS == c.MSS {
+		return
 	}
+	iv := make(cc.Values, len(v))
+	for k, x := range v {
+		iv[k] = x
+	}
+	if c.IncastMSS != c.MSS { // sizes in pkt are the responses' segments
+		iv, _ = s.cc.spec.Resolve(c.incastEnv(), c.CCParams) // validateCC checked it
+		if iw && c.InitWindow > 0 {
+			iv[cc.InitWindowKey] = float64(c.InitWindow)
+		}
+	}
+	if iw && c.IncastInitWindow > 0 {
+		iv[cc.InitWindowKey] = float64(c.IncastInitWindow)
+	}
+	s.setup.incastValues = iv
+	s.setup.responseWindow = iw && c.IncastInitWindow == InitWindowResponse
 }
 
 // lawValues is the law's parameters for flow f.
@@ -169,7 +178,7 @@ func (s *sim) lawValues(f workload.Flow) cc.Values {
 		return s.cc.values
 	}
 	if s.setup.responseWindow { // the law reads its parameters when made
-		mss := int64(s.cfg.MTU)
+		mss := int64(s.cfg.IncastMSS)
 		v[cc.InitWindowKey] = float64((f.Bytes + mss - 1) / mss * mss)
 	}
 	return v

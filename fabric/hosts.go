@@ -35,8 +35,8 @@ func (s *sim) startFlow() {
 	case f.Bytes < 0:
 		s.fail("flow %d: negative size %d", f.ID, f.Bytes)
 		return
-	case f.Bytes/int64(s.cfg.MTU) >= packet.MaxSegments:
-		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.cfg.MTU)
+	case f.Bytes/int64(s.segmentOf(f)) >= packet.MaxSegments:
+		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.segmentOf(f))
 		return
 	}
 	id := int32(len(s.flows))
@@ -55,7 +55,7 @@ func (s *sim) startFlow() {
 		tp = s.cc.pulled
 	}
 	flow := s.cc.flow
-	flow.Size, flow.Start = f.Bytes, s.q.Now()
+	flow.Size, flow.Start, flow.MSS = f.Bytes, s.q.Now(), s.segmentOf(f)
 	if tp.Law {
 		c, err := s.newLaw(f)
 		if err != nil {
