@@ -157,9 +157,22 @@ func TestTransportNames(t *testing.T) {
 // the source hands out a segment, the sink answers it, the source hears
 // the reply. ns/op is the transport's cost per packet; 0 allocs/op.
 func BenchmarkFlowEnds(b *testing.B) {
+	type variant struct {
+		name   string
+		spec   TransportSpec
+		delAck int
+	}
+	var vs []variant
 	for _, spec := range Transports() {
-		b.Run(spec.Name, func(b *testing.B) {
-			f := Flow{Size: 1 << 50, MSS: 1500, AckSize: 64, Line: 10 * rotor.Gbps, MinRTO: rotor.Millisecond, Window: 1 << 30}
+		vs = append(vs, variant{spec.Name, spec, 0})
+	}
+	window, _ := LookupTransport(TransportWindow)
+	vs = append(vs, variant{"window-delayed-ack", window, 2})
+	for _, v := range vs {
+		spec := v.spec
+		b.Run(v.name, func(b *testing.B) {
+			f := Flow{Size: 1 << 50, MSS: 1500, AckSize: 64, Line: 10 * rotor.Gbps, MinRTO: rotor.Millisecond, Window: 1 << 30,
+				DelAck: v.delAck, DelAckTimeout: rotor.Millisecond}
 			if spec.Law {
 				f.Law = &Fixed{Bytes: 1 << 40}
 			}
@@ -171,7 +184,7 @@ func BenchmarkFlowEnds(b *testing.B) {
 				now := rotor.Time(i) * rotor.Microsecond
 				seq, size, _, _ := src.Next(now)
 				p = packet.Packet{Kind: packet.Data, Seq: seq, Size: size, Sent: now, DstHost: 1}
-				if sink.Receive(0, &p)&Reply != 0 {
+				if sink.Receive(now, &p)&Reply != 0 {
 					src.OnReply(now, &p, &fb)
 				}
 			}

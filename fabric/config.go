@@ -237,7 +237,7 @@ const (
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
 	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
-	DefaultSendJitter                = 0.1                     // transport.send_jitter, in MTU transmit times on the host link
+	DefaultSendJitter                = 1                       // transport.send_jitter, in MTU transmit times on the host link: up to one bottleneck service time (Floyd and Jacobson)
 	DefaultSlowdown                  = SlowdownIdeal           // run.slowdown
 	DefaultDelayedAck                = 1                       // transport.delayed_ack: every segment ACKed (the ABM, Credence and Reverie ns-3 scripts' DelAckCount 0)
 	DefaultDelayedAckTimeout         = 200 * rotor.Millisecond // transport.delayed_ack_timeout (ns-3.39's DelAckTimeout; Linux's TCP_DELACK_MAX), capped at MinRTO/DelayedAckRTODivisor
