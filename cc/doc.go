@@ -24,7 +24,10 @@
 // two ends from a Flow:
 //
 //   - window: Sender (with the flow's Law) and a Receiver that ACKs every
-//     data packet;
+//     data packet, or with delayed ACKs (Flow.DelAck) every n-th in-order
+//     one, holding the ACK back (Verdict Hold) until n wait or its timer
+//     (Sink.AckTimer) fires; out-of-order, duplicate and hole-filling
+//     segments and a change of CE mark (RFC 8257 §3.2) are ACKed at once;
 //   - linerate: an unreliable Sender at line rate and a lossless Receiver
 //     that answers nothing;
 //   - pull: the host side of a host-buffered flow, PulledSource, whose
@@ -53,7 +56,9 @@
 // answers (one SACK block). With Sender.DupThresh > 0 the sender runs
 // RFC 6675's fast retransmit and fast recovery (IsLost by the segments
 // SACKed above, pipe, NextSeg, RecoveryPoint) or, with SACK off, RFC
-// 6582's NewReno (duplicate ACKs, partial ACKs, window inflation). Its
+// 6582's NewReno (duplicate ACKs, partial ACKs, window inflation) with
+// limited transmit (RFC 3042: a new segment per duplicate ACK below
+// DupThresh). Its
 // timer is RFC 6298's (SRTT, RTTVAR, a floor, G, backoff with a cap,
 // Karn's rule; restarted only by cumulative progress). On a timeout every
 // unSACKed segment sent is resent from the cumulative point under the

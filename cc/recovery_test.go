@@ -5,25 +5,29 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
 
 // A hand-trace path: the sender's NIC serialises segments at rate C (its
 // queue holds what the window lets go), each data packet and ACK takes
-// the one-way delay D, the receiver ACKs every segment at once, and the
-// first transmission of the segments in Drop is lost. ACKs take no
-// serialisation time. Deterministic: ties keep insertion order.
+// the one-way delay D, the receiver ACKs every segment at once (or, with
+// DelAck > 1, as its delayed-ACK rules say), and the first transmission
+// of the segments in Drop is lost. ACKs take no serialisation time.
+// Deterministic: ties keep insertion order.
 type tracePath struct {
-	C    rotor.Rate
-	D    rotor.Time
-	Drop []int64 // segment indices lost on their first transmission
-	End  rotor.Time
+	C      rotor.Rate
+	D      rotor.Time
+	Drop   []int64 // segment indices lost on their first transmission
+	End    rotor.Time
+	DelAck int // the receiver's Flow.DelAck (timer: 100 µs)
 }
 
 type traceEvent struct {
 	at       rotor.Time
 	n        int
 	ack      bool
+	ackTimer bool  // the receiver's delayed-ACK timer
 	seq, cum int64 // data: seq; ack: cum and the echoed seq
 	size     int32
 	sent     rotor.Time
@@ -53,6 +57,7 @@ type traceSend struct {
 
 type traceResult struct {
 	Retx     []traceSend          // retransmissions
+	New      []traceSend          // first transmissions
 	CumAt    map[int64]rotor.Time // first time the cumulative ACK reached each byte count
 	Done     rotor.Time
 	Timeouts int64
@@ -61,7 +66,9 @@ type traceResult struct {
 func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 	t.Helper()
 	r := NewReceiver(s.Size, s.MSS)
+	r.answer, r.DelAck, r.DelAckTimeout = answerAck, p.DelAck, 100*rotor.Microsecond
 	mss := int64(s.MSS)
+	var held *traceEvent // the ACK the receiver holds back
 	dropped := map[int64]bool{}
 	for _, seg := range p.Drop {
 		dropped[seg] = true
@@ -86,6 +93,8 @@ func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 			nicFree = start + p.C.TransmitTime(rotor.Bytes(size))
 			if retx {
 				res.Retx = append(res.Retx, traceSend{start, seq / mss})
+			} else {
+				res.New = append(res.New, traceSend{start, seq / mss})
 			}
 			if dropped[seq/mss] && !retx {
 				continue
@@ -109,6 +118,37 @@ func (p tracePath) run(t *testing.T, s *Sender) traceResult {
 		}
 		e := heap.Pop(&q).(traceEvent)
 		now = e.at
+		if e.ackTimer {
+			if r.OnAckTimer(now) && held != nil {
+				held.at = now + p.D
+				push(*held)
+				held = nil
+			}
+			continue
+		}
+		if !e.ack && p.DelAck > 1 {
+			d := packet.Packet{Kind: packet.Data, Seq: e.seq, Size: e.size, Sent: e.sent}
+			if e.retx {
+				d.Set(packet.Retx)
+			}
+			v := r.Receive(now, &d)
+			a := traceEvent{at: now + p.D, ack: true, cum: d.Seq, seq: int64(d.EchoSeg) * mss, sent: d.Sent, retx: d.Has(packet.Retx)}
+			if v&SendHeld != 0 && held != nil {
+				held.at = now + p.D
+				push(*held)
+			}
+			held = nil
+			switch {
+			case v&Hold != 0:
+				held = &a
+				if r.AckTimer() > 0 {
+					push(traceEvent{at: r.AckTimer(), ackTimer: true})
+				}
+			case v&Reply != 0:
+				push(a)
+			}
+			continue
+		}
 		if !e.ack {
 			cum, _ := r.OnData(e.seq, e.size)
 			push(traceEvent{at: now + p.D, ack: true, cum: cum, seq: e.seq, sent: e.sent, retx: e.retx})
@@ -145,18 +185,28 @@ func ackOf(i int64) rotor.Time { return rotor.Time(i+1)*traceT + 2*traceD }
 // 6T + 2D) makes it lost (RFC 6675 IsLost with DupThresh 3); it is resent
 // at once, and its ACK, carrying the cumulative point past everything
 // sent before it (14 segments), is back one idle RTT later. No timeout.
+//
+// With delayed ACKs (an ACK per two segments) the times are the same:
+// segments 3, 4 and 5 arrive out of order and are ACKed at once, and the
+// retransmission fills the hole, which is ACKed at once too; the pair
+// (0, 1) is ACKed at ackOf(1), and the new segments it and the SACKs
+// release still reach the receiver before the retransmission does.
 func TestFastRetransmitOneLoss(t *testing.T) {
-	s := NewSender(40_000, 1000, true, &Fixed{Bytes: 10_000}, rotor.Millisecond)
-	s.DupThresh = 3
-	res := tracePathWith(2).run(t, s)
-	if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
-		t.Errorf("retransmissions (-want +got):\n%s", diff)
-	}
-	if got, want := res.CumAt[14_000], ackOf(5)+rtt; got != want {
-		t.Errorf("cumulative ACK past the hole at %v, want %v (one RTT after the fast retransmit)", got, want)
-	}
-	if res.Timeouts != 0 || s.Timeouts != 0 {
-		t.Errorf("%d timeouts, want none", res.Timeouts)
+	for _, delAck := range []int{1, 2} {
+		s := NewSender(40_000, 1000, true, &Fixed{Bytes: 10_000}, rotor.Millisecond)
+		s.DupThresh = 3
+		path := tracePathWith(2)
+		path.DelAck = delAck
+		res := path.run(t, s)
+		if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
+			t.Errorf("delayed ACK %d: retransmissions (-want +got):\n%s", delAck, diff)
+		}
+		if got, want := res.CumAt[14_000], ackOf(5)+rtt; got != want {
+			t.Errorf("delayed ACK %d: cumulative ACK past the hole at %v, want %v (one RTT after the fast retransmit)", delAck, got, want)
+		}
+		if res.Timeouts != 0 || s.Timeouts != 0 {
+			t.Errorf("delayed ACK %d: %d timeouts, want none", delAck, res.Timeouts)
+		}
 	}
 }
 
@@ -327,5 +377,35 @@ func TestRTOGranularity(t *testing.T) {
 	}
 	if got := s.RTO(); got != 150*rotor.Microsecond {
 		t.Errorf("RTO %v, want SRTT + G = 150µs", got)
+	}
+}
+
+// TestLimitedTransmit (RFC 3042): SACK off, a fixed window of 10
+// segments, segment 2 lost. The ACKs of 0 and 1 release segments 10 and
+// 11; the first two duplicate ACKs (of 3 and 4, at ackOf(3) and
+// ackOf(4)) each send one new segment, 12 and 13, with the window
+// unchanged; the third (of 5) starts fast retransmit of segment 2, as
+// without limited transmit. Before, the duplicate ACKs sent nothing until
+// recovery inflated the window.
+func TestLimitedTransmit(t *testing.T) {
+	law := &lossCount{Fixed: Fixed{Bytes: 10_000}}
+	s := NewSender(40_000, 1000, true, law, rotor.Millisecond)
+	s.DupThresh, s.SACK = 3, false
+	res := tracePathWith(2).run(t, s)
+	var got []traceSend
+	for _, x := range res.New {
+		if x.Seg >= 10 && x.Seg <= 13 {
+			got = append(got, x)
+		}
+	}
+	want := []traceSend{{ackOf(0), 10}, {ackOf(1), 11}, {ackOf(3), 12}, {ackOf(4), 13}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("first transmissions of segments 10–13 (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]traceSend{{ackOf(5), 2}}, res.Retx); diff != "" {
+		t.Errorf("retransmissions (-want +got):\n%s", diff)
+	}
+	if law.Window() != 10_000 || law.losses != 1 || res.Timeouts != 0 {
+		t.Errorf("window %d, %d losses, %d timeouts; want 10000 unchanged, one recovery, none", law.Window(), law.losses, res.Timeouts)
 	}
 }

@@ -142,12 +142,17 @@ func (s *Sender) CanSend() bool {
 
 // windowOpen: out of recovery, pipe < cwnd; in SACK recovery, cwnd − pipe
 // ≥ one MSS (RFC 6675 (C)); in NewReno recovery, FlightSize < the
-// inflated window (RFC 6582).
+// inflated window (RFC 6582). Without SACK, each duplicate ACK below
+// DupThresh lets one more new segment go, the window unchanged (limited
+// transmit, RFC 3042); with SACK each SACKed segment leaves pipe, which
+// lets as many go.
 func (s *Sender) windowOpen() bool {
 	w := s.CC.Window()
 	switch {
 	case w <= 0:
 		return true
+	case !s.inRecovery && !s.SACK && s.DupThresh > 0:
+		return s.pipe < w+int64(min(s.dupAcks, s.DupThresh-1))*int64(s.MSS)
 	case !s.inRecovery:
 		return s.pipe < w
 	case s.SACK:
@@ -448,6 +453,14 @@ type Receiver struct {
 	cum      int64
 	received int64
 	highest  int64 // highest segment end seen
+	// Delayed ACKs (Flow.DelAck): pending in-order segments wait for
+	// their ACK, whose timer fires at ackAt (0: none); pendingCE is their
+	// CE state.
+	DelAck        int
+	DelAckTimeout rotor.Time
+	pending       int
+	pendingCE     bool
+	ackAt         rotor.Time
 	// Reordered counts data packets that arrived after a packet with a
 	// higher sequence number.
 	Reordered  int64

@@ -49,7 +49,14 @@ type Source interface {
 // the data packet's INT records (packet.Packet.IntN); switches do not add
 // to replies.
 type Sink interface {
-	Receive(p *packet.Packet) Verdict
+	// Receive takes p at now.
+	Receive(now rotor.Time, p *packet.Packet) Verdict
+	// AckTimer is when the sink wants to send the ACK it holds back
+	// (delayed ACKs); 0: it holds none.
+	AckTimer() rotor.Time
+	// OnAckTimer fires that timer at now; true: send the held ACK now. A
+	// stale timer (the deadline moved or was cleared) reports false.
+	OnAckTimer(now rotor.Time) bool
 	// Counts returns the distinct payload bytes received and the data
 	// packets that arrived after one with a higher offset.
 	Counts() (received, reordered int64)
@@ -68,6 +75,15 @@ const (
 	// WantPull: ask the receiving host's pull pacer for one PULL for this
 	// flow (NDP).
 	WantPull
+	// Hold: the packet is now an ACK the sink holds back (delayed ACKs):
+	// keep it, and send it when the sink's AckTimer fires, unless a later
+	// verdict sends it (SendHeld) or a later ACK supersedes it (Reply or
+	// Hold without SendHeld: the later ACK's cumulative point covers it,
+	// and the held one is freed).
+	Hold
+	// SendHeld: send the ACK held back before this packet's reply (RFC
+	// 8257 §3.2: the CE state changed).
+	SendHeld
 )
 
 // Flow is what a transport's flow ends know of their flow.
@@ -82,8 +98,13 @@ type Flow struct {
 	DupThresh int        // windowed: fast retransmit threshold, segments; 0: timeouts only
 	SACK      bool       // windowed: SACK recovery (RFC 6675); false: NewReno (RFC 6582)
 	Window    int        // NDP: the first window, packets
-	Law       Law        // windowed: the congestion-control law (TransportSpec.Law)
-	Start     rotor.Time // when the flow starts
+	// DelAck > 1: the receiver ACKs every DelAck-th in-order segment, or
+	// DelAckTimeout after the first one it holds back (windowed flows;
+	// RFC 1122 §4.2.3.2, RFC 5681 §4.2); ≤ 1: every segment at once.
+	DelAck        int
+	DelAckTimeout rotor.Time
+	Law           Law        // windowed: the congestion-control law (TransportSpec.Law)
+	Start         rotor.Time // when the flow starts
 }
 
 // TransportSpec is one registered transport: how one flow's two ends
@@ -109,7 +130,7 @@ const (
 )
 
 // windowParams are the keys the windowed flows read.
-var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size"}
+var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size", "transport.delayed_ack", "transport.delayed_ack_timeout", "transport.mss", "transport.incast_mss"}
 
 var transports = []TransportSpec{
 	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, SACK (or NewReno) fast recovery, retransmission timeout",
@@ -117,7 +138,9 @@ var transports = []TransportSpec{
 		New: func(f Flow) (Source, Sink) {
 			s := NewSender(f.Size, f.MSS, true, f.Law, f.MinRTO)
 			s.DupThresh, s.SACK, s.MaxRTO, s.Granularity = f.DupThresh, f.SACK, f.MaxRTO, f.RTOClock
-			return s, newSink(f, answerAck)
+			r := newSink(f, answerAck)
+			r.DelAck, r.DelAckTimeout = f.DelAck, f.DelAckTimeout
+			return s, r
 		}},
 	{Name: TransportLineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate",
 		New: func(f Flow) (Source, Sink) {
@@ -161,7 +184,7 @@ func newSink(f Flow, a answer) *Receiver {
 }
 
 // Receive implements Sink.
-func (r *Receiver) Receive(p *packet.Packet) Verdict {
+func (r *Receiver) Receive(now rotor.Time, p *packet.Packet) Verdict {
 	if p.Kind == packet.Trimmed { // NDP: NACK the header, pull its retransmission
 		if r.received == r.Size {
 			return 0
@@ -169,11 +192,13 @@ func (r *Receiver) Receive(p *packet.Packet) Verdict {
 		MakeNack(p, r.MSS, r.AckSize)
 		return Reply | WantPull
 	}
+	cum0, dups := r.cum, r.Duplicates
 	cum, complete := r.OnData(p.Seq, p.Size)
 	var v Verdict
 	if complete {
 		v = Complete
 	}
+	send := Reply
 	switch r.answer {
 	case answerNone:
 		return v
@@ -181,9 +206,57 @@ func (r *Receiver) Receive(p *packet.Packet) Verdict {
 		if !complete { // every arrival asks for the next packet
 			v |= WantPull
 		}
+	case answerAck:
+		if r.DelAck > 1 {
+			send = r.delayAck(now, p, cum0, r.Duplicates > dups)
+		}
 	}
 	MakeAck(p, cum, r.MSS, r.AckSize)
-	return v | Reply
+	return v | send
+}
+
+// delayAck decides whether the ACK of data packet p, which found the
+// cumulative point at cum0, goes now (Reply) or is held back (Hold), and
+// whether the ACK held so far goes first (SendHeld). An in-order segment
+// that leaves no hole is held until DelAck of them wait or DelAckTimeout
+// has passed since the first (RFC 1122 §4.2.3.2, RFC 5681 §4.2); a
+// duplicate, an out-of-order segment and one that fills a hole are ACKed
+// at once (RFC 5681 §4.2, §4.3). A segment whose CE mark differs from
+// the held ones' first sends their ACK, so that every ACK's ECE covers
+// segments of one CE state (RFC 8257 §3.2).
+func (r *Receiver) delayAck(now rotor.Time, p *packet.Packet, cum0 int64, dup bool) Verdict {
+	ce := p.Has(packet.ECN)
+	var v Verdict
+	if r.pending > 0 && ce != r.pendingCE {
+		v, r.pending, r.ackAt = SendHeld, 0, 0
+	}
+	inOrder := !dup && p.Seq == cum0 && r.cum == p.Seq+int64(p.Size) && r.highest <= r.cum
+	if !inOrder {
+		r.pending, r.ackAt = 0, 0
+		return v | Reply
+	}
+	r.pending++
+	r.pendingCE = ce
+	if r.pending >= r.DelAck {
+		r.pending, r.ackAt = 0, 0
+		return v | Reply
+	}
+	if r.pending == 1 {
+		r.ackAt = now + r.DelAckTimeout
+	}
+	return v | Hold
+}
+
+// AckTimer implements Sink.
+func (r *Receiver) AckTimer() rotor.Time { return r.ackAt }
+
+// OnAckTimer implements Sink.
+func (r *Receiver) OnAckTimer(now rotor.Time) bool {
+	if r.ackAt == 0 || now < r.ackAt {
+		return false
+	}
+	r.pending, r.ackAt = 0, 0
+	return true
 }
 
 // Counts implements Sink.
@@ -237,9 +310,9 @@ func (s *Sender) Rate() rotor.Rate { return s.CC.Rate() }
 // may go now (new data acknowledged, a loss found, a window inflated).
 func (s *Sender) OnReply(now rotor.Time, p *packet.Packet, fb *Feedback) bool {
 	fb.ECE, fb.Circuit = p.Has(packet.ECE), p.Has(packet.Circuit)
-	pipe, inflate := s.pipe, s.inflate
+	pipe, inflate, dups := s.pipe, s.inflate, s.dupAcks
 	newly := s.OnAck(now, p.Seq, int64(p.EchoSeg)*int64(s.MSS), p.Sent, p.Has(packet.Retx), fb)
-	return newly > 0 || s.pipe < pipe || s.inflate > inflate || s.fastRetx
+	return newly > 0 || s.pipe < pipe || s.inflate > inflate || s.fastRetx || s.dupAcks > dups
 }
 
 // Timer implements Source: the retransmission deadline.

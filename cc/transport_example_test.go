@@ -31,7 +31,7 @@ func ExampleSource() {
 		now += wire
 		p := inFlight[0]
 		inFlight = inFlight[1:]
-		v := sink.Receive(&p) // p is now the ACK, addressed to host 0
+		v := sink.Receive(now, &p) // p is now the ACK, addressed to host 0
 		fmt.Printf("%v: %v to host %d, cum %d, complete %v\n", now, p.Kind, p.DstHost, p.Seq, v&cc.Complete != 0)
 		now += wire
 		src.OnReply(now, &p, &fb)

@@ -33,20 +33,20 @@ func TestNDPSink(t *testing.T) {
 	spec, _ := LookupTransport(TransportNDP)
 	_, sink := spec.New(Flow{Size: 2000, MSS: 1000, AckSize: 64, Window: 1, MinRTO: rotor.Millisecond})
 	hdr := packet.Packet{Kind: packet.Trimmed, Seq: 1000, Size: 64, SrcHost: 1, DstHost: 2, IntN: 2, Flags: packet.Retx | packet.Circuit}
-	if v := sink.Receive(&hdr); v != Reply|WantPull || hdr.Kind != packet.Nack || hdr.EchoSeg != 1 || hdr.IntN != 0 ||
+	if v := sink.Receive(0, &hdr); v != Reply|WantPull || hdr.Kind != packet.Nack || hdr.EchoSeg != 1 || hdr.IntN != 0 ||
 		hdr.Flags != packet.Retx || hdr.DstHost != 1 || hdr.Size != 64 {
 		t.Errorf("header: verdict %b, reply %+v", v, hdr)
 	}
 	d := packet.Packet{Kind: packet.Data, Seq: 0, Size: 1000, SrcHost: 1, DstHost: 2}
-	if v := sink.Receive(&d); v != Reply|WantPull || d.Kind != packet.Ack || d.Seq != 1000 {
+	if v := sink.Receive(0, &d); v != Reply|WantPull || d.Kind != packet.Ack || d.Seq != 1000 {
 		t.Errorf("first data: verdict %b, reply %+v", v, d)
 	}
 	d = packet.Packet{Kind: packet.Data, Seq: 1000, Size: 1000, SrcHost: 1, DstHost: 2}
-	if v := sink.Receive(&d); v != Reply|Complete || d.Seq != 2000 {
+	if v := sink.Receive(0, &d); v != Reply|Complete || d.Seq != 2000 {
 		t.Errorf("last data: verdict %b, reply %+v", v, d)
 	}
 	hdr = packet.Packet{Kind: packet.Trimmed, Seq: 0, Size: 64}
-	if v := sink.Receive(&hdr); v != 0 {
+	if v := sink.Receive(0, &hdr); v != 0 {
 		t.Errorf("header after completion: verdict %b, want nothing", v)
 	}
 }
@@ -88,7 +88,7 @@ func TestTransportsDeliver(t *testing.T) {
 					src.OnReply(now, &p, &fb)
 					continue
 				}
-				v := sink.Receive(&p)
+				v := sink.Receive(now, &p)
 				if v&Complete != 0 {
 					completions++
 				}
@@ -125,7 +125,7 @@ func TestFlowEndsAllocateNothing(t *testing.T) {
 		now += rotor.Microsecond
 		seq, size, _, _ := src.Next(now)
 		p = packet.Packet{Kind: packet.Data, Seq: seq, Size: size, Sent: now, DstHost: 1}
-		sink.Receive(&p)
+		sink.Receive(0, &p)
 		src.OnReply(now, &p, &fb)
 	}
 	for range 100 {
@@ -157,9 +157,22 @@ func TestTransportNames(t *testing.T) {
 // the source hands out a segment, the sink answers it, the source hears
 // the reply. ns/op is the transport's cost per packet; 0 allocs/op.
 func BenchmarkFlowEnds(b *testing.B) {
+	type variant struct {
+		name   string
+		spec   TransportSpec
+		delAck int
+	}
+	var vs []variant
 	for _, spec := range Transports() {
-		b.Run(spec.Name, func(b *testing.B) {
-			f := Flow{Size: 1 << 50, MSS: 1500, AckSize: 64, Line: 10 * rotor.Gbps, MinRTO: rotor.Millisecond, Window: 1 << 30}
+		vs = append(vs, variant{spec.Name, spec, 0})
+	}
+	window, _ := LookupTransport(TransportWindow)
+	vs = append(vs, variant{"window-delayed-ack", window, 2})
+	for _, v := range vs {
+		spec := v.spec
+		b.Run(v.name, func(b *testing.B) {
+			f := Flow{Size: 1 << 50, MSS: 1500, AckSize: 64, Line: 10 * rotor.Gbps, MinRTO: rotor.Millisecond, Window: 1 << 30,
+				DelAck: v.delAck, DelAckTimeout: rotor.Millisecond}
 			if spec.Law {
 				f.Law = &Fixed{Bytes: 1 << 40}
 			}
@@ -171,7 +184,7 @@ func BenchmarkFlowEnds(b *testing.B) {
 				now := rotor.Time(i) * rotor.Microsecond
 				seq, size, _, _ := src.Next(now)
 				p = packet.Packet{Kind: packet.Data, Seq: seq, Size: size, Sent: now, DstHost: 1}
-				if sink.Receive(&p)&Reply != 0 {
+				if sink.Receive(now, &p)&Reply != 0 {
 					src.OnReply(now, &p, &fb)
 				}
 			}

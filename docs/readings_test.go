@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestTDTRowFollowsEquation8: buffers.md explains DT's 57.3 % lossless
+// TestTDTRowFollowsEquation8: buffers.md explains DT's 57.8 % lossless
 // bursts by the TDT paper's eq. (8), not by slow bursts. Recompute what it
 // quotes: eq. (8)'s longest burst DT absorbs for the paper's own values,
 // the share of exponential on-periods (mean 250 µs) that short, and the

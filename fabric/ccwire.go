@@ -17,7 +17,15 @@ import (
 // ccEnv is what the laws of this fabric know about their hosts.
 func (c *Config) ccEnv() cc.Env {
 	rtt := c.lawRTT()
-	return cc.Env{MSS: int64(c.MTU), HostRate: c.HostLink, BaseRTT: rtt, CircuitWait: rtt - c.baseRTT(), Window: c.Window}
+	return cc.Env{MSS: int64(c.MSS), HostRate: c.HostLink, BaseRTT: rtt, CircuitWait: rtt - c.baseRTT(), Window: c.Window}
+}
+
+// incastEnv is what the laws of the incast responses know: ccEnv with
+// their MSS.
+func (c *Config) incastEnv() cc.Env {
+	e := c.ccEnv()
+	e.MSS = int64(c.IncastMSS)
+	return e
 }
 
 // lawRTT is the laws' τ (cc.Env.BaseRTT): the base RTT, plus one cycle
@@ -50,14 +58,15 @@ func (c *Config) validateCC() error {
 	if c.NewController != nil {
 		return nil
 	}
-	env := c.ccEnv()
-	if spec.Check != nil {
-		if err := spec.Check(env); err != nil {
-			return cfgErr("transport.window", "%s: %v", spec.Name, err)
+	for _, env := range []cc.Env{c.ccEnv(), c.incastEnv()} {
+		if spec.Check != nil {
+			if err := spec.Check(env); err != nil {
+				return cfgErr("transport.window", "%s: %v", spec.Name, err)
+			}
 		}
-	}
-	if _, err := spec.Resolve(env, c.CCParams); err != nil {
-		return cfgErr("transport.cc_params", "%v", err)
+		if _, err := spec.Resolve(env, c.CCParams); err != nil {
+			return cfgErr("transport.cc_params", "%v", err)
+		}
 	}
 	if spec.INT {
 		if h := intHops(*c); h > cc.MaxHops {
@@ -97,7 +106,8 @@ func (s *sim) initCC() error {
 	s.cc.pulled, _ = cc.LookupTransport(cc.TransportPull)
 	s.cc.flow = cc.Flow{MSS: s.cfg.MTU, AckSize: s.cfg.AckSize, Line: s.cfg.HostLink,
 		MinRTO: s.cfg.MinRTO, MaxRTO: s.cfg.MaxRTO, RTOClock: s.cfg.RTOClock,
-		DupThresh: max(s.cfg.DupThresh, 0), SACK: !s.cfg.NoSACK} // NDP's Window: initNDP
+		DupThresh: max(s.cfg.DupThresh, 0), SACK: !s.cfg.NoSACK,
+		DelAck: s.cfg.DelayedAck, DelAckTimeout: s.cfg.DelayedAckTimeout} // NDP's Window: initNDP
 	spec, _ := cc.Lookup(s.cfg.CC)
 	s.cc.spec = spec
 	s.cc.circuitECE = spec.ECE == cc.ECECircuit && s.sched != nil
@@ -121,10 +131,12 @@ func (c *Config) needsINT() bool {
 // newLaw makes the law of windowed flow f.
 func (s *sim) newLaw(f workload.Flow) (cc.Law, error) {
 	if s.cfg.NewController != nil {
-		return s.cfg.NewController(f, s.cc.env)
+		env := s.cc.env
+		env.MSS = int64(s.segmentOf(f))
+		return s.cfg.NewController(f, env)
 	}
 	env := s.cc.env
-	env.PathRTT = s.pathRTT(f)
+	env.PathRTT, env.MSS = s.pathRTT(f), int64(s.segmentOf(f))
 	return s.cc.spec.New(env, s.lawValues(f)), nil
 }
 

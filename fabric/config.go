@@ -136,6 +136,17 @@ type Config struct {
 	// SYN/SYN-ACK round trip before the first data (flowsetup.go).
 	InitWindow, IncastInitWindow int64
 	Handshake, IncastHandshake   bool
+	// MSS and IncastMSS: payload bytes per segment of the windowed
+	// background flows and incast responses (a data packet is its
+	// payload on the wire, docs/model.md); 0: MTU, IncastMSS 0: as MSS.
+	MSS, IncastMSS int32
+	// DelayedAck > 1: the windowed flows' receivers ACK every
+	// DelayedAck-th in-order segment, or DelayedAckTimeout after the
+	// first they hold back (cc.Flow.DelAck); 0: DefaultDelayedAck.
+	// DelayedAckTimeout 0: DefaultDelayedAckTimeout, at most
+	// MinRTO/DelayedAckRTODivisor.
+	DelayedAck        int
+	DelayedAckTimeout rotor.Time
 	// SendJitter delays each send an ACK releases by a random time,
 	// uniform in [0, SendJitter × one MTU's transmit time on the host
 	// link), against phase effects (flowsetup.go); 0: DefaultSendJitter;
@@ -226,8 +237,14 @@ const (
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
 	DefaultPacketSwitchBufferPerPort = rotor.Bytes(1_000_000)  // buffer.packet_switch, per port
-	DefaultSendJitter                = 0.1                     // transport.send_jitter, in MTU transmit times on the host link
+	DefaultSendJitter                = 1                       // transport.send_jitter, in MTU transmit times on the host link: up to one bottleneck service time (Floyd and Jacobson)
 	DefaultSlowdown                  = SlowdownIdeal           // run.slowdown
+	DefaultDelayedAck                = 1                       // transport.delayed_ack: every segment ACKed (the ABM, Credence and Reverie ns-3 scripts' DelAckCount 0)
+	DefaultDelayedAckTimeout         = 200 * rotor.Millisecond // transport.delayed_ack_timeout (ns-3.39's DelAckTimeout; Linux's TCP_DELACK_MAX), capped at MinRTO/DelayedAckRTODivisor
+	// DelayedAckRTODivisor caps the default delayed-ACK timeout at
+	// MinRTO/5, Linux's ratio of TCP_DELACK_MIN (40 ms) to TCP_RTO_MIN
+	// (200 ms): a held ACK goes before the sender's first timeout.
+	DelayedAckRTODivisor = 5
 	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
 	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.
 	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
@@ -306,6 +323,7 @@ func (c *Config) defaults() {
 	if c.SendJitter == 0 {
 		c.SendJitter = DefaultSendJitter
 	}
+	c.setupDefaults()
 	if c.Slowdown == "" {
 		c.Slowdown = DefaultSlowdown
 	}

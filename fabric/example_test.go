@@ -65,7 +65,7 @@ func ExampleResult_Queries() {
 	fmt.Println("responses", r.Flows[0].FCT, r.Flows[1].FCT)
 	fmt.Println("queries", started, "completed", completed, "QCT µs", qct)
 	// Output:
-	// responses 13.8us 3.945635us
+	// responses 13.8us 4.356354us
 	// queries 1 completed 1 QCT µs [13.8]
 }
 
@@ -132,6 +132,6 @@ func ExampleConfig_lossless() {
 		fmt.Println("with PFC: dropped", r.DroppedPackets, "packets, pauses sent", r.PFC.PauseFrames > 0, "last byte at", last)
 	}
 	// Output:
-	// without PFC: dropped 304 packets
-	// with PFC: dropped 0 packets, pauses sent true last byte at 1.285808826ms
+	// without PFC: dropped 302 packets
+	// with PFC: dropped 0 packets, pauses sent true last byte at 1.285888268ms
 }

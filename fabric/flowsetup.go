@@ -43,10 +43,53 @@ const (
 	MaxSendJitter      = 100
 )
 
+// setupDefaults fills the per-class segment sizes and the delayed-ACK
+// timer (a timeout is filled only where ACKs are delayed, so one set
+// without them is refused).
+func (c *Config) setupDefaults() {
+	if c.MSS == 0 {
+		c.MSS = c.MTU
+	}
+	if c.IncastMSS == 0 {
+		c.IncastMSS = c.MSS
+	}
+	if c.DelayedAck == 0 {
+		c.DelayedAck = DefaultDelayedAck
+	}
+	if c.DelayedAckTimeout == 0 && c.DelayedAck > 1 {
+		c.DelayedAckTimeout = max(min(DefaultDelayedAckTimeout, c.MinRTO/DelayedAckRTODivisor), 1)
+	}
+}
+
+// MaxDelayedAck bounds transport.delayed_ack.
+const MaxDelayedAck = 1000
+
 // validateSetup checks the per-class set-up and the send jitter against
 // the transport and the law.
 func (c *Config) validateSetup() error {
 	windowed := c.Transport == Windowed
+	switch {
+	case c.MSS < 1 || c.MSS > c.MTU:
+		return cfgErr("transport.mss", "must be in [1, topology.mtu = %d] bytes, got %d", c.MTU, c.MSS)
+	case c.IncastMSS < 1 || c.IncastMSS > c.MTU:
+		return cfgErr("transport.incast_mss", "must be in [1, topology.mtu = %d] bytes, got %d", c.MTU, c.IncastMSS)
+	case c.DelayedAck < 1 || c.DelayedAck > MaxDelayedAck:
+		return cfgErr("transport.delayed_ack", "must be in [1, %d] segments per ACK (1: every segment), got %d", MaxDelayedAck, c.DelayedAck)
+	case c.DelayedAckTimeout < 0:
+		return cfgErr("transport.delayed_ack_timeout", "must be positive, got %v", c.DelayedAckTimeout)
+	case c.DelayedAckTimeout > 0 && c.DelayedAck == 1:
+		return cfgErr("transport.delayed_ack_timeout", "is read only with transport.delayed_ack > 1 (ACKs delayed), not 1")
+	}
+	if !windowed && c.Transport != Pull {
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"transport.delayed_ack", c.DelayedAck > 1}, {"transport.mss", c.MSS != c.MTU}, {"transport.incast_mss", c.IncastMSS != c.MSS}} {
+			if k.set {
+				return cfgErr(k.key, "is read by the windowed flows, and transport.kind %s has none", c.Transport)
+			}
+		}
+	}
 	if (c.Handshake || c.IncastHandshake) && !windowed {
 		key := "transport.handshake"
 		if !c.Handshake {
@@ -101,22 +144,31 @@ func (s *sim) initSetup() {
 		s.setup.jitter = rand.New(rand.NewPCG(c.Seed, 0x717e5))
 	}
 	v := s.cc.values
-	if v == nil || !s.cc.spec.Has(cc.InitWindowKey) {
+	if v == nil {
 		return
 	}
-	if c.InitWindow > 0 {
+	iw := s.cc.spec.Has(cc.InitWindowKey)
+	if iw && c.InitWindow > 0 {
 		v[cc.InitWindowKey] = float64(c.InitWindow)
 	}
-	if c.IncastInitWindow != 0 {
-		s.setup.incastValues = make(cc.Values, len(v))
-		for k, x := range v {
-			s.setup.incastValues[k] = x
-		}
-		if c.IncastInitWindow > 0 {
-			s.setup.incastValues[cc.InitWindowKey] = float64(c.IncastInitWindow)
-		}
-		s.setup.responseWindow = c.IncastInitWindow == InitWindowResponse
+	if c.IncastInitWindow == 0 && c.IncastMSS == c.MSS {
+		return
 	}
+	iv := make(cc.Values, len(v))
+	for k, x := range v {
+		iv[k] = x
+	}
+	if c.IncastMSS != c.MSS { // sizes in pkt are the responses' segments
+		iv, _ = s.cc.spec.Resolve(c.incastEnv(), c.CCParams) // validateCC checked it
+		if iw && c.InitWindow > 0 {
+			iv[cc.InitWindowKey] = float64(c.InitWindow)
+		}
+	}
+	if iw && c.IncastInitWindow > 0 {
+		iv[cc.InitWindowKey] = float64(c.IncastInitWindow)
+	}
+	s.setup.incastValues = iv
+	s.setup.responseWindow = iw && c.IncastInitWindow == InitWindowResponse
 }
 
 // lawValues is the law's parameters for flow f.
@@ -126,7 +178,7 @@ func (s *sim) lawValues(f workload.Flow) cc.Values {
 		return s.cc.values
 	}
 	if s.setup.responseWindow { // the law reads its parameters when made
-		mss := int64(s.cfg.MTU)
+		mss := int64(s.cfg.IncastMSS)
 		v[cc.InitWindowKey] = float64((f.Bytes + mss - 1) / mss * mss)
 	}
 	return v

@@ -35,8 +35,8 @@ func (s *sim) startFlow() {
 	case f.Bytes < 0:
 		s.fail("flow %d: negative size %d", f.ID, f.Bytes)
 		return
-	case f.Bytes/int64(s.cfg.MTU) >= packet.MaxSegments:
-		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.cfg.MTU)
+	case f.Bytes/int64(s.segmentOf(f)) >= packet.MaxSegments:
+		s.fail("flow %d: %d B is more than %d segments of %d B", f.ID, f.Bytes, packet.MaxSegments, s.segmentOf(f))
 		return
 	}
 	id := int32(len(s.flows))
@@ -55,7 +55,7 @@ func (s *sim) startFlow() {
 		tp = s.cc.pulled
 	}
 	flow := s.cc.flow
-	flow.Size, flow.Start = f.Bytes, s.q.Now()
+	flow.Size, flow.Start, flow.MSS = f.Bytes, s.q.Now(), s.segmentOf(f)
 	if tp.Law {
 		c, err := s.newLaw(f)
 		if err != nil {
@@ -317,24 +317,48 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Kind == packet.Data {
 		s.pairDelivered(fs, p, at)
 	}
-	v := fs.sink.Receive(p)
+	id := p.Flow
+	v := fs.sink.Receive(at, p)
 	if v&cc.Complete != 0 {
 		fs.done, fs.finish = true, at
 		s.m.completed++
 		s.pairFlowDone(fs)
 	}
 	if v&cc.WantPull != 0 {
-		s.ndpQueuePull(h, p.Flow)
+		s.ndpQueuePull(h, id)
 	}
-	if v&cc.Reply == 0 {
+	if v&cc.SendHeld != 0 && fs.heldAck != 0 {
+		s.sendReply(h, fs.heldAck-1)
+		fs.heldAck = 0
+		s.m.heldAcks--
+	}
+	if v&(cc.Reply|cc.Hold) == 0 {
 		s.pool.Free(idx)
-		s.retire(p.Flow)
+		s.retire(id)
 		return
 	}
 	p.DstToR = fs.srcToR // the sink made the reply; the engine routes it
+	if fs.heldAck != 0 { // superseded: this ACK's cumulative point covers it
+		s.pool.Free(fs.heldAck - 1)
+		fs.heldAck = 0
+		s.m.heldAcks--
+	}
+	if v&cc.Hold != 0 {
+		fs.heldAck = idx + 1
+		s.m.heldAcks++
+		s.armAckTimer(id)
+		return
+	}
+	s.sendReply(h, idx)
+}
+
+// sendReply sends reply idx, which a sink at host h made: on the host's
+// NIC, or out of band with ideal ACKs.
+func (s *sim) sendReply(h, idx int32) {
+	p := s.pool.At(idx)
 	if s.cfg.Acks == AcksIdeal && p.Kind == packet.Ack {
 		d := s.ackDelayRemote
-		if fs.srcToR == fs.dstToR {
+		if fs := &s.flows[p.Flow]; fs.srcToR == fs.dstToR {
 			d = s.ackDelayLocal
 		}
 		s.m.idealInFlight++
@@ -346,6 +370,33 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if !hs.busy {
 		s.hostSend(h)
 	}
+}
+
+// armAckTimer schedules flow id's delayed-ACK event at its sink's
+// AckTimer, unless it is pending already.
+func (s *sim) armAckTimer(id int32) {
+	fs := &s.flows[id]
+	if d := fs.sink.AckTimer(); d != 0 && d != fs.ackTimerAt {
+		fs.ackTimerAt = d
+		s.q.Schedule(d, evDelAck, id, 0)
+	}
+}
+
+// delAck fires flow id's delayed-ACK event: the ACK its sink held back
+// goes now, unless the event is stale.
+func (s *sim) delAck(id int32) {
+	fs := &s.flows[id]
+	now := s.q.Now()
+	if fs.ackTimerAt != now {
+		return
+	}
+	fs.ackTimerAt = 0
+	if fs.sink == nil || fs.heldAck == 0 || !fs.sink.OnAckTimer(now) {
+		return
+	}
+	s.sendReply(int32(fs.f.Dst), fs.heldAck-1)
+	fs.heldAck = 0
+	s.m.heldAcks--
 }
 
 // replyArrive hands reply idx (ACK, NACK or PULL), which reached host h,
@@ -382,6 +433,11 @@ func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
 	if !fs.done || fs.sink == nil || fs.src != nil && !fs.src.Done() {
 		return
+	}
+	if fs.heldAck != 0 { // nothing left for it to acknowledge
+		s.pool.Free(fs.heldAck - 1)
+		fs.heldAck = 0
+		s.m.heldAcks--
 	}
 	fs.received, fs.reordered = fs.sink.Counts()
 	fs.retx, fs.timeouts = fs.src.Counts()

@@ -110,7 +110,22 @@ func (s *sim) idealFCT(f workload.Flow) rotor.Time {
 	if s.cfg.Slowdown == SlowdownNS3 {
 		return 2*p.propagation() + s.cfg.HostLink.TransmitTime(rotor.Bytes(f.Bytes))
 	}
-	return p.storeAndForward(f.Bytes, int64(s.cfg.MTU))
+	return p.storeAndForward(f.Bytes, int64(s.segmentOf(f)))
+}
+
+// segmentOf is flow f's payload bytes per segment (a data packet is its
+// payload on the wire): its class's MSS (transport.mss,
+// transport.incast_mss) for the windowed flows, the MTU for the pulled,
+// NDP and line-rate ones.
+func (s *sim) segmentOf(f workload.Flow) int32 {
+	c := &s.cfg
+	switch {
+	case c.Transport != Windowed && c.Transport != Pull || c.Pulled(f):
+		return c.MTU
+	case f.Query > 0:
+		return c.IncastMSS
+	}
+	return c.MSS
 }
 
 // handshakeTime is the SYN and SYN-ACK's round trip on f's idle path: one

@@ -2,7 +2,6 @@ package fabric
 
 import (
 	"bytes"
-	"slices"
 	"testing"
 
 	"github.com/rdcn/rdcn/rotor"
@@ -37,12 +36,25 @@ func jain(x ...float64) float64 {
 }
 
 // TestSendJitterFairness: two identical NewReno flows into one port
-// share it: Jain's index of their delivered bytes has a median ≥ 0.9
-// over five seeds with the default send jitter. Without jitter a sender whose NIC
-// runs at the port's rate delivers its packets at the very instants the
-// port frees a slot: the other flow's packets (its retransmissions
-// included) always find the queue full, it takes every drop and starves
-// (index near 0.5, its worst).
+// share it: Jain's index of their delivered bytes is at least 0.9 on
+// every seed of 1–10 with the default send jitter. Without jitter a
+// sender whose NIC runs at the port's rate delivers its packets at the
+// very instants the port frees a slot: the other flow's packets (its
+// retransmissions included) always find the queue full, it takes every
+// drop and starves (index near 0.5, its worst).
+//
+// The jitter's bound decides whether it removes the phase: once a flow's
+// window exceeds the path's bandwidth-delay product plus the queue's
+// limit, its NIC (at the port's rate) paces it, and its packets keep the
+// port's queue at DT's limit (33 of 100 packets) without a loss of their
+// own, each arriving at a fixed phase after a departure. With 0.1 of a
+// packet time (the old default) another flow's packet arriving at a
+// random time finds the queue below the limit about 5 % of the time: on
+// seeds 2 and 3 the other flow lost its lone retransmission after each
+// timeout (at 3.1, 7.1 and 15.1 ms on seed 2, RTO backed off to 2, 4 and
+// 8 ms) and delivered 1.0 and 1.4 MB of 25 MB (Jain 0.54, 0.56; RFC 6298
+// and RFC 6675 behave as they should: only the timer finds a lost
+// retransmission). A bound of one packet time randomises the phase.
 func TestSendJitterFairness(t *testing.T) {
 	delivered := func(cfg Config) (a, b float64) {
 		t.Helper()
@@ -56,23 +68,11 @@ func TestSendJitterFairness(t *testing.T) {
 	if j := jain(a, b); j >= 0.9 {
 		t.Errorf("without jitter: delivered %.0f and %.0f B, Jain %.3f; want the lockstep starvation (< 0.9)", a, b, j)
 	}
-	// With SACK recovery and RFC 6298's timer (issue 29) a flow whose
-	// retransmissions are lost again backs its timer off and can lose
-	// most of a 20 ms run (seeds 2 and 3: Jain 0.54, 0.56; docs/cc.md):
-	// the jitter removes the lockstep, not that. So the median over five
-	// seeds must reach 0.9, and every seed must beat the lockstep's 0.5.
-	var js []float64
-	for seed := uint64(1); seed <= 5; seed++ {
+	for seed := uint64(1); seed <= 10; seed++ {
 		a, b := delivered(twoFlowsOnePort(0, seed))
-		j := jain(a, b)
-		js = append(js, j)
-		if j < 0.52 {
-			t.Errorf("jitter, seed %d: delivered %.0f and %.0f B, Jain %.3f; want above the lockstep's 0.5", seed, a, b, j)
+		if j := jain(a, b); j < 0.9 {
+			t.Errorf("jitter, seed %d: delivered %.0f and %.0f B, Jain %.3f; want ≥ 0.9", seed, a, b, j)
 		}
-	}
-	slices.Sort(js)
-	if js[2] < 0.9 {
-		t.Errorf("jitter: median Jain %.3f over seeds 1-5 (%v); want ≥ 0.9", js[2], js)
 	}
 }
 

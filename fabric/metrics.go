@@ -28,6 +28,7 @@ type metrics struct {
 	tailFrom               rotor.Time
 	tailRx, tailTx, tailUp []int64
 	idealInFlight          int64
+	heldAcks               int64 // delayed ACKs the sinks hold back
 	circuitBytes, psBytes  int64
 	capBytes               int64 // circuit capacity during days so far
 	dayPorts               []int
@@ -154,7 +155,7 @@ func (s *sim) checkConservation(full bool) {
 	for i := range s.hosts {
 		waiting += int64(s.hosts[i].acks.Len())
 	}
-	live := int64(s.pool.Live()) - m.idealInFlight - waiting
+	live := int64(s.pool.Live()) - m.idealInFlight - m.heldAcks - waiting
 	if ps := &s.pull; ps.waitBits != nil {
 		for i := range ps.waiting {
 			t, v := i/s.n, i%s.n

@@ -177,6 +177,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.nightStart(int(target))
 	case evRTO:
 		s.rto(target)
+	case evDelAck:
+		s.delAck(target)
 	case evAckIdeal:
 		s.m.idealInFlight--
 		s.replyArrive(target, arg)

@@ -36,6 +36,7 @@ const (
 	evNDPPull                  // ndp: host target's pull pacer (arg 0) or flow arg−1's may send its next PULL
 	evPFC                      // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 	evHandshake                // a windowed flow's handshake is over: it may send (target flow)
+	evDelAck                   // a delayed ACK's timer (target flow)
 )
 
 type hostState struct {
@@ -52,17 +53,21 @@ type hostState struct {
 }
 
 type flowState struct {
-	f        workload.Flow
-	src      cc.Source  // the sending end (hosts.go); nil: retired
-	sink     cc.Sink    // the receiving end; nil: retired
-	timerAt  rotor.Time // pending timer event time, 0: none
-	finish   rotor.Time // last byte delivered, 0: not yet
-	ideal    rotor.Time
-	srcToR   int32 // racks of the source and destination hosts
-	dstToR   int32
-	maxHops  uint8
-	done     bool
-	ndpReady bool // in its host's list of NDP flows that may send
+	f       workload.Flow
+	src     cc.Source  // the sending end (hosts.go); nil: retired
+	sink    cc.Sink    // the receiving end; nil: retired
+	timerAt rotor.Time // pending timer event time, 0: none
+	// ackTimerAt: pending delayed-ACK event time, 0: none; heldAck: the
+	// packet index + 1 of the ACK the sink holds back, 0: none.
+	ackTimerAt rotor.Time
+	heldAck    int32
+	finish     rotor.Time // last byte delivered, 0: not yet
+	ideal      rotor.Time
+	srcToR     int32 // racks of the source and destination hosts
+	dstToR     int32
+	maxHops    uint8
+	done       bool
+	ndpReady   bool // in its host's list of NDP flows that may send
 	// set when the flow retires (sender and receiver finished and freed)
 	received, reordered, retx, timeouts int64
 }

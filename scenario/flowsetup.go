@@ -10,28 +10,39 @@ import (
 
 // incastSetupKeys set up the incast responses apart from the background
 // flows; a run without incast flows must leave them empty.
-var incastSetupKeys = []string{"transport.incast_init_window", "transport.incast_handshake"}
+var incastSetupKeys = []string{"transport.incast_init_window", "transport.incast_handshake", "transport.incast_mss"}
 
 // flowSetup reads the per-class initial windows and handshakes and the
 // send jitter (fabric's flowsetup.go). A key at its default is left to
 // the fabric's default (so a law without an initial window does not read
 // it).
 func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
+	mss, incastMSS := mtu, mtu
+	if s.values["transport.mss"] != "" {
+		cfg.MSS = int32(p.intIn("transport.mss", 1, int(mtu), "topology.mtu = "))
+		mss, incastMSS = rotor.Bytes(cfg.MSS), rotor.Bytes(cfg.MSS)
+	}
+	if s.values["transport.incast_mss"] != "" {
+		cfg.IncastMSS = int32(p.intIn("transport.incast_mss", 1, int(mtu), "topology.mtu = "))
+		incastMSS = rotor.Bytes(cfg.IncastMSS)
+	}
 	if s.values["transport.init_window"] != defaultOf("transport.init_window") {
-		cfg.InitWindow = int64(p.posSize("transport.init_window", mtu, false, ""))
+		cfg.InitWindow = int64(p.posSize("transport.init_window", mss, false, ""))
 	}
 	switch v := s.values["transport.incast_init_window"]; v {
 	case "":
 	case fabric.IncastWindowResponse:
 		cfg.IncastInitWindow = fabric.InitWindowResponse
 	default:
-		cfg.IncastInitWindow = int64(p.posSize("transport.incast_init_window", mtu, false, ""))
+		cfg.IncastInitWindow = int64(p.posSize("transport.incast_init_window", incastMSS, false, ""))
 	}
 	cfg.Handshake = p.bool("transport.handshake")
 	cfg.IncastHandshake = cfg.Handshake
 	if s.values["transport.incast_handshake"] != "" {
 		cfg.IncastHandshake = p.bool("transport.incast_handshake")
 	}
+	cfg.DelayedAck = p.intIn("transport.delayed_ack", 1, fabric.MaxDelayedAck, "")
+	cfg.DelayedAckTimeout = p.posTime("transport.delayed_ack_timeout", true, "")
 	switch j := p.float("transport.send_jitter"); {
 	case j < 0:
 		p.fail("transport.send_jitter", "must not be negative (0: off)")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/rotor"
 )
 
 // TestFlowSetupKeys: the per-class keys reach the Config: "response",
@@ -22,6 +23,15 @@ func TestFlowSetupKeys(t *testing.T) {
 	c = buildSpec(t, append(incast, "transport.handshake=true", "transport.send_jitter=0")...).Config
 	if !c.IncastHandshake || c.SendJitter != fabric.NoSendJitter || c.InitWindow != 0 {
 		t.Errorf("got incast handshake %v (want as transport.handshake), jitter %g (want off), init %d (want the law's default)", c.IncastHandshake, c.SendJitter, c.InitWindow)
+	}
+	// Per-class MSS: pkt is a segment of the class's MSS.
+	c = buildSpec(t, append(incast, "transport.cc=cubic", "transport.mss=1000", "transport.incast_mss=400",
+		"transport.init_window=20pkt", "transport.incast_init_window=4pkt")...).Config
+	if c.MSS != 1000 || c.IncastMSS != 400 || c.InitWindow != 20_000 || c.IncastInitWindow != 1600 {
+		t.Errorf("got mss %d/%d, init %d/%d; want 1000/400, 20000/1600", c.MSS, c.IncastMSS, c.InitWindow, c.IncastInitWindow)
+	}
+	if c := buildSpec(t, "transport.kind=window", "transport.delayed_ack=2", "transport.delayed_ack_timeout=50us").Config; c.DelayedAck != 2 || c.DelayedAckTimeout != 50*rotor.Microsecond {
+		t.Errorf("got delayed ACK %d, %v; want 2, 50µs", c.DelayedAck, c.DelayedAckTimeout)
 	}
 	if c := buildSpec(t).Config; c.SendJitter != fabric.DefaultSendJitter || c.Slowdown != fabric.DefaultSlowdown {
 		t.Errorf("defaults: jitter %g, slowdown %q", c.SendJitter, c.Slowdown)
@@ -45,6 +55,17 @@ func TestFlowSetupKeysRefused(t *testing.T) {
 		{[]string{"transport.send_jitter=-1"}, "transport.send_jitter"},
 		{[]string{"transport.cc=cubic", "transport.init_window=0"}, "transport.init_window"},
 		{[]string{"run.slowdown=fast"}, "run.slowdown"},
+		{[]string{"transport.mss=0"}, "transport.mss"},
+		{[]string{"transport.mss=-1"}, "transport.mss"},
+		{[]string{"transport.mss=1501"}, "transport.mss"}, // above topology.mtu
+		{[]string{"transport.mss=NaN"}, "transport.mss"},
+		{[]string{"transport.kind=window", "transport.mss=1460"}, ""},
+		{[]string{"transport.incast_mss=1000"}, "transport.incast_mss"},                           // no incast
+		{[]string{"transport.kind=linerate", "transport.mss=1000"}, "transport.mss"},              // not windowed
+		{[]string{"transport.delayed_ack=0"}, "transport.delayed_ack"},                            // 1 is off
+		{[]string{"transport.delayed_ack_timeout=1ms"}, "transport.delayed_ack_timeout"},          // ACKs not delayed
+		{[]string{"transport.kind=linerate", "transport.delayed_ack=2"}, "transport.delayed_ack"}, // no ACKs
+		{[]string{"transport.delayed_ack=2", "transport.delayed_ack_timeout=-1ms"}, "transport.delayed_ack_timeout"},
 	}
 	for _, c := range cases {
 		_, err := specWith(t, c.keys...).Build()
