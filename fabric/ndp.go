@@ -163,7 +163,7 @@ func (s *sim) initNDP() error {
 func (s *sim) ndpWake(id int32) {
 	fs := &s.flows[id]
 	h := int32(fs.f.Src)
-	if src, ok := fs.src.(*cc.NDP); ok && s.ndp.fifo {
+	if src, ok := s.ndpFIFOSource(fs); ok {
 		s.ndpQueueCredits(h, id, src)
 	} else if !fs.ndpReady && fs.src.CanSend() {
 		fs.ndpReady = true
@@ -172,6 +172,16 @@ func (s *sim) ndpWake(id int32) {
 	if !s.hosts[h].busy {
 		s.hostSend(h)
 	}
+}
+
+// ndpFIFOSource is fs's NDP sender under ndp_nic = fifo (ok false: turns,
+// or a flow that does not run NDP).
+func (s *sim) ndpFIFOSource(fs *flowState) (*cc.NDP, bool) {
+	if !s.ndp.fifo {
+		return nil, false
+	}
+	src, ok := fs.src.(*cc.NDP)
+	return src, ok
 }
 
 // ndpQueueCredits gives flow id (source src, at host h) an entry in its
