@@ -60,6 +60,17 @@ func (n *NDP) CanSend() bool {
 	return n.Credit > 0 && (n.retx.Len() > 0 || n.next < n.segs)
 }
 
+// Sendable is the number of packets Next would hand out now, one after
+// another: the credit, at most the queued retransmissions and new
+// segments.
+func (n *NDP) Sendable() int {
+	return int(min(int64(max(n.Credit, 0)), int64(n.retx.Len())+n.segs-n.next))
+}
+
+// Retransmitting reports whether a retransmission is queued (Next hands
+// it out before new data).
+func (n *NDP) Retransmitting() bool { return n.retx.Len() > 0 }
+
 // Deadline is when the timeout fires unless the sender hears from the
 // receiver before.
 func (n *NDP) Deadline() rotor.Time { return n.LastHeard + n.RTO }

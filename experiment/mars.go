@@ -9,7 +9,9 @@ import (
 
 // MarsSlot is mars-small-buffers' slot: the thesis gives none; at 9.6 µs
 // Theorem 19 designs degree 8 for 8 packets per port (96 KB per ToR at
-// 10 Gbps).
+// 10 Gbps). A sweep of the slot (9.6, 20, 50, 100 µs) and of NDP's
+// window (docs/mars.md) found none giving both Mars / Opera ≥ 1.2 and
+// Mars / RotorNet ≥ 5, so the slot the thesis's own theorem gives stays.
 const MarsSlot = "9600ns"
 
 // marsAt is the points of design d at a pattern, load and buffer.

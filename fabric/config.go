@@ -162,6 +162,9 @@ type Config struct {
 	// NDPPullPacing is whose line rate an NDP receiver's PULLs are paced
 	// at (ndp.go): NDPPaceHost (default) or NDPPaceFlow.
 	NDPPullPacing string
+	// NDPNIC is how an NDP sender's NIC orders its flows' data packets
+	// (ndp.go): NDPNICTurns (default) or NDPNICFIFO.
+	NDPNIC string
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
 	// a law of its own whose Window changes only in its own methods: the
@@ -250,6 +253,7 @@ const (
 	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
 	DefaultNDPDark        = NDPDarkTrim // transport.ndp_dark
 	DefaultNDPPullPacing  = NDPPaceHost // transport.ndp_pull_pacing
+	DefaultNDPNIC         = NDPNICTurns // transport.ndp_nic
 )
 
 // transport.ndp_dark: NDP packets queued for a circuit that goes dark.
@@ -262,6 +266,12 @@ const (
 const (
 	NDPPaceHost = "host" // one pacer per receiving host, all its flows in turn (the NDP paper)
 	NDPPaceFlow = "flow" // one pacer per flow, each at the host's line rate (opera-sim)
+)
+
+// transport.ndp_nic: the order of an NDP sender's data packets at its NIC.
+const (
+	NDPNICTurns = "turns" // the flows with credit take turns, one packet each
+	NDPNICFIFO  = "fifo"  // each credit queues its packet at once, first come first served, retransmissions first (opera-sim)
 )
 
 func (c *Config) defaults() {
@@ -304,6 +314,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPPullPacing == "" {
 		c.NDPPullPacing = DefaultNDPPullPacing
+	}
+	if c.NDPNIC == "" {
+		c.NDPNIC = DefaultNDPNIC
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -503,6 +516,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPPullPacing != NDPPaceHost && c.NDPPullPacing != NDPPaceFlow {
 		return cfgErr("transport.ndp_pull_pacing", "unknown choice %q (want host or flow)", c.NDPPullPacing)
+	}
+	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO {
+		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns or fifo)", c.NDPNIC)
 	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)

@@ -187,7 +187,7 @@ func (s *sim) transmit(h, idx, sent int32) {
 // wake-up, not also the NIC's. sent is the active flow that just sent, or
 // noFlow (nextReady).
 func (s *sim) armNIC(hs *hostState, h int32, free rotor.Time, sent int32) {
-	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].ready.Len() > 0 {
+	if s.cfg.eagerFree || hs.acks.Len() > 0 || s.ndp.on && s.ndp.hosts[h].waiting() {
 		hs.busy = true
 		s.q.ScheduleFirst(free, evHostTxDone, h, 0)
 	} else if at, ok := s.nextReady(hs, free, sent); ok {

@@ -60,6 +60,11 @@ import (
 //     circuit.
 //   - The sender sends transport.ndp_window packets (default one BDP)
 //     at line rate, then one packet (retransmission first) per PULL.
+//     With transport.ndp_nic = turns a host's flows with credit take
+//     turns at its NIC, one packet each; with fifo each credit queues its
+//     packet at once behind those already queued (retransmissions ahead
+//     of new data), as opera-sim's NIC queue does: a new flow's first
+//     window then waits behind the other flows' windows.
 //     Nothing heard for transport.min_rto re-sends what is unacknowledged.
 //
 // With routing.mode paths, bulk flows (≥ routing.bulk) are host-buffered
@@ -79,6 +84,7 @@ type ndpState struct {
 	trimmed, trimmedBytes, headerDrops, bounced, queueDrops int64
 
 	perFlow  bool      // transport.ndp_pull_pacing = flow
+	fifo     bool      // transport.ndp_nic = fifo
 	trimDark bool      // transport.ndp_dark = trim
 	flows    []ndpFlow // by flow id, grown as flows start
 	dark     DarkStats
@@ -100,6 +106,7 @@ type ndpFlow struct {
 	pullAt       rotor.Time // the pacer's next PULL may go then
 	owed         int32      // PULLs owed
 	parked       int32      // its packets parked now
+	queued       int32      // its entries in its host's NIC queues (ndp_nic = fifo)
 	armed        bool       // an evNDPPull is pending
 	darkTimedOut bool       // it timed out with a packet parked
 }
@@ -119,7 +126,15 @@ type ndpHost struct {
 	pullAt rotor.Time // the pacer's next PULL may go then
 	armed  bool       // an evNDPPull is pending
 	ready  des.FIFO   // flows that may have credit (round-robin)
+	// ndp_nic = fifo: one entry per credit, the flow's id, in the order
+	// the credits came; retx holds those given while the flow had a
+	// retransmission queued.
+	fresh, retx des.FIFO
 }
+
+// waiting reports whether a flow of the host may have a data packet to
+// send.
+func (nh *ndpHost) waiting() bool { return nh.ready.Len()+nh.fresh.Len()+nh.retx.Len() > 0 }
 
 func (s *sim) initNDP() error {
 	if s.cfg.Transport != NDP {
@@ -129,6 +144,7 @@ func (s *sim) initNDP() error {
 	nd.on = true
 	nd.perFlow = s.cfg.NDPPullPacing == NDPPaceFlow
 	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
+	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
 	if s.cfg.NDPDark != DefaultNDPDark && (s.cfg.LeafSpine != nil || s.rerouting == routing.RerouteNone) {
 		return cfgErr("transport.ndp_dark", "routing.mode %s keeps every packet for its circuit; the key is read only with a routing that re-routes at slice changes (paths, vlb-paths, earliest)", s.cfg.Routing)
 	}
@@ -147,7 +163,9 @@ func (s *sim) initNDP() error {
 func (s *sim) ndpWake(id int32) {
 	fs := &s.flows[id]
 	h := int32(fs.f.Src)
-	if !fs.ndpReady && fs.src.CanSend() {
+	if src, ok := s.ndpFIFOSource(fs); ok {
+		s.ndpQueueCredits(h, id, src)
+	} else if !fs.ndpReady && fs.src.CanSend() {
 		fs.ndpReady = true
 		s.ndp.hosts[h].ready.Push(id)
 	}
@@ -156,9 +174,63 @@ func (s *sim) ndpWake(id int32) {
 	}
 }
 
+// ndpFIFOSource is fs's NDP sender under ndp_nic = fifo (ok false: turns,
+// or a flow that does not run NDP).
+func (s *sim) ndpFIFOSource(fs *flowState) (*cc.NDP, bool) {
+	if !s.ndp.fifo {
+		return nil, false
+	}
+	src, ok := fs.src.(*cc.NDP)
+	return src, ok
+}
+
+// ndpQueueCredits gives flow id (source src, at host h) an entry in its
+// host's NIC queues for each packet it may send now and has none for yet
+// (ndp_nic = fifo).
+func (s *sim) ndpQueueCredits(h, id int32, src *cc.NDP) {
+	f := s.ndp.flow(id)
+	nh := &s.ndp.hosts[h]
+	for n := src.Sendable(); int(f.queued) < n; f.queued++ {
+		if src.Retransmitting() {
+			nh.retx.Push(id)
+		} else {
+			nh.fresh.Push(id)
+		}
+	}
+}
+
+// ndpSendFIFO is ndpSend for ndp_nic = fifo: the flow of the oldest
+// entry, retransmissions' first, sends.
+func (s *sim) ndpSendFIFO(h int32) {
+	nh := &s.ndp.hosts[h]
+	for nh.retx.Len()+nh.fresh.Len() > 0 {
+		q := &nh.fresh
+		if nh.retx.Len() > 0 {
+			q = &nh.retx
+		}
+		id := q.Pop()
+		s.ndp.flows[id].queued--
+		fs := &s.flows[id]
+		if fs.src == nil {
+			continue
+		}
+		now := s.q.Now()
+		seq, size, retx, ok := fs.src.Next(now)
+		if !ok {
+			continue
+		}
+		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow)
+		return
+	}
+}
+
 // ndpSend puts the next NDP data packet of host h on its NIC (the NIC is
 // free and no ACK waits): the flows with credit take turns.
 func (s *sim) ndpSend(h int32) {
+	if s.ndp.fifo {
+		s.ndpSendFIFO(h)
+		return
+	}
 	r := &s.ndp.hosts[h].ready
 	for r.Len() > 0 {
 		id := r.Pop()

@@ -263,3 +263,42 @@ func TestNDPHeaderQueue(t *testing.T) {
 		t.Errorf("negative header queue: got %v, want a transport.ndp_header_queue error", err)
 	}
 }
+
+// TestNDPNICOrder: transport.ndp_nic on one leaf (10 Gbps, 1 µs per link;
+// a 1500 B packet takes 1.2 µs on each): host 0 starts a 100-packet flow
+// A to host 1 at t = 0 with a first window of 10, and a 2-packet flow B
+// to host 2 at 0.1 µs. The two leave the leaf on different ports, so
+// only host 0's NIC orders them. With turns the flows with credit
+// alternate: A [0, 1.2), A again at 1.2 (it was back in line before B
+// came), B [2.4, 3.6), A, B [4.8, 6.0); B's last packet reaches host 2 at
+// 6.0 + 1 + 1.2 + 1 = 9.2 µs, FCT 9.1 µs. With fifo B's two packets queue
+// behind A's first window of 10 (A's PULLs, from 6.5 µs on, queue behind
+// B): B leaves in [12, 14.4), FCT 14.4 + 3.2 − 0.1 = 17.5 µs. A bad
+// choice is refused with the key's name.
+func TestNDPNICOrder(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	for _, c := range []struct {
+		nic  string
+		want rotor.Time
+	}{{NDPNICTurns, 9*us + 100*ns}, {NDPNICFIFO, 17*us + 500*ns}} {
+		cfg := ndpLS(2, 2, 3, 10*rotor.Gbps, []workload.Flow{
+			{Src: 0, Dst: 1, Bytes: 100 * 1500}, {Src: 0, Dst: 2, Bytes: 2 * 1500, Start: 100 * ns}})
+		cfg.NDPWindow, cfg.NDPNIC = 10, c.nic
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := r.Flows[0], r.Flows[1]
+		if !a.Done || !b.Done || b.FCT != c.want {
+			t.Errorf("%s: done %v %v, B's FCT %v, want %v", c.nic, a.Done, b.Done, b.FCT, c.want)
+		}
+		if r.DroppedPackets != 0 || r.Trimmed != 0 || r.InFlightPackets != 0 {
+			t.Errorf("%s: %d dropped, %d trimmed, %d in flight", c.nic, r.DroppedPackets, r.Trimmed, r.InFlightPackets)
+		}
+	}
+	cfg := ndpLS(2, 2, 3, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 1, Bytes: 1500}})
+	cfg.NDPNIC = "lifo"
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_nic: ") {
+		t.Errorf("ndp_nic=lifo: got %v, want a transport.ndp_nic error", err)
+	}
+}

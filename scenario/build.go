@@ -90,6 +90,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
 		NDPDark:            s.values["transport.ndp_dark"],
 		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
+		NDPNIC:             s.values["transport.ndp_nic"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: the law's default marking"),

@@ -18,7 +18,7 @@ import (
 //	rdcn simulate --config fabric/testdata/perf/a-rotornet.toml -q -o /tmp/a && cp /tmp/a/workload.flows fabric/testdata/perf/a.flows
 func TestPerfWorkloadFrozen(t *testing.T) {
 	for _, c := range []struct{ config, flows string }{
-		{"a-rotornet", "a"}, {"a-opera", "a"}, {"b-rotornet", "b"}, {"b-opera", "b"},
+		{"a-rotornet", "a"}, {"a-opera", "a"}, {"a-opera-operasim", "a"}, {"b-rotornet", "b"}, {"b-opera", "b"},
 	} {
 		setup := setupFromTOML(t, "../fabric/testdata/perf/"+c.config+".toml")
 		var got bytes.Buffer
