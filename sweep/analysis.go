@@ -10,6 +10,8 @@ import (
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/emulated"
+	"github.com/rdcn/rdcn/internal/limits"
+	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/predict"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
@@ -111,6 +113,32 @@ func (v *vals) int(key string) int {
 	return n
 }
 
+// size reads a ToR or uplink count: lo to limits.MaxTors, the limit of
+// rdcn's commands (dense n×n matrices and schedules), checked before a
+// point allocates anything.
+func (v *vals) size(key string, lo int) int {
+	n := v.int(key)
+	if v.err == nil && (n < lo || n > limits.MaxTors) {
+		v.fail(key, fmt.Errorf("want %d to %d (the limit of rdcn's commands: dense n×n matrices)", lo, limits.MaxTors))
+	}
+	return n
+}
+
+// availableMemory is the memory a point may still allocate (a test
+// replaces it).
+var availableMemory = memlimit.Available
+
+// checkMemory refuses a point whose estimated memory exceeds what the
+// process may still allocate, as rdcn predict does.
+func checkMemory(estimate int64) error {
+	limit, ok := availableMemory()
+	if !ok || estimate <= limit.Bytes {
+		return nil
+	}
+	return errf("memory", "the point needs about %.1f GB (estimated from its sizes), more than the %.1f GB available (%s)",
+		float64(estimate)/1e9, float64(limit.Bytes)/1e9, limit.Source)
+}
+
 func (v *vals) float(key string) float64 {
 	x, err := strconv.ParseFloat(v.m[key], 64)
 	if err != nil {
@@ -156,7 +184,7 @@ func (v *vals) rate(key string) rotor.Rate {
 	return r
 }
 
-func (v *vals) size(key string) rotor.Bytes {
+func (v *vals) bytes(key string) rotor.Bytes {
 	if v.m[key] == "" {
 		return 0
 	}
@@ -170,7 +198,7 @@ func (v *vals) size(key string) rotor.Bytes {
 // Run computes θ.
 func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
 	v := &vals{m: k.resolve(config)}
-	p := schedules.Params{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+	p := schedules.Params{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		SelfSlot: v.bool("schedule.self_slot"), Seed: v.uint("schedule.seed")}
 	link, gap := v.rate("topology.circuit_link"), v.float("throughput.gap")
@@ -228,12 +256,12 @@ func scheduleError(err error) error {
 // Run tabulates the designs.
 func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
 	v := &vals{m: k.resolve(config)}
-	c := emulated.TradeoffConfig{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+	c := emulated.TradeoffConfig{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
-		Buffer: v.size("tradeoff.buffer"), Delay: v.time("tradeoff.delay"), Exact: v.bool("tradeoff.exact"),
+		Buffer: v.bytes("tradeoff.buffer"), Delay: v.time("tradeoff.delay"), Exact: v.bool("tradeoff.exact"),
 		Gap: v.float("tradeoff.gap"), Seed: v.uint("schedule.seed")}
 	if d := v.m["tradeoff.degree"]; d != "" {
-		c.Degrees = []int{v.int("tradeoff.degree")}
+		c.Degrees = []int{v.size("tradeoff.degree", 1)}
 	}
 	if v.err != nil {
 		return nil, v.err
@@ -269,7 +297,7 @@ func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metr
 // Run evaluates one study point.
 func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
 	v := &vals{m: k.resolve(config)}
-	s := predict.Study{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+	s := predict.Study{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		Matrices: []string{v.m["predict.matrix"]}, Noises: []string{v.m["predict.noise"]},
 		Factors: []float64{v.float("predict.factor")}, Algorithms: []predict.Algorithm{predict.Algorithm(v.m["predict.algorithm"])},
@@ -279,6 +307,12 @@ func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metri
 	}
 	if v.err != nil {
 		return nil, v.err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkMemory(s.MemoryEstimate()); err != nil {
+		return nil, err
 	}
 	rows, err := predict.Run(ctx, s, nil)
 	if err != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -11,7 +12,7 @@ import (
 // capacity matrices and schedules of about n² entries (8 bytes each: 512 MiB
 // at n = 8192), so a larger n would exhaust memory rather than fail cleanly.
 // The library packages take any n the machine can hold.
-const maxTors = 8192
+const maxTors = limits.MaxTors
 
 // checkTors checks --tors: at least 2 and at most maxTors; 0 is accepted when
 // zeroOK (the size then comes from a file).
