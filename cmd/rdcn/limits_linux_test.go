@@ -99,3 +99,45 @@ func TestSweepAnalysisSizeChecks(t *testing.T) {
 		})
 	}
 }
+
+// TestInputsReadWithLimit: the files a user names are read through a byte
+// limit, so /dev/zero as a sweep spec, a --config, a schedule or a demand
+// matrix ends with one line naming it, exit 2, under a 2 GiB address
+// space (issue 25, defect 2: each ran out of memory with a stack trace).
+// A sparse regular file past the limit is refused by its size, unread.
+func TestInputsReadWithLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 17<<20); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"sweep spec", []string{"sweep", "-o", "s", "/dev/zero"}, "rdcn: spec: /dev/zero is larger than 16 MiB"},
+		{"config", []string{"simulate", "--config", "/dev/zero", "-o", "o"}, "rdcn: config: /dev/zero is larger than 16 MiB"},
+		{"config, sparse file", []string{"simulate", "--config", big, "-o", "o"}, "rdcn: config: " + big + " is larger than 16 MiB"},
+		{"sweep spec, sparse file", []string{"sweep", "-o", "s", big}, "rdcn: spec: " + big + " is larger than 16 MiB"},
+		{"workload.matrix", []string{"simulate", "--set", "workload.pattern=matrix", "--set", "workload.matrix=/dev/zero", "-o", "o"}, "workload.matrix: /dev/zero: demand: line 1: longer than 16 MiB"},
+		{"schedule.file", []string{"simulate", "--set", "schedule.file=/dev/zero", "-o", "o"}, "schedule.file: /dev/zero: schedule: want '{'"},
+		{"throughput --schedule", []string{"throughput", "--schedule", "/dev/zero", "--demand", "uniform"}, "rdcn: schedule /dev/zero: schedule: want '{'"},
+		{"throughput --demand", []string{"throughput", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--demand", "/dev/zero"}, "rdcn: demand: /dev/zero: demand: line 1: longer than 16 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runUnderPrlimit(t, "2147483648", dir, tc.args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%.1500s\nwant exit 2 and one line holding %q", code, stderr, tc.want)
+			}
+			for _, o := range []string{"o", "s"} {
+				if _, err := os.Stat(filepath.Join(dir, o)); err == nil {
+					t.Errorf("%s was written", o)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/internal/cputime"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/stats"
@@ -133,13 +135,11 @@ func readsNote(keys []scenario.Key) string {
 func loadSpec(config string, sets []string) (*scenario.Spec, error) {
 	spec := scenario.NewSpec()
 	if config != "" {
-		f, err := os.Open(config)
+		text, err := limits.ReadFile(config, limits.MaxTextBytes)
 		if err != nil {
 			return nil, badInput("config", "%v", err)
 		}
-		err = spec.LoadTOML(f)
-		f.Close()
-		if err != nil {
+		if err := spec.LoadTOML(bytes.NewReader(text)); err != nil {
 			return nil, asInput("config "+config, err)
 		}
 	}

@@ -46,8 +46,11 @@ func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than %s, the limit for this input", e.Name, Bytes(e.Limit))
 }
 
-// Bytes prints a limit in MiB or GiB.
+// Bytes prints a limit in bytes, MiB or GiB.
 func Bytes(b int64) string {
+	if b < 1<<20 {
+		return fmt.Sprintf("%d bytes", b)
+	}
 	if b >= 1<<30 && b%(1<<30) == 0 {
 		return fmt.Sprintf("%d GiB", b>>30)
 	}
