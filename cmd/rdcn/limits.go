@@ -6,6 +6,7 @@ import (
 	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 )
 
 // maxTors caps --tors. The commands build dense n×n demand matrices,
@@ -55,6 +56,23 @@ func checkMemory(what string, estimate int64) error {
 	}
 	return badInput("memory", "%s needs about %s (estimated from the sizes), more than the %s available (%s); use fewer ToRs, samples or workers",
 		what, gigabytes(estimate), gigabytes(limit.Bytes), limit.Source)
+}
+
+// checkSimulateMemory refuses, as bad input, a run whose memory estimate
+// (fabric.Config.MemoryEstimate: ToRs, hosts, flows) exceeds what the
+// process may still allocate, unless force (simulate --force).
+func checkSimulateMemory(setup *scenario.Setup, force bool) error {
+	if force {
+		return nil
+	}
+	cfg := setup.Config
+	est := cfg.MemoryEstimate(len(setup.Flows))
+	limit, ok := availableMemory()
+	if !ok || est <= limit.Bytes {
+		return nil
+	}
+	return badInput("memory", "the run needs about %s (estimated from %d ToRs, %d hosts and %d flows), more than the %s available (%s); use fewer ToRs or flows, or --force to run anyway",
+		gigabytes(est), cfg.Leaves(), cfg.Leaves()*cfg.HostsPerToR, len(setup.Flows), gigabytes(limit.Bytes), limit.Source)
 }
 
 // gigabytes prints a byte count in GB (10^9) with one decimal, or in MB

@@ -7,7 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+
+	"github.com/rdcn/rdcn/scenario"
 )
 
 var (
@@ -139,5 +142,57 @@ func TestInputsReadWithLimit(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSimulateMemoryRefusal: a simulate whose memory estimate exceeds the
+// address space left is refused before it runs, exit 2 and one line
+// naming memory and --force (issue 25, defect 17: 8192 ToRs under a
+// 4 GiB address space died out of memory with a stack trace).
+func TestSimulateMemoryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runUnderPrlimit(t, "4294967296", dir, "simulate", "--set", "topology.tors=8192",
+		"--set", "topology.uplinks=4", "--set", "run.sim_time=1ms", "-o", "o")
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "rdcn: memory: ") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("exit %d, stderr:\n%.1500s\nwant exit 2 and one line: rdcn: memory: … --force", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o")); err == nil {
+		t.Error("the refused run wrote its output directory")
+	}
+}
+
+// TestSimulateMemoryEstimate: fabric.Config.MemoryEstimate bounds the
+// peak resident set of rdcn simulate (the kernel's maxrss of the child)
+// from above, within 30 %, at 512 and 1024 ToRs.
+func TestSimulateMemoryEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two simulations of 512 and 1024 ToRs")
+	}
+	bin := sharedRdcn(t)
+	for _, n := range []string{"512", "1024"} {
+		dir := t.TempDir()
+		sets := []string{"topology.tors=" + n, "topology.uplinks=4", "run.sim_time=1ms"}
+		var args []string
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		cmd := exec.Command(bin, append([]string{"simulate", "-q", "-o", filepath.Join(dir, "o")}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+		}
+		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+		spec, err := scenario.With(sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup, err := spec.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := setup.Config.MemoryEstimate(len(setup.Flows))
+		t.Logf("%s ToRs: estimate %d MB, peak RSS %d MB", n, est>>20, rss>>20)
+		if r := float64(est) / float64(rss); r < 0.95 || r > 1.3 {
+			t.Errorf("%s ToRs: estimate %d B is %.2f × the peak RSS %d B, want 0.95 … 1.3", n, est, r, rss)
+		}
 	}
 }

@@ -54,6 +54,7 @@ func simulateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "check", Usage: "verify the invariants during the run (same as --set run.check=true)"},
 			&cli.BoolFlag{Name: "keys", Usage: "list every configuration key with its default and exit"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary table on stdout"},
+			&cli.BoolFlag{Name: "force", Usage: "run even when the memory estimate exceeds the memory available"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("keys") {
@@ -88,7 +89,7 @@ func simulateCommand() *cli.Command {
 			}
 			ctx, stop := signalContext(c.Context)
 			defer stop()
-			out, err := simulate(ctx, spec, c.App.ErrWriter)
+			out, err := simulate(ctx, spec, c.App.ErrWriter, c.Bool("force"))
 			if err != nil {
 				return err
 			}
@@ -191,13 +192,18 @@ func completionWarning(s *fabric.Summary) string {
 	return line
 }
 
-func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer) (*simOutput, error) {
+// simulate builds and runs spec; unless force, a run whose memory
+// estimate exceeds what is available is refused before it starts.
+func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer, force bool) (*simOutput, error) {
 	setup, err := spec.BuildContext(ctx)
 	if ctx.Err() != nil {
 		return nil, &interruptedError{"while building the schedule and workload; nothing written"}
 	}
 	if err != nil {
 		return nil, asInput("config", err)
+	}
+	if err := checkSimulateMemory(setup, force); err != nil {
+		return nil, err
 	}
 	cfg := setup.Config
 	cfg.Context = ctx
