@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCmd runs rdcn in-process; it returns stdout, stderr and the status.
+func runCmd(args ...string) (string, string, int) {
+	var out, errw bytes.Buffer
+	code := run(append([]string{"rdcn"}, args...), &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+// TestOperaSimSizeGuard: schedule --format opera-sim estimates its file
+// (a path line per ToR pair and slice) and refuses one past
+// maxOperaSimBytes without --force, at once and writing nothing (issue
+// 25, defect 4: 256 ToRs took 45 s and 4.4 GB for a 771 MB file; 8192 was
+// accepted). The estimate's path count is the written file's.
+func TestOperaSimSizeGuard(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"256", "8192"} {
+		out := filepath.Join(dir, "top"+n+".txt")
+		start := time.Now()
+		_, stderr, code := runCmd("schedule", "--kind", "opera", "--tors", n, "--uplinks", "4", "--format", "opera-sim", "-o", out)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "rdcn: format: opera-sim: ") || !strings.Contains(stderr, "--force") {
+			t.Errorf("%s ToRs: exit %d, stderr %q; want 2 and one line naming format and --force", n, code, stderr)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s ToRs: refused after %v, want at once", n, d)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s ToRs: wrote %s", n, out)
+		}
+	}
+	// The estimate counts the lines: 2 header lines, per slice its
+	// circuit line, its index line and n(n−1) paths.
+	out := filepath.Join(dir, "top32.txt")
+	if _, stderr, code := runCmd("schedule", "--kind", "opera", "--tors", "32", "--uplinks", "4", "--format", "opera-sim", "-o", out); code != 0 {
+		t.Fatalf("32 ToRs: exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Count(b, []byte("\n")) + 1
+	slices := 3 * 32 // Opera at 32 ToRs and 4 uplinks: 8 matchings per switch, 32 superslices
+	if want := 2 + 2*slices + 32*31*slices; lines != want {
+		t.Errorf("32 ToRs: %d lines, want %d", lines, want)
+	}
+	if per := float64(len(b)) / float64(32*31*slices); per > operaSimBytesPerPath {
+		t.Errorf("32 ToRs: %.1f bytes per path line, more than the estimate's %d", per, operaSimBytesPerPath)
+	}
+	if err := checkOperaSimSize(256, 256, true); err != nil {
+		t.Errorf("--force: %v", err)
+	}
+	if _, stderr, code := runCmd("schedule", "--kind", "opera", "--tors", "16", "--uplinks", "4", "--force"); code != 2 || !strings.Contains(stderr, "force: is read only with --format opera-sim") {
+		t.Errorf("--force without opera-sim: exit %d, %q", code, stderr)
+	}
+}
