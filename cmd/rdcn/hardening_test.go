@@ -62,3 +62,58 @@ func TestOperaSimSizeGuard(t *testing.T) {
 		t.Errorf("--force without opera-sim: exit %d, %q", code, stderr)
 	}
 }
+
+// TestReportDamagedFiles: report on a simulate output whose flows.csv,
+// timeseries.csv or buffer_cdf.csv is damaged names the file and exits 1
+// with one line, writing nothing (issue 25, defect 7: exit 0 with the
+// plots missing).
+func TestReportDamagedFiles(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "run")
+	if _, stderr, code := runCmd(append([]string{"simulate", "-q", "-o", src}, smallRun...)...); code != 0 {
+		t.Fatalf("simulate: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runCmd("report", "-o", filepath.Join(t.TempDir(), "ok.html"), src); code != 0 {
+		t.Fatalf("report on the intact output: exit %d: %s", code, stderr)
+	}
+	lastLine := func(b []byte) int { return bytes.LastIndexByte(bytes.TrimRight(b, "\n"), '\n') + 1 }
+	for _, tc := range []struct {
+		name, file string
+		damage     func([]byte) []byte
+		want       string
+	}{
+		{"flows.csv, a line of garbage", "flows.csv", func(b []byte) []byte { return append(b, "\x00\x01garbage\n"...) }, "wrong number of fields"},
+		{"flows.csv, fct not a number", "flows.csv", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(",true,"), []byte(",true,abc"), 1)
+		}, `fct_us "abc`},
+		{"flows.csv, done neither", "flows.csv", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(",true,"), []byte(",yes,"), 1)
+		}, `done "yes"`},
+		{"timeseries.csv, truncated", "timeseries.csv", func(b []byte) []byte {
+			i := lastLine(b)
+			return b[:i+bytes.IndexByte(b[i:], ',')+1]
+		}, "wrong number of fields"},
+		{"timeseries.csv, header only cut", "timeseries.csv", func(b []byte) []byte { return b[:10] }, `no column "host_utilization"`},
+		{"buffer_cdf.csv, empty", "buffer_cdf.csv", func([]byte) []byte { return nil }, "empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "run")
+			os.MkdirAll(dir, 0o755)
+			entries, _ := os.ReadDir(src)
+			for _, e := range entries {
+				b, _ := os.ReadFile(filepath.Join(src, e.Name()))
+				if e.Name() == tc.file {
+					b = tc.damage(b)
+				}
+				os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+			}
+			out := filepath.Join(t.TempDir(), "r.html")
+			_, stderr, code := runCmd("report", "-o", out, dir)
+			if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, filepath.Join(dir, tc.file)) || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want 1 and one line naming %s and %q", code, stderr, tc.file, tc.want)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Errorf("%s written", out)
+			}
+		})
+	}
+}
