@@ -35,6 +35,12 @@ func credenceCommand() *cli.Command {
 				if c.NArg() > 0 {
 					return badInput("arguments", "unexpected %q", c.Args().First())
 				}
+				if c.String("config") == "" {
+					return badInput("config", "missing: give the run whose LQD drops the forest learns from, e.g. --config fabric/testdata/credence/train.toml")
+				}
+				if err := checkOutputPath("output", c.String("output")); err != nil {
+					return err
+				}
 				spec, err := loadSpec(c.String("config"), c.StringSlice("set"))
 				if err != nil {
 					return err

@@ -117,3 +117,28 @@ func TestReportDamagedFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestCredenceTrainChecksFirst: credence train without --config, or with
+// an output folder that does not exist, is refused before it trains
+// (issue 25, defect 13: it trained the default run, then failed with "0
+// samples" or on the folder).
+func TestCredenceTrainChecksFirst(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join("..", "..", "fabric", "testdata", "credence", "train.toml")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", filepath.Join(dir, "m")}, "rdcn: config: missing"},
+		{[]string{"--config", cfg, "-o", filepath.Join(dir, "nope", "m")}, "rdcn: output: \"" + filepath.Join(dir, "nope", "m") + "\": the directory"},
+	} {
+		start := time.Now()
+		_, stderr, code := runCmd(append([]string{"credence", "train"}, tc.args...)...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line starting %q", tc.args, code, stderr, tc.want)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%v: refused after %v: it worked first", tc.args, d)
+		}
+	}
+}
