@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -339,9 +340,15 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 	}
 	cfg := bufferlab.Fig14Config{N: n, B: b, Slots: c.Int("slots"), Lambda: load * float64(n) / float64(b),
 		Flips: flips, Runs: c.Int("runs"), Alpha: 0.5}
-	res, err := bufferlab.Fig14(cfg, rng)
+	var res *bufferlab.Fig14Result
+	err := interruptible(c, "buffer-lab --fig14", func(context.Context) (err error) {
+		if res, err = bufferlab.Fig14(cfg, rng); err != nil {
+			return asInput("fig14", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return asInput("fig14", err)
+		return err
 	}
 	pts := res.Points
 	outs := []outputFile{{c.String("output"), func(w io.Writer) error {

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/tor"
 	"github.com/urfave/cli/v2"
 )
 
@@ -49,7 +51,14 @@ func credenceCommand() *cli.Command {
 				if err != nil {
 					return asInput("config", err)
 				}
-				m, q, err := fabric.TrainCredence(setup.Config, c.Uint64("seed"))
+				var m *tor.Forest
+				var q tor.Quality
+				err = interruptible(c, "credence train", func(ctx context.Context) (err error) {
+					cfg := setup.Config
+					cfg.Context = ctx
+					m, q, err = fabric.TrainCredence(cfg, c.Uint64("seed"))
+					return err
+				})
 				if err != nil {
 					return err
 				}
