@@ -195,15 +195,28 @@ func (v *vals) bytes(key string) rotor.Bytes {
 	return b
 }
 
-// Run computes θ.
-func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
-	v := &vals{m: k.resolve(config)}
-	p := schedules.Params{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
+// params reads and checks a point's configuration before anything is
+// built (sizes against limits.MaxTors).
+func (k Throughput) params(config [][2]string) (v *vals, p schedules.Params, link rotor.Rate, gap float64, err error) {
+	v = &vals{m: k.resolve(config)}
+	p = schedules.Params{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		SelfSlot: v.bool("schedule.self_slot"), Seed: v.uint("schedule.seed")}
-	link, gap := v.rate("topology.circuit_link"), v.float("throughput.gap")
-	if v.err != nil {
-		return nil, v.err
+	link, gap = v.rate("topology.circuit_link"), v.float("throughput.gap")
+	return v, p, link, gap, v.err
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Throughput) Check(config [][2]string) error {
+	_, _, _, _, err := k.params(config)
+	return err
+}
+
+// Run computes θ.
+func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
+	v, p, link, gap, err := k.params(config)
+	if err != nil {
+		return nil, err
 	}
 	s, err := schedules.Build(v.m["schedule.kind"], p)
 	if err != nil {
@@ -253,8 +266,9 @@ func scheduleError(err error) error {
 	return errf(key, "%v: %s (schedule.kind = %s)", pe.Value, pe.Problem, pe.Kind)
 }
 
-// Run tabulates the designs.
-func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
+// config reads and checks a point's configuration before anything is
+// built.
+func (k Tradeoff) config(config [][2]string) (emulated.TradeoffConfig, error) {
 	v := &vals{m: k.resolve(config)}
 	c := emulated.TradeoffConfig{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
@@ -263,8 +277,20 @@ func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metr
 	if d := v.m["tradeoff.degree"]; d != "" {
 		c.Degrees = []int{v.size("tradeoff.degree", 1)}
 	}
-	if v.err != nil {
-		return nil, v.err
+	return c, v.err
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Tradeoff) Check(config [][2]string) error {
+	_, err := k.config(config)
+	return err
+}
+
+// Run tabulates the designs.
+func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
+	c, err := k.config(config)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := emulated.Tradeoff(c)
 	if err != nil {
@@ -294,8 +320,9 @@ func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metr
 	return m, nil
 }
 
-// Run evaluates one study point.
-func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
+// study reads and checks a point's configuration before anything is
+// built.
+func (k Predict) study(config [][2]string) (predict.Study, error) {
 	v := &vals{m: k.resolve(config)}
 	s := predict.Study{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
@@ -306,9 +333,21 @@ func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metri
 		s.Gammas = []float64{v.float("predict.gamma")}
 	}
 	if v.err != nil {
-		return nil, v.err
+		return s, v.err
 	}
-	if err := s.Validate(); err != nil {
+	return s, s.Validate()
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Predict) Check(config [][2]string) error {
+	_, err := k.study(config)
+	return err
+}
+
+// Run evaluates one study point.
+func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
+	s, err := k.study(config)
+	if err != nil {
 		return nil, err
 	}
 	if err := checkMemory(s.MemoryEstimate()); err != nil {
