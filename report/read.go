@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -74,12 +75,22 @@ func readColumns(path string, cols ...string) (*table, error) {
 	return t, nil
 }
 
+// maxValue bounds the magnitude of a number in an output table: far
+// beyond any time (µs), size (bytes) or fraction rdcn writes, and far
+// enough below the float64 range that a plot's axis arithmetic stays
+// finite (±1e308 hung the tick computation).
+const maxValue = 1e15
+
 // number parses column c of row r, naming the file, line and column of a
-// cell that is not a number.
+// cell that is not a number, infinite, or beyond maxValue (NaN passes:
+// rdcn writes it for an undefined value, and the plots leave it out).
 func (t *table) number(r, c int, name string) (float64, error) {
 	x, err := strconv.ParseFloat(t.rows[r][c], 64)
-	if err != nil {
+	switch {
+	case err != nil && !errors.Is(err, strconv.ErrRange):
 		return 0, &DamagedError{t.path, r + 2, fmt.Sprintf("%s %q is not a number", name, t.rows[r][c])}
+	case math.Abs(x) > maxValue:
+		return 0, &DamagedError{t.path, r + 2, fmt.Sprintf("%s %q is beyond ±%g, more than rdcn writes", name, t.rows[r][c], maxValue)}
 	}
 	return x, nil
 }

@@ -21,7 +21,12 @@ const MaxScatter = 4000
 // Run writes the HTML report of one rdcn simulate output directory:
 // FCT against flow size and by size bucket, utilisation and buffer
 // occupancy over time, the occupancy CDF, drops and the configuration.
-func Run(w io.Writer, dir string, info Info) error {
+func Run(w io.Writer, dir string, info Info) (err error) {
+	defer func() { // a plotting library's panic on odd data is one error
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: cannot plot its data: %v", dir, r)
+		}
+	}()
 	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		return fmt.Errorf("%s: not an rdcn simulate output directory (summary.json: %v)", dir, err)
@@ -98,7 +103,8 @@ func Run(w io.Writer, dir string, info Info) error {
 			return err
 		}
 	}
-	ts, err := readColumns(filepath.Join(dir, "timeseries.csv"), "time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes")
+	tsCols := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes"}
+	ts, err := readColumns(filepath.Join(dir, "timeseries.csv"), tsCols...)
 	if err != nil {
 		return err
 	}
@@ -111,7 +117,7 @@ func Run(w io.Writer, dir string, info Info) error {
 				return err
 			}
 			for c := 1; c < len(names); c++ {
-				v, err := ts.number(i, c, names[c])
+				v, err := ts.number(i, c, tsCols[c])
 				if err != nil {
 					return err
 				}
