@@ -195,6 +195,9 @@ func completionWarning(s *fabric.Summary) string {
 // simulate builds and runs spec; unless force, a run whose memory
 // estimate exceeds what is available is refused before it starts.
 func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer, force bool) (*simOutput, error) {
+	if err := checkSpecMemory(spec, force); err != nil {
+		return nil, err
+	}
 	setup, err := spec.BuildContext(ctx)
 	if ctx.Err() != nil {
 		return nil, &interruptedError{"while building the schedule and workload; nothing written"}
