@@ -16,12 +16,14 @@ import (
 // runs to the end of the line; blank and comment-only lines are skipped.
 // Every row must have as many entries as there are rows. Errors name the
 // line and column (the entry's position in its row, from 1) and the value.
+// A line longer than MaxLineBytes is an error (a matrix of any usable size
+// has far shorter rows; a file of binary zeros has one endless line).
 func Read(r io.Reader) (Matrix, error) {
 	br := bufio.NewReader(r)
 	var rows [][]float64
 	width := -1
 	for line := 1; ; line++ {
-		text, err := br.ReadString('\n')
+		text, err := readLine(br, MaxLineBytes)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("demand: line %d: %w", line, err)
 		}
@@ -62,6 +64,26 @@ func Read(r io.Reader) (Matrix, error) {
 		copy(m[i], row)
 	}
 	return m, nil
+}
+
+// MaxLineBytes caps a row's line in Read: 2048 bytes per column at the
+// largest n rdcn's commands take (8192).
+const MaxLineBytes = 16 << 20
+
+// readLine reads up to and including the next '\n', failing once the line
+// passes limit bytes.
+func readLine(br *bufio.Reader, limit int) (string, error) {
+	var b []byte
+	for {
+		frag, err := br.ReadSlice('\n')
+		if len(b)+len(frag) > limit {
+			return "", fmt.Errorf("longer than %d MiB", limit>>20)
+		}
+		b = append(b, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return string(b), err
+		}
+	}
 }
 
 // parseRow splits a comment-free line into numbers; nil for a blank line.

@@ -6,9 +6,10 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/rdcn/rdcn/internal/limits"
 )
 
 // Uniform is all-to-all traffic: 1 between every pair of distinct nodes.
@@ -172,7 +173,7 @@ func Parse(spec string, n int) (Matrix, error) {
 }
 
 func readFile(path string, n int) (Matrix, error) {
-	f, err := os.Open(path)
+	f, err := limits.Open(path, limits.MaxMatrixBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("demand %q: neither a pattern (%s) nor an existing file", path, strings.Join(Patterns, ", "))
 	}

@@ -33,25 +33,28 @@ func ReadSummary(dir string) (*fabric.Summary, error) {
 	return &sum, nil
 }
 
-// censoredCDF is the FCT CDF of the measured flows of flows.csv's rows
-// (those started in the summary's window): ranks of the completed ones
-// over all of them, so the unfinished ones, censored at the run's end,
-// keep it below 1; the legend counts them.
-func censoredCDF(rows [][]string, sum *fabric.Summary) (*Figure, error) {
+// censoredCDF is the FCT CDF of the measured flows of flows.csv (columns
+// bytes, done, fct_us, start_us; those started in the summary's window):
+// ranks of the completed ones over all of them, so the unfinished ones,
+// censored at the run's end, keep it below 1; the legend counts them.
+func censoredCDF(flows *table, sum *fabric.Summary) (*Figure, error) {
 	m := sum.Measured
 	var fcts []float64
 	measured := 0
-	for _, r := range rows {
-		if len(r) < 7 {
-			continue
+	for i, r := range flows.rows {
+		start, err := flows.number(i, 3, "start_us")
+		if err != nil {
+			return nil, err
 		}
-		start, _ := strconv.ParseFloat(r[4], 64)
 		if start < float64(m.FromUs) || start >= float64(m.ToUs) {
 			continue
 		}
 		measured++
-		if r[5] == "true" {
-			fct, _ := strconv.ParseFloat(r[6], 64)
+		if r[1] == "true" {
+			fct, err := flows.number(i, 2, "fct_us")
+			if err != nil {
+				return nil, err
+			}
 			fcts = append(fcts, fct)
 		}
 	}
@@ -70,7 +73,12 @@ func censoredCDF(rows [][]string, sum *fabric.Summary) (*Figure, error) {
 // Run writes the HTML report of one rdcn simulate output directory:
 // FCT against flow size and by size bucket, utilisation and buffer
 // occupancy over time, the occupancy CDF, drops and the configuration.
-func Run(w io.Writer, dir string, info Info) error {
+func Run(w io.Writer, dir string, info Info) (err error) {
+	defer func() { // a plotting library's panic on odd data is one error
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: cannot plot its data: %v", dir, r)
+		}
+	}()
 	sum, err := ReadSummary(dir)
 	if err != nil {
 		return err
@@ -113,54 +121,94 @@ func Run(w io.Writer, dir string, info Info) error {
 		[]series{p50, p99})); err != nil {
 		return err
 	}
-	if rows, err := readCSV(filepath.Join(dir, "flows.csv")); err == nil {
+	flows, err := readColumns(filepath.Join(dir, "flows.csv"), "bytes", "done", "fct_us", "start_us")
+	if err != nil {
+		return err
+	}
+	if flows != nil {
 		s := series{name: "flows"}
-		step := max(1, len(rows)/MaxScatter)
-		for i := 0; i < len(rows); i += step {
-			if len(rows[i]) < 7 || rows[i][5] != "true" {
+		step := max(1, len(flows.rows)/MaxScatter)
+		for i, r := range flows.rows {
+			if r[1] != "true" && r[1] != "false" {
+				return &DamagedError{flows.path, i + 2, fmt.Sprintf("done %q is neither true nor false", r[1])}
+			}
+			if r[1] != "true" {
 				continue
 			}
-			size, _ := strconv.ParseFloat(rows[i][3], 64)
-			fct, _ := strconv.ParseFloat(rows[i][6], 64)
-			s.xy = append(s.xy, plotter.XY{X: size, Y: fct})
+			size, err := flows.number(i, 0, "bytes")
+			if err != nil {
+				return err
+			}
+			fct, err := flows.number(i, 2, "fct_us")
+			if err != nil {
+				return err
+			}
+			if i%step == 0 {
+				s.xy = append(s.xy, plotter.XY{X: size, Y: fct})
+			}
 		}
 		if err := add(scatterFigure(axes{title: "FCT against flow size (completed flows)", x: "flow size (bytes, log)", y: "FCT (µs)", logX: true}, s)); err != nil {
 			return err
 		}
-		f, err := censoredCDF(rows, sum)
+		f, err := censoredCDF(flows, sum)
 		if err := add(f, err); err != nil {
 			return err
 		}
 	}
-	if rows, err := readCSV(filepath.Join(dir, "timeseries.csv")); err == nil {
-		col := func(c int, name string) series {
-			s := series{name: name}
-			for _, r := range rows {
-				t, _ := strconv.ParseFloat(r[0], 64)
-				v, _ := strconv.ParseFloat(r[c], 64)
-				s.xy = append(s.xy, plotter.XY{X: t / 1000, Y: v})
+	tsCols := []string{"time_us", "host_utilization", "circuit_utilization", "buffer_mean_bytes", "voq_mean_bytes"}
+	ts, err := readColumns(filepath.Join(dir, "timeseries.csv"), tsCols...)
+	if err != nil {
+		return err
+	}
+	if ts != nil {
+		names := []string{"time_us", "host downlinks", "circuit uplinks", "ToR buffer", "VOQ"}
+		cols := make([]series, len(names))
+		for i := range ts.rows {
+			t, err := ts.number(i, 0, "time_us")
+			if err != nil {
+				return err
 			}
-			return s
+			for c := 1; c < len(names); c++ {
+				v, err := ts.number(i, c, tsCols[c])
+				if err != nil {
+					return err
+				}
+				cols[c].xy = append(cols[c].xy, plotter.XY{X: t / 1000, Y: v})
+			}
+		}
+		for c := 1; c < len(names); c++ {
+			cols[c].name = names[c]
 		}
 		if err := add(lineFigure(axes{title: "Utilisation over time", x: "time (ms)", y: "fraction of capacity", yZero: true},
-			[]series{col(1, "host downlinks"), col(2, "circuit uplinks")})); err != nil {
+			[]series{cols[1], cols[2]})); err != nil {
 			return err
 		}
 		if err := add(lineFigure(axes{title: "Buffer occupancy over time", x: "time (ms)", y: "mean bytes", yZero: true},
-			[]series{col(3, "ToR buffer"), col(4, "VOQ")})); err != nil {
+			[]series{cols[3], cols[4]})); err != nil {
 			return err
 		}
 	}
-	if rows, err := readCSV(filepath.Join(dir, "buffer_cdf.csv")); err == nil {
+	bc, err := readColumns(filepath.Join(dir, "buffer_cdf.csv"), "what", "bytes", "cdf")
+	if err != nil {
+		return err
+	}
+	if bc != nil {
 		var ss []series
 		for _, what := range []string{"tor_buffer", "voq"} {
 			s := series{name: what}
-			for _, r := range rows {
-				if r[0] == what {
-					x, _ := strconv.ParseFloat(r[1], 64)
-					y, _ := strconv.ParseFloat(r[2], 64)
-					s.xy = append(s.xy, plotter.XY{X: x, Y: y})
+			for i, r := range bc.rows {
+				if r[0] != what {
+					continue
 				}
+				x, err := bc.number(i, 1, "bytes")
+				if err != nil {
+					return err
+				}
+				y, err := bc.number(i, 2, "cdf")
+				if err != nil {
+					return err
+				}
+				s.xy = append(s.xy, plotter.XY{X: x, Y: y})
 			}
 			ss = append(ss, s)
 		}

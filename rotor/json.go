@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -117,12 +118,34 @@ func appendTimes(b []byte, ts []Time) []byte {
 // integers such as 64-bit seeds survive exactly; a value that was an int
 // when written comes back as json.Number (use its Int64 or Float64 method).
 // A nil Meta is written as null and read back as nil.
+//
+// Input that does not start with '{' (after white space) is refused
+// before the rest is read: binary data or the wrong file fails at once.
 func ReadJSON(r io.Reader) (*Schedule, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
+	br := bufio.NewReader(r)
+	var lead []byte
+	for {
+		b, err := br.ReadByte()
+		if errors.Is(err, io.EOF) {
+			return decodeSchedule(lead)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading schedule: %w", err)
+		}
+		lead = append(lead, b)
+		if b == ' ' || b == '\t' || b == '\n' || b == '\r' {
+			continue
+		}
+		if b != '{' {
+			return decodeSchedule(lead) // the error at b's line and column
+		}
+		break
+	}
+	buf := bytes.NewBuffer(lead)
+	if _, err := buf.ReadFrom(br); err != nil {
 		return nil, fmt.Errorf("reading schedule: %w", err)
 	}
-	return decodeSchedule(data)
+	return decodeSchedule(buf.Bytes())
 }
 
 // scanner is a minimal JSON reader over a byte slice. It is hand-written so
@@ -512,7 +535,7 @@ func (sc *scanner) meta() (map[string]any, error) {
 
 func decodeSchedule(data []byte) (*Schedule, error) {
 	sc := &scanner{data: data}
-	if sc.peek() == 0 {
+	if sc.peek() == 0 && sc.pos >= len(sc.data) {
 		return nil, sc.fail("schedule", "empty input")
 	}
 	if err := sc.expect("schedule", '{'); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/stats"
@@ -128,7 +129,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		if s.checkGeneratorKeys(p); p.err != nil {
 			return nil, p.err
 		}
-		f, err := os.Open(file)
+		f, err := limits.Open(file, limits.MaxScheduleBytes)
 		if err != nil {
 			return nil, cfgErr("schedule.file", "%v", err)
 		}

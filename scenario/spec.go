@@ -1,11 +1,11 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,6 +13,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -53,13 +54,12 @@ func With(kv ...string) (*Spec, error) {
 // key=value overrides kv applied on top, in order: the form of rdcn
 // simulate --config path --set kv….
 func Load(path string, kv ...string) (*Spec, error) {
-	f, err := os.Open(path)
+	text, err := limits.ReadFile(path, limits.MaxTextBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	s := NewSpec()
-	if err := s.LoadTOML(f); err != nil {
+	if err := s.LoadTOML(bytes.NewReader(text)); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s.with(kv)

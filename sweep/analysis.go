@@ -10,6 +10,8 @@ import (
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/emulated"
+	"github.com/rdcn/rdcn/internal/limits"
+	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/predict"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
@@ -111,6 +113,32 @@ func (v *vals) int(key string) int {
 	return n
 }
 
+// size reads a ToR or uplink count: lo to limits.MaxTors, the limit of
+// rdcn's commands (dense n×n matrices and schedules), checked before a
+// point allocates anything.
+func (v *vals) size(key string, lo int) int {
+	n := v.int(key)
+	if v.err == nil && (n < lo || n > limits.MaxTors) {
+		v.fail(key, fmt.Errorf("want %d to %d (the limit of rdcn's commands: dense n×n matrices)", lo, limits.MaxTors))
+	}
+	return n
+}
+
+// availableMemory is the memory a point may still allocate (a test
+// replaces it).
+var availableMemory = memlimit.Available
+
+// checkMemory refuses a point whose estimated memory exceeds what the
+// process may still allocate, as rdcn predict does.
+func checkMemory(estimate int64) error {
+	limit, ok := availableMemory()
+	if !ok || estimate <= limit.Bytes {
+		return nil
+	}
+	return errf("memory", "the point needs about %.1f GB (estimated from its sizes), more than the %.1f GB available (%s)",
+		float64(estimate)/1e9, float64(limit.Bytes)/1e9, limit.Source)
+}
+
 func (v *vals) float(key string) float64 {
 	x, err := strconv.ParseFloat(v.m[key], 64)
 	if err != nil {
@@ -156,7 +184,7 @@ func (v *vals) rate(key string) rotor.Rate {
 	return r
 }
 
-func (v *vals) size(key string) rotor.Bytes {
+func (v *vals) bytes(key string) rotor.Bytes {
 	if v.m[key] == "" {
 		return 0
 	}
@@ -167,15 +195,28 @@ func (v *vals) size(key string) rotor.Bytes {
 	return b
 }
 
-// Run computes θ.
-func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
-	v := &vals{m: k.resolve(config)}
-	p := schedules.Params{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+// params reads and checks a point's configuration before anything is
+// built (sizes against limits.MaxTors).
+func (k Throughput) params(config [][2]string) (v *vals, p schedules.Params, link rotor.Rate, gap float64, err error) {
+	v = &vals{m: k.resolve(config)}
+	p = schedules.Params{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		SelfSlot: v.bool("schedule.self_slot"), Seed: v.uint("schedule.seed")}
-	link, gap := v.rate("topology.circuit_link"), v.float("throughput.gap")
-	if v.err != nil {
-		return nil, v.err
+	link, gap = v.rate("topology.circuit_link"), v.float("throughput.gap")
+	return v, p, link, gap, v.err
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Throughput) Check(config [][2]string) error {
+	_, _, _, _, err := k.params(config)
+	return err
+}
+
+// Run computes θ.
+func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
+	v, p, link, gap, err := k.params(config)
+	if err != nil {
+		return nil, err
 	}
 	s, err := schedules.Build(v.m["schedule.kind"], p)
 	if err != nil {
@@ -225,18 +266,31 @@ func scheduleError(err error) error {
 	return errf(key, "%v: %s (schedule.kind = %s)", pe.Value, pe.Problem, pe.Kind)
 }
 
-// Run tabulates the designs.
-func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
+// config reads and checks a point's configuration before anything is
+// built.
+func (k Tradeoff) config(config [][2]string) (emulated.TradeoffConfig, error) {
 	v := &vals{m: k.resolve(config)}
-	c := emulated.TradeoffConfig{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+	c := emulated.TradeoffConfig{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
-		Buffer: v.size("tradeoff.buffer"), Delay: v.time("tradeoff.delay"), Exact: v.bool("tradeoff.exact"),
+		Buffer: v.bytes("tradeoff.buffer"), Delay: v.time("tradeoff.delay"), Exact: v.bool("tradeoff.exact"),
 		Gap: v.float("tradeoff.gap"), Seed: v.uint("schedule.seed")}
 	if d := v.m["tradeoff.degree"]; d != "" {
-		c.Degrees = []int{v.int("tradeoff.degree")}
+		c.Degrees = []int{v.size("tradeoff.degree", 1)}
 	}
-	if v.err != nil {
-		return nil, v.err
+	return c, v.err
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Tradeoff) Check(config [][2]string) error {
+	_, err := k.config(config)
+	return err
+}
+
+// Run tabulates the designs.
+func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metric, error) {
+	c, err := k.config(config)
+	if err != nil {
+		return nil, err
 	}
 	rows, err := emulated.Tradeoff(c)
 	if err != nil {
@@ -266,10 +320,11 @@ func (k Tradeoff) Run(_ context.Context, config [][2]string, dir string) ([]Metr
 	return m, nil
 }
 
-// Run evaluates one study point.
-func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
+// study reads and checks a point's configuration before anything is
+// built.
+func (k Predict) study(config [][2]string) (predict.Study, error) {
 	v := &vals{m: k.resolve(config)}
-	s := predict.Study{Nodes: v.int("topology.tors"), Uplinks: v.int("topology.uplinks"),
+	s := predict.Study{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Link: v.rate("topology.circuit_link"), Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		Matrices: []string{v.m["predict.matrix"]}, Noises: []string{v.m["predict.noise"]},
 		Factors: []float64{v.float("predict.factor")}, Algorithms: []predict.Algorithm{predict.Algorithm(v.m["predict.algorithm"])},
@@ -279,7 +334,25 @@ func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metri
 		s.Gammas = []float64{v.float("predict.gamma")}
 	}
 	if v.err != nil {
-		return nil, v.err
+		return s, v.err
+	}
+	return s, s.Validate()
+}
+
+// Check reads and checks a point's configuration without running it.
+func (k Predict) Check(config [][2]string) error {
+	_, err := k.study(config)
+	return err
+}
+
+// Run evaluates one study point.
+func (k Predict) Run(ctx context.Context, config [][2]string, _ string) ([]Metric, error) {
+	s, err := k.study(config)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(s.MemoryEstimate()); err != nil {
+		return nil, err
 	}
 	rows, err := predict.Run(ctx, s, nil)
 	if err != nil {

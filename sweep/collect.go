@@ -114,12 +114,8 @@ func Collect(dirs ...string) (*Results, error) {
 // known), point.json and metrics.csv.
 func readPoint(dir, want string) (Finished, error) {
 	var f Finished
-	done, err := os.ReadFile(filepath.Join(dir, DoneFile))
-	if err != nil {
-		return f, fmt.Errorf("no %s marker: unfinished or damaged", DoneFile)
-	}
-	if want != "" && strings.TrimSpace(string(done)) != want {
-		return f, fmt.Errorf("%s marker does not match the point's configuration", DoneFile)
+	if err := checkMarker(dir, want); err != nil {
+		return f, err
 	}
 	b, err := os.ReadFile(filepath.Join(dir, PointFile))
 	if err != nil {

@@ -42,8 +42,12 @@
 //     covers the parsed spec, so comments and spacing do not count.
 //   - A point is written into a temporary directory and renamed into
 //     points/NAME when complete; its last file, "done", holds a hash of
-//     the kind and the resolved configuration. Anything without a matching
-//     marker is run again from scratch; failures are recorded in
+//     the kind and the resolved configuration, then each other file's
+//     SHA-256 ("SHA256  NAME", as sha256sum writes). The files, the marker
+//     and both directories are fsynced before and after the rename, so a
+//     power loss leaves a point whole or without its marker. Anything
+//     without a matching marker, or with a file missing or differing from
+//     its hash, is run again from scratch; failures are recorded in
 //     failed/NAME.txt and retried by the next run; a record is removed
 //     once its point has finished.
 //   - A run flocks LockFile in the results directory (unsharded:

@@ -28,7 +28,7 @@ const (
 	SpecFile     = "sweep.toml" // the spec as given
 	PointsDir    = "points"     // one directory per finished point
 	FailedDir    = "failed"     // NAME.txt: why a point failed last time
-	DoneFile     = "done"       // in a point directory: its config hash, written last
+	DoneFile     = "done"       // in a point directory: its config hash and files' SHA-256, written last
 	MetricsFile  = "metrics.csv"
 	ConfigFile   = "config.toml"
 	PointFile    = "point.json"
@@ -129,10 +129,14 @@ func Run(ctx context.Context, s *Spec, opt Options) (*Outcome, error) {
 				os.RemoveAll(o)
 			}
 		}
-		if finished(opt.Dir, p, s.Kind) {
+		err := finished(opt.Dir, p, s.Kind)
+		if err == nil {
 			os.Remove(filepath.Join(opt.Dir, FailedDir, p.Name+".txt")) // a failure recorded before it finished
 			out.Skipped++
 			continue
+		}
+		if !errors.Is(err, errNoMarker) && opt.Log != nil {
+			fmt.Fprintf(opt.Log, "rdcn sweep: point %s: %v; running it again\n", p.Name, err)
 		}
 		todo = append(todo, p)
 	}
@@ -243,15 +247,16 @@ func Prepare(s *Spec, dir string, specText []byte) error {
 	return nil
 }
 
-// finished reports whether the point's directory is complete: its done
-// marker holds the point's config hash.
-func finished(dir string, p Point, kind string) bool {
-	b, err := os.ReadFile(filepath.Join(dir, PointsDir, p.Name, DoneFile))
-	return err == nil && strings.TrimSpace(string(b)) == p.ConfigHash(kind)
+// finished checks whether the point's directory is complete: its done
+// marker holds the point's config hash and each of its files' SHA-256.
+// The error says what is missing or damaged.
+func finished(dir string, p Point, kind string) error {
+	return checkMarker(filepath.Join(dir, PointsDir, p.Name), p.ConfigHash(kind))
 }
 
 // runPoint runs p in a fresh temporary directory and renames it into
-// place; the done marker is its last file.
+// place; the done marker is its last file, written once the others are
+// on disk (writeMarker), and the rename is fsynced too.
 func runPoint(ctx context.Context, kind Kind, kindName, dir string, p Point) (err error) {
 	pdir := filepath.Join(dir, PointsDir)
 	tmp, err := os.MkdirTemp(pdir, ".tmp-"+p.Name+"-")
@@ -281,10 +286,10 @@ func runPoint(ctx context.Context, kind Kind, kindName, dir string, p Point) (er
 	if err := writeCSVFile(tmp, MetricsFile, table{[]string{"metric", "value"}, rows}); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(tmp, DoneFile), []byte(p.ConfigHash(kindName)+"\n"), 0o644); err != nil {
+	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	if err := writeMarker(tmp, p.ConfigHash(kindName)); err != nil {
 		return err
 	}
 	final := filepath.Join(pdir, p.Name)
@@ -292,6 +297,9 @@ func runPoint(ctx context.Context, kind Kind, kindName, dir string, p Point) (er
 		return err
 	}
 	if err := os.Rename(tmp, final); err != nil {
+		return err
+	}
+	if err := syncDir(pdir); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, FailedDir, p.Name+".txt"))

@@ -172,7 +172,7 @@ func TestCollectCorrupt(t *testing.T) {
 	if len(r.Corrupt) != 2 || len(r.Points) != 11 || len(r.Missing) != 1 || r.Missing[0] != p {
 		t.Fatalf("corrupt %v, %d points, missing %v", r.Corrupt, len(r.Points), r.Missing)
 	}
-	if !strings.Contains(r.Corrupt[0].Error(), p) || !strings.Contains(r.Corrupt[0].Error(), "notanumber") {
+	if !strings.Contains(r.Corrupt[0].Error(), p) || !strings.Contains(r.Corrupt[0].Error(), MetricsFile+": its content differs") {
 		t.Errorf("corrupt point not named: %v", r.Corrupt[0])
 	}
 }

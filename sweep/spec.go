@@ -247,10 +247,12 @@ func parseAxis(kind Kind, name string, v any) (Axis, error) {
 	default:
 		return ax, errf(field, "must be a list of values, e.g. [0.1, 0.3], got %s", describe(v))
 	}
-	for i, a := range ax.Values {
-		if slices.Contains(ax.Values[:i], a) {
+	seen := make(map[string]bool, len(ax.Values))
+	for _, a := range ax.Values {
+		if seen[a] {
 			return ax, errf(field, "value %q appears twice", a)
 		}
+		seen[a] = true
 	}
 	return ax, nil
 }

@@ -137,6 +137,10 @@ func FuzzParse(f *testing.F) {
 	f.Add("kind = \"throughput\"\n[axes]\n\"topology.tors\" = [8, 16]\n")
 	f.Add("kind = \"simulate\"\n[axes]\n\"workload.load\" = []\n")
 	f.Add("kind = \"tradeoff\"\n[[axes.x]]\nname = \"a\"\n\"tradeoff.degree\" = 4\n")
+	// Issue 25: huge sizes, a value repeated at the end of a long axis.
+	f.Add("kind=\"throughput\"\n[base]\n\"schedule.kind\"=\"rotornet\"\n\"topology.uplinks\"=2\n[axes]\n\"topology.tors\"=[100000, 9000]\n")
+	f.Add("kind=\"predict\"\n[axes]\n\"topology.tors\"=[1000000000]\n\"predict.samples\"=[9223372036854775807]\n")
+	f.Add(longAxis(1000, true))
 	f.Fuzz(func(t *testing.T, text string) {
 		s, err := Parse(strings.NewReader(text))
 		if err != nil {

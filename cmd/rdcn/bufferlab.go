@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -82,6 +83,14 @@ func runBufferLab(c *cli.Context) error {
 	format, plotPath, plotFormat, err := tableOptions(c)
 	if err != nil {
 		return err
+	}
+	if err := refuseUnreadLabFlags(c); err != nil {
+		return err
+	}
+	for _, flag := range []string{"output", "train", "plot"} {
+		if err := checkOutputPath(flag, c.String(flag)); err != nil {
+			return err
+		}
 	}
 	rng := rand.New(rand.NewPCG(c.Uint64("seed"), 0x6275666c6162)) // "buflab"
 	if c.Bool("fig14") {
@@ -171,6 +180,40 @@ func runBufferLab(c *cli.Context) error {
 		}
 		return tw.Flush()
 	})
+}
+
+// labReads lists the flags each traffic kind reads (and --fig14's run).
+var labReads = map[string][]string{
+	"bursts": {"slots", "load"}, "bernoulli": {"slots", "load"}, "onoff": {"slots", "on", "off"},
+	"cs": {"rounds"}, "dt": {"rounds"}, "followlqd": {"rounds"}, "trace": {"trace"},
+	"--fig14": {"slots", "load", "runs", "flips", "plot", "setups"},
+}
+
+// labFlags are the flags only some traffic kinds or modes read.
+var labFlags = []string{"slots", "load", "on", "off", "rounds", "trace", "runs", "flips", "setups", "traffic", "policies", "param", "flip", "model", "train"}
+
+// refuseUnreadLabFlags fails on a flag set that the chosen traffic (or
+// --fig14) does not read, naming it.
+func refuseUnreadLabFlags(c *cli.Context) error {
+	mode := c.String("traffic")
+	reads := append([]string{"traffic", "policies", "param", "flip", "model", "train"}, labReads[mode]...)
+	if c.Bool("fig14") {
+		mode, reads = "--fig14", labReads["--fig14"]
+	} else if c.IsSet("train") {
+		reads = append(reads, "runs")
+	}
+	if _, ok := labReads[mode]; !ok {
+		return nil // an unknown traffic kind: labSequence names it
+	}
+	for _, f := range labFlags {
+		if c.IsSet(f) && !slices.Contains(reads, f) {
+			if mode == "--fig14" {
+				return badInput(f, "is not read by --fig14 (it reads --%s)", strings.Join(reads, ", --"))
+			}
+			return badInput(f, "is not read with --traffic %s (it reads --%s)", mode, strings.Join(reads, ", --"))
+		}
+	}
+	return nil
 }
 
 func labSequence(c *cli.Context, n int, b int64, rng *rand.Rand) (*bufferlab.Sequence, error) {
@@ -338,9 +381,15 @@ func runFig14(c *cli.Context, n int, b int64, format, plotPath, plotFormat strin
 		// stream of a plain run), so its numbers do not depend on which
 		// other set-ups run beside it.
 		stream := uint64(0x6275666c6162) + uint64(slices.IndexFunc(bufferlab.Fig14Setups, func(x bufferlab.Fig14Setup) bool { return x.Name == su.Name }))
-		res, err := bufferlab.Fig14(cfg, rand.New(rand.NewPCG(c.Uint64("seed"), stream)))
+		var res *bufferlab.Fig14Result
+		err := interruptible(c, "buffer-lab --fig14", func(context.Context) (err error) {
+			if res, err = bufferlab.Fig14(cfg, rand.New(rand.NewPCG(c.Uint64("seed"), stream))); err != nil {
+				return asInput("fig14", err)
+			}
+			return nil
+		})
 		if err != nil {
-			return asInput("fig14", err)
+			return err
 		}
 		studies[i] = study{su, res, cfg}
 	}

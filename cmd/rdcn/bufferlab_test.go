@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,9 +33,21 @@ func TestBufferLabBadInput(t *testing.T) {
 		{[]string{"--fig14", "--setups", "spread,burst"}, `rdcn: setups: fig14 set-up "burst": want one of`},
 		{[]string{"--fig14", "--setups", "one-slot", "--load", "0"}, "rdcn: load: 0: want 0 < ρ ≤ 10"},
 		{[]string{"--fig14", "--setups", "one-slot"}, "rdcn: fig14: fig14: no burst in the 5 training sequences of 50 slots"},
+		// Issue 25, defects 12 and 13: flags the traffic does not read,
+		// and an output folder that does not exist, before any work.
+		{[]string{"--traffic", "bursts", "--trace", trace}, "rdcn: trace: is not read with --traffic bursts"},
+		{[]string{"--traffic", "trace", "--trace", trace, "--load", "0.5"}, "rdcn: load: is not read with --traffic trace"},
+		{[]string{"--traffic", "cs", "--on", "5"}, "rdcn: on: is not read with --traffic cs"},
+		{[]string{"--fig14", "--traffic", "cs"}, "rdcn: traffic: is not read by --fig14"},
+		{[]string{"--runs", "3"}, "rdcn: runs: is not read with --traffic bursts"},
+		{[]string{"--train", filepath.Join(dir, "nope", "m.model")}, "rdcn: train: \"" + filepath.Join(dir, "nope", "m.model") + "\": the directory"},
+		{[]string{"-o", filepath.Join(dir, "nope", "t.txt")}, "rdcn: output: \"" + filepath.Join(dir, "nope", "t.txt") + "\": the directory"},
 	} {
 		var out, errw bytes.Buffer
-		args := append([]string{"rdcn", "buffer-lab", "--slots", "50"}, tc.args...)
+		args := append([]string{"rdcn", "buffer-lab"}, tc.args...)
+		if !slices.Contains(tc.args, "trace") && !slices.Contains(tc.args, "cs") {
+			args = append(args, "--slots", "50")
+		}
 		if code := run(args, &out, &errw); code != 2 {
 			t.Errorf("%v: status %d, want 2 (stderr %q)", tc.args, code, errw.String())
 			continue
@@ -92,8 +105,8 @@ func TestBufferLabModel(t *testing.T) {
 	dir := t.TempDir()
 	model := filepath.Join(dir, "m.forest")
 	var out, errw bytes.Buffer
-	base := []string{"rdcn", "buffer-lab", "--slots", "400", "--runs", "2", "--policies", "lqd,credence"}
-	if code := run(append(base, "--train", model), &out, &errw); code != 0 {
+	base := []string{"rdcn", "buffer-lab", "--slots", "400", "--policies", "lqd,credence"}
+	if code := run(append(base, "--runs", "2", "--train", model), &out, &errw); code != 0 {
 		t.Fatalf("train: status %d: %s", code, errw.String())
 	}
 	var out2 bytes.Buffer

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/tor"
 	"github.com/urfave/cli/v2"
 )
 
@@ -35,6 +37,12 @@ func credenceCommand() *cli.Command {
 				if c.NArg() > 0 {
 					return badInput("arguments", "unexpected %q", c.Args().First())
 				}
+				if c.String("config") == "" {
+					return badInput("config", "missing: give the run whose LQD drops the forest learns from, e.g. --config fabric/testdata/credence/train.toml")
+				}
+				if err := checkOutputPath("output", c.String("output")); err != nil {
+					return err
+				}
 				spec, err := loadSpec(c.String("config"), c.StringSlice("set"))
 				if err != nil {
 					return err
@@ -43,7 +51,14 @@ func credenceCommand() *cli.Command {
 				if err != nil {
 					return asInput("config", err)
 				}
-				m, q, err := fabric.TrainCredence(setup.Config, c.Uint64("seed"))
+				var m *tor.Forest
+				var q tor.Quality
+				err = interruptible(c, "credence train", func(ctx context.Context) (err error) {
+					cfg := setup.Config
+					cfg.Context = ctx
+					m, q, err = fabric.TrainCredence(cfg, c.Uint64("seed"))
+					return err
+				})
 				if err != nil {
 					return err
 				}

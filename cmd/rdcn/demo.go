@@ -152,7 +152,7 @@ func runDemo(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
-		out, err := simulate(ctx, spec, io.Discard)
+		out, err := simulate(ctx, spec, io.Discard, false)
 		if err != nil {
 			return fmt.Errorf("%s: %w", run.name, err)
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -60,7 +61,11 @@ func runDesignSpace(c *cli.Context) error {
 			_ = bar.Set(done)
 		}
 	}
-	ds, err := emulated.Recommend(cfg)
+	var ds *emulated.DesignSpace
+	err = interruptible(c, "tradeoff", func(context.Context) (err error) {
+		ds, err = emulated.Recommend(cfg)
+		return err
+	})
 	if err != nil {
 		return err
 	}

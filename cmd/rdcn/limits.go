@@ -2,16 +2,20 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 
+	"github.com/rdcn/rdcn/fabric"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/internal/memlimit"
 	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/scenario"
 )
 
 // maxTors caps --tors. The commands build dense n×n demand matrices,
 // capacity matrices and schedules of about n² entries (8 bytes each: 512 MiB
 // at n = 8192), so a larger n would exhaust memory rather than fail cleanly.
 // The library packages take any n the machine can hold.
-const maxTors = 8192
+const maxTors = limits.MaxTors
 
 // checkTors checks --tors: at least 2 and at most maxTors; 0 is accepted when
 // zeroOK (the size then comes from a file).
@@ -54,6 +58,50 @@ func checkMemory(what string, estimate int64) error {
 	}
 	return badInput("memory", "%s needs about %s (estimated from the sizes), more than the %s available (%s); use fewer ToRs, samples or workers",
 		what, gigabytes(estimate), gigabytes(limit.Bytes), limit.Source)
+}
+
+// checkSpecMemory is checkSimulateMemory before the build, from the keys
+// alone (ToRs or leaves and hosts per ToR, no flows yet): a run whose
+// fabric alone exceeds the memory left is refused before its schedule and
+// workload are built. A schedule file's size is known only once read.
+func checkSpecMemory(spec *scenario.Spec, force bool) error {
+	if force || spec.Get("schedule.file") != "" {
+		return nil
+	}
+	key := "topology.tors"
+	if spec.Get("topology.kind") == fabric.TopologyLeafSpine {
+		key = "topology.leaves"
+	}
+	n, err1 := strconv.Atoi(spec.Get(key))
+	h, err2 := strconv.Atoi(spec.Get("topology.hosts_per_tor"))
+	if err1 != nil || err2 != nil || n < 1 || h < 1 || n > fabric.MaxToRs || h > fabric.MaxHosts {
+		return nil // Build names the key
+	}
+	cfg := fabric.Config{HostsPerToR: h, LeafSpine: &fabric.LeafSpine{Leaves: n}}
+	return refuseMemory(cfg.MemoryEstimate(0), fmt.Sprintf("%d ToRs and %d hosts, before the flows", n, n*h))
+}
+
+// checkSimulateMemory refuses, as bad input, a run whose memory estimate
+// (fabric.Config.MemoryEstimate: ToRs, hosts, flows) exceeds what the
+// process may still allocate, unless force (simulate --force).
+func checkSimulateMemory(setup *scenario.Setup, force bool) error {
+	if force {
+		return nil
+	}
+	cfg := setup.Config
+	return refuseMemory(cfg.MemoryEstimate(len(setup.Flows)),
+		fmt.Sprintf("%d ToRs, %d hosts and %d flows", cfg.Leaves(), cfg.Leaves()*cfg.HostsPerToR, len(setup.Flows)))
+}
+
+// refuseMemory is the refusal of a simulate run whose estimate (from
+// what says) exceeds the memory left.
+func refuseMemory(est int64, from string) error {
+	limit, ok := availableMemory()
+	if !ok || est <= limit.Bytes {
+		return nil
+	}
+	return badInput("memory", "the run needs about %s (estimated from %s), more than the %s available (%s); use fewer ToRs or flows, or --force to run anyway",
+		gigabytes(est), from, gigabytes(limit.Bytes), limit.Source)
 }
 
 // gigabytes prints a byte count in GB (10^9) with one decimal, or in MB

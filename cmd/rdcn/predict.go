@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -124,9 +125,16 @@ func runPredict(c *cli.Context) error {
 			_ = bar.Set(done)
 		}
 	}
-	rows, err := predict.Run(c.Context, s, progress)
+	var rows []predict.Row
+	err = interruptible(c, "predict", func(ctx context.Context) (err error) {
+		rows, err = predict.Run(ctx, s, progress)
+		if err != nil && ctx.Err() == nil {
+			return asInput("study", err)
+		}
+		return err
+	})
 	if err != nil {
-		return asInput("study", err)
+		return err
 	}
 
 	outs := []outputFile{{c.String("output"), func(w io.Writer) error {

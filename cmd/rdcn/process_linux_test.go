@@ -50,16 +50,25 @@ func TestSignalExitStatus(t *testing.T) {
 		want int
 		args []string
 		wait string // a stderr line that shows the run is under way
+		// nothing: the command cannot save a partial result, so OUT's
+		// directory must stay empty (no output, no temporary file).
+		nothing bool
 	}{
-		{"simulate SIGTERM", syscall.SIGTERM, 143, append(append([]string{"simulate", "-o", "OUT"}, smallRun...), "--set", "run.sim_time=100s"), ""},
-		{"simulate SIGINT", syscall.SIGINT, 130, append(append([]string{"simulate", "-o", "OUT"}, smallRun...), "--set", "run.sim_time=100s"), ""},
-		{"sweep SIGTERM", syscall.SIGTERM, 143, []string{"sweep", "--jobs", "1", "-o", "OUT", spec}, " done in "},
+		{"simulate SIGTERM", syscall.SIGTERM, 143, append(append([]string{"simulate", "-o", "OUT"}, smallRun...), "--set", "run.sim_time=100s"), "", false},
+		{"simulate SIGINT", syscall.SIGINT, 130, append(append([]string{"simulate", "-o", "OUT"}, smallRun...), "--set", "run.sim_time=100s"), "", false},
+		{"sweep SIGTERM", syscall.SIGTERM, 143, []string{"sweep", "--jobs", "1", "-o", "OUT", spec}, " done in ", false},
+		// Issue 25, defect 14: these had no handler and died silently.
+		{"tradeoff SIGTERM", syscall.SIGTERM, 143, []string{"tradeoff", "--tors", "1024", "--uplinks", "4", "-o", "OUT"}, "", true},
+		{"predict SIGINT", syscall.SIGINT, 130, []string{"predict", "--tors", "128", "--samples", "20", "-o", "OUT"}, "", true},
+		{"credence train SIGTERM", syscall.SIGTERM, 143, []string{"credence", "train", "--config", filepath.Join("..", "..", "fabric", "testdata", "credence", "train.toml"), "--set", "run.sim_time=10s", "-o", "OUT"}, "", true},
+		{"buffer-lab --fig14 SIGTERM", syscall.SIGTERM, 143, []string{"buffer-lab", "--fig14", "--slots", "2000000", "--runs", "20", "-o", "OUT"}, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := append([]string{}, tc.args...)
+			outDir := t.TempDir()
 			for i, a := range args {
 				if a == "OUT" {
-					args[i] = filepath.Join(t.TempDir(), "out")
+					args[i] = filepath.Join(outDir, "out")
 				}
 			}
 			cmd := exec.Command(bin, args...)
@@ -89,6 +98,9 @@ func TestSignalExitStatus(t *testing.T) {
 			}
 			if st != tc.want || !strings.HasPrefix(last, "rdcn: interrupted") {
 				t.Errorf("exit %d, last stderr line %q; want %d and rdcn: interrupted …", st, last, tc.want)
+			}
+			if entries, _ := os.ReadDir(outDir); tc.nothing && (len(entries) > 0 || len(lines) != 1) {
+				t.Errorf("left %v in the output directory, stderr %q; want nothing and one line", entries, lines)
 			}
 		})
 	}

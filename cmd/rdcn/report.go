@@ -44,6 +44,10 @@ func reportCommand() *cli.Command {
 					return badInput("arguments", "one simulate output directory at a time")
 				}
 				if err := report.Run(io.Discard, dir, info); err != nil { // check before writing
+					var de *report.DamagedError
+					if errors.As(err, &de) { // a damaged output: a runtime failure (1)
+						return fmt.Errorf("report: %v", err)
+					}
 					return badInput("report", "%v", err)
 				}
 				if err := writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Run(w, dir, info) }); err != nil {

@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/operasim"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
@@ -46,6 +48,7 @@ func scheduleCommand() *cli.Command {
 			"to go dark. docs/simulate.md, \"opera-sim\", has how to run it.",
 		Flags: append(append(kindFlags(), generatorFlags("demand")...),
 			&cli.StringFlag{Name: "format", Usage: "text, json, csv or opera-sim (default: json or csv if -o ends in .json or .csv, else text)"},
+			&cli.BoolFlag{Name: "force", Usage: "opera-sim format: write a topology file larger than " + limits.Bytes(maxOperaSimBytes) + " (estimated)"},
 			&cli.StringFlag{Name: "guard", Usage: "opera-sim format: δ, the last part of each superslice's day whose new packets avoid the rotor about to go dark", DefaultText: "half of the day of a superslice, (Δ/U − r)/2"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the schedule to `FILE` (default stdout)"},
 		),
@@ -89,6 +92,16 @@ func runSchedule(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if format == "opera-sim" {
+		// Before building: the kinds opera-sim plays (Opera, rotornet
+		// --stagger) connect every pair directly once a cycle, so a cycle
+		// has at least n−1 superslices.
+		if err := checkOperaSimSize(p.Nodes, p.Nodes-1, c.Bool("force")); err != nil {
+			return err
+		}
+	} else if c.IsSet("force") {
+		return badInput("force", "is read only with --format opera-sim")
+	}
 	sched, err := buildSchedule(kind, p, g.designDemand)
 	if err != nil {
 		return err
@@ -97,6 +110,9 @@ func runSchedule(c *cli.Context) error {
 	if format == "opera-sim" {
 		if guard < 0 {
 			guard = operasim.DefaultGuard(sched)
+		}
+		if err := checkOperaSimSize(sched.Nodes, sched.Period*sched.Switches, c.Bool("force")); err != nil {
+			return err
 		}
 		if top, err = operasim.FromSchedule(sched, guard); err != nil {
 			return asInput("format", err)
@@ -113,6 +129,40 @@ func runSchedule(c *cli.Context) error {
 		}
 		return writeScheduleText(w, sched)
 	})
+}
+
+// An opera-sim topology lists a path for every ordered ToR pair in every
+// slice (3 per superslice, Period·U superslices): n(n−1)·3·Period·U path
+// lines. Measured at 128 ToRs and 4 uplinks (rdcn schedule --kind opera
+// --tors 128 --uplinks 4 --format opera-sim): 6.24 M lines, 98.9 MB
+// written, 749 MB peak RSS, 22 s.
+const (
+	operaSimBytesPerPath  = 16
+	operaSimMemoryPerPath = 120
+	// maxOperaSimBytes caps the file written without --force (about
+	// 160 ToRs of Opera with 4 uplinks; the Opera paper's 108 ToRs write
+	// about 60 MB).
+	maxOperaSimBytes = 256 << 20
+)
+
+// checkOperaSimSize refuses, unless force, an opera-sim export of n ToRs
+// and the given superslices per cycle whose estimated file exceeds
+// maxOperaSimBytes or whose estimated memory exceeds what is available,
+// before it is built.
+func checkOperaSimSize(n, superslices int, force bool) error {
+	if force {
+		return nil
+	}
+	paths := float64(n) * float64(n-1) * 3 * float64(superslices)
+	size := paths * operaSimBytesPerPath
+	if size > maxOperaSimBytes {
+		return badInput("format", "opera-sim: the topology file would take about %s (%.3g path lines: one per ToR pair and slice), more than %s; use fewer ToRs or --force",
+			gigabytes(int64(size)), paths, limits.Bytes(maxOperaSimBytes))
+	}
+	if mem := paths * operaSimMemoryPerPath; mem < math.MaxInt64 {
+		return checkMemory("the opera-sim export", int64(mem))
+	}
+	return nil
 }
 
 // writeScheduleText prints a header and one line per switch and slot:

@@ -6,6 +6,8 @@ import (
 	"os/signal"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/urfave/cli/v2"
 )
 
 // signalBox records the signal that stopped a command, for the exit
@@ -53,5 +55,28 @@ func signalContext(parent context.Context) (ctx context.Context, stop context.Ca
 		signal.Stop(ch)
 		close(done)
 		cancel()
+	}
+}
+
+// interruptible runs compute under Ctrl-C and SIGTERM for a command whose
+// computation cannot save a partial result (tradeoff, predict, credence
+// train, buffer-lab --fig14): on a signal it returns an interruptedError
+// at once (exit 128 + the signal, one line "rdcn: interrupted what;
+// nothing written") while compute is abandoned; a command writes its
+// outputs only after compute returned, so nothing is half-written. compute
+// gets the signal's context to stop early where it can.
+func interruptible(c *cli.Context, what string, compute func(ctx context.Context) error) error {
+	ctx, stop := signalContext(c.Context)
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- compute(ctx) }()
+	select {
+	case err := <-done:
+		if ctx.Err() != nil && c.Context.Err() == nil {
+			return &interruptedError{what + "; nothing written"}
+		}
+		return err
+	case <-ctx.Done():
+		return &interruptedError{what + "; nothing written"}
 	}
 }

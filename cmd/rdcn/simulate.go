@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/internal/cputime"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/stats"
@@ -53,6 +55,7 @@ func simulateCommand() *cli.Command {
 			&cli.BoolFlag{Name: "check", Usage: "verify the invariants during the run (same as --set run.check=true)"},
 			&cli.BoolFlag{Name: "keys", Usage: "list every configuration key with its default and exit"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no summary table on stdout"},
+			&cli.BoolFlag{Name: "force", Usage: "run even when the memory estimate exceeds the memory available"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("keys") {
@@ -87,7 +90,7 @@ func simulateCommand() *cli.Command {
 			}
 			ctx, stop := signalContext(c.Context)
 			defer stop()
-			out, err := simulate(ctx, spec, c.App.ErrWriter)
+			out, err := simulate(ctx, spec, c.App.ErrWriter, c.Bool("force"))
 			if err != nil {
 				return err
 			}
@@ -134,13 +137,11 @@ func readsNote(keys []scenario.Key) string {
 func loadSpec(config string, sets []string) (*scenario.Spec, error) {
 	spec := scenario.NewSpec()
 	if config != "" {
-		f, err := os.Open(config)
+		text, err := limits.ReadFile(config, limits.MaxTextBytes)
 		if err != nil {
 			return nil, badInput("config", "%v", err)
 		}
-		err = spec.LoadTOML(f)
-		f.Close()
-		if err != nil {
+		if err := spec.LoadTOML(bytes.NewReader(text)); err != nil {
 			return nil, asInput("config "+config, err)
 		}
 	}
@@ -192,13 +193,21 @@ func completionWarning(s *fabric.Summary) string {
 	return line
 }
 
-func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer) (*simOutput, error) {
+// simulate builds and runs spec; unless force, a run whose memory
+// estimate exceeds what is available is refused before it starts.
+func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer, force bool) (*simOutput, error) {
+	if err := checkSpecMemory(spec, force); err != nil {
+		return nil, err
+	}
 	setup, err := spec.BuildContext(ctx)
 	if ctx.Err() != nil {
 		return nil, &interruptedError{"while building the schedule and workload; nothing written"}
 	}
 	if err != nil {
 		return nil, asInput("config", err)
+	}
+	if err := checkSimulateMemory(setup, force); err != nil {
+		return nil, err
 	}
 	cfg := setup.Config
 	cfg.Context = ctx

@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/sweep"
 )
 
@@ -52,7 +53,7 @@ func readSweepSpec(c *cli.Context) (*sweep.Spec, []byte, string, error) {
 		return nil, nil, "", badInput("arguments", "want one sweep spec file (rdcn sweep [flags] SPEC.toml), got %q", args)
 	}
 	path := args[0]
-	text, err := os.ReadFile(path)
+	text, err := limits.ReadFile(path, limits.MaxTextBytes)
 	if err != nil {
 		return nil, nil, "", badInput("spec", "%v", err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"time"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/emulated"
+	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -55,7 +55,7 @@ func loadGraph(c *cli.Context) (*emulated.Graph, error) {
 			}); err != nil {
 			return nil, err
 		}
-		f, err := os.Open(file)
+		f, err := limits.Open(file, limits.MaxScheduleBytes)
 		if err != nil {
 			return nil, badInput("schedule", "%v", err)
 		}

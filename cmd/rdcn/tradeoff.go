@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -113,7 +114,15 @@ func runTradeoff(c *cli.Context) error {
 		return asInput("tradeoff", err)
 	}
 
-	rows, err := emulated.Tradeoff(cfg)
+	var rows []emulated.TradeoffRow
+	err = interruptible(c, "tradeoff", func(context.Context) (err error) {
+		rows, err = emulated.Tradeoff(cfg)
+		return err
+	})
+	var intr *interruptedError
+	if errors.As(err, &intr) {
+		return err
+	}
 	if err != nil {
 		var pe *mars.ParamError
 		if errors.As(err, &pe) { // as rdcn schedule --kind mars says it: the flag, the value, the problem

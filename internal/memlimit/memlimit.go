@@ -43,6 +43,14 @@ func Available() (Limit, bool) {
 			consider(max(limit-used, 0), cg.src)
 		}
 	}
+	if as, ok := addressSpaceLimit(); ok {
+		if f, err := os.Open("/proc/self/status"); err == nil {
+			if vm, err := ParseVmSize(f); err == nil {
+				consider(max(as-vm, 0), "the address-space limit (ulimit -v) less the process's virtual size")
+			}
+			f.Close()
+		}
+	}
 	return best, ok
 }
 
@@ -81,25 +89,32 @@ func readValue(path string) (int64, error) {
 }
 
 // ParseMeminfo returns MemAvailable from /proc/meminfo text, in bytes.
-func ParseMeminfo(r io.Reader) (int64, error) {
+func ParseMeminfo(r io.Reader) (int64, error) { return parseKB(r, "MemAvailable") }
+
+// ParseVmSize returns VmSize (the process's virtual size) from
+// /proc/self/status text, in bytes.
+func ParseVmSize(r io.Reader) (int64, error) { return parseKB(r, "VmSize") }
+
+// parseKB reads the "field: N kB" line of a /proc file, in bytes.
+func parseKB(r io.Reader, field string) (int64, error) {
 	sc := bufio.NewScanner(r)
 	for sc.Scan() {
-		rest, ok := strings.CutPrefix(sc.Text(), "MemAvailable:")
+		rest, ok := strings.CutPrefix(sc.Text(), field+":")
 		if !ok {
 			continue
 		}
 		f := strings.Fields(rest)
 		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("memlimit: MemAvailable line %q, want \"N kB\"", sc.Text())
+			return 0, fmt.Errorf("memlimit: %s line %q, want \"N kB\"", field, sc.Text())
 		}
 		kb, err := strconv.ParseInt(f[0], 10, 64)
 		if err != nil || kb < 0 || kb > (1<<53) {
-			return 0, fmt.Errorf("memlimit: MemAvailable %q is not a size", f[0])
+			return 0, fmt.Errorf("memlimit: %s %q is not a size", field, f[0])
 		}
 		return kb * 1024, nil
 	}
 	if err := sc.Err(); err != nil {
 		return 0, err
 	}
-	return 0, fmt.Errorf("memlimit: no MemAvailable line")
+	return 0, fmt.Errorf("memlimit: no %s line", field)
 }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package memlimit
+
+func addressSpaceLimit() (int64, bool) { return 0, false }
