@@ -48,6 +48,7 @@ func TestRDCNCase(t *testing.T) {
 		{"PowerTCP, fast-react (the authors' code's default)", "", []string{"transport.cc_params=mode=fast-react"}},
 		// Candidate causes the thesis leaves unstated, one run each.
 		{"VOQ size: PowerTCP, per-RTT, VOQ 16 / 50 packets", "", []string{"buffer.prebuffer=600us", "buffer.prebuffer_small=16pkt", "buffer.prebuffer_big=50pkt"}},
+		{"VOQ size: reTCP, no prebuffering, VOQs bounded only by the 4 MB shared buffer", "", []string{"transport.cc=retcp", "transport.cc_params="}},
 		{"workload: reTCP, τ_pre 600 µs, 144 KB / 450 KB, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows", "transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
 		{"workload: PowerTCP, per-RTT, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows"}},
 	}
