@@ -638,7 +638,7 @@ func scaleLine(s *fabric.Summary) string {
 	} else {
 		fmt.Fprintf(&b, "; %s flows at load %s", v("workload.sizes"), v("workload.load"))
 		if v("workload.incast_senders") != "0" {
-			fmt.Fprintf(&b, " plus incast (%s senders × %s at %s queries/s per host)", v("workload.incast_senders"), v("workload.incast_bytes"), v("workload.incast_rate"))
+			fmt.Fprintf(&b, " plus incast (%s senders × %s, %s queries per second per host)", v("workload.incast_senders"), v("workload.incast_bytes"), v("workload.incast_rate"))
 		}
 	}
 	fmt.Fprintf(&b, " starting in the first %s of %s simulated", arrivals, s.SimTime)
