@@ -543,8 +543,8 @@ func fmtNum(n fabric.Num) string {
 // printSchedule is one line on the schedule that ran (schedule.json has
 // it whole).
 func printSchedule(w io.Writer, s *rotor.Schedule) {
-	fmt.Fprintf(w, "schedule %s: %d ToRs, %d switches, period %d slots of %v (reconf %v), duty cycle %.4g",
-		s.Kind, s.Nodes, s.Switches, s.Period, s.Slot, s.Reconf, s.DutyCycle())
+	fmt.Fprintf(w, "schedule %s: %d ToRs, %d switches, period %d slots of %s (reconf %v), duty cycle %.4g",
+		s.Kind, s.Nodes, s.Switches, s.Period, slotText(s), s.Reconf, s.DutyCycle())
 	if d, ok := s.Meta["degree"]; ok {
 		fmt.Fprintf(w, ", degree %v", d)
 	}
