@@ -25,6 +25,9 @@ import (
 // adds replicates (the seeds then derived per replicate), longer runs and
 // more values.
 
+// runShSeeds is why the buffer experiments' quick scale runs one seed.
+const runShSeeds = "the quick scale is scenario/testdata/buffers/run.sh's runs, seeds included, so its numbers are docs/buffers.md's tables; the full scale runs 3 seeds"
+
 // setupDir is the set-ups' directory in scenario.BufferSetups.
 const setupDir = "testdata/buffers"
 
@@ -173,7 +176,8 @@ func init() {
 		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
 		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; scenario/testdata/buffers/abm-incast.toml); " +
 			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: Cubic, the paper's (windowed, 10 ms minimum RTO), flows started as the scripts start them (background: a handshake and 55 segments; incast: the whole response at once); slowdowns by ns-3's definition (run.slowdown = ns3)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("abm-incast.toml", sc.Quick, "1s", "1.2s", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = `+pick(sc.Quick, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]")+`
@@ -189,7 +193,8 @@ func init() {
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
 		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
 			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: DCTCP with switches marking above 10 packets, the paper's (windowed, 10 ms minimum RTO), flows started as the authors' ns-3 scripts start them (background: a handshake and 22 segments; incast: the whole response at once)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
 			for _, p := range pick(sc.Quick, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
@@ -200,17 +205,19 @@ func init() {
 		Plot: report.Info{Metrics: []string{"incast_fct_p95_us", "incast_fct_p99_us", "fct_p99_us.short", "fct_p99_us.long", "drop_rate"}},
 		Published: []report.Published{
 			{What: "Credence's incast p95 FCT below DT's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
-				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "dt"))},
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "dt")), Tol: paperCut},
 			{What: "Credence's incast p95 FCT below ABM's (%)", Source: "Credence paper, incast at 40 % load", Value: 95.5,
-				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "abm"))},
+				Ours: reduction("incast_fct_p95_us", at("policy", "credence"), at("policy", "abm")), Tol: paperCut},
 			{What: "incast p95 FCT, Credence / LQD", Source: "Credence paper (close to LQD)", Value: 1,
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "credence"), at("policy", "lqd")), Tol: closeTo},
 			{What: "incast p95 FCT, Credence with p = 0.005 / LQD", Source: "Credence paper, Fig. 10 (close to LQD up to p = 0.005)", Value: 1,
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.005"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.005"), at("policy", "lqd")), Tol: closeTo},
 			{What: "incast p95 FCT, Credence with p = 0.01 / LQD", Source: "Credence paper, Fig. 10 (diverges from LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.01"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.01"), at("policy", "lqd")),
+				Tol:  report.Claim(1, +1, "“diverges from LQD”, worse: a ratio above 1, no number quoted")},
 			{What: "incast p95 FCT, Credence with p = 0.1 / LQD", Source: "Credence paper, Fig. 10 (much worse than LQD)", Value: math.NaN(),
-				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.1"), at("policy", "lqd"))},
+				Ours: ratioAt("incast_fct_p95_us", at("policy", "p0.1"), at("policy", "lqd")),
+				Tol:  report.Claim(1, +1, "“much worse than LQD”: a ratio above 1, no number quoted")},
 		},
 	})
 	Register(&Experiment{
@@ -218,7 +225,8 @@ func init() {
 		Title: "Protean vs DT and CS: tail incast FCT",
 		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer, websearch at 40 % of the uplinks. " +
 			"A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: Cubic, the paper's TCP rows (windowed, 10 ms minimum RTO; initial window 10 segments, ns-3's default: the paper's scripts are not public)",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy"},
 				variants("policy", policy("dt", "dt"), policy("cs", "cs"), policy("protean", "protean")))
@@ -226,9 +234,9 @@ func init() {
 		Plot: report.Info{Metrics: []string{"incast_fct_p999_us", "incast_fct_p99_us", "fct_p99_us.short", "drop_rate"}},
 		Published: []report.Published{
 			{What: "incast p99.9 FCT, DT / Protean", Source: "Protean paper (TCP): 5× better than DT", Value: 5,
-				Ours: ratioAt("incast_fct_p999_us", at("policy", "dt"), at("policy", "protean"))},
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "dt"), at("policy", "protean")), Tol: proteanTol},
 			{What: "incast p99.9 FCT, CS / Protean", Source: "Protean paper (TCP): 6.9× better than CS", Value: 6.9,
-				Ours: ratioAt("incast_fct_p999_us", at("policy", "cs"), at("policy", "protean"))},
+				Ours: ratioAt("incast_fct_p999_us", at("policy", "cs"), at("policy", "protean")), Tol: proteanTol},
 		},
 	})
 	Register(&Experiment{
@@ -237,11 +245,15 @@ func init() {
 		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
 			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace scenario/testdata/buffers/tdt/tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
 			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
-		Available: true,
-		Inputs:    map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
+		Available:    true,
+		QuickOneSeed: runShSeeds,
+		Inputs:       map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
 		Spec: func(sc Scale) string {
 			q := sc.Quick
-			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows")), "run.seed": "1"}
+			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows"))}
+			if q {
+				over["run.seed"] = "1" // run.sh's; the full scale derives it (the send jitter's seed) per replicate
+			}
 			vs := []variant{policy("dt", "dt"), policy("edt", "edt"), policy("tdt", "tdt")}
 			if !q {
 				for _, a := range []string{"0.5", "2", "4"} {
@@ -253,13 +265,13 @@ func init() {
 			return `kind = "simulate"
 seed = 1
 ` + setupBase("tdt-udp.toml", []string{"buffer.policy"}, over) + `[axes]
-` + variants("policy", vs...)
+` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
 		},
 		Plot: report.Info{Metrics: []string{"query_lossless_fraction", "incast_fct_p99_us", "drop_rate", "buffer_p99_bytes"}},
 		Published: []report.Published{
-			{What: "DT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 5.5, Ours: percent("query_lossless_fraction", at("policy", "dt"))},
-			{What: "EDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 57.8, Ours: percent("query_lossless_fraction", at("policy", "edt"))},
-			{What: "TDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 92.7, Ours: percent("query_lossless_fraction", at("policy", "tdt"))},
+			{What: "DT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 5.5, Ours: percent("query_lossless_fraction", at("policy", "dt")), Tol: tdtTol},
+			{What: "EDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 57.8, Ours: percent("query_lossless_fraction", at("policy", "edt")), Tol: tdtTol},
+			{What: "TDT: lossless bursts (%)", Source: "TDT paper, homogeneous UDP, 2 overwhelmed ports", Value: 92.7, Ours: percent("query_lossless_fraction", at("policy", "tdt")), Tol: tdtTol},
 		},
 	})
 	Register(&Experiment{
@@ -267,7 +279,8 @@ seed = 1
 		Title: "Reverie vs SONiC's DT, ABM in SONiC and one-pool DT: PFC pauses against load",
 		Source: "Reverie: Low Pass Filter-Based Switch Buffer Sharing for Datacenters with RDMA and TCP Traffic (NSDI 2024): PFC pause frames with lossless RDMA incast (2 MB queries) beside lossy websearch, against DT and ABM in the SONiC MMU (sonic, sonic-abm) and the one-pool dt. " +
 			"4 leaves × 16 servers, 4 spines, 25 Gbps, 2.56 MB per switch (scenario/testdata/buffers/reverie-pfc.toml); the load is per host link, so the paper's 20/40/80 % of the leaf uplinks are 0.05/0.1/0.2. Transport: DCQCN for both classes (the paper's lossy class runs Cubic), ECN step at 100 KB",
-		Available: true,
+		Available:    true,
+		QuickOneSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("reverie-pfc.toml", sc.Quick, "200ms", "300ms", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = [0.05, 0.1, 0.2]
@@ -278,6 +291,19 @@ seed = 1
 		Published: reveriePublished(),
 	})
 }
+
+// The buffer papers' tolerances, each used by the rows below that name it.
+var (
+	// paperCut: a buffer paper's "x % lower than", one number per load
+	// read off its figure of one run, no spread given.
+	paperCut = report.Reduction(10, "one per-cent reduction per load, from a figure of one run with no spread: ± 10 points; direction: a reduction above 0")
+	// closeTo: "close to" with no number.
+	closeTo = report.Ratio(0.1, "“close to LQD”, no number quoted: taken as within 10 %; a ratio of 1 has no direction")
+	// proteanTol: Protean's ratios of tail FCT.
+	proteanTol = report.Ratio(0.25, "a ratio of p99.9 FCTs averaged over the paper's loads, no spread given: ± 25 %; direction: above 1, Protean ahead")
+	// tdtTol: the TDT paper's share of lossless bursts.
+	tdtTol = report.Tolerance{Abs: 5, NoDirection: true, Why: "a share of one fixed trace's bursts (192 here: one burst is 0.5 points): ± 5 points; an absolute share has no direction"}
+)
 
 // reveriePublished: Reverie's reduction of the pause frames against the
 // paper's DT (SONiC's, sonic) and ABM (in SONiC, sonic-abm), over the
@@ -294,8 +320,12 @@ func reveriePublished() []report.Published {
 		return m
 	}
 	row := func(base, name, load, at string, value float64, src string) report.Published {
+		tol := paperCut
+		if math.IsNaN(value) {
+			tol = report.NotQuoted("the Reverie paper does not run a one-pool DT: context for the rows above")
+		}
 		return report.Published{What: "Reverie's PFC pauses below " + name + "'s (%), " + at, Source: src, Value: value,
-			Ours: reduction("pfc_pauses", pol("reverie", load), pol(base, load))}
+			Ours: reduction("pfc_pauses", pol("reverie", load), pol(base, load)), Tol: tol}
 	}
 	const avg, low = "Reverie paper, average over 20/40/80 % load", "Reverie paper, 20 % load"
 	return []report.Published{
@@ -321,9 +351,9 @@ func abmPublished() []report.Published {
 		src := "ABM paper, incast at " + l.pct + " % load (−" + strconv.FormatFloat(l.value, 'g', -1, 64) + " % vs DT, FAB, CS, IB)"
 		ps = append(ps,
 			report.Published{What: "ABM's incast p99 slowdown below DT's (%), " + l.pct + " % load", Source: src, Value: l.value,
-				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"))},
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt")), Tol: paperCut},
 			report.Published{What: "ABM's incast p99 slowdown below the best of DT, FAB, CS, IB (%), " + l.pct + " % load", Source: src, Value: l.value,
-				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"), pol("fab"), pol("cs"), pol("ib"))})
+				Ours: reduction("incast_slowdown_p99", pol("abm"), pol("dt"), pol("fab"), pol("cs"), pol("ib")), Tol: paperCut})
 	}
 	return ps
 }

@@ -34,13 +34,20 @@
 //   - abm-load: the thesis's ABM load sweep (§4.4.2, Fig. 4.6) with
 //     replicates: ABM's reduction of the incast and short-flow p99
 //     slowdown against DT, FAB, CS and IB at 20, 40 and 80 % load, per
-//     seed, reported as the mean over seeds with its range
-//     (report.Published.Spread).
+//     seed, reported as the mean over seeds with its per-seed 95 %
+//     confidence interval.
 //
 //   - powertcp-rdcn: the PowerTCP thesis's RDCN case study (§2.4), the
 //     schemes of docs/cc.md's table over scenario.RDCNSetup (rdcn.toml and
 //     its flow file, an Input): circuit utilisation on demand days and
 //     tail queueing latency.
+//
+// Every published value carries a report.Tolerance beside it (band,
+// direction, why); the report and WritePublished show the verdict
+// computed from it and the tally "k of n published values reproduced, m
+// same direction only". Each experiment runs at least 3 seeds at the full
+// scale and 2 at the quick one, unless Deterministic or QuickOneSeed says
+// why not.
 //
 // Experiments not built yet (FB: its set-up has landed, but simulate
 // points do not report its mean QCT and leaf uplink load)

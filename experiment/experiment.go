@@ -24,8 +24,15 @@ type Experiment struct {
 	// then says which.
 	Available bool
 	Reason    string
-	// Spec returns the sweep spec (TOML) at a scale.
+	// Spec returns the sweep spec (TOML) at a scale: a seed axis
+	// (sweep.ReplicateAxis) of at least 3 replicates at the full scale and
+	// 2 at the quick one, unless one of the next two says why not.
 	Spec func(Scale) string
+	// Deterministic, when set, says why no point depends on its seed (so
+	// the sweep has no seed axis).
+	Deterministic string
+	// QuickOneSeed, when set, says why the quick scale runs one seed.
+	QuickOneSeed string
 	// Inputs are files the points read (a flow file), by name: Run
 	// writes them into Dir/inputs before the sweep, and Spec names them
 	// under Scale.Inputs.
@@ -145,7 +152,13 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 	if opt.Quick {
 		scale = "quick scale"
 	}
-	info := report.Info{Title: e.Title + " (" + scale + ")", Description: e.Source + ".", Version: opt.Version, Published: e.Published, Combined: e.Figures,
+	desc := e.Source + "."
+	if e.Deterministic != "" {
+		desc += " Seeds: none; " + e.Deterministic + "."
+	} else if opt.Quick && e.QuickOneSeed != "" {
+		desc += " Seeds: one at this scale; " + e.QuickOneSeed + "."
+	}
+	info := report.Info{Title: e.Title + " (" + scale + ")", Description: desc, Version: opt.Version, Published: e.Published, Combined: e.Figures,
 		Metrics: e.Plot.Metrics, X: e.Plot.X, Facets: e.Plot.Facets}
 	var b bytes.Buffer
 	if err := report.Sweep(&b, r, info); err != nil {

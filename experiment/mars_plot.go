@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/sweep"
 )
 
@@ -35,7 +36,9 @@ var marsDesigns = []struct {
 // packets per port, and against the buffer under permutation at the
 // highest load (Fig. 7.7a–c); the bottom row the p99 FCT of short flows
 // against load under all-to-all and permutation (Figs. 7.9, 7.8) and of
-// long flows under all-to-all (Fig. 7.9d). format is png or svg.
+// long flows under all-to-all (Fig. 7.9d). Each point is the mean over
+// seeds, with its 95 % confidence interval as a bar (seedInterval). format
+// is png or svg.
 func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 	loads := axisValues(r, "workload.load")
 	buffers := axisValues(r, "buffer.per_port")
@@ -74,6 +77,9 @@ func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 				p.X.Label.Text = "buffer (packets per port)"
 				xs = buffers
 			}
+			if n := len(r.Replicates()); n > 1 {
+				p.X.Label.Text += fmt.Sprintf(" (mean over %d seeds, bars: 95 %% CI)", n)
+			}
 			if pn.log {
 				p.Y.Scale = plot.LogScale{}
 				p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
@@ -83,6 +89,10 @@ func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 			p.Add(plotter.NewGrid())
 			for _, d := range marsDesigns {
 				var pts plotter.XYs
+				var bars struct {
+					plotter.XYs
+					plotter.YErrors
+				}
 				for _, x := range xs {
 					where := map[string]string{"design": d.name, "workload.pattern": pn.pattern, "workload.load": x, "buffer.per_port": "8"}
 					if pn.xAxis == "buffer" {
@@ -94,6 +104,18 @@ func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 					}
 					xf, _ := strconv.ParseFloat(x, 64)
 					pts = append(pts, plotter.XY{X: xf, Y: v})
+					if iv := seedInterval(r, pn.metric, where); iv.Half > 0 && (!pn.log || iv.Lo() > 0) {
+						bars.XYs = append(bars.XYs, plotter.XY{X: xf, Y: v})
+						bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{iv.Half, iv.Half})
+					}
+				}
+				if len(bars.XYs) > 0 {
+					eb, err := plotter.NewYErrorBars(bars)
+					if err != nil {
+						return err
+					}
+					eb.Color = d.col
+					p.Add(eb)
 				}
 				if len(pts) == 0 {
 					continue
@@ -137,6 +159,18 @@ func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 	}
 	_, err := out.WriteTo(w)
 	return err
+}
+
+// seedInterval is the mean of a metric over the points matching where,
+// taken per seed, with its 95 % confidence interval (stats.MeanCI).
+func seedInterval(r *sweep.Results, metric string, where map[string]string) stats.Interval {
+	var per []float64
+	for _, sub := range r.Replicates() {
+		if v, ok := Mean(sub, metric, where); ok {
+			per = append(per, v)
+		}
+	}
+	return stats.MeanCI(per)
 }
 
 // axisValues are the values of the named axis, in increasing numeric

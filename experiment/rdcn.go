@@ -13,6 +13,10 @@ import (
 // ./cmd/rdcn -run TestRDCNCase -rdcn-case runs the same ones). The flows
 // are a fixed file, so the full scale's replicates differ only in
 // run.seed (the routing's).
+// atLeastTwice: "≥ 2× lower", a bound read off a figure.
+var atLeastTwice = report.Tolerance{Rel: 0.1, AtLeast: true, Pivot: 1,
+	Why: "“≥ 2× lower”: 2 or more, 10 % below it for reading a figure; direction: above 1, PowerTCP lower"}
+
 func init() {
 	retcp := func(name, pre, small, big string) variant {
 		return variant{name, []string{"transport.cc", `"retcp"`, "transport.cc_params", `""`, "buffer.prebuffer", strconv.Quote(pre),
@@ -32,8 +36,9 @@ func init() {
 		Title: "PowerTCP vs reTCP vs HPCC in an RDCN: circuit utilisation and queueing latency",
 		Source: "PowerTCP thesis §2.4, the reconfigurable-network case study: 25 ToRs × 10 hosts at 25 Gbps, one 100 Gbps circuit switch cycling 24 matchings (225 µs day, 20 µs night) beside a 25 Gbps packet switch, per-destination VOQs, a long flow from every host of ToR s to ToR s+1 (scenario/testdata/rdcn.toml, scenario/testdata/rdcn.flows). " +
 			"reTCP with prebuffering 1800 or 600 µs and VOQ thresholds 144 KB / 450 KB or 16 / 50 packets, HPCC, per-RTT PowerTCP with and without its λ floor; the circuit utilisation is on the days that carried demand",
-		Available: true,
-		Inputs:    map[string]func() ([]byte, error){"rdcn.flows": func() ([]byte, error) { return scenario.RDCNSetup.ReadFile("testdata/rdcn.flows") }},
+		Available:    true,
+		QuickOneSeed: "the quick scale is docs/cc.md's RDCN table (run.seed 1; the flows are a fixed file); the full scale runs 3 seeds",
+		Inputs:       map[string]func() ([]byte, error){"rdcn.flows": func() ([]byte, error) { return scenario.RDCNSetup.ReadFile("testdata/rdcn.flows") }},
 		Spec: func(sc Scale) string {
 			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "rdcn.flows"))}
 			if sc.Quick {
@@ -46,11 +51,12 @@ func init() {
 		Plot: report.Info{Metrics: []string{"circuit_util_demand", "queueing_latency_p99_us", "queueing_latency_p999_us", "dropped_packets"}},
 		Published: []report.Published{
 			{What: "PowerTCP (per-RTT): circuit utilisation on demand days (%)", Source: "PowerTCP thesis §2.4: 80–85 %", Value: 80,
-				Ours: percent("circuit_util_demand", at("scheme", "powertcp"))},
+				Ours: percent("circuit_util_demand", at("scheme", "powertcp")),
+				Tol:  report.Between(78, 87, "the thesis states a range, 80–85 %, read off its traces: the range ± 2 points")},
 			{What: "queueing latency p99, reTCP (1800 µs, 144 / 450 KB) / PowerTCP", Source: "PowerTCP thesis §2.4: tail latency ≥ 2× lower than reTCP", Value: 2,
-				Ours: ratioAt("queueing_latency_p99_us", at("scheme", "retcp-1800us"), at("scheme", "powertcp"))},
+				Ours: ratioAt("queueing_latency_p99_us", at("scheme", "retcp-1800us"), at("scheme", "powertcp")), Tol: atLeastTwice},
 			{What: "queueing latency p99.9, reTCP (1800 µs, 144 / 450 KB) / PowerTCP", Source: "PowerTCP thesis §2.4: tail latency ≥ 2× lower than reTCP", Value: 2,
-				Ours: ratioAt("queueing_latency_p999_us", at("scheme", "retcp-1800us"), at("scheme", "powertcp"))},
+				Ours: ratioAt("queueing_latency_p999_us", at("scheme", "retcp-1800us"), at("scheme", "powertcp")), Tol: atLeastTwice},
 		},
 	})
 }

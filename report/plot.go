@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"image/color"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Figure is one inline SVG plot, the number of data points drawn and its
@@ -21,6 +23,7 @@ type Figure struct {
 	SVG    template.HTML
 	Points int
 	Legend []LegendEntry
+	Note   string // what the figure aggregates and how: a line under it
 }
 
 // LegendEntry names a line of a figure and its colour (CSS) and dashing.
@@ -30,10 +33,14 @@ type LegendEntry struct {
 	Dashed bool
 }
 
-// series is one named line.
+// series is one named line; err, if set, holds the half-width of each
+// point's interval (NaN: none), drawn as error bars; censored draws the
+// part of a CDF below 1 that no finished flow reached (censoredTail).
 type series struct {
-	name string
-	xy   plotter.XYs
+	name     string
+	xy       plotter.XYs
+	err      []float64
+	censored bool
 }
 
 // axes of a figure.
@@ -52,11 +59,18 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
 	fig := &Figure{Title: a.title}
+	xmax := math.Inf(-1)
+	var tails []func() error
 	for _, s := range ss {
 		var xy plotter.XYs
-		for _, pt := range s.xy {
+		var errs []float64
+		for i, pt := range s.xy {
 			if finite(pt.X) && finite(pt.Y) && (!a.logX || pt.X > 0) {
 				xy = append(xy, pt)
+				if s.err != nil {
+					errs = append(errs, s.err[i])
+				}
+				xmax = max(xmax, pt.X)
 			}
 		}
 		if len(xy) == 0 {
@@ -72,6 +86,13 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 		l.Dashes = plotutil.Dashes(i / len(plotutil.DarkColors))
 		sc.Color, sc.Shape, sc.Radius = c, plotutil.Shape(i), vg.Points(2.5)
 		p.Add(l, sc)
+		if err := errorBars(p, xy, errs, c); err != nil {
+			return nil, err
+		}
+		if s.censored {
+			last := xy[len(xy)-1]
+			tails = append(tails, func() error { return censoredTail(p, last, xmax, c) })
+		}
 		r, g, b, _ := c.RGBA()
 		fig.Legend = append(fig.Legend, LegendEntry{Name: s.name, Color: template.CSS(fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)), Dashed: len(l.Dashes) > 0})
 		fig.Points += len(xy)
@@ -79,7 +100,12 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	if fig.Points == 0 {
 		return nil, nil
 	}
-	if len(ss) == 1 || (len(fig.Legend) == 1 && fig.Legend[0].Name == "") {
+	for _, t := range tails {
+		if err := t(); err != nil {
+			return nil, err
+		}
+	}
+	if (len(ss) == 1 && !ss[0].censored) || (len(fig.Legend) == 1 && fig.Legend[0].Name == "") {
 		fig.Legend = nil
 	}
 	if a.logX {
@@ -106,6 +132,48 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	}
 	fig.SVG = svg
 	return fig, nil
+}
+
+// errorBars draws each point's interval, xy[i].Y ± half[i], in colour c;
+// points whose half-width is NaN or 0 get none.
+func errorBars(p *plot.Plot, xy plotter.XYs, half []float64, c color.Color) error {
+	var bars struct {
+		plotter.XYs
+		plotter.YErrors
+	}
+	for i, h := range half {
+		if finite(h) && h > 0 {
+			bars.XYs = append(bars.XYs, xy[i])
+			bars.YErrors = append(bars.YErrors, struct{ Low, High float64 }{h, h})
+		}
+	}
+	if len(bars.XYs) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(bars)
+	if err != nil {
+		return err
+	}
+	eb.Color, eb.Width = c, vg.Points(1)
+	p.Add(eb)
+	return nil
+}
+
+// censoredTail draws the flows a CDF misses (unfinished at the run's end,
+// censored there: their FCT is longer than any drawn) as a dotted line at
+// the CDF's last height from its last point to xmax, the figure's largest
+// x, ending in a ring.
+func censoredTail(p *plot.Plot, last plotter.XY, xmax float64, c color.Color) error {
+	end := plotter.XY{X: max(xmax, last.X), Y: last.Y}
+	l, sc, err := plotter.NewLinePoints(plotter.XYs{last, end})
+	if err != nil {
+		return err
+	}
+	l.Color, l.Width, l.Dashes = c, vg.Points(1), []vg.Length{vg.Points(1), vg.Points(2)}
+	sc.XYs = sc.XYs[1:]
+	sc.Color, sc.Shape, sc.Radius = c, draw.RingGlyph{}, vg.Points(3)
+	p.Add(l, sc)
+	return nil
 }
 
 // toSVG renders p as an inline <svg> element (the XML prolog dropped).

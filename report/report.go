@@ -19,39 +19,19 @@ import (
 	"github.com/rdcn/rdcn/sweep"
 )
 
-// Published is a figure from a paper to stand beside ours.
+// Published is a figure from a paper to stand beside ours, with the
+// tolerance that decides whether ours reproduces it (Judge).
 type Published struct {
 	What   string  // e.g. "Mars θ (d = 4)"
 	Source string  // e.g. "thesis Table 7.1"
-	Value  float64 // the published number
+	Value  float64 // the published number; NaN: not quoted (Tol may state a direction)
 	// Ours computes our counterpart from the results; ok is false when
-	// the sweep does not hold it.
+	// the sweep does not hold it. Judge also calls it on each replicate's
+	// points alone (sweep.Results.Replicates) for the per-seed interval.
 	Ours func(r *sweep.Results) (v float64, ok bool)
-	// Spread, if set, is the range of ours over replicates (min, max),
-	// shown beside it.
-	Spread func(r *sweep.Results) (lo, hi float64, ok bool)
-	Note   string
-}
-
-// Format returns the published value and ours as the report prints them:
-// "not quoted" for a NaN published value, "–" when the results do not
-// hold ours, and ours followed by its spread "(lo – hi)" when it has one.
-func (p Published) Format(r *sweep.Results) (value, ours string) {
-	value, ours = "not quoted", "–"
-	if !math.IsNaN(p.Value) {
-		value = strconv.FormatFloat(p.Value, 'g', 4, 64)
-	}
-	if p.Ours != nil {
-		if v, ok := p.Ours(r); ok {
-			ours = strconv.FormatFloat(v, 'g', 4, 64)
-			if p.Spread != nil {
-				if lo, hi, ok := p.Spread(r); ok {
-					ours += " (" + strconv.FormatFloat(lo, 'g', 4, 64) + " – " + strconv.FormatFloat(hi, 'g', 4, 64) + ")"
-				}
-			}
-		}
-	}
-	return value, ours
+	// Tol is the band, the direction and why: the verdict follows from it.
+	Tol  Tolerance
+	Note string
 }
 
 // Info is what a report says about itself.
@@ -90,11 +70,8 @@ func Sweep(w io.Writer, r *sweep.Results, info Info) error {
 	pg := page{Info: info, Kind: r.Manifest.Kind, Seed: strconv.FormatUint(r.Manifest.Seed, 10),
 		Config: string(r.SpecText), SpecHash: r.Manifest.SpecHash,
 		Done: len(r.Points), Total: len(r.Manifest.Points)}
-	for _, p := range info.Published {
-		row := pubRow{What: p.What, Source: p.Source, Note: p.Note}
-		row.Value, row.Ours = p.Format(r)
-		pg.Published = append(pg.Published, row)
-	}
+	pg.Published = JudgeAll(info.Published, r)
+	pg.Tally = Count(pg.Published)
 	for _, c := range info.Combined {
 		f, err := combinedFigure(r, c)
 		if err != nil {
@@ -116,6 +93,7 @@ func Sweep(w io.Writer, r *sweep.Results, info Info) error {
 		}
 		pg.Figures = append(pg.Figures, cdfs...)
 	}
+	pg.Means = meanTable(r)
 	pg.Table = pointTable(r)
 	return pageTemplate.Execute(w, pg)
 }
@@ -156,7 +134,11 @@ func combinedFigure(r *sweep.Results, c Combined) (*Figure, error) {
 		}
 		ss = append(ss, s)
 	}
-	return lineFigure(axes{title: c.Title, x: c.Axis, y: c.YLabel, yZero: true}, ss)
+	f, err := lineFigure(axes{title: c.Title, x: c.Axis, y: c.YLabel, yZero: true}, ss)
+	if f != nil {
+		f.Note = "Each point: the mean of the metric over every point of the sweep at that " + shortName(c.Axis) + " (other axes and seeds pooled)."
+	}
+	return f, err
 }
 
 // metricFigures plots each metric that varies across the points against
@@ -221,7 +203,7 @@ func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
 					group string
 					x     float64
 				}
-				sum, cnt := map[key]float64{}, map[key]int{}
+				vals := map[key][]float64{}
 				var groups []string
 				for _, p := range r.Points {
 					v, ok := metric(p, m)
@@ -237,18 +219,23 @@ func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
 					if !slices.Contains(groups, g) {
 						groups = append(groups, g)
 					}
-					sum[k] += v
-					cnt[k]++
+					vals[k] = append(vals[k], v)
 				}
 				var ss []series
 				for _, g := range groups {
-					s := series{name: g}
-					for k, c := range cnt {
+					var keys []key
+					for k := range vals {
 						if k.group == g {
-							s.xy = append(s.xy, plotter.XY{X: k.x, Y: sum[k] / float64(c)})
+							keys = append(keys, k)
 						}
 					}
-					slices.SortFunc(s.xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+					slices.SortFunc(keys, func(a, b key) int { return cmp.Compare(a.x, b.x) })
+					s := series{name: g}
+					for _, k := range keys {
+						iv := stats.MeanCI(vals[k])
+						s.xy = append(s.xy, plotter.XY{X: k.x, Y: iv.Mean})
+						s.err = append(s.err, iv.Half)
+					}
 					ss = append(ss, s)
 				}
 				a := axes{title: m + " against " + shortName(axs[xi].Name), x: axs[xi].Name, y: m, logX: logX}
@@ -268,6 +255,7 @@ func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
 					return nil, fmt.Errorf("%s against %s: %w", m, axs[xi].Name, err)
 				}
 				if f != nil {
+					f.Note = replicateNote(r)
 					figs = append(figs, *f)
 				}
 			}
@@ -319,7 +307,10 @@ func metric(p sweep.Finished, name string) (float64, bool) {
 }
 
 // cdfFigures draws the FCT and ToR buffer occupancy CDFs of the points
-// (at most MaxCDFLines of them, the first ones in sweep order).
+// (at most MaxCDFLines of them, the first ones in sweep order). The FCT
+// CDF is over the measured flows with the unfinished ones censored at the
+// run's end (fct_cdf.csv): a curve below 1 ends in a dotted line, and its
+// legend counts them.
 func cdfFigures(r *sweep.Results) ([]Figure, error) {
 	pts := r.Points
 	title := ""
@@ -330,11 +321,13 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 	for _, c := range []struct {
 		file, filter, title, x string
 		xcol, ycol             int
+		fct                    bool
 	}{
-		{"fct_cdf.csv", "", "FCT CDF", "FCT (µs, log)", 0, 1},
-		{"buffer_cdf.csv", "tor_buffer", "ToR buffer occupancy CDF", "occupancy (bytes, log)", 1, 2},
+		{"fct_cdf.csv", "", "FCT CDF", "FCT (µs, log)", 0, 1, true},
+		{"buffer_cdf.csv", "tor_buffer", "ToR buffer occupancy CDF", "occupancy (bytes, log)", 1, 2, false},
 	} {
 		var ss []series
+		unfinished, measured := 0, 0
 		for _, p := range pts {
 			rows, err := readCSV(filepath.Join(p.Dir, c.file))
 			if err != nil {
@@ -349,6 +342,15 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 				y, _ := strconv.ParseFloat(row[c.ycol], 64)
 				s.xy = append(s.xy, plotter.XY{X: x, Y: y})
 			}
+			if c.fct {
+				sum, err := ReadSummary(p.Dir)
+				if err != nil {
+					return nil, err
+				}
+				m := sum.Measured
+				unfinished, measured = unfinished+m.Unfinished, measured+m.Started
+				s.name, s.censored = censoredName(p.Name, m.Unfinished, m.Started), m.Unfinished > 0
+			}
 			ss = append(ss, s)
 		}
 		f, err := lineFigure(axes{title: c.title + title, x: c.x, y: "CDF", logX: true}, ss)
@@ -356,10 +358,24 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 			return nil, err
 		}
 		if f != nil {
+			f.Note = "One curve per point (each seed its own): the time-weighted occupancy of the point's ToR buffers."
+			if c.fct {
+				f.Note = fmt.Sprintf("CDF over each point's measured flows: %d of %d unfinished at the run's end, censored there "+
+					"(their FCT exceeds any drawn), so a curve with unfinished flows stops below 1 and ends in a dotted line.", unfinished, measured)
+			}
 			figs = append(figs, *f)
 		}
 	}
 	return figs, nil
+}
+
+// censoredName is a CDF's legend entry: the name, and the flows of the
+// curve unfinished at the run's end.
+func censoredName(name string, unfinished, measured int) string {
+	if unfinished == 0 {
+		return fmt.Sprintf("%s (all %d finished)", name, measured)
+	}
+	return fmt.Sprintf("%s (%d of %d unfinished, censored)", name, unfinished, measured)
 }
 
 // readCSV returns a CSV file's rows after the header.
@@ -389,6 +405,7 @@ func pointTable(r *sweep.Results) tableData {
 	}
 	names := metricNames(r)
 	t.Header = append(t.Header, names...)
+	t.Note = "One row per point (each seed its own), cells as rdcn collect writes them."
 	for _, p := range r.Points {
 		row := append([]string{p.Name}, p.Values...)
 		for _, m := range names {
@@ -407,9 +424,8 @@ func pointTable(r *sweep.Results) tableData {
 type tableData struct {
 	Header []string
 	Rows   [][]string
+	Note   string // how the cells were computed: a line under the table
 }
-
-type pubRow struct{ What, Source, Value, Ours, Note string }
 
 type page struct {
 	Info      Info
@@ -419,13 +435,16 @@ type page struct {
 	SpecHash  string
 	Done      int
 	Total     int
-	Published []pubRow
+	Published []Judgement
+	Tally     Tally
 	Figures   []Figure
+	Means     *tableData // mean ± CI over seeds
 	Table     tableData
 	Extra     []tableData // single run: drops, configuration
 }
 
-var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"perSeed": FormatPerSeed, "verdictHow": func() string { return VerdictHow }}).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -447,6 +466,14 @@ th { background: #f3f3f3; }
 td:first-child, th:first-child, #published td, #published th { text-align: left; }
 pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.85em; }
 .scroll { overflow-x: auto; }
+.headline { font-weight: bold; }
+.how, .note { color: #555; font-size: 0.8em; max-width: 60em; }
+.why { color: #555; font-size: 0.9em; }
+td.verdict { white-space: nowrap; font-weight: bold; }
+.v-within { background: #d7f0d7; color: #14591b; }
+.v-same { background: #fbeccb; color: #7a4d00; }
+.v-differs { background: #f7d4d4; color: #8a1414; }
+.v-notrun, .v-none { background: #eee; color: #555; }
 </style>
 </head>
 <body>
@@ -454,24 +481,121 @@ pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; font-size: 0.85em; 
 {{with .Info.Description}}<p>{{.}}</p>{{end}}
 <p class="meta">Produced by rdcn {{.Info.Version}}; kind {{.Kind}}; seed {{.Seed}}{{if .SpecHash}}; spec hash {{printf "%.12s" .SpecHash}}{{end}}{{if .Total}}; {{.Done}} of {{.Total}} points finished{{end}}.</p>
 {{if .Published}}<h2>Published values beside ours</h2>
-<table id="published"><tr><th>what</th><th>source</th><th>published</th><th>ours</th><th>note</th></tr>
-{{range .Published}}<tr><td>{{.What}}</td><td>{{.Source}}</td><td>{{.Value}}</td><td>{{.Ours}}</td><td>{{.Note}}</td></tr>
-{{end}}</table>{{end}}
+<p class="headline" id="verdicts">{{.Tally.Headline}}</p>
+<table id="published"><tr><th>verdict</th><th>what</th><th>source</th><th>published</th><th>band (why)</th><th>ours</th><th>per seed</th><th>note</th></tr>
+{{range .Published}}<tr><td class="verdict {{.Verdict.Class}}" data-verdict="{{.Verdict.Word}}">{{.Verdict.Symbol}} {{.Verdict.Word}}</td><td>{{.What}}</td><td>{{.Source}}</td><td>{{.Value}}</td><td>{{.Band}}{{with .Why}} <span class="why">({{.}})</span>{{end}}</td><td>{{.Ours}}</td><td>{{perSeed .PerSeed}}</td><td>{{.Note}}</td></tr>
+{{end}}</table>
+<p class="how">{{verdictHow}}</p>{{end}}
 {{range .Extra}}<h2>{{index .Header 0}}</h2>
 <table class="extra">{{range .Rows}}<tr>{{range $i, $c := .}}{{if eq $i 0}}<th>{{$c}}</th>{{else}}<td>{{$c}}</td>{{end}}{{end}}</tr>
-{{end}}</table>{{end}}
+{{end}}</table>{{with .Note}}
+<p class="note">{{.}}</p>{{end}}{{end}}
 <h2>Plots</h2>
 <div class="figs">
-{{range .Figures}}<figure data-points="{{.Points}}">{{.SVG}}{{with .Legend}}
-<figcaption>{{range .}}<span class="key"><span class="swatch{{if .Dashed}} dashed{{end}}" style="border-top-color: {{.Color}}"></span>{{.Name}}</span> {{end}}</figcaption>{{end}}</figure>
+{{range .Figures}}<figure data-points="{{.Points}}">{{.SVG}}{{if or .Legend .Note}}
+<figcaption>{{range .Legend}}<span class="key"><span class="swatch{{if .Dashed}} dashed{{end}}" style="border-top-color: {{.Color}}"></span>{{.Name}}</span> {{end}}{{with .Note}}<div class="note">{{.}}</div>{{end}}</figcaption>{{end}}</figure>
 {{end}}</div>
+{{with .Means}}<h2>Mean over seeds (± 95 % confidence interval)</h2>
+<div class="scroll"><table id="means">
+<tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table></div>
+<p class="note">{{.Note}}</p>{{end}}
 {{if .Table.Rows}}<h2>Every point</h2>
 <div class="scroll"><table id="points">
 <tr>{{range .Table.Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Table.Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table></div>{{end}}
+{{end}}</table></div>
+<p class="note">{{.Table.Note}}</p>{{end}}
 <h2>Configuration</h2>
 <pre>{{.Config}}</pre>
 </body>
 </html>
 `))
+
+// replicates is the number of values of the sweep's seed axis (1 without
+// one).
+func replicates(r *sweep.Results) int {
+	for _, a := range r.Manifest.Axes {
+		if a.Name == sweep.ReplicateAxis {
+			return len(a.Values)
+		}
+	}
+	return 1
+}
+
+// replicateNote says what a figure of metric means aggregates.
+func replicateNote(r *sweep.Results) string {
+	if n := replicates(r); n > 1 {
+		return fmt.Sprintf("Each point: the mean over the %d seeds (the seed axis); bars: its 95 %% confidence interval (Student t, n − 1 degrees of freedom).", n)
+	}
+	return "Each point: one run (the sweep has no seed axis, so no interval)."
+}
+
+// meanTable is one row per combination of the axes other than the seed
+// axis: each metric's mean over the seeds ± the half-width of its 95 %
+// confidence interval, and the number of seeds; nil without a seed axis
+// of two or more values.
+func meanTable(r *sweep.Results) *tableData {
+	ri := slices.IndexFunc(r.Manifest.Axes, func(a sweep.ManifestAxis) bool { return a.Name == sweep.ReplicateAxis })
+	if ri < 0 || len(r.Manifest.Axes[ri].Values) < 2 {
+		return nil
+	}
+	t := &tableData{Header: []string{"point"}}
+	for i, a := range r.Manifest.Axes {
+		if i != ri {
+			t.Header = append(t.Header, a.Name)
+		}
+	}
+	names := metricNames(r)
+	t.Header = append(append(t.Header, "seeds"), names...)
+	var order []string
+	groups := map[string][]sweep.Finished{}
+	for _, p := range r.Points {
+		vals := slices.Delete(slices.Clone(p.Values), ri, ri+1)
+		k := strings.Join(vals, "\x00")
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], p)
+	}
+	for _, k := range order {
+		ps := groups[k]
+		var name []string
+		for i, a := range r.Manifest.Axes {
+			if i != ri {
+				name = append(name, shortName(a.Name)+"="+ps[0].Values[i])
+			}
+		}
+		row := append([]string{strings.Join(name, "_")}, strings.Split(k, "\x00")...)
+		if k == "" {
+			row = row[:1]
+		}
+		row = append(row, strconv.Itoa(len(ps)))
+		for _, m := range names {
+			var xs []float64
+			for _, p := range ps {
+				if v, ok := metric(p, m); ok {
+					xs = append(xs, v)
+				}
+			}
+			row = append(row, formatInterval(stats.MeanCI(xs)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	t.Note = "Each cell: the mean over the seeds (the seed axis; NaN values left out) ± the half-width of its 95 % confidence interval, " +
+		"Student t with n − 1 degrees of freedom (n the seeds with a value); one value: no interval. Every seed's own row is in the table below, as rdcn collect writes it."
+	return t
+}
+
+// formatInterval is "mean ± half", "mean" without an interval, "" with no
+// value.
+func formatInterval(iv stats.Interval) string {
+	switch {
+	case iv.N == 0:
+		return ""
+	case math.IsNaN(iv.Half):
+		return num(iv.Mean)
+	}
+	return num(iv.Mean) + " ± " + num(iv.Half)
+}

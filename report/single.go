@@ -18,17 +18,27 @@ import (
 // (every k-th flow of flows.csv, in file order).
 const MaxScatter = 4000
 
+// ReadSummary reads the summary.json of an rdcn simulate output directory
+// (or of a simulate point of a sweep).
+func ReadSummary(dir string) (*fabric.Summary, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: not an rdcn simulate output directory (summary.json: %v)", dir, err)
+	}
+	var sum fabric.Summary
+	if err := json.Unmarshal(b, &sum); err != nil || !strings.HasPrefix(sum.Format, "rdcn.simulate/") {
+		return nil, fmt.Errorf("%s/summary.json: not an rdcn.simulate summary", dir)
+	}
+	return &sum, nil
+}
+
 // Run writes the HTML report of one rdcn simulate output directory:
 // FCT against flow size and by size bucket, utilisation and buffer
 // occupancy over time, the occupancy CDF, drops and the configuration.
 func Run(w io.Writer, dir string, info Info) error {
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	sum, err := ReadSummary(dir)
 	if err != nil {
-		return fmt.Errorf("%s: not an rdcn simulate output directory (summary.json: %v)", dir, err)
-	}
-	var sum fabric.Summary
-	if err := json.Unmarshal(b, &sum); err != nil || !strings.HasPrefix(sum.Format, "rdcn.simulate/") {
-		return fmt.Errorf("%s/summary.json: not an rdcn.simulate summary", dir)
+		return err
 	}
 	if info.Title == "" {
 		info.Title = "rdcn simulate: " + filepath.Base(filepath.Clean(dir))
@@ -131,9 +141,10 @@ func Run(w io.Writer, dir string, info Info) error {
 		{"circuit utilisation", f(float64(sum.CircuitUtilization))},
 		{"simulated time", sum.SimTime},
 	}})
-	fct := tableData{Header: []string{"FCT by bucket (µs)"}, Rows: [][]string{{"bucket", "flows", "p50", "p99", "p99.9", "slowdown p99"}}}
+	fct := tableData{Header: []string{"FCT by bucket (µs)"}, Rows: [][]string{{"bucket", "flows completed", "unfinished", "p50", "p99", "p99.9", "slowdown p99"}},
+		Note: "Percentiles over the measured flows that completed; unfinished: measured flows not complete at the run's end, in no percentile."}
 	for _, bk := range sum.FCT {
-		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), f(float64(bk.FCTus.P50)),
+		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), strconv.Itoa(bk.Unfinished), f(float64(bk.FCTus.P50)),
 			f(float64(bk.FCTus.P99)), f(float64(bk.FCTus.P999)), f(float64(bk.Slowdown.P99))})
 	}
 	pg.Extra = append(pg.Extra, fct)

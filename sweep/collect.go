@@ -186,3 +186,29 @@ func (r *Results) Rows() [][]string {
 func (r *Results) WriteCSV(w io.Writer) error {
 	return stats.WriteCSV(w, r.Header(), r.Rows())
 }
+
+// Replicates splits the results by the replicate axis (ReplicateAxis):
+// one Results per value that has points, in the axis's order, holding that
+// replicate's points and the axis with that value only; nil without a
+// replicate axis.
+func (r *Results) Replicates() []*Results {
+	ai := slices.IndexFunc(r.Manifest.Axes, func(a ManifestAxis) bool { return a.Name == ReplicateAxis })
+	if ai < 0 {
+		return nil
+	}
+	var out []*Results
+	for _, v := range r.Manifest.Axes[ai].Values {
+		sub := &Results{Manifest: r.Manifest, SpecText: r.SpecText}
+		sub.Manifest.Axes = slices.Clone(r.Manifest.Axes)
+		sub.Manifest.Axes[ai].Values = []string{v}
+		for _, p := range r.Points {
+			if p.Values[ai] == v {
+				sub.Points = append(sub.Points, p)
+			}
+		}
+		if len(sub.Points) > 0 {
+			out = append(out, sub)
+		}
+	}
+	return out
+}

@@ -86,7 +86,9 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 }
 
 // simulateMetrics are a summary's scalars: FCT p50/p99 (µs) and slowdown
-// p99 per size bucket, completion, utilisation (all days, and the days
+// p99 per size bucket, completion (the fraction of every flow; the measured
+// flows completed and unfinished at the run's end, and the fraction of
+// their bytes delivered), utilisation (all days, and the days
 // that carried demand: NaN without circuits), queueing latency p99/p99.9
 // (µs), drops and buffers; QCT p50/p99 (µs) with incast queries, and the
 // PFC pause frames sent and paused time (µs) with buffer.lossless.
@@ -103,6 +105,9 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 		done = float64(s.Flows.Completed) / float64(s.Flows.Started)
 	}
 	add("flows_completed_fraction", done)
+	add("flows_completed", float64(s.Measured.Completed))
+	add("flows_unfinished", float64(s.Measured.Unfinished))
+	add("delivered_fraction", float64(s.Measured.DeliveredFraction))
 	add("host_utilization", float64(s.HostUtilization))
 	add("circuit_utilization", float64(s.CircuitUtilization))
 	add("circuit_util_demand", float64(s.DemandCircuit.Utilization))
@@ -170,24 +175,41 @@ func incastMetrics(r *fabric.Result) []Metric {
 		{"background_short_slowdown_p99", stats.Summarize(short).P99}}
 }
 
-// fctCDF is the FCT distribution of the completed flows at up to
-// fctCDFPoints evenly spaced ranks (always the first and the last).
+// fctCDF is the FCT distribution of the measured flows (those the FCT
+// percentiles count) at up to fctCDFPoints evenly spaced ranks of the
+// completed ones (always the first and the last). The unfinished ones are
+// censored at the run's end: their FCT is longer than any drawn, so they
+// count in the denominator and the CDF ends at completed/measured, below 1
+// when a flow is unfinished.
 func fctCDF(r *fabric.Result) table {
-	var fcts []float64
+	fcts, measured := CensoredFCTs(r)
+	var rows [][]string
+	n := len(fcts)
+	step := max(1, n/fctCDFPoints)
+	for i := 0; i < n; i += step {
+		rows = append(rows, []string{stats.FormatFloat(fcts[i]), stats.FormatFloat(float64(i+1) / float64(measured))})
+	}
+	if n > 0 && (n-1)%step != 0 {
+		rows = append(rows, []string{stats.FormatFloat(fcts[n-1]), stats.FormatFloat(float64(n) / float64(measured))})
+	}
+	return table{[]string{"fct_us", "cdf"}, rows}
+}
+
+// CensoredFCTs are the FCTs (µs, ascending) of the measured flows that
+// completed, and the number of measured flows: those started in the
+// measurement window, completed or not. An FCT CDF divides ranks by
+// measured, so the flows unfinished at the run's end (censored there) keep
+// it below 1.
+func CensoredFCTs(r *fabric.Result) (fcts []float64, measured int) {
 	for _, f := range r.Flows {
+		if !r.Measure.Contains(f.Start) {
+			continue
+		}
+		measured++
 		if f.Done {
 			fcts = append(fcts, float64(f.FCT)/float64(rotor.Microsecond))
 		}
 	}
 	slices.Sort(fcts)
-	var rows [][]string
-	n := len(fcts)
-	step := max(1, n/fctCDFPoints)
-	for i := 0; i < n; i += step {
-		rows = append(rows, []string{stats.FormatFloat(fcts[i]), stats.FormatFloat(float64(i+1) / float64(n))})
-	}
-	if n > 0 && (n-1)%step != 0 {
-		rows = append(rows, []string{stats.FormatFloat(fcts[n-1]), "1"})
-	}
-	return table{[]string{"fct_us", "cdf"}, rows}
+	return fcts, measured
 }

@@ -107,3 +107,33 @@ func TestSimulateMetricsCircuitLatencyPFC(t *testing.T) {
 		}
 	}
 }
+
+// TestCensoredFCTCDF: on flows made by hand — four measured, two of them
+// unfinished, one completed flow outside the window — the FCT CDF ranks
+// the two completed ones over the four measured (0.25, 0.5: the
+// unfinished are censored at the run's end, so it never reaches 1), and
+// the completion metrics count them.
+func TestCensoredFCTCDF(t *testing.T) {
+	us := rotor.Microsecond
+	flow := func(start, fct rotor.Time) fabric.FlowResult {
+		return fabric.FlowResult{Flow: workload.Flow{Bytes: 1000, Start: start}, Done: fct > 0, FCT: fct, Received: 1000}
+	}
+	r := &fabric.Result{Measure: fabric.Window{From: 10 * us, To: 1000 * us}, Flows: []fabric.FlowResult{
+		flow(0, 5*us), // before the window
+		flow(10*us, 30*us), flow(20*us, 0), flow(30*us, 10*us), flow(40*us, 0)}}
+	tab := fctCDF(r)
+	if len(tab.rows) != 2 || tab.rows[0][0] != "10" || tab.rows[0][1] != "0.25" || tab.rows[1][0] != "30" || tab.rows[1][1] != "0.5" {
+		t.Errorf("CDF rows %q, want [10 0.25] [30 0.5]", tab.rows)
+	}
+	s := &fabric.Summary{}
+	s.Measured = fabric.Measured{Started: 4, Completed: 2, Unfinished: 2, DeliveredFraction: 0.75}
+	got := map[string]float64{}
+	for _, m := range simulateMetrics(s) {
+		got[m.Name] = m.Value
+	}
+	for k, w := range map[string]float64{"flows_completed": 2, "flows_unfinished": 2, "delivered_fraction": 0.75} {
+		if v, ok := got[k]; !ok || v != w {
+			t.Errorf("%s = %v (present %v), want %v", k, v, ok, w)
+		}
+	}
+}

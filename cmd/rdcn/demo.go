@@ -162,6 +162,9 @@ func runDemo(c *cli.Context) error {
 			return fmt.Errorf("%s: %w", run.name, err)
 		}
 		s := out.summary
+		if warn := completionWarning(s); warn != "" {
+			fmt.Fprintf(c.App.ErrWriter, "rdcn demo: %s: %s\n", run.name, warn)
+		}
 		r := demoRow{name: run.name, routing: spec.Get("routing.mode"), transport: spec.Get("transport.kind"),
 			period: sched.Period, uniform: unif, worst: worst,
 			hostU: s.HostUtilization, circU: s.CircuitUtilization, drops: s.Packets.Dropped, measured: s.Measured}

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/rdcn/rdcn/experiment"
+	"github.com/rdcn/rdcn/sweep"
 )
 
 func experimentCommand() *cli.Command {
@@ -83,6 +84,9 @@ func runExperiment(c *cli.Context) error {
 		len(out.Failed), out.Wall.Seconds(), filepath.Join(dir, experiment.ReportFile))
 	if n := len(out.Failed); n > 0 {
 		return fmt.Errorf("%d of %d points failed (first: %v)", n, out.Points, out.Failed[0])
+	}
+	if r, err := sweep.Collect(dir); err == nil {
+		warnPoints(c.App.ErrWriter, "experiment", r)
 	}
 	return experiment.WritePublished(c.App.Writer, e, dir)
 }

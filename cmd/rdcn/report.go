@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -45,7 +46,15 @@ func reportCommand() *cli.Command {
 				if err := report.Run(io.Discard, dir, info); err != nil { // check before writing
 					return badInput("report", "%v", err)
 				}
-				return writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Run(w, dir, info) })
+				if err := writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Run(w, dir, info) }); err != nil {
+					return err
+				}
+				if sum, err := report.ReadSummary(dir); err == nil {
+					if warn := completionWarning(sum); warn != "" {
+						fmt.Fprintln(c.App.ErrWriter, "rdcn report: "+warn)
+					}
+				}
+				return nil
 			}
 			r, err := collectArgs(c)
 			if err != nil {
@@ -54,6 +63,7 @@ func reportCommand() *cli.Command {
 			if err := writeOutput(c.App.Writer, out, func(w io.Writer) error { return report.Sweep(w, r, info) }); err != nil {
 				return err
 			}
+			warnPoints(c.App.ErrWriter, "report", r)
 			return collectProblems(c, r)
 		},
 	}

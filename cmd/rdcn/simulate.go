@@ -18,6 +18,7 @@ import (
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/scenario"
 	"github.com/rdcn/rdcn/stats"
+	"github.com/rdcn/rdcn/sweep"
 	"github.com/rdcn/rdcn/workload"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -463,19 +464,17 @@ func (o *simOutput) writeBufferCDF(w io.Writer) error {
 
 func (o *simOutput) plotFCT(w io.Writer) error {
 	p := plot.New()
-	p.Title.Text = "Flow completion time"
 	p.X.Label.Text = "FCT (µs, log scale)"
 	p.Y.Label.Text = "CDF"
-	var fcts []float64
-	for _, f := range o.result.Flows {
-		if f.Done && f.FCT > 0 {
-			fcts = append(fcts, float64(f.FCT)/float64(rotor.Microsecond))
-		}
-	}
-	sort.Float64s(fcts)
-	pts := make(plotter.XYs, len(fcts))
+	// Over the measured flows; the unfinished ones are censored at the
+	// run's end, so the CDF stops at completed/measured.
+	fcts, measured := sweep.CensoredFCTs(o.result)
+	p.Title.Text = fmt.Sprintf("Flow completion time (%d of %d measured flows unfinished, censored)", measured-len(fcts), measured)
+	var pts plotter.XYs
 	for i, v := range fcts {
-		pts[i] = plotter.XY{X: v, Y: float64(i+1) / float64(len(fcts))}
+		if v > 0 {
+			pts = append(pts, plotter.XY{X: v, Y: float64(i+1) / float64(measured)})
+		}
 	}
 	if len(pts) == 0 { // a log axis needs a positive range: an empty linear one instead
 		p.Title.Text += " (no flow completed)"

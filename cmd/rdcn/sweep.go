@@ -93,6 +93,9 @@ func runSweep(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "%d points: %d already done, %d run, %d failed; %.1f s wall, CPU/wall %.2f; results in %s\n",
 		out.Points, out.Skipped, out.Ran, len(out.Failed), out.Wall.Seconds(), ratio, c.String("output"))
+	if r, err := sweep.Collect(c.String("output")); err == nil {
+		warnPoints(c.App.ErrWriter, "sweep", r)
+	}
 	if ctx.Err() != nil {
 		return &interruptedError{"sweep; rerun the same command to resume"}
 	}
