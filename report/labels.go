@@ -20,7 +20,7 @@ var metricLabels = map[string]label{
 	"delivered_fraction":            {"bytes delivered", "fraction of offered"},
 	"host_utilization":              {"host link utilisation", "fraction"},
 	"circuit_utilization":           {"circuit utilisation", "fraction"},
-	"circuit_util_demand":           {"circuit utilisation on days with demand", "fraction"},
+	"circuit_util_demand":           {"circuit utilisation, demand days", "fraction"},
 	"queueing_latency_p99_us":       {"queueing latency p99", "µs"},
 	"queueing_latency_p999_us":      {"queueing latency p99.9", "µs"},
 	"drop_rate":                     {"drop rate", "fraction of packets"},
@@ -39,7 +39,7 @@ var metricLabels = map[string]label{
 	"incast_slowdown_p99":           {"incast slowdown p99", "× ideal FCT"},
 	"incast_unfinished":             {"incast flows unfinished", "flows"},
 	"query_lossless_fraction":       {"bursts absorbed without loss", "fraction"},
-	"background_short_slowdown_p99": {"short background flows' slowdown p99", "× ideal FCT"},
+	"background_short_slowdown_p99": {"short background slowdown p99", "× ideal FCT"},
 	// throughput
 	"theta":         {"θ", "fraction of the hose rate"},
 	"theta_upper":   {"θ, certified upper end", "fraction of the hose rate"},

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // MaxCurves is the most series one panel draws; more are split into
@@ -148,6 +149,10 @@ func barFigure(a axes, ss []series) (*Figure, error) {
 	}
 	p.NominalX(a.nominal...)
 	p.X.Min, p.X.Max = -0.5, float64(len(a.nominal))-0.5
+	if crowded(a.nominal) { // slanted, so neighbours do not overlap
+		p.X.Tick.Label.Rotation = math.Pi / 6
+		p.X.Tick.Label.XAlign, p.X.Tick.Label.YAlign = draw.XRight, draw.YTop
+	}
 	if p.Y.Min > 0 {
 		p.Y.Min = 0
 	}
@@ -174,4 +179,15 @@ func valueTicks(values []float64) []float64 {
 		return nil
 	}
 	return values
+}
+
+// crowded reports whether category names set side by side would overlap
+// on a figure's x axis: more characters per category than the plot's
+// width gives one at the tick font (about 60 characters in all).
+func crowded(names []string) bool {
+	longest := 0
+	for _, n := range names {
+		longest = max(longest, len([]rune(n)))
+	}
+	return longest*len(names) > 60
 }
