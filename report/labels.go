@@ -41,23 +41,23 @@ var metricLabels = map[string]label{
 	"query_lossless_fraction":       {"bursts absorbed without loss", "fraction"},
 	"background_short_slowdown_p99": {"short background slowdown p99", "× ideal FCT"},
 	// throughput
-	"theta":         {"θ", "fraction of the hose rate"},
-	"theta_upper":   {"θ, certified upper end", "fraction of the hose rate"},
+	"theta":         {"θ", "× hose rate"},
+	"theta_upper":   {"θ, certified upper end", "× hose rate"},
 	"route_length":  {"average route length", "hops"},
 	"per_node_gbps": {"throughput per node", "Gb/s"},
 	// tradeoff (per design)
 	"degree":               {"degree d", ""},
-	"theta_exact":          {"θ any routing", "fraction of the hose rate"},
-	"theta_vlb":            {"θ VLB", "fraction of the hose rate"},
-	"theta_buffer_limited": {"θ within the buffer", "fraction of the hose rate"},
+	"theta_exact":          {"θ any routing", "× hose rate"},
+	"theta_vlb":            {"θ VLB", "× hose rate"},
+	"theta_buffer_limited": {"θ within the buffer", "× hose rate"},
 	"delay_us":             {"average route delay", "µs"},
 	"buffer_per_tor_mb":    {"buffer per ToR", "MB"},
 	// predict
-	"any_routing_mean":  {"θ any routing, mean over samples", "fraction of the hose rate"},
-	"any_routing_min":   {"θ any routing, worst sample", "fraction of the hose rate"},
-	"single_hop_mean":   {"θ single hop, mean over samples", "fraction of the hose rate"},
-	"consistency_bound": {"consistency bound", "fraction of the hose rate"},
-	"robustness_bound":  {"robustness bound", "fraction of the hose rate"},
+	"any_routing_mean":  {"θ any routing, sample mean", "× hose rate"},
+	"any_routing_min":   {"θ any routing, worst sample", "× hose rate"},
+	"single_hop_mean":   {"θ single hop, sample mean", "× hose rate"},
+	"consistency_bound": {"consistency bound", "× hose rate"},
+	"robustness_bound":  {"robustness bound", "× hose rate"},
 }
 
 // keyLabels are the sweep keys the experiments put on an x axis.

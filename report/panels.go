@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -108,6 +109,7 @@ func yRange(ss []series, zero bool) (lo, hi float64) {
 func barFigure(a axes, ss []series) (*Figure, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fitLabels(p)
 	fig := &Figure{Title: a.title}
 	const group = 0.8 // of the space between two categories
 	w := group / float64(len(ss))
@@ -190,4 +192,19 @@ func crowded(names []string) bool {
 		longest = max(longest, len([]rune(n)))
 	}
 	return longest*len(names) > 60
+}
+
+// fitLabels shrinks the font of a title or axis label too long for a
+// figure (5 × 3.4 inches) so that it fits instead of being cut off: a
+// character is about 0.55 em wide, the title and x label have about
+// 340 pt across, the y label 200 pt up; never below 6.5 pt.
+func fitLabels(p *plot.Plot) {
+	fit := func(t *text.Style, s string, room float64) {
+		if n := 0.55 * float64(len([]rune(s))); n*float64(t.Font.Size) > room {
+			t.Font.Size = vg.Length(math.Max(6.5, room/n))
+		}
+	}
+	fit(&p.Title.TextStyle, p.Title.Text, 340)
+	fit(&p.X.Label.TextStyle, p.X.Label.Text, 340)
+	fit(&p.Y.Label.TextStyle, p.Y.Label.Text, 200)
 }

@@ -59,6 +59,7 @@ type axes struct {
 func lineFigure(a axes, ss []series) (*Figure, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fitLabels(p)
 	fig := &Figure{Title: a.title}
 	xmax := math.Inf(-1)
 	var tails []func() error
@@ -213,6 +214,7 @@ func scatterFigure(a axes, s series) (*Figure, error) {
 	}
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fitLabels(p)
 	sc, err := plotter.NewScatter(xy)
 	if err != nil {
 		return nil, err
