@@ -132,10 +132,10 @@ func Run(w io.Writer, dir string, info Info) error {
 	}
 	if rows, err := readCSV(filepath.Join(dir, "buffer_cdf.csv")); err == nil {
 		var ss []series
-		for _, what := range []string{"tor_buffer", "voq"} {
-			s := series{name: what}
+		for _, what := range [][2]string{{"tor_buffer", "ToR shared buffer"}, {"voq", "VOQ"}} {
+			s := series{name: what[1]}
 			for _, r := range rows {
-				if r[0] == what {
+				if r[0] == what[0] {
 					x, _ := strconv.ParseFloat(r[1], 64)
 					y, _ := strconv.ParseFloat(r[2], 64)
 					s.xy = append(s.xy, plotter.XY{X: x, Y: y})
