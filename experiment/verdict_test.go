@@ -15,7 +15,7 @@ import (
 // published values: each declares a tolerance with its reason, and the
 // report of the experiment's sweep (no point finished: nothing of ours)
 // shows every row with a verdict — within band, same direction, differs or
-// not run for a number or a claim, "no claim" only where the paper quotes
+// no value for a number or a claim, "no claim" only where the paper quotes
 // neither — and the headline counts them.
 func TestEveryPublishedValueHasAVerdict(t *testing.T) {
 	row := regexp.MustCompile(`<tr><td class="verdict [a-z-]+" data-verdict="([a-z ]+)">`)
@@ -42,7 +42,7 @@ func TestEveryPublishedValueHasAVerdict(t *testing.T) {
 			if p.Tol.Why == "" {
 				t.Errorf("%s: %q declares no tolerance", e.Name, p.What)
 			}
-			want := "not run"
+			want := "no value"
 			if math.IsNaN(p.Value) && p.Tol.Sense == 0 {
 				want = "no claim"
 			} else {

@@ -35,12 +35,15 @@ type LegendEntry struct {
 
 // series is one named line; err, if set, holds the half-width of each
 // point's interval (NaN: none), drawn as error bars; censored draws the
-// part of a CDF below 1 that no finished flow reached (censoredTail).
+// part of a CDF below 1 that no finished flow reached (censoredTail) up
+// to censorAt, the longest FCT the run could show (0: the figure's
+// largest x).
 type series struct {
 	name     string
 	xy       plotter.XYs
 	err      []float64
 	censored bool
+	censorAt float64
 }
 
 // axes of a figure.
@@ -92,8 +95,8 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 			return nil, err
 		}
 		if s.censored {
-			last := xy[len(xy)-1]
-			tails = append(tails, func() error { return censoredTail(p, last, xmax, c) })
+			last, at := xy[len(xy)-1], s.censorAt
+			tails = append(tails, func() error { return censoredTail(p, last, max(at, xmax), c) })
 		}
 		r, g, b, _ := c.RGBA()
 		fig.Legend = append(fig.Legend, LegendEntry{Name: s.name, Color: template.CSS(fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)), Dashed: len(l.Dashes) > 0})
@@ -106,6 +109,9 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 		if err := t(); err != nil {
 			return nil, err
 		}
+	}
+	if len(tails) > 0 && p.Y.Max < 1 { // a censored CDF: show how far below 1 it stops
+		p.Y.Max = 1
 	}
 	if (len(ss) == 1 && !ss[0].censored) || (len(fig.Legend) == 1 && fig.Legend[0].Name == "") {
 		fig.Legend = nil
@@ -166,8 +172,7 @@ func errorBars(p *plot.Plot, xy plotter.XYs, half []float64, c color.Color) erro
 
 // censoredTail draws the flows a CDF misses (unfinished at the run's end,
 // censored there: their FCT is longer than any drawn) as a dotted line at
-// the CDF's last height from its last point to xmax, the figure's largest
-// x, ending in a ring.
+// the CDF's last height from its last point to xmax, ending in a ring.
 func censoredTail(p *plot.Plot, last plotter.XY, xmax float64, c color.Color) error {
 	end := plotter.XY{X: max(xmax, last.X), Y: last.Y}
 	l, sc, err := plotter.NewLinePoints(plotter.XYs{last, end})

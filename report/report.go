@@ -12,9 +12,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/sweep"
 )
@@ -355,7 +357,7 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 				}
 				m := sum.Measured
 				unfinished, measured = unfinished+m.Unfinished, measured+m.Started
-				s.name, s.censored = censoredName(p.Name, m.Unfinished, m.Started), m.Unfinished > 0
+				s.name, s.censored, s.censorAt = censoredName(p.Name, m.Unfinished, m.Started), m.Unfinished > 0, longestFCT(sum)
 			}
 			ss = append(ss, s)
 		}
@@ -367,12 +369,23 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 			f.Note = "One curve per point (each seed its own): the time-weighted occupancy of the point's ToR buffers."
 			if c.fct {
 				f.Note = fmt.Sprintf("CDF over each point's measured flows: %d of %d unfinished at the run's end, censored there "+
-					"(their FCT exceeds any drawn), so a curve with unfinished flows stops below 1 and ends in a dotted line.", unfinished, measured)
+					"(their FCT exceeds any drawn), so a curve with unfinished flows stops below 1 and a dotted line carries it to the longest FCT the run could show.", unfinished, measured)
 			}
 			figs = append(figs, f)
 		}
 	}
 	return figs, nil
+}
+
+// longestFCT is the longest FCT (µs) a measured flow of the run could
+// show: from the measurement window's start to the run's end (0 when the
+// summary's simulated time does not parse).
+func longestFCT(s *fabric.Summary) float64 {
+	d, err := time.ParseDuration(s.SimTime)
+	if err != nil {
+		return 0
+	}
+	return float64(d)/float64(time.Microsecond) - float64(s.Measured.FromUs)
 }
 
 // censoredName is a CDF's legend entry: the name, and the flows of the

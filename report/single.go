@@ -34,6 +34,40 @@ func ReadSummary(dir string) (*fabric.Summary, error) {
 	return &sum, nil
 }
 
+// censoredCDF is the FCT CDF of the measured flows of flows.csv's rows
+// (those started in the summary's window): ranks of the completed ones
+// over all of them, so the unfinished ones, censored at the run's end,
+// keep it below 1; the legend counts them.
+func censoredCDF(rows [][]string, sum *fabric.Summary) (*Figure, error) {
+	m := sum.Measured
+	var fcts []float64
+	measured := 0
+	for _, r := range rows {
+		if len(r) < 7 {
+			continue
+		}
+		start, _ := strconv.ParseFloat(r[4], 64)
+		if start < float64(m.FromUs) || start >= float64(m.ToUs) {
+			continue
+		}
+		measured++
+		if r[5] == "true" {
+			fct, _ := strconv.ParseFloat(r[6], 64)
+			fcts = append(fcts, fct)
+		}
+	}
+	slices.Sort(fcts)
+	s := series{name: censoredName("measured flows", measured-len(fcts), measured), censored: len(fcts) < measured, censorAt: longestFCT(sum)}
+	for i, x := range fcts {
+		s.xy = append(s.xy, plotter.XY{X: x, Y: float64(i+1) / float64(measured)})
+	}
+	f, err := lineFigure(axes{title: "FCT CDF", x: "FCT (µs, log)", y: "CDF", logX: true}, []series{s})
+	if f != nil {
+		f.Note = "Over the flows started in the measurement window; those unfinished at the run's end are censored there (their FCT exceeds any drawn), so the curve stops at completed/measured and a dotted line carries it to the longest FCT the run could show."
+	}
+	return f, err
+}
+
 // Run writes the HTML report of one rdcn simulate output directory:
 // FCT against flow size and by size bucket, utilisation and buffer
 // occupancy over time, the occupancy CDF, drops and the configuration.
@@ -105,6 +139,10 @@ func Run(w io.Writer, dir string, info Info) error {
 			return err
 		}
 		note(fmt.Sprintf("One dot per completed flow among every %d-th of flows.csv's %d flows (%d looked at); unfinished flows have no FCT and no dot.", step, len(rows), drawn))
+		f, err := censoredCDF(rows, sum)
+		if err := add(f, err); err != nil {
+			return err
+		}
 	}
 	if rows, err := readCSV(filepath.Join(dir, "timeseries.csv")); err == nil {
 		col := func(c int, name string) series {

@@ -75,15 +75,16 @@ const (
 	SameDirection
 	// Differs: outside the band and not the same direction.
 	Differs
-	// NotRun: the results hold no value of ours.
+	// NotRun: the results hold no value of ours (not run, or undefined:
+	// a reduction against a baseline of zero).
 	NotRun
 )
 
-var verdictWords = [...]string{"no claim", "within band", "same direction", "differs", "not run"}
+var verdictWords = [...]string{"no claim", "within band", "same direction", "differs", "no value"}
 var verdictSymbols = [...]string{"–", "✓", "≈", "✗", "∅"}
 
-// Word is the verdict in text: within band, same direction, differs, not
-// run or no claim.
+// Word is the verdict in text: within band, same direction, differs, no
+// value or no claim.
 func (v Verdict) Word() string { return verdictWords[v] }
 
 // Symbol is the verdict's mark in HTML (beside its colour).
@@ -222,7 +223,7 @@ func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
 // Tally counts the verdicts of judgements: n the published values (rows
 // with a number or a claim), k within band, m same direction only, d
-// differing, u not run.
+// differing, u with no value of ours.
 type Tally struct{ N, Within, Same, Differs, NotRun int }
 
 // Count tallies js.
@@ -247,9 +248,9 @@ func Count(js []Judgement) Tally {
 }
 
 // Headline is the tally's one line: "k of n published values reproduced,
-// m same direction only (d differ, u not run)".
+// m same direction only (d differ, u with no value of ours)".
 func (t Tally) Headline() string {
-	return fmt.Sprintf("%d of %d published values reproduced, %d same direction only (%d differ, %d not run)",
+	return fmt.Sprintf("%d of %d published values reproduced, %d same direction only (%d differ, %d with no value of ours)",
 		t.Within, t.N, t.Same, t.Differs, t.NotRun)
 }
 
@@ -266,4 +267,4 @@ func JudgeAll(ps []Published, r *sweep.Results) []Judgement {
 // line under the published values' table.
 const VerdictHow = "Ours: the experiment's measure over every point of the sweep (e.g. a ratio of means over seeds). " +
 	"Per seed: the same measure on each seed's points alone, mean ± half-width of the 95 % confidence interval (Student t, n − 1 degrees of freedom). " +
-	"Verdict, computed from ours and the declared band: within band (✓), same direction only (≈: outside the band, on the paper's side of the pivot), differs (✗), not run (∅: the sweep holds no value of ours)."
+	"Verdict, computed from ours and the declared band: within band (✓), same direction only (≈: outside the band, on the paper's side of the pivot), differs (✗), no value (∅: the sweep holds no value of ours: not run, or undefined, as a reduction against zero)."

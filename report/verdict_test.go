@@ -50,7 +50,7 @@ func TestVerdictJudge(t *testing.T) {
 	}
 	c := report.Count([]report.Judgement{{Verdict: report.WithinBand}, {Verdict: report.SameDirection}, {Verdict: report.Differs},
 		{Verdict: report.NotRun}, {Verdict: report.NoClaim}, {Verdict: report.WithinBand}})
-	if h := c.Headline(); h != "2 of 5 published values reproduced, 1 same direction only (1 differ, 1 not run)" {
+	if h := c.Headline(); h != "2 of 5 published values reproduced, 1 same direction only (1 differ, 1 with no value of ours)" {
 		t.Errorf("headline %q", h)
 	}
 }
@@ -104,7 +104,7 @@ func TestSweepReportMeanCI(t *testing.T) {
 		t.Errorf("published row: %q; want ours 12, per seed %q, differs (outside 11 ± 5 %%)", pub, hand(10, 14)+" (2 seeds)")
 	}
 	page := b.String()
-	for _, want := range []string{"0 of 1 published values reproduced, 0 same direction only (1 differ, 0 not run)",
+	for _, want := range []string{"0 of 1 published values reproduced, 0 same direction only (1 differ, 0 with no value of ours)",
 		"the mean over the 2 seeds (the seed axis); bars: its 95 % confidence interval (Student t, n − 1 degrees of freedom)",
 		"Each cell: the mean over the seeds"} {
 		if !strings.Contains(page, want) {

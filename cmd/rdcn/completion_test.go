@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,5 +87,27 @@ func TestCompletionWarningEverywhere(t *testing.T) {
 	sum, _ := report.ReadSummary(p.Dir)
 	if w := completionWarning(sum); w == "" || stderr.String() != "rdcn report: "+w+"\n" {
 		t.Errorf("report of a point: stderr %q, want simulate's warning %q", stderr.String(), w)
+	}
+
+	// rdcn simulate's own output directory: the report's FCT CDF counts
+	// the unfinished flows in its legend, and the warning is simulate's.
+	sim := filepath.Join(dir, "sim")
+	stderr.Reset()
+	run([]string{"rdcn", "simulate", "-q", "-o", sim, "--set", "topology.tors=4", "--set", "topology.hosts_per_tor=2", "--set", "topology.uplinks=2",
+		"--set", "run.sim_time=2ms", "--set", "workload.load=0.4"}, &stdout, &stderr)
+	simWarn := strings.TrimPrefix(stderr.String(), "rdcn simulate: ")
+	sum, err = report.ReadSummary(sim)
+	if err != nil || sum.Measured.Unfinished == 0 || simWarn == "" {
+		t.Fatalf("simulate: %v, %+v, stderr %q: the test needs unfinished flows", err, sum.Measured, stderr.String())
+	}
+	stderr.Reset()
+	html := filepath.Join(dir, "sim.html")
+	if code := run([]string{"rdcn", "report", "-o", html, sim}, &stdout, &stderr); code != 0 || stderr.String() != "rdcn report: "+simWarn {
+		t.Errorf("report of a simulate directory: exit %d, stderr %q, want simulate's warning %q", code, stderr.String(), simWarn)
+	}
+	page, _ := os.ReadFile(html)
+	legend := fmt.Sprintf("measured flows (%d of %d unfinished, censored)", sum.Measured.Unfinished, sum.Measured.Started)
+	if !strings.Contains(string(page), legend) {
+		t.Errorf("the single run's FCT CDF lacks %q", legend)
 	}
 }
