@@ -47,6 +47,7 @@ var metricLabels = map[string]label{
 	"per_node_gbps": {"throughput per node", "Gb/s"},
 	// tradeoff (per design)
 	"degree":               {"degree d", ""},
+	"theta_closed_form":    {"θ (Theorem 17)", "× hose rate"},
 	"theta_exact":          {"θ any routing", "× hose rate"},
 	"theta_vlb":            {"θ VLB", "× hose rate"},
 	"theta_buffer_limited": {"θ within the buffer", "× hose rate"},
@@ -88,6 +89,12 @@ func describe(m string) (name, unit string) {
 	if i := strings.LastIndex(m, "."); i >= 0 {
 		if _, ok := metricLabels[m[i+1:]]; ok { // design.metric (tradeoff)
 			base, part = m[i+1:], m[:i]
+			if base == "theta" {
+				base = "theta_closed_form"
+			}
+			if part == "degree" { // the tradeoff.degree row: the figure's x
+				part = ""
+			}
 		} else { // metric.bucket (simulate)
 			base, part = m[:i], m[i+1:]+" flows"
 		}
