@@ -108,3 +108,24 @@ func TestTicksAtDataValues(t *testing.T) {
 }
 
 func nan() float64 { var z float64; return z / z }
+
+// TestMetricLabel: metric keys become words with units, a bucket naming
+// its flows and a tradeoff design its row; an unknown key keeps its
+// words and reads its unit from its suffix.
+func TestMetricLabel(t *testing.T) {
+	for m, want := range map[string]string{
+		"fct_p99_us.short":        "FCT p99, short flows (µs)",
+		"slowdown_p99.all":        "FCT slowdown p99, all flows (× ideal FCT)",
+		"mars.theta":              "θ (Theorem 17), mars (× hose rate)",
+		"degree.delay_us":         "average route delay (µs)",
+		"queueing_latency_p99_us": "queueing latency p99 (µs)",
+		"new_metric_bytes":        "new metric (bytes)",
+	} {
+		if got := metricLabel(m); got != want {
+			t.Errorf("metricLabel(%q) = %q, want %q", m, got, want)
+		}
+	}
+	if got := keyLabel("workload.load"); got != "offered load (fraction of the host link)" {
+		t.Errorf("keyLabel(workload.load) = %q", got)
+	}
+}
