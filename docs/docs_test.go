@@ -142,3 +142,60 @@ func TestAnchor(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeFirstCommands: the README's first commands (its first three
+// sh blocks) write every output (-o, >) under out/, which .gitignore
+// lists, and every file they read that is not one of those outputs
+// (a sweep spec, a configuration) is in the repository.
+func TestReadmeFirstCommands(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ignore, err := os.ReadFile("../.gitignore")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains("\n"+string(ignore)+"\n", "\n/out/\n") {
+		t.Fatalf(".gitignore does not list /out/:\n%s", ignore)
+	}
+	blocks := strings.Split(string(readme), "```sh\n")
+	if len(blocks) < 4 {
+		t.Fatal("README has fewer than three sh blocks")
+	}
+	outputs, inputs := 0, 0
+	for _, b := range blocks[1:4] {
+		b, _, _ = strings.Cut(b, "```")
+		b = strings.ReplaceAll(b, "\\\n", " ")
+		for _, line := range strings.Split(b, "\n") {
+			line, _, _ = strings.Cut(line, "#")
+			for _, cmd := range strings.Split(line, "&&") {
+				f := strings.Fields(cmd)
+				if len(f) == 0 || f[0] != "./rdcn" {
+					continue
+				}
+				for i := 1; i < len(f); i++ {
+					switch {
+					case (f[i] == "-o" || f[i] == "--output" || f[i] == ">") && i+1 < len(f):
+						outputs++
+						if !strings.HasPrefix(f[i+1], "out/") {
+							t.Errorf("%q writes %s, not under out/", strings.TrimSpace(cmd), f[i+1])
+						}
+						i++
+					case strings.HasSuffix(f[i], ".toml") || strings.HasSuffix(f[i], ".json"):
+						if strings.HasPrefix(f[i], "out/") {
+							continue // an earlier command's output
+						}
+						inputs++
+						if _, err := os.Stat(filepath.Join("..", f[i])); err != nil {
+							t.Errorf("%q reads %s, which the repository does not have", strings.TrimSpace(cmd), f[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	if outputs < 5 || inputs < 1 {
+		t.Errorf("found %d outputs and %d input files in the README's first commands", outputs, inputs)
+	}
+}

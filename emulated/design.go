@@ -239,27 +239,7 @@ func Recommend(c DesignConfig) (*DesignSpace, error) {
 		c.Gap = DefaultGap
 	}
 	ds := &DesignSpace{Config: c, Designs: c.Designs(), Best: -1}
-	// Which designs are feasible somewhere (θ does not matter for that).
-	todo := []int{}
-	for i := range ds.Designs {
-		d := &ds.Designs[i]
-		if d.Infeasible != "" {
-			continue
-		}
-		whys := map[string]bool{}
-		for _, s := range c.Slots {
-			p := c.point(i, d, s)
-			if p.Feasible {
-				todo = append(todo, i)
-				whys = nil
-				break
-			}
-			whys[p.Why] = true
-		}
-		if whys != nil {
-			d.Infeasible = c.infeasibleReason(d, whys)
-		}
-	}
+	todo := ds.markInfeasible()
 	for k, i := range todo {
 		d := &ds.Designs[i]
 		s, err := c.schedule(d)
@@ -272,19 +252,7 @@ func Recommend(c DesignConfig) (*DesignSpace, error) {
 			c.Progress(k+1, len(todo))
 		}
 	}
-	for i := range ds.Designs {
-		d := &ds.Designs[i]
-		for _, s := range c.Slots {
-			p := c.point(i, d, s)
-			if d.Infeasible != "" && p.Feasible {
-				p.Feasible, p.Why = false, "design"
-			}
-			ds.Points = append(ds.Points, p)
-			if p.Feasible && (ds.Best < 0 || better(p, ds.Points[ds.Best])) {
-				ds.Best = len(ds.Points) - 1
-			}
-		}
-	}
+	ds.evaluate()
 	return ds, nil
 }
 

@@ -265,7 +265,7 @@ func init() {
 		Name:  "tdt",
 		Title: "DT vs EDT vs TDT: lossless bursts under UDP",
 		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
-			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
+			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace scenario/testdata/buffers/tdt/tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
 			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
 		Available:    true,
 		QuickOneSeed: runShSeeds,

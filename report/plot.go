@@ -50,9 +50,10 @@ type series struct {
 type axes struct {
 	title, x, y string
 	logX        bool
-	nominal     []string  // x tick names at 0, 1, …
-	ticks       []float64 // x ticks at these values (with logX: labelled, not only powers of 10)
-	yZero       bool      // start y at 0
+	nominal     []string    // x tick names at 0, 1, …
+	ticks       []float64   // x ticks at these values (with logX: labelled, not only powers of 10)
+	yZero       bool        // start y at 0
+	yLim        *[2]float64 // y from, to (small multiples share it); nil: the data's
 }
 
 // lineFigure draws the series (NaN points left out) as lines with points,
@@ -61,6 +62,7 @@ type axes struct {
 func lineFigure(a axes, ss []series) (*Figure, error) {
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fitLabels(p)
 	fig := &Figure{Title: a.title}
 	xmax := math.Inf(-1)
 	var tails []func() error
@@ -130,6 +132,9 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	}
 	if a.yZero && p.Y.Min > 0 {
 		p.Y.Min = 0
+	}
+	if a.yLim != nil {
+		p.Y.Min, p.Y.Max = a.yLim[0], a.yLim[1]
 	}
 	p.Add(plotter.NewGrid())
 	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
@@ -214,6 +219,7 @@ func scatterFigure(a axes, s series) (*Figure, error) {
 	}
 	p := plot.New()
 	p.Title.Text, p.X.Label.Text, p.Y.Label.Text = a.title, a.x, a.y
+	fitLabels(p)
 	sc, err := plotter.NewScatter(xy)
 	if err != nil {
 		return nil, err

@@ -75,13 +75,11 @@ func Sweep(w io.Writer, r *sweep.Results, info Info) error {
 	pg.Published = JudgeAll(info.Published, r)
 	pg.Tally = Count(pg.Published)
 	for _, c := range info.Combined {
-		f, err := combinedFigure(r, c)
+		figs, err := combinedFigure(r, c)
 		if err != nil {
 			return err
 		}
-		if f != nil {
-			pg.Figures = append(pg.Figures, *f)
-		}
+		pg.Figures = append(pg.Figures, figs...)
 	}
 	figs, err := metricFigures(r, info)
 	if err != nil {
@@ -113,15 +111,16 @@ func metricNames(r *sweep.Results) []string {
 	return names
 }
 
-// combinedFigure draws c.
-func combinedFigure(r *sweep.Results, c Combined) (*Figure, error) {
+// combinedFigure draws c (small multiples beyond MaxCurves metrics).
+func combinedFigure(r *sweep.Results, c Combined) ([]Figure, error) {
 	ai := slices.IndexFunc(r.Manifest.Axes, func(a sweep.ManifestAxis) bool { return a.Name == c.Axis })
 	if ai < 0 || !r.Manifest.Axes[ai].Numeric {
 		return nil, fmt.Errorf("figure %q: %s is not a numeric axis of the sweep", c.Title, c.Axis)
 	}
 	var ss []series
 	for _, m := range c.Metrics {
-		s := series{name: m}
+		name, _ := describe(m)
+		s := series{name: name}
 		for _, v := range r.Manifest.Axes[ai].Values {
 			sum, n := 0.0, 0
 			for _, p := range r.Points {
@@ -136,11 +135,20 @@ func combinedFigure(r *sweep.Results, c Combined) (*Figure, error) {
 		}
 		ss = append(ss, s)
 	}
-	f, err := lineFigure(axes{title: c.Title, x: c.Axis, y: c.YLabel, yZero: true}, ss)
-	if f != nil {
-		f.Note = "Each point: the mean of the metric over every point of the sweep at that " + shortName(c.Axis) + " (other axes and seeds pooled)."
+	figs, err := panelFigures(axes{title: c.Title, x: keyLabel(c.Axis), y: c.YLabel, yZero: true, ticks: valueTicks(axisValues(r.Manifest.Axes[ai]))}, ss)
+	for i := range figs {
+		figs[i].Note = "Each point: the mean of the metric over every point of the sweep at that " + shortName(c.Axis) + " (other axes and seeds pooled)."
 	}
-	return f, err
+	return figs, err
+}
+
+// axisValues are a numeric axis's values.
+func axisValues(a sweep.ManifestAxis) []float64 {
+	xs := make([]float64, len(a.Values))
+	for i, v := range a.Values {
+		xs[i], _ = strconv.ParseFloat(v, 64)
+	}
+	return xs
 }
 
 // metricFigures plots each metric that varies across the points against
@@ -240,25 +248,23 @@ func metricFigures(r *sweep.Results, info Info) ([]Figure, error) {
 					}
 					ss = append(ss, s)
 				}
-				a := axes{title: m + " against " + shortName(axs[xi].Name), x: axs[xi].Name, y: m, logX: logX}
+				name, _ := describe(m)
+				a := axes{title: name + " against " + shortName(axs[xi].Name), x: keyLabel(axs[xi].Name), y: metricLabel(m), logX: logX}
 				if facet != "" {
 					a.title += " (" + facet + ")"
 				}
 				if nominal {
 					a.nominal = axs[xi].Values
-				} else if logX && len(axs[xi].Values) <= 12 {
-					for _, v := range axs[xi].Values {
-						x, _ := strconv.ParseFloat(v, 64)
-						a.ticks = append(a.ticks, x)
-					}
+				} else {
+					a.ticks = valueTicks(axisValues(axs[xi]))
 				}
-				f, err := lineFigure(a, ss)
+				fs, err := panelFigures(a, ss)
 				if err != nil {
 					return nil, fmt.Errorf("%s against %s: %w", m, axs[xi].Name, err)
 				}
-				if f != nil {
+				for _, f := range fs {
 					f.Note = replicateNote(r)
-					figs = append(figs, *f)
+					figs = append(figs, f)
 				}
 			}
 		}
@@ -355,17 +361,17 @@ func cdfFigures(r *sweep.Results) ([]Figure, error) {
 			}
 			ss = append(ss, s)
 		}
-		f, err := lineFigure(axes{title: c.title + title, x: c.x, y: "CDF", logX: true}, ss)
+		fs, err := panelFigures(axes{title: c.title + title, x: c.x, y: "CDF (fraction)", logX: true}, ss)
 		if err != nil {
 			return nil, err
 		}
-		if f != nil {
+		for _, f := range fs {
 			f.Note = "One curve per point (each seed its own): the time-weighted occupancy of the point's ToR buffers."
 			if c.fct {
 				f.Note = fmt.Sprintf("CDF over each point's measured flows: %d of %d unfinished at the run's end, censored there "+
 					"(their FCT exceeds any drawn), so a curve with unfinished flows stops below 1 and a dotted line carries it to the longest FCT the run could show.", unfinished, measured)
 			}
-			figs = append(figs, *f)
+			figs = append(figs, f)
 		}
 	}
 	return figs, nil
@@ -418,18 +424,18 @@ func pointTable(r *sweep.Results) tableData {
 	}
 	names := metricNames(r)
 	t.Header = append(t.Header, names...)
-	t.Note = "One row per point (each seed its own), cells as rdcn collect writes them."
+	t.Note = "One row per point (each seed its own), cells as rdcn collect writes them (NaN as " + NoValue + ")."
+	var none missing
 	for _, p := range r.Points {
 		row := append([]string{p.Name}, p.Values...)
 		for _, m := range names {
 			v, ok := metric(p, m)
-			cell := ""
-			if ok {
-				cell = stats.FormatFloat(v)
-			}
-			row = append(row, cell)
+			row = append(row, none.value(m, v, ok, stats.FormatFloat))
 		}
 		t.Rows = append(t.Rows, row)
+	}
+	if n := none.note(len(t.Rows)); n != "" {
+		t.Note += " " + n
 	}
 	return t
 }
@@ -562,6 +568,7 @@ func meanTable(r *sweep.Results) *tableData {
 	}
 	names := metricNames(r)
 	t.Header = append(append(t.Header, "seeds"), names...)
+	var none missing
 	var order []string
 	groups := map[string][]sweep.Finished{}
 	for _, p := range r.Points {
@@ -592,12 +599,20 @@ func meanTable(r *sweep.Results) *tableData {
 					xs = append(xs, v)
 				}
 			}
-			row = append(row, formatInterval(stats.MeanCI(xs)))
+			iv := stats.MeanCI(xs)
+			if iv.N == 0 {
+				row = append(row, none.add(m))
+				continue
+			}
+			row = append(row, formatInterval(iv))
 		}
 		t.Rows = append(t.Rows, row)
 	}
 	t.Note = "Each cell: the mean over the seeds (the seed axis; NaN values left out) ± the half-width of its 95 % confidence interval, " +
 		"Student t with n − 1 degrees of freedom (n the seeds with a value); one value: no interval. Every seed's own row is in the table below, as rdcn collect writes it."
+	if n := none.note(len(t.Rows)); n != "" {
+		t.Note += " " + n
+	}
 	return t
 }
 

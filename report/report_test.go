@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -137,7 +139,11 @@ func TestSweepReport(t *testing.T) {
 	checked := 0
 	for _, row := range rows[1:] {
 		for i := 1 + naxes; i < len(row); i++ {
-			if v, ok := want[[2]string{row[0], header[i]}]; !ok || v != row[i] {
+			v, ok := want[[2]string{row[0], header[i]}]
+			if v == "NaN" {
+				v = report.NoValue // the table's dash for collect's NaN, with a note
+			}
+			if !ok || v != row[i] {
 				t.Errorf("point %s metric %s: table %q, CSV %q", row[0], header[i], row[i], v)
 			}
 			checked++
@@ -189,4 +195,108 @@ func text(n *html.Node) string {
 		}
 	})
 	return b.String()
+}
+
+// TestReportReadable renders a sweep's report and checks what a reader
+// sees: no NaN in any table cell (a dash, with a note naming the metric);
+// at most report.MaxCurves curves per figure; axes named in words with
+// units, never a raw metric key (no "_" in any text the SVGs draw); the
+// numeric x axis ticked at its data values (loads 0.1 and 0.4); every
+// figure saying what it shows; and a sweep whose only axis is
+// categorical drawn as grouped bars, one per policy.
+func TestReportReadable(t *testing.T) {
+	r := runSweep(t)
+	var b bytes.Buffer
+	if err := report.Sweep(&b, r, report.Info{Version: "v-test"}); err != nil {
+		t.Fatal(err)
+	}
+	doc := checkPage(t, b.Bytes())
+	dashes := 0
+	walk(doc, func(n *html.Node) {
+		if n.Type != html.ElementNode {
+			return
+		}
+		switch n.Data {
+		case "td":
+			if c := text(n); strings.Contains(c, "NaN") {
+				t.Errorf("table cell %q", c)
+			} else if c == report.NoValue {
+				dashes++
+			}
+		case "figure":
+			keys, notes := 0, 0
+			var svgText []string
+			walk(n, func(m *html.Node) {
+				if m.Type == html.ElementNode && m.Data == "span" && attr(m, "class") == "key" {
+					keys++
+				}
+				if m.Type == html.ElementNode && m.Data == "div" && attr(m, "class") == "note" {
+					notes++
+				}
+				if m.Type == html.ElementNode && m.Data == "text" {
+					svgText = append(svgText, strings.TrimSpace(text(m)))
+				}
+			})
+			title := svgText[0]
+			if keys > report.MaxCurves {
+				t.Errorf("figure %q: %d curves", title, keys)
+			}
+			if notes != 1 {
+				t.Errorf("figure %q says nothing of what it aggregates", title)
+			}
+			for _, s := range svgText {
+				if strings.Contains(s, "_") {
+					t.Errorf("figure %q draws the raw key %q", title, s)
+				}
+			}
+			if strings.Contains(title, "against load") && !(slices.Contains(svgText, "0.1") && slices.Contains(svgText, "0.4")) {
+				t.Errorf("figure %q: x ticks %q, want 0.1 and 0.4", title, svgText)
+			}
+		}
+	})
+	if dashes == 0 || !strings.Contains(b.String(), report.NoValue+" no value (the metric is undefined there, not zero): ") {
+		t.Errorf("%d dashes; want some (long flows do not finish in 3 ms) and a note on them", dashes)
+	}
+
+	const cat = `kind = "simulate"
+seed = 2
+[base]
+"topology.tors" = 4
+"topology.hosts_per_tor" = 2
+"topology.uplinks" = 2
+"run.sim_time" = "2ms"
+"workload.load" = 0.3
+[axes]
+"buffer.policy" = ["dt", "cs", "lqd"]
+`
+	s, err := sweep.Parse(strings.NewReader(cat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := sweep.Run(context.Background(), s, sweep.Options{Dir: dir, Jobs: 2, SpecText: []byte(cat)}); err != nil {
+		t.Fatal(err)
+	}
+	rc, err := sweep.Collect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := report.Sweep(&b, rc, report.Info{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	fig := page[strings.Index(page, "<figure"):]
+	fig = fig[:strings.Index(fig, "</figure>")]
+	if !strings.Contains(fig, "against policy") {
+		t.Fatalf("first figure is not a metric against the policy: %.300s", fig)
+	}
+	for _, p := range []string{">dt<", ">cs<", ">lqd<"} {
+		if !strings.Contains(fig, p) {
+			t.Errorf("category %s not on the x axis", p)
+		}
+	}
+	if pts := regexp.MustCompile(`data-points="(\d+)"`).FindStringSubmatch(fig); pts == nil || pts[1] != "3" {
+		t.Errorf("figure draws %v bars, want 3", pts)
+	}
 }

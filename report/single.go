@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -108,19 +109,27 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 		p50.xy = append(p50.xy, plotter.XY{X: float64(i), Y: float64(bk.FCTus.P50)})
 		p99.xy = append(p99.xy, plotter.XY{X: float64(i), Y: float64(bk.FCTus.P99)})
 	}
+	added := false
 	add := func(f *Figure, err error) error {
 		if err != nil {
 			return err
 		}
-		if f != nil {
+		if added = f != nil; added {
 			pg.Figures = append(pg.Figures, *f)
 		}
 		return nil
 	}
-	if err := add(lineFigure(axes{title: "FCT by flow-size bucket", x: "bucket", y: "FCT (µs)", nominal: names, yZero: true},
+	note := func(text string) { // what the figure just added draws
+		if added {
+			pg.Figures[len(pg.Figures)-1].Note = text
+		}
+	}
+	circuits := summaryValue(sum, "topology.kind") != fabric.TopologyLeafSpine
+	if err := add(barFigure(axes{title: "FCT by flow-size bucket", x: "flow-size bucket (run.fct_buckets)", y: "FCT (µs)", nominal: names, yZero: true},
 		[]series{p50, p99})); err != nil {
 		return err
 	}
+	note("Percentiles over each bucket's measured flows that completed; a bucket in which none completed has no bar (the table below counts the unfinished).")
 	flows, err := readColumns(filepath.Join(dir, "flows.csv"), "bytes", "done", "fct_us", "start_us")
 	if err != nil {
 		return err
@@ -128,9 +137,13 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 	if flows != nil {
 		s := series{name: "flows"}
 		step := max(1, len(flows.rows)/MaxScatter)
+		drawn := 0
 		for i, r := range flows.rows {
 			if r[1] != "true" && r[1] != "false" {
 				return &DamagedError{flows.path, i + 2, fmt.Sprintf("done %q is neither true nor false", r[1])}
+			}
+			if i%step == 0 {
+				drawn++
 			}
 			if r[1] != "true" {
 				continue
@@ -150,6 +163,7 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 		if err := add(scatterFigure(axes{title: "FCT against flow size (completed flows)", x: "flow size (bytes, log)", y: "FCT (µs)", logX: true}, s)); err != nil {
 			return err
 		}
+		note(fmt.Sprintf("One dot per completed flow among every %d-th of flows.csv's %d flows (%d looked at); unfinished flows have no FCT and no dot.", step, len(flows.rows), drawn))
 		f, err := censoredCDF(flows, sum)
 		if err := add(f, err); err != nil {
 			return err
@@ -179,14 +193,19 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 		for c := 1; c < len(names); c++ {
 			cols[c].name = names[c]
 		}
-		if err := add(lineFigure(axes{title: "Utilisation over time", x: "time (ms)", y: "fraction of capacity", yZero: true},
-			[]series{cols[1], cols[2]})); err != nil {
+		util := []series{cols[1]}
+		if circuits {
+			util = append(util, cols[2])
+		}
+		if err := add(lineFigure(axes{title: "Utilisation over time", x: "time (ms)", y: "utilisation (fraction of capacity)", yZero: true}, util)); err != nil {
 			return err
 		}
-		if err := add(lineFigure(axes{title: "Buffer occupancy over time", x: "time (ms)", y: "mean bytes", yZero: true},
+		note("Each point: the bytes the links carried in one run.series_interval bin over what they could carry in it, all links of the kind together.")
+		if err := add(lineFigure(axes{title: "Buffer occupancy over time", x: "time (ms)", y: "occupancy (bytes, mean over ToRs)", yZero: true},
 			[]series{cols[3], cols[4]})); err != nil {
 			return err
 		}
+		note("Each point: the occupancy sampled in one run.series_interval bin, averaged over the samples and the ToRs.")
 	}
 	bc, err := readColumns(filepath.Join(dir, "buffer_cdf.csv"), "what", "bytes", "cdf")
 	if err != nil {
@@ -194,10 +213,10 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 	}
 	if bc != nil {
 		var ss []series
-		for _, what := range []string{"tor_buffer", "voq"} {
-			s := series{name: what}
+		for _, what := range [][2]string{{"tor_buffer", "ToR shared buffer"}, {"voq", "VOQ"}} {
+			s := series{name: what[1]}
 			for i, r := range bc.rows {
-				if r[0] != what {
+				if r[0] != what[0] {
 					continue
 				}
 				x, err := bc.number(i, 1, "bytes")
@@ -212,11 +231,18 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 			}
 			ss = append(ss, s)
 		}
-		if err := add(lineFigure(axes{title: "Buffer occupancy CDF", x: "bytes (log)", y: "CDF", logX: true}, ss)); err != nil {
+		if err := add(lineFigure(axes{title: "Buffer occupancy CDF", x: "occupancy (bytes, log)", y: "CDF (fraction of samples)", logX: true}, ss)); err != nil {
 			return err
 		}
+		note("Over the occupancy samples (Poisson times, run.sample_interval apart on average) of every ToR's shared buffer and every VOQ.")
 	}
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', 5, 64) }
+	var none missing
+	f := func(x float64) string {
+		if math.IsNaN(x) {
+			return NoValue
+		}
+		return strconv.FormatFloat(x, 'g', 5, 64)
+	}
 	pg.Extra = append(pg.Extra, tableData{Header: []string{"Drops and delivery"}, Rows: [][]string{
 		{"packets injected", strconv.FormatInt(sum.Packets.Injected, 10)},
 		{"packets delivered", strconv.FormatInt(sum.Packets.Delivered, 10)},
@@ -225,15 +251,33 @@ func Run(w io.Writer, dir string, info Info) (err error) {
 		{"data bytes dropped", strconv.FormatInt(sum.Bytes.DataDropped, 10)},
 		{"flows completed / started", fmt.Sprintf("%d / %d", sum.Flows.Completed, sum.Flows.Started)},
 		{"host utilisation", f(float64(sum.HostUtilization))},
-		{"circuit utilisation", f(float64(sum.CircuitUtilization))},
 		{"simulated time", sum.SimTime},
 	}})
+	if circuits {
+		drops := &pg.Extra[len(pg.Extra)-1]
+		drops.Rows = slices.Insert(drops.Rows, len(drops.Rows)-1, []string{"circuit utilisation", f(float64(sum.CircuitUtilization))})
+	}
 	fct := tableData{Header: []string{"FCT by bucket (µs)"}, Rows: [][]string{{"bucket", "flows completed", "unfinished", "p50", "p99", "p99.9", "slowdown p99"}},
 		Note: "Percentiles over the measured flows that completed; unfinished: measured flows not complete at the run's end, in no percentile."}
 	for _, bk := range sum.FCT {
-		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), strconv.Itoa(bk.Unfinished), f(float64(bk.FCTus.P50)),
-			f(float64(bk.FCTus.P99)), f(float64(bk.FCTus.P999)), f(float64(bk.Slowdown.P99))})
+		g := func(m string, x float64) string { return none.value(m+"."+bk.Bucket, x, true, f) }
+		fct.Rows = append(fct.Rows, []string{bk.Bucket, strconv.Itoa(bk.FCTus.Count), strconv.Itoa(bk.Unfinished), g("fct_p50_us", float64(bk.FCTus.P50)),
+			g("fct_p99_us", float64(bk.FCTus.P99)), g("fct_p999_us", float64(bk.FCTus.P999)), g("slowdown_p99", float64(bk.Slowdown.P99))})
+	}
+	if n := none.note(len(sum.FCT)); n != "" {
+		fct.Note += " " + n
 	}
 	pg.Extra = append(pg.Extra, fct)
 	return pageTemplate.Execute(w, pg)
+}
+
+// summaryValue is key's value in a summary's configuration echo ("" if
+// absent).
+func summaryValue(s *fabric.Summary, key string) string {
+	for _, kv := range s.Config {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
 }

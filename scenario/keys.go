@@ -22,7 +22,7 @@ type Key struct {
 // Default* constants, formatted: one default, two views.
 var Keys = slices.Concat([]Key{
 	{"topology.kind", fabric.TopologyRotor, "topology: " + Topologies.Choices() + " (see the registry table)"},
-	{"topology.tors", "8", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
+	{"topology.tors", "32", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
 	{"topology.hosts_per_tor", "4", "hosts per ToR"},
 	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
 	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
@@ -105,7 +105,7 @@ var Keys = slices.Concat([]Key{
 	{"workload.seed", "1", "workload seed"},
 	{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
 	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
-	{"run.sim_time", "10ms", "simulated time"},
+	{"run.sim_time", "125ms", "simulated time (the default, with the default topology and workload: about 1,800 websearch flows, whose offered load is within 5 % of `workload.load`)"},
 	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
 	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
 	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},

@@ -13,7 +13,7 @@ import (
 // topology.hosts_per_tor, host_link, host_delay and mtu keep their
 // meaning.
 var leafSpineKeys = []Key{
-	{"topology.leaves", "2", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
+	{"topology.leaves", "32", "leafspine: leaves (ToRs), each with topology.hosts_per_tor hosts"},
 	{"topology.spines", "2", "leafspine: spines"},
 	{"topology.links_per_pair", "1", "leafspine: parallel links between each leaf and each spine"},
 	{"topology.fabric_link", "10Gbps", "leafspine: leaf↔spine link rate (oversubscription = hosts_per_tor·host_link / (spines·links_per_pair·fabric_link))"},

@@ -69,15 +69,56 @@ func runDesignSpace(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var alt []*emulated.DesignSpace // the answer under other reconfiguration times
+	if !c.IsSet("reconf") {
+		for _, r := range reconfAlternatives {
+			alt = append(alt, ds.WithReconf(r))
+		}
+	}
 	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			return writeJSON(w, designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason()})
+			j := designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason(), Assumption: reconfAssumption(ds.Config)}
+			for _, a := range alt {
+				j.Alternatives = append(j.Alternatives, reconfAnswer{Reconf: a.Config.Reconf, Recommendation: a.Reason()})
+			}
+			return writeJSON(w, j)
 		case "csv":
 			return writeDesignCSV(w, ds)
 		}
-		return writeDesignText(w, ds)
+		return writeDesignText(w, ds, alt)
 	})
+}
+
+// reconfAlternatives are the fixed reconfiguration times the design
+// question also answers for when --reconf is not given: a fast switch
+// and a slow one.
+var reconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
+
+// reconfAssumption names the reconfiguration time an answer assumes.
+func reconfAssumption(c emulated.DesignConfig) string {
+	if c.ReconfFraction > 0 {
+		return fmt.Sprintf("assuming Δr = Δ/%g at every slot (duty cycle %g; --reconf sets a fixed Δr)", 1/c.ReconfFraction, 1-c.ReconfFraction)
+	}
+	return fmt.Sprintf("with Δr = %v at every slot", c.Reconf)
+}
+
+// shortAnswer is a recommendation in a few words.
+func shortAnswer(ds *emulated.DesignSpace) string {
+	p, d, ok := ds.Recommended()
+	switch {
+	case !ok:
+		return "no design is feasible"
+	case !d.Reconfigures:
+		return fmt.Sprintf("%s (d = %d, any slot), θ ≥ %.4f", d.Name, d.Degree, p.Theta)
+	}
+	return fmt.Sprintf("%s (d = %d) at Δ = %v, θ ≥ %.4f", d.Name, d.Degree, p.Slot, p.Theta)
+}
+
+// reconfAnswer is the recommendation under one fixed reconfiguration time.
+type reconfAnswer struct {
+	Reconf         rotor.Time `json:"reconf_ps"`
+	Recommendation string     `json:"recommendation"`
 }
 
 // designGap is the design question's default certified gap: it certifies
@@ -91,6 +132,10 @@ type designJSON struct {
 	Points         []emulated.DesignPoint `json:"points"`
 	Best           int                    `json:"best"`
 	Recommendation string                 `json:"recommendation"`
+	Assumption     string                 `json:"reconf_assumption"` // the Δr the recommendation assumes
+	// Alternatives: the recommendation under fixed reconfiguration
+	// times, when the question assumed Δr = Δ/10.
+	Alternatives []reconfAnswer `json:"recommendation_by_reconf,omitempty"`
 }
 
 // parseSlots reads --slots: comma-separated positive times.
@@ -133,7 +178,7 @@ func slotRange(max rotor.Time, reconfigures bool) string {
 	return "Δ ≤ " + shortTime(max)
 }
 
-func writeDesignText(w io.Writer, ds *emulated.DesignSpace) error {
+func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.DesignSpace) error {
 	c := ds.Config
 	fmt.Fprintf(w, "n = %d ToRs, U = %d uplinks of %v", c.Nodes, c.Uplinks, c.Link)
 	if c.Buffer > 0 {
@@ -193,7 +238,17 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace) error {
 			fmt.Fprintf(w, "%s: %s\n", d.Name, d.Infeasible)
 		}
 	}
-	_, err := fmt.Fprintf(w, "\nrecommended: %s\n", ds.Reason())
+	if _, err := fmt.Fprintf(w, "\nrecommended, %s: %s\n", reconfAssumption(c), ds.Reason()); err != nil {
+		return err
+	}
+	if len(alt) == 0 {
+		return nil
+	}
+	parts := make([]string, len(alt))
+	for i, a := range alt {
+		parts[i] = fmt.Sprintf("Δr = %v: %s", a.Config.Reconf, shortAnswer(a))
+	}
+	_, err := fmt.Fprintf(w, "with a fixed reconfiguration time instead (--reconf): %s\n", strings.Join(parts, "; "))
 	return err
 }
 

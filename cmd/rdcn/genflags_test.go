@@ -192,7 +192,8 @@ func TestSimulateStaticNoNight(t *testing.T) {
 	if code := run(args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	if first, _, _ := strings.Cut(out.String(), "\n"); !strings.HasSuffix(first, "(reconf 0s), duty cycle 1") {
+	_, rest, _ := strings.Cut(out.String(), "\n") // after the scale line
+	if first, _, _ := strings.Cut(rest, "\n"); !strings.HasSuffix(first, "(reconf 0s), duty cycle 1") {
 		t.Errorf("schedule line %q, want no reconfiguration", first)
 	}
 }

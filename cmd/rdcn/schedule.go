@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,12 +166,26 @@ func checkOperaSimSize(n, superslices int, force bool) error {
 	return nil
 }
 
+// slotText is the slot length a schedule plays: Slot, or for per-slot
+// durations (BvN) their length when they differ by at most 1 ps
+// (a cycle split evenly, up to rounding), else their range.
+func slotText(s *rotor.Schedule) string {
+	if s.SlotDurations == nil {
+		return s.Slot.String()
+	}
+	lo, hi := slices.Min(s.SlotDurations), slices.Max(s.SlotDurations)
+	if hi-lo <= 1 {
+		return lo.String()
+	}
+	return lo.String() + " to " + hi.String()
+}
+
 // writeScheduleText prints a header and one line per switch and slot:
 // "s0 t3  0→5 1→6 …" (idle ports omitted; an all-idle slot says "idle").
 func writeScheduleText(w io.Writer, s *rotor.Schedule) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# kind %s, %d nodes, %d switches, period %d, slot %v, reconf %v, duty cycle %.6g\n",
-		s.Kind, s.Nodes, s.Switches, s.Period, s.Slot, s.Reconf, s.DutyCycle())
+	fmt.Fprintf(&b, "# kind %s, %d nodes, %d switches, period %d, slot %s, reconf %v, duty cycle %.6g\n",
+		s.Kind, s.Nodes, s.Switches, s.Period, slotText(s), s.Reconf, s.DutyCycle())
 	if s.SwitchOffsets != nil {
 		b.WriteString("# switch offsets:")
 		for sw, o := range s.SwitchOffsets {

@@ -136,3 +136,27 @@ func TestScheduleBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestBvNSlotPrinted: a BvN schedule splits its cycle into slots of its
+// own length (32 ToRs, U = 4, uniform demand: 2.4 ms over 31 slots,
+// 77.419354 µs up to rounding), and the schedule header and simulate's
+// schedule line print that length, not the nominal 100 µs.
+func TestBvNSlotPrinted(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"rdcn", "schedule", "--kind", "bvn", "--tors", "32", "--uplinks", "4", "--demand", "uniform", "--format", "text"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	cycle := 2400 * rotor.Microsecond
+	want := (cycle / 31).String() // the shorter of the two rounded lengths
+	if header, _, _ := strings.Cut(out.String(), "\n"); !strings.Contains(header, "period 31, slot "+want+",") {
+		t.Errorf("header %q, want slot %s", header, want)
+	}
+	out.Reset()
+	if code := run([]string{"rdcn", "simulate", "--set", "schedule.kind=bvn", "--set", "schedule.demand=uniform", "--set", "run.sim_time=100us",
+		"-o", filepath.Join(t.TempDir(), "o")}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "period 31 slots of "+want+" (reconf 10us)") {
+		t.Errorf("simulate prints %q, want slots of %s", out.String(), want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,6 +99,7 @@ func simulateCommand() *cli.Command {
 				return err
 			}
 			if !c.Bool("quiet") {
+				fmt.Fprintln(c.App.Writer, scaleLine(out.summary))
 				if out.setup.Schedule != nil { // leafspine has none
 					printSchedule(c.App.Writer, out.setup.Schedule)
 				}
@@ -549,8 +551,8 @@ func fmtNum(n fabric.Num) string {
 // printSchedule is one line on the schedule that ran (schedule.json has
 // it whole).
 func printSchedule(w io.Writer, s *rotor.Schedule) {
-	fmt.Fprintf(w, "schedule %s: %d ToRs, %d switches, period %d slots of %v (reconf %v), duty cycle %.4g",
-		s.Kind, s.Nodes, s.Switches, s.Period, s.Slot, s.Reconf, s.DutyCycle())
+	fmt.Fprintf(w, "schedule %s: %d ToRs, %d switches, period %d slots of %s (reconf %v), duty cycle %.4g",
+		s.Kind, s.Nodes, s.Switches, s.Period, slotText(s), s.Reconf, s.DutyCycle())
 	if d, ok := s.Meta["degree"]; ok {
 		fmt.Fprintf(w, ", degree %v", d)
 	}
@@ -575,13 +577,18 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 		fmt.Fprintf(w, "%-*s %7d %10d %12s %12s %12s %10s %10s\n", width, b.Bucket, b.FCTus.Count, b.Unfinished, fmtNum(b.FCTus.P50),
 			fmtNum(b.FCTus.P99), fmtNum(b.FCTus.P999), fmtNum(b.Slowdown.P50), fmtNum(b.Slowdown.P99))
 	}
-	if q := s.Queries; q != nil {
-		fmt.Fprintf(w, "%-*s %7d %12s %12s %12s   (%d of %d queries completed)\n", width, "qct", q.QCTus.Count, fmtNum(q.QCTus.P50),
-			fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), q.Completed, q.Started)
+	if q := s.Queries; q != nil { // a query has no slowdown
+		fmt.Fprintf(w, "%-*s %7d %10d %12s %12s %12s %10s %10s   (%d of %d queries completed)\n", width, "qct", q.QCTus.Count, q.Started-q.Completed,
+			fmtNum(q.QCTus.P50), fmtNum(q.QCTus.P99), fmtNum(q.QCTus.P999), "-", "-", q.Completed, q.Started)
 	}
 	fmt.Fprintf(w, "slowdown definition (run.slowdown): %s\n", s.SlowdownDefinition)
-	fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
-		fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
+	circuits := configValue(s, "topology.kind") != fabric.TopologyLeafSpine
+	if circuits {
+		fmt.Fprintf(w, "host utilisation %s, circuit utilisation %s, drops %d of %d packets\n",
+			fmtNum(s.HostUtilization), fmtNum(s.CircuitUtilization), s.Packets.Dropped, s.Packets.Injected)
+	} else {
+		fmt.Fprintf(w, "host utilisation %s, drops %d of %d packets\n", fmtNum(s.HostUtilization), s.Packets.Dropped, s.Packets.Injected)
+	}
 	if p := s.PFC; p != nil {
 		fmt.Fprintf(w, "PFC: %d pause and %d resume frames, %s us paused in all, %d lossless packets dropped\n",
 			p.PauseFrames, p.ResumeFrames, fmtNum(p.PausedUs), p.LosslessDropped)
@@ -593,14 +600,57 @@ func printSummary(w io.Writer, s *fabric.Summary) {
 			fmt.Fprintf(w, "ECN marking at %s ports: RED from %d B to %d B, max_p %v\n", e.Rate, e.MinBytes, e.MaxBytes, e.MaxP)
 		}
 	}
-	fmt.Fprintln(w, hopsLine(s.Hops))
-	if d := s.DemandCircuit; len(d.Pairs) > 0 {
+	if circuits {
+		fmt.Fprintln(w, hopsLine(s.Hops))
+	}
+	if d := s.DemandCircuit; circuits && len(d.Pairs) > 0 {
 		fmt.Fprintf(w, "circuit utilisation on days with demand %s (%d ToR pairs)\n", fmtNum(d.Utilization), len(d.Pairs))
 	}
 	if q := s.QueueingLatencyUs; q.Packets > 0 {
 		fmt.Fprintf(w, "queueing latency (µs) of %d data packets: p50 %s, p90 %s, p99 %s, p99.9 %s, max %s\n",
 			q.Packets, fmtNum(q.P50), fmtNum(q.P90), fmtNum(q.P99), fmtNum(q.P999), fmtNum(q.Max))
 	}
+}
+
+// configValue is key's value in the summary's configuration echo ("" if
+// absent).
+func configValue(s *fabric.Summary, key string) string {
+	for _, kv := range s.Config {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+// scaleLine is the console's first line: the run's scale (hosts, how
+// they are connected, the workload and how long it runs), from the
+// summary's configuration echo.
+func scaleLine(s *fabric.Summary) string {
+	v := func(key string) string { return configValue(s, key) }
+	var b strings.Builder
+	b.WriteString("scale: ")
+	hpt, _ := strconv.Atoi(v("topology.hosts_per_tor"))
+	if v("topology.kind") == fabric.TopologyLeafSpine {
+		leaves, _ := strconv.Atoi(v("topology.leaves"))
+		fmt.Fprintf(&b, "leaf-spine of %d leaves × %d hosts (%d hosts at %s), %s spines (%s leaf–spine links per pair at %s)",
+			leaves, hpt, leaves*hpt, v("topology.host_link"), v("topology.spines"), v("topology.links_per_pair"), v("topology.fabric_link"))
+	} else {
+		tors, _ := strconv.Atoi(v("topology.tors"))
+		fmt.Fprintf(&b, "%d ToRs × %d hosts (%d hosts at %s), %s uplinks of %s",
+			tors, hpt, tors*hpt, v("topology.host_link"), v("topology.uplinks"), v("topology.circuit_link"))
+	}
+	arrivals := (rotor.Time(float64(s.Measured.ToUs)) * rotor.Microsecond).String()
+	if f := v("workload.flows_file"); f != "" {
+		fmt.Fprintf(&b, "; flows from %s", f)
+	} else {
+		fmt.Fprintf(&b, "; %s flows at load %s", v("workload.sizes"), v("workload.load"))
+		if v("workload.incast_senders") != "0" {
+			fmt.Fprintf(&b, " plus incast (%s senders × %s, %s queries per second per host)", v("workload.incast_senders"), v("workload.incast_bytes"), v("workload.incast_rate"))
+		}
+	}
+	fmt.Fprintf(&b, " starting in the first %s of %s simulated", arrivals, s.SimTime)
+	return b.String()
 }
 
 // hopsLine labels summary.json's hops histogram: data packets delivered

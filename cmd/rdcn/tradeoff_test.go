@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,7 +205,7 @@ func TestTradeoffDesignQuestionCLI(t *testing.T) {
 		t.Errorf("recommendation %q does not name the best point's design", got.Recommendation)
 	}
 	stdout.Reset()
-	if code := run(args[:len(args)-2], &stdout, &stderr); code != 0 || strings.Count(stdout.String(), "\nrecommended: ") != 1 {
+	if code := run(args[:len(args)-2], &stdout, &stderr); code != 0 || strings.Count(stdout.String(), "\nrecommended, ") != 1 {
 		t.Errorf("text: exit %d, want one recommended line:\n%s", code, stdout.String())
 	}
 }
@@ -269,5 +270,76 @@ func TestTradeoffTextNamesBrokenLimits(t *testing.T) {
 	}
 	if strings.Contains(out, "\nmars:") || strings.Contains(out, "\nstatic:") {
 		t.Errorf("mars or static flagged:\n%s", out)
+	}
+}
+
+// TestTradeoffStatesReconf: without --reconf the recommendation line
+// states its assumption (Δr = Δ/10), and one more line gives the answer
+// under a fixed Δr of 1 µs and 10 µs, each the answer rdcn tradeoff gives
+// when asked with that --reconf (which certifies every design again).
+func TestTradeoffStatesReconf(t *testing.T) {
+	base := []string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--link", "400Gbps", "--buffer", "20MB", "--delay", "850us"}
+	var stdout, stderr bytes.Buffer
+	if code := run(base, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "\nrecommended, assuming Δr = Δ/10 at every slot (duty cycle 0.9; --reconf sets a fixed Δr): ") {
+		t.Errorf("the recommendation does not state its Δr:\n%s", out)
+	}
+	_, alt, ok := strings.Cut(out, "\nwith a fixed reconfiguration time instead (--reconf): ")
+	if !ok {
+		t.Fatalf("no line for other reconfiguration times:\n%s", out)
+	}
+	for _, reconf := range []string{"1us", "10us"} {
+		stdout.Reset()
+		if code := run(append(append([]string{}, base...), "--reconf", reconf), &stdout, &stderr); code != 0 {
+			t.Fatalf("--reconf %s: exit %d: %s", reconf, code, stderr.String())
+		}
+		_, rec, _ := strings.Cut(stdout.String(), "\nrecommended, with Δr = "+reconf+" at every slot: ")
+		design, rest, _ := strings.Cut(rec, ": certified θ ≥ ")
+		theta, _, _ := strings.Cut(rest, " ")
+		if want := "Δr = " + reconf + ": " + design + ", θ ≥ " + theta; design == "" || !strings.Contains(alt, want) {
+			t.Errorf("--reconf %s recommends %q (θ ≥ %s); the default run's line says %q", reconf, design, theta, alt)
+		}
+		if strings.Contains(stdout.String(), "with a fixed reconfiguration time instead") {
+			t.Errorf("--reconf %s: alternatives printed though Δr was given", reconf)
+		}
+	}
+}
+
+// TestTradeoffThetaOrder: the one-slot table prints θ any as its
+// certified interval, and where θ VLB (exact: a fixed routing) lies
+// inside it — on Table 7.1's complete graph the engine's lower end
+// 0.4497 is below θ VLB 0.4500 — a line says so instead of printing
+// "θ any 0.4497" beside "θ VLB 0.4500" as if VLB beat any routing.
+func TestTradeoffThetaOrder(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(table71Args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	below := 0
+	for _, line := range strings.Split(out, "\n")[2:6] {
+		f := strings.Fields(line)
+		lo, hi, ok := strings.Cut(f[4], "–")
+		l, err1 := strconv.ParseFloat(lo, 64)
+		h, err2 := strconv.ParseFloat(hi, 64)
+		vlb, err3 := strconv.ParseFloat(f[5], 64)
+		if !ok || err1 != nil || err2 != nil || err3 != nil || l > h {
+			t.Fatalf("row %q: θ any %q is not a certified interval lower–upper", line, f[4])
+		}
+		if vlb > h {
+			t.Errorf("row %q: θ VLB above θ any's upper end", line)
+		}
+		if l < vlb {
+			below++
+			if want := "\n" + f[0] + ": θ VLB " + f[5] + " lies inside θ any's certified interval"; !strings.Contains(out, want) {
+				t.Errorf("no line %q in\n%s", want, out)
+			}
+		}
+	}
+	if below == 0 {
+		t.Errorf("no row with θ VLB inside θ any's interval (Table 7.1's complete graph had one):\n%s", out)
 	}
 }
