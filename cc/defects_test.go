@@ -128,3 +128,39 @@ func flightHook(l any, bytes int64) {
 		f.setFlight(bytes)
 	}
 }
+
+// TestReTCPSsthreshFromWindow: reTCP's loss and timeout set ssthresh =
+// max(cwnd/2, 2·MSS) from its window (the reTCP authors' Linux module
+// uses Linux's Reno ssthresh), not from FlightSize. Hand trace, MSS
+// 1000, 40-segment first window: the circuit-up ACK grows it by slow
+// start to 41 000 and doubles it (82 000); the next ACK, without ECE,
+// grows it to 83 000 and halves it (41 500), while 81 000 B sent under
+// the doubled window are still outstanding. FlightSize/2 would be
+// 40 500, twice the window's half (20 750); in the RDCN case a timeout
+// found ten windows outstanding and slow start overflowed the VOQ.
+func TestReTCPSsthreshFromWindow(t *testing.T) {
+	afterJumpDown := func() *ReTCP {
+		l, err := New("retcp", Env{MSS: 1000, HostRate: 25 * rotor.Gbps}, map[string]string{"init_window": "40pkt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := l.(*ReTCP)
+		r.OnAck(&Feedback{Acked: 1000, Cum: 1000, SndNxt: 41_000, ECE: true})
+		r.OnAck(&Feedback{Acked: 1000, Cum: 2000, SndNxt: 83_000})
+		if w := r.Window(); w != 41_500 {
+			t.Fatalf("window after the jumps %d, want (41000·2 + 1000)/2 = 41500", w)
+		}
+		flightHook(r, 81_000)
+		return r
+	}
+	r := afterJumpDown()
+	r.OnTimeout(0)
+	if r.ssthresh != 20_750 || r.Window() != 1000 {
+		t.Errorf("after a timeout: ssthresh %.0f, window %d; want cwnd/2 = 20750 and one MSS", r.ssthresh, r.Window())
+	}
+	r = afterJumpDown()
+	r.OnLoss(0)
+	if r.ssthresh != 20_750 || r.Window() != 20_750 {
+		t.Errorf("after a loss: ssthresh %.0f, window %d; want cwnd/2 = 20750 for both", r.ssthresh, r.Window())
+	}
+}
