@@ -128,3 +128,94 @@ func flightHook(l any, bytes int64) {
 		f.setFlight(bytes)
 	}
 }
+
+// TestReTCPSsthreshFromWindow: reTCP's loss and timeout set ssthresh =
+// max(cwnd/2, 2·MSS) from its window (the reTCP authors' Linux module
+// uses Linux's Reno ssthresh), not from FlightSize. Hand trace, MSS
+// 1000, 40-segment first window: the circuit-up ACK grows it by slow
+// start to 41 000 and doubles it (82 000); the next ACK, without ECE,
+// grows it to 83 000 and halves it (41 500), while 81 000 B sent under
+// the doubled window are still outstanding. FlightSize/2 would be
+// 40 500, twice the window's half (20 750); in the RDCN case a timeout
+// found ten windows outstanding and slow start overflowed the VOQ.
+func TestReTCPSsthreshFromWindow(t *testing.T) {
+	afterJumpDown := func() *ReTCP {
+		l, err := New("retcp", Env{MSS: 1000, HostRate: 25 * rotor.Gbps}, map[string]string{"init_window": "40pkt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := l.(*ReTCP)
+		r.OnAck(&Feedback{Acked: 1000, Cum: 1000, SndNxt: 41_000, ECE: true})
+		r.OnAck(&Feedback{Acked: 1000, Cum: 2000, SndNxt: 83_000})
+		if w := r.Window(); w != 41_500 {
+			t.Fatalf("window after the jumps %d, want (41000·2 + 1000)/2 = 41500", w)
+		}
+		flightHook(r, 81_000)
+		return r
+	}
+	r := afterJumpDown()
+	r.OnTimeout(0)
+	if r.ssthresh != 20_750 || r.Window() != 1000 {
+		t.Errorf("after a timeout: ssthresh %.0f, window %d; want cwnd/2 = 20750 and one MSS", r.ssthresh, r.Window())
+	}
+	r = afterJumpDown()
+	r.OnLoss(0)
+	if r.ssthresh != 20_750 || r.Window() != 20_750 {
+		t.Errorf("after a loss: ssthresh %.0f, window %d; want cwnd/2 = 20750 for both", r.ssthresh, r.Window())
+	}
+}
+
+// TestReTCPJumpDuringRecovery: a circuit that comes up during SACK
+// recovery raises the window at once and the sender uses it (RFC 6675
+// (C): send while cwnd − pipe ≥ one MSS). Hand trace, MSS 1000, 10-segment
+// first window, segment 0 lost: the SACKs of segments 1–3 grow the window
+// by slow start to 13 000 and start recovery (ssthresh = cwnd = 13 000/2
+// = 6 500); pipe is 6 000 (10 sent, 3 SACKed, 1 lost), segment 0 is
+// resent (pipe 7 000). The SACK of segment 4 leaves pipe at 6 000; with
+// ECE it doubles the window to 13 000 and 7 new segments may go (pipe
+// 13 000); without ECE the window stays 6 500 and none may.
+func TestReTCPJumpDuringRecovery(t *testing.T) {
+	for _, tc := range []struct {
+		ece     bool
+		wantNew int
+	}{{true, 7}, {false, 0}} {
+		law, err := New("retcp", Env{MSS: 1000, HostRate: 25 * rotor.Gbps}, map[string]string{"init_window": "10pkt"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSender(1_000_000, 1000, true, law, rotor.Millisecond)
+		s.DupThresh = 3
+		for {
+			if _, _, _, ok := s.Next(0); !ok {
+				break
+			}
+		}
+		now := 20 * rotor.Microsecond
+		var f Feedback
+		for seg := int64(1); seg <= 3; seg++ {
+			s.OnAck(now, 0, seg*1000, 0, false, &f)
+		}
+		if !s.InRecovery() || law.Window() != 6500 {
+			t.Fatalf("after three SACKs: in recovery %v, window %d; want true, 6500", s.InRecovery(), law.Window())
+		}
+		if seq, _, retx, ok := s.Next(now); !ok || !retx || seq != 0 {
+			t.Fatalf("fast retransmit: seq %d retx %v ok %v, want segment 0", seq, retx, ok)
+		}
+		f = Feedback{ECE: tc.ece}
+		s.OnAck(now, 0, 4000, 0, false, &f)
+		sent := 0
+		for {
+			seq, _, retx, ok := s.Next(now)
+			if !ok {
+				break
+			}
+			if retx || seq < 10_000 {
+				t.Fatalf("sent %d (retx %v), want new data only", seq, retx)
+			}
+			sent++
+		}
+		if sent != tc.wantNew || !s.InRecovery() {
+			t.Errorf("ECE %v: %d new segments during recovery (window %d), want %d", tc.ece, sent, law.Window(), tc.wantNew)
+		}
+	}
+}

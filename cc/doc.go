@@ -167,7 +167,8 @@
 //     circuit state comes from ECE by default, as in the paper (signal =
 //     notice takes it from OnCircuit instead); NewReno growth is applied
 //     before the jump, as the Linux module does; the window never falls
-//     below one MSS. The other laws ignore OnCircuit: PowerTCP and HPCC
+//     below one MSS; a loss or timeout sets ssthresh from the window
+//     (cwnd/2, the module's Reno ssthresh), not from FlightSize. The other laws ignore OnCircuit: PowerTCP and HPCC
 //     learn of circuits only through the INT rate field.
 //   - DCTCP ("Data Center TCP (DCTCP)"): α starts at 1; the window does
 //     not grow in the round after a cut; a cut leaves at least two MSS.

@@ -100,8 +100,11 @@ func (r *reno) ecnCut(factor float64) { r.reduce(r.cwnd*factor, r.sentMax()+1) }
 // timeout: ssthresh = max(FlightSize/2, 2·MSS), cwnd = one MSS, and slow
 // start from there; no loss reduction until everything sent is
 // acknowledged.
-func (r *reno) timeout() {
-	r.ssthresh = max(float64(r.flight)/2, 2*r.mss)
+func (r *reno) timeout() { r.timeoutTo(float64(r.flight) / 2) }
+
+// timeoutTo is a timeout with ssthresh = max(ssthresh, 2·MSS).
+func (r *reno) timeoutTo(ssthresh float64) {
+	r.ssthresh = max(ssthresh, 2*r.mss)
 	r.cwnd = r.mss
 	r.recover, r.hold = r.sentMax(), false
 }
@@ -127,7 +130,13 @@ func (n *NewReno) Rate() rotor.Rate           { return 0 }
 // ECE the window is multiplied by Up, on the first without it divided by
 // Down. ECE carries no congestion meaning here. With Notice set, the
 // circuit state comes from OnCircuit instead of ECE, and the jump still
-// happens on the next ACK.
+// happens on the next ACK. A loss or a timeout sets ssthresh =
+// max(cwnd/2, 2·MSS), from the window as the authors' Linux module does
+// (it uses Linux's Reno ssthresh), not from FlightSize: after the jump
+// down, FlightSize still holds what the circuit-up window sent (about
+// ten windows at a timeout in the RDCN case), and half of it sends the
+// flow's slow start far past the VOQ (docs/cc.md, "reTCP after the
+// loss-recovery merge").
 type ReTCP struct {
 	reno
 	Up, Down float64
@@ -152,8 +161,8 @@ func (r *ReTCP) OnAck(f *Feedback) {
 		r.jumped = false
 	}
 }
-func (r *ReTCP) OnLoss(rotor.Time)               { r.lossCut() }
-func (r *ReTCP) OnTimeout(rotor.Time)            { r.timeout() }
+func (r *ReTCP) OnLoss(rotor.Time)               { r.cut(0.5) }
+func (r *ReTCP) OnTimeout(rotor.Time)            { r.timeoutTo(r.cwnd / 2) }
 func (r *ReTCP) OnCircuit(_ rotor.Time, up bool) { r.circuit = up }
 func (r *ReTCP) Window() int64                   { return r.window() }
 func (r *ReTCP) Rate() rotor.Rate                { return 0 }
