@@ -41,3 +41,50 @@ func BenchmarkRecommend(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCertifyDesign splits the design question at n = 128, U = 8
+// into its designs and phases: the schedule, the worst-case permutation
+// (hop distances and the Hungarian method) and the certified θ (the path
+// solver), reported per design as seconds per op. The breakdown in
+// docs/perf-history.md came from
+//
+//	go test ./emulated -run '^$' -bench CertifyDesign -benchtime 1x -cpu 1 -cpuprofile cpu.prof
+func BenchmarkCertifyDesign(b *testing.B) {
+	c := question64
+	c.Nodes, c.Uplinks = 128, 8
+	c.Gap = 1e-2
+	for _, d := range c.Designs() {
+		b.Run(d.Name, func(b *testing.B) {
+			var sched, worst, theta time.Duration
+			var r *Result
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				s, err := c.schedule(&d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				g, err := FromSchedule(s, c.Link)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				w, err := WorstCaseDemand(g)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t2 := time.Now()
+				if r, err = Throughput(g, w, &Options{Gap: c.Gap}); err != nil {
+					b.Fatal(err)
+				}
+				t3 := time.Now()
+				sched, worst, theta = sched+t1.Sub(t0), worst+t2.Sub(t1), theta+t3.Sub(t2)
+			}
+			per := func(t time.Duration) float64 { return t.Seconds() / float64(b.N) }
+			b.ReportMetric(per(sched), "schedule-s/op")
+			b.ReportMetric(per(worst), "worstcase-s/op")
+			b.ReportMetric(per(theta), "theta-s/op")
+			b.ReportMetric(float64(r.Iterations), "iterations")
+			b.ReportMetric(r.Lower, "theta")
+		})
+	}
+}
