@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/rdcn/rdcn/mars"
 	"github.com/rdcn/rdcn/rotor"
@@ -240,17 +242,8 @@ func Recommend(c DesignConfig) (*DesignSpace, error) {
 	}
 	ds := &DesignSpace{Config: c, Designs: c.Designs(), Best: -1}
 	todo := ds.markInfeasible()
-	for k, i := range todo {
-		d := &ds.Designs[i]
-		s, err := c.schedule(d)
-		if err != nil { // e.g. no connected Opera draw for small U
-			d.Infeasible = "no schedule: " + err.Error()
-		} else if d.Theta0, d.Upper0, err = c.certify(s); err != nil {
-			return nil, fmt.Errorf("%s: %w", d.Name, err)
-		}
-		if c.Progress != nil {
-			c.Progress(k+1, len(todo))
-		}
+	if err := c.certifyAll(ds.Designs, todo); err != nil {
+		return nil, err
 	}
 	ds.evaluate()
 	return ds, nil
@@ -310,6 +303,55 @@ func (c DesignConfig) schedule(d *Design) (*rotor.Schedule, error) {
 	}
 	return schedules.Build(d.Kind, schedules.Params{Nodes: c.Nodes, Uplinks: c.Uplinks, Slot: slot,
 		SelfSlot: true, Seed: c.Seed, Tries: staticTries})
+}
+
+// certifyAll certifies the designs todo indexes, on up to GOMAXPROCS
+// goroutines. Each design is built and solved on its own (its schedule's
+// rand.Rand is seeded from c.Seed alone, the solver is deterministic), and
+// each writes only its own Design, so the result does not depend on the
+// number of goroutines or on the order in which designs finish. Progress
+// counts finished designs. The first error in design order is returned.
+func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
+	errs := make([]error, len(todo))
+	workers := min(runtime.GOMAXPROCS(0), len(todo))
+	var (
+		mu   sync.Mutex
+		done int
+		wg   sync.WaitGroup
+	)
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range next {
+				d := &designs[todo[k]]
+				s, err := c.schedule(d)
+				if err != nil { // e.g. no connected Opera draw for small U
+					d.Infeasible = "no schedule: " + err.Error()
+				} else if d.Theta0, d.Upper0, err = c.certify(s); err != nil {
+					errs[k] = fmt.Errorf("%s: %w", d.Name, err)
+				}
+				if c.Progress != nil {
+					mu.Lock()
+					done++
+					c.Progress(done, len(todo))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for k := range todo {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // certify returns the engine's certified interval on the schedule's

@@ -1,0 +1,126 @@
+package emulated
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// question64 is the design question of issue 28 at n = 64.
+var question64 = DesignConfig{Nodes: 64, Uplinks: 8, Link: 400 * rotor.Gbps, Buffer: 10 * rotor.MB,
+	Delay: rotor.Millisecond, ReconfFraction: DefaultReconfFraction, Gap: 1e-2, Seed: 1}
+
+// reference64 is each design's certified interval [θ0, upper0] at n = 64
+// from the serial Recommend before designs were certified in parallel
+// (commit bbcec04):
+//
+//	rdcn tradeoff --tors 64 --uplinks 8 --link 400Gbps --buffer 10MB --delay 1ms --format json
+//
+// It recommended rotornet at Δ = 1 µs.
+var reference64 = map[string][2]float64{
+	"static":   {0.3130498373529901, 0.3155534577062855},
+	"rotornet": {0.49736184046144805, 0.5006973292553212},
+	"opera":    {0.49736184046144805, 0.5006973292553212},
+	"mars-16":  {0.3522015243577655, 0.3555249401264109},
+	"mars-24":  {0.3927845933986211, 0.39673412884706194},
+	"mars-32":  {0.3308033166771101, 0.3336980476471546},
+	"mars-40":  {0.44432599159113634, 0.4479128305033769},
+	"mars-48":  {0.4553914903426112, 0.45968121801380557},
+	"mars-56":  {0.4716535270980641, 0.47640469719909945},
+}
+
+// The n = 64 answer on 1 and 2 goroutines is bit-identical (every design,
+// every point, the recommendation), and every design's certified interval
+// overlaps the serial reference's (both contain θ*), with the same
+// recommendation.
+func TestRecommendParallelMatchesSerial64(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two n = 64 design questions (~20 s of CPU)")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var answers [2]*DesignSpace
+	for i, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		ds, err := Recommend(question64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers[i] = ds
+	}
+	if diff := cmp.Diff(answers[0].Designs, answers[1].Designs); diff != "" {
+		t.Errorf("designs, GOMAXPROCS 1 vs 2 (-1 +2):\n%s", diff)
+	}
+	if diff := cmp.Diff(answers[0].Points, answers[1].Points); diff != "" {
+		t.Errorf("points, GOMAXPROCS 1 vs 2 (-1 +2):\n%s", diff)
+	}
+	ds := answers[1]
+	if len(ds.Designs) != len(reference64) {
+		t.Fatalf("%d designs, the reference has %d", len(ds.Designs), len(reference64))
+	}
+	for _, d := range ds.Designs {
+		ref, ok := reference64[d.Name]
+		if !ok {
+			t.Errorf("design %s is not in the reference", d.Name)
+			continue
+		}
+		if d.Theta0 > ref[1] || ref[0] > d.Upper0 || d.Theta0 > d.Upper0 {
+			t.Errorf("%s: [%v, %v], reference [%v, %v]: disjoint", d.Name, d.Theta0, d.Upper0, ref[0], ref[1])
+		}
+		if d.Upper0*(1-question64.Gap) > d.Theta0*(1+1e-9) { // relGap = (upper − lower)/upper
+			t.Errorf("%s: [%v, %v] is wider than the gap %v", d.Name, d.Theta0, d.Upper0, question64.Gap)
+		}
+	}
+	p, d, ok := ds.Recommended()
+	if !ok || d.Name != "rotornet" || p.Slot != rotor.Microsecond {
+		t.Errorf("recommended %s, the reference rotornet at 1µs", ds.Reason())
+	}
+}
+
+// Every interval the parallel Recommend prints is a certificate: each
+// design's θ0 and upper0 are exactly those of a serial solve whose flow
+// and dual lengths Verify accepts.
+func TestRecommendIntervalsVerify(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	ds, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certified := 0
+	for i := range ds.Designs {
+		d := &ds.Designs[i]
+		if d.Theta0 == 0 {
+			if d.Infeasible == "" || strings.HasPrefix(d.Infeasible, "no schedule") {
+				t.Errorf("%s: not certified (%q)", d.Name, d.Infeasible)
+			}
+			continue
+		}
+		s, err := c.schedule(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := mustGraph(t, s)
+		worst, err := WorstCaseDemand(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Throughput(g, worst, &Options{Gap: ds.Config.Gap})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Verify(g, r.Demand, r); err != nil { // the hose-normalised demand it routed
+			t.Errorf("%s: %v", d.Name, err)
+		}
+		if r.Lower != d.Theta0 || r.Upper != d.Upper0 {
+			t.Errorf("%s: Recommend [%v, %v], serial certificate [%v, %v]", d.Name, d.Theta0, d.Upper0, r.Lower, r.Upper)
+		}
+		certified++
+	}
+	if certified < 3 {
+		t.Errorf("only %d designs certified", certified)
+	}
+}
