@@ -161,16 +161,7 @@ func barFigure(a axes, ss []series) (*Figure, error) {
 	if p.Y.Max < 0 {
 		p.Y.Max = 0
 	}
-	if a.yLim != nil {
-		p.Y.Min, p.Y.Max = a.yLim[0], a.yLim[1]
-	}
-	p.Add(plotter.NewGrid())
-	svg, err := toSVG(p, 5*vg.Inch, 3.4*vg.Inch)
-	if err != nil {
-		return nil, err
-	}
-	fig.SVG = svg
-	return fig, nil
+	return finish(fig, p, a)
 }
 
 // valueTicks are ticks at exactly the values (labelled as they are

@@ -133,6 +133,11 @@ func lineFigure(a axes, ss []series) (*Figure, error) {
 	if a.yZero && p.Y.Min > 0 {
 		p.Y.Min = 0
 	}
+	return finish(fig, p, a)
+}
+
+// finish applies a's fixed y range, adds the grid and renders p into fig.
+func finish(fig *Figure, p *plot.Plot, a axes) (*Figure, error) {
 	if a.yLim != nil {
 		p.Y.Min, p.Y.Max = a.yLim[0], a.yLim[1]
 	}
