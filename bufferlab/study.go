@@ -11,9 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/rdcn/rdcn/internal/plotgrid"
 	"github.com/rdcn/rdcn/tor"
 )
 
@@ -384,26 +383,5 @@ func PlotFig14(w io.Writer, series []Fig14Series, format string) error {
 	width, height := vg.Points(420*float64(len(series))), vg.Points(300)
 	tiles := draw.Tiles{Rows: 1, Cols: len(series), PadX: vg.Millimeter * 6,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	drawAll := func(dc draw.Canvas) {
-		canvases := plot.Align(plots, tiles, dc)
-		for j, p := range plots[0] {
-			p.Draw(canvases[0][j])
-		}
-	}
-	switch format {
-	case "png":
-		img := vgimg.New(width, height)
-		dc := draw.New(img)
-		dc.SetColor(color.White)
-		dc.Fill(dc.Rectangle.Path())
-		drawAll(dc)
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	case "svg":
-		img := vgsvg.New(width, height)
-		drawAll(draw.New(img))
-		_, err := img.WriteTo(w)
-		return err
-	}
-	return fmt.Errorf("plot: format %q, want png or svg", format)
+	return plotgrid.Write(w, plots, tiles, width, height, format)
 }

@@ -11,9 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
+	"github.com/rdcn/rdcn/internal/plotgrid"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/sweep"
 )
@@ -137,28 +136,7 @@ func PlotMarsSmallBuffers(w io.Writer, r *sweep.Results, format string) error {
 	width, height := vg.Points(900), vg.Points(520)
 	tiles := draw.Tiles{Rows: len(plots), Cols: len(plots[0]), PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	var dc draw.Canvas
-	var out io.WriterTo
-	switch format {
-	case "svg":
-		img := vgsvg.New(width, height)
-		dc, out = draw.New(img), img
-	case "png":
-		img := vgimg.New(width, height)
-		dc, out = draw.New(img), vgimg.PngCanvas{Canvas: img}
-		dc.SetColor(color.White)
-		dc.Fill(dc.Rectangle.Path())
-	default:
-		return fmt.Errorf("plot: format %q, want svg or png", format)
-	}
-	canvases := plot.Align(plots, tiles, dc)
-	for i := range plots {
-		for j, p := range plots[i] {
-			p.Draw(canvases[i][j])
-		}
-	}
-	_, err := out.WriteTo(w)
-	return err
+	return plotgrid.Write(w, plots, tiles, width, height, format)
 }
 
 // seedInterval is the mean of a metric over the points matching where,

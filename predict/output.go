@@ -9,12 +9,11 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/rdcn/rdcn/internal/plotgrid"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // Header is the CSV header of WriteCSV.
@@ -241,31 +240,7 @@ func Plot(w io.Writer, rows []Row, format string) error {
 	tiles := draw.Tiles{Rows: len(matrices), Cols: len(columns),
 		PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	switch format {
-	case "svg":
-		img := vgsvg.New(width, height)
-		drawTiles(plots, tiles, draw.New(img))
-		_, err := img.WriteTo(w)
-		return err
-	case "png":
-		img := vgimg.New(width, height)
-		dc := draw.New(img)
-		dc.SetColor(color.White)
-		dc.Fill(dc.Rectangle.Path())
-		drawTiles(plots, tiles, dc)
-		_, err := vgimg.PngCanvas{Canvas: img}.WriteTo(w)
-		return err
-	}
-	return fmt.Errorf("plot: format %q, want svg or png", format)
-}
-
-func drawTiles(plots [][]*plot.Plot, t draw.Tiles, dc draw.Canvas) {
-	canvases := plot.Align(plots, t, dc)
-	for i := range plots {
-		for j, p := range plots[i] {
-			p.Draw(canvases[i][j])
-		}
-	}
+	return plotgrid.Write(w, plots, tiles, width, height, format)
 }
 
 // palette is colour-blind safe (Okabe–Ito) for up to 7 values of γ.
