@@ -176,12 +176,6 @@ name = "bvn"
 				Tol:  report.Claim(1, -1, "“worst with noise”: BvN below every other design, a ratio below 1")},
 		},
 	})
-	for _, u := range []struct{ name, title, reason string }{
-		{"fb", "FB: A Flexible Buffer Management Scheme for Data Center Switches (QCT, throughput, buffer use vs DT, CS, FAB, IB, FBA)",
-			"needs its sweep: the set-up has landed (scenario/testdata/buffers/fb-query.toml; run.sh prints FB's table, see docs/buffers.md), but simulate points do not report its metrics yet (mean QCT, the leaf uplinks' delivered load)"},
-	} {
-		Register(&Experiment{Name: u.name, Title: u.title, Source: u.title, Reason: u.reason})
-	}
 }
 
 var nan = math.NaN()

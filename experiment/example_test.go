@@ -6,7 +6,7 @@ import (
 	"github.com/rdcn/rdcn/experiment"
 )
 
-// The registry says which experiments run and why the others do not yet.
+// The registry lists every named experiment and whether it can run.
 func ExampleList() {
 	for _, e := range experiment.List() {
 		fmt.Println(e.Name, e.Available)
@@ -15,6 +15,7 @@ func ExampleList() {
 	// abm true
 	// abm-load true
 	// credence true
+	// fb true
 	// mars-small-buffers true
 	// powertcp-rdcn true
 	// protean true
@@ -22,5 +23,4 @@ func ExampleList() {
 	// tdt true
 	// tradeoff true
 	// vermilion-noise true
-	// fb false
 }

@@ -28,6 +28,8 @@ var metricLabels = map[string]label{
 	"buffer_mean_bytes":             {"ToR buffer occupancy, mean", "bytes"},
 	"buffer_p99_bytes":              {"ToR buffer occupancy p99", "bytes"},
 	"buffer_peak_bytes":             {"ToR buffer occupancy, peak", "bytes"},
+	"delivered_load":                {"delivered load", "fraction of a host link"},
+	"qct_mean_us":                   {"query completion time, mean", "µs"},
 	"qct_p50_us":                    {"query completion time p50", "µs"},
 	"qct_p99_us":                    {"query completion time p99", "µs"},
 	"pfc_pauses":                    {"PFC pause frames", "frames"},

@@ -69,8 +69,8 @@ func TestRunResumeCollect(t *testing.T) {
 		t.Fatalf("outcome %+v", out)
 	}
 	want := csvOf(t, dir)
-	if n := strings.Count(want, "\n"); n != 1+12*26 {
-		t.Errorf("%d CSV lines, want 1 + 12 points × 26 metrics", n)
+	if n := strings.Count(want, "\n"); n != 1+12*27 {
+		t.Errorf("%d CSV lines, want 1 + 12 points × 27 metrics", n)
 	}
 	// Damage three points: one removed, one without its done marker, one
 	// with a stale marker, plus the leftover of an interrupted write.

@@ -90,10 +90,10 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 
 // simulateMetrics are a summary's scalars: FCT p50/p99 (µs) and slowdown
 // p99 per size bucket, completion (the fraction of every flow; the measured
-// flows completed and unfinished at the run's end, and the fraction of
-// their bytes delivered), utilisation (all days, and the days
+// flows completed and unfinished at the run's end, the fraction of
+// their bytes delivered and the delivered load per host link), utilisation (all days, and the days
 // that carried demand: NaN without circuits), queueing latency p99/p99.9
-// (µs), drops and buffers; QCT p50/p99 (µs) with incast queries, and the
+// (µs), drops and buffers; QCT mean, p50 and p99 (µs) with incast queries, and the
 // PFC pause frames sent and paused time (µs) with buffer.lossless.
 func simulateMetrics(s *fabric.Summary) []Metric {
 	var m []Metric
@@ -111,6 +111,7 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 	add("flows_completed", float64(s.Measured.Completed))
 	add("flows_unfinished", float64(s.Measured.Unfinished))
 	add("delivered_fraction", float64(s.Measured.DeliveredFraction))
+	add("delivered_load", float64(s.Measured.DeliveredLoad))
 	add("host_utilization", float64(s.HostUtilization))
 	add("circuit_utilization", float64(s.CircuitUtilization))
 	add("circuit_util_demand", float64(s.DemandCircuit.Utilization))
@@ -122,6 +123,7 @@ func simulateMetrics(s *fabric.Summary) []Metric {
 	add("buffer_p99_bytes", float64(s.Buffer.P99Bytes))
 	add("buffer_peak_bytes", float64(s.Buffer.PeakBytes))
 	if q := s.Queries; q != nil {
+		add("qct_mean_us", float64(q.QCTus.Mean))
 		add("qct_p50_us", float64(q.QCTus.P50))
 		add("qct_p99_us", float64(q.QCTus.P99))
 	}
