@@ -1,6 +1,9 @@
 package schedules
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+	"slices"
+)
 
 // operaHillClimbMax is the largest n whose factorisation Opera draws by
 // hill climbing over all of K_n (about 5n² steps at memory latency: 6.8 s
@@ -49,7 +52,7 @@ func liftSplit(n int) (a, b int, ok bool) {
 // random lifts of an expander are expanders with high probability, so a
 // slice's spectral gap is about the smaller of its quotient's and a random
 // (U−1)-regular graph's. Opera checks every slice's gap either way.
-func liftedFactorization(a, b int, rng *rand.Rand, canceled func() error, put func(k, u, v int)) error {
+func liftedFactorization(a, b, window int, rng *rand.Rand, canceled func() error, put func(k, u, v int)) error {
 	n := a * b
 	quotient, err := loopyFactorization(b, rng, 200*b*b+10000, canceled)
 	if err != nil {
@@ -74,14 +77,14 @@ func liftedFactorization(a, b int, rng *rand.Rand, canceled func() error, put fu
 		}
 	}
 	label := rng.Perm(n)
-	order := rng.Perm(n) // matching k is colour order[k] = q·a + c
-	for k, colour := range order {
+	rounds := liftOrder(a, b, window, rng)
+	for k := 0; k < n; k++ {
 		if k%64 == 0 {
 			if err := canceled(); err != nil {
 				return err
 			}
 		}
-		q, c := colour/a, colour%a
+		q, c := rounds.colour(k)
 		for y, y2 := range quotient[q] {
 			switch {
 			case y2 == y:
@@ -121,7 +124,7 @@ func randPerm(rng *rand.Rand, p []int32) {
 func operaMatchings(n, u, period, hillClimbMax int, rng *rand.Rand, canceled func() error) ([][][]int, string, error) {
 	ms := emptyMatchings(u, period, n)
 	if a, b, ok := liftSplit(n); ok && n > hillClimbMax {
-		err := liftedFactorization(a, b, rng, canceled, func(k, v, w int) {
+		err := liftedFactorization(a, b, u, rng, canceled, func(k, v, w int) {
 			if w != v {
 				ms[k%u][k/u][v] = w
 			}
@@ -141,4 +144,51 @@ func operaMatchings(n, u, period, hillClimbMax int, rng *rand.Rand, canceled fun
 		}
 	}
 	return ms, "hill-climbing", nil
+}
+
+// liftOrdering orders the n = a·b colours (c, q) of a lifted
+// factorisation in a rounds of b: round r plays every quotient colour q
+// once, in the random order perm[r], each with its own random c = inner[q][r].
+type liftOrdering struct {
+	a, b        int
+	perm, inner [][]int
+}
+
+// liftOrder draws the ordering. When b ≥ 2·window, a round's order is
+// redrawn until its first window colours avoid the previous round's last
+// window ones (the last round's last ones also the first round's first:
+// the cycle wraps), so any window consecutive matchings have distinct quotient
+// colours: the quotient of a slice then has U−1 distinct matchings, not a
+// repeated one (which lowers its spectral gap).
+func liftOrder(a, b, window int, rng *rand.Rand) liftOrdering {
+	o := liftOrdering{a: a, b: b, perm: make([][]int, a), inner: make([][]int, b)}
+	for q := range o.inner {
+		o.inner[q] = rng.Perm(a)
+	}
+	for r := range o.perm {
+		for {
+			o.perm[r] = rng.Perm(b)
+			if r == 0 || b < 2*window || disjoint(o.perm[r-1][b-window:], o.perm[r][:window]) &&
+				(r < a-1 || disjoint(o.perm[r][b-window:], o.perm[0][:window])) {
+				break
+			}
+		}
+	}
+	return o
+}
+
+// colour is matching k's quotient colour q and block colour c.
+func (o liftOrdering) colour(k int) (q, c int) {
+	r, i := k/o.b, k%o.b
+	q = o.perm[r][i]
+	return q, o.inner[q][r]
+}
+
+func disjoint(x, y []int) bool {
+	for _, v := range x {
+		if slices.Contains(y, v) {
+			return false
+		}
+	}
+	return true
 }
