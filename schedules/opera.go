@@ -79,9 +79,10 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 		}
 		sparse := sparseGraphs(sched, pieces)
 		var gaps, bounds []float64
+		var steps []int
 		threshold := operaGapThreshold(u)
 		if factorisation == "lifted" {
-			bounds, gaps, _ = gapBounds(sparse, threshold, p.canceled)
+			bounds, gaps, steps = gapBounds(sparse, threshold, p.canceled)
 		} else {
 			gaps = spectralGaps(sparse, p.canceled)
 		}
@@ -114,6 +115,11 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 			sched.Meta["spectral_gap"] = "1 - lambda2 of D^-1/2 A D^-1/2 over the slices with a rotor reconfiguring: min and mean of the Lanczos estimates (from above) when the certified bound (from below, failure probability 1e-9 per slice) cleared the threshold"
 			sched.Meta["spectral_gap_threshold"] = threshold
 			sched.Meta["spectral_gap_bound_min"] = slices.Min(bounds)
+			total := 0
+			for _, k := range steps {
+				total += k
+			}
+			sched.Meta["spectral_lanczos_steps_mean"] = float64(total) / float64(len(steps))
 		}
 		return sched, nil
 	}

@@ -59,7 +59,6 @@ type spectralWork struct {
 	val         []float64
 	q, prev, w  []float64
 	top         ritzTop
-	scaled      scaledOp
 }
 
 // gap is g.spectralGap() computed in ws's buffers.
@@ -648,14 +647,9 @@ const gapFailure = 1e-9
 // onto that complement. Graphs with n ≤ denseLimit get the exact gap as
 // both values.
 func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate float64, steps int) {
-	involutions := g.matchings()
-	op := ws.build(g, involutions)
+	op := ws.normalize(g)
 	if op == nil {
 		return 0, 0, 0
-	}
-	mul := op.mulDots
-	if involutions {
-		mul = ws.scaledMatchings(op).mulDots
 	}
 	if g.n <= denseLimit {
 		gap := 1 - op.denseSecond()
@@ -685,7 +679,7 @@ func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate
 	}
 	theta := -1.0 // a lower bound on the top Ritz value until the first max()
 	for j := 0; j < maxIter; j++ {
-		a, cp, cf := mul(w, q, prev)
+		a, cp, cf := op.mulDots(w, q, prev)
 		b := math.Sqrt(subtract3(w, a, q, cp, prev, cf, op.phi))
 		t.alpha = append(t.alpha, a)
 		// Ritz values only rise with k, so a step whose bound fails with
@@ -706,62 +700,3 @@ func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate
 	return max(bound, 0), estimate, maxIter
 }
 
-// scaledOp applies D^{-1/2} A D^{-1/2} to q as D^{-1/2}·(A·(D^{-1/2} q))
-// when A is a union of matchings: every entry of A is 1, so only column
-// indices are read (an idle node's entry points at y[n] = 0), not the
-// values of normalized, halving the memory a product streams.
-type scaledOp struct {
-	n, width int
-	col      []int32   // entry k of row u at k*n+u; n for an idle node
-	isq, phi []float64 // D^{-1/2} and the top eigenvector
-	y        []float64 // D^{-1/2} q, and y[n] = 0
-}
-
-// scaledMatchings builds ws's scaledOp from op, filled by fromMatchings
-// (an idle entry is col u with value 0).
-func (ws *spectralWork) scaledMatchings(op *normalized) *scaledOp {
-	n := op.n
-	so := &ws.scaled
-	so.n, so.width, so.isq, so.phi = n, op.width, ws.isq[:n], op.phi[:n]
-	so.col, so.y = resize(so.col, op.width*n), resize(so.y, n+1)
-	for i, c := range op.col[:op.width*n] {
-		if op.val[i] == 0 {
-			c = int32(n)
-		}
-		so.col[i] = c
-	}
-	return so
-}
-
-// mulDots is normalized.mulDots for the matchings' operator.
-func (so *scaledOp) mulDots(w, q, prev []float64) (wq, wp, wf float64) {
-	n := so.n
-	w, q, prev, phi, isq, y := w[:n], q[:n], prev[:n], so.phi[:n], so.isq[:n], so.y[:n+1]
-	for u := range q {
-		y[u] = isq[u] * q[u]
-	}
-	y[n] = 0
-	clear(w)
-	k := 0
-	for ; k+3 <= so.width-1; k += 3 {
-		c0, c1, c2 := so.col[k*n:(k+1)*n], so.col[(k+1)*n:(k+2)*n], so.col[(k+2)*n:(k+3)*n]
-		for u := range w {
-			w[u] += y[c0[u]] + y[c1[u]] + y[c2[u]]
-		}
-	}
-	for ; k < so.width-1; k++ {
-		c0 := so.col[k*n : (k+1)*n]
-		for u := range w {
-			w[u] += y[c0[u]]
-		}
-	}
-	last := so.col[k*n : (k+1)*n]
-	for u := range w {
-		s := isq[u] * (w[u] + y[last[u]])
-		w[u] = s
-		wq += s * q[u]
-		wp += s * prev[u]
-		wf += s * phi[u]
-	}
-	return wq, wp, wf
-}
