@@ -699,4 +699,3 @@ func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate
 	}
 	return max(bound, 0), estimate, maxIter
 }
-
