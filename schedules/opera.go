@@ -27,7 +27,10 @@ const operaAttempts = 16
 // with a disconnected slice is discarded and the next seed-derived stream
 // tried (rand.NewPCG(Seed, attempt)), up to 16 draws. The minimum and mean
 // spectral gap of the sparsest slices (those during which some rotor is
-// dark) are recorded in Meta.
+// dark) are recorded in Meta. Above operaHillClimbMax ToRs, when n splits
+// into blocks (liftSplit), the factorisation is the lifted one
+// (liftedFactorization) and every sparse slice's gap must moreover be
+// certified ≥ operaGapThreshold(U) (gapBound), or the draw is discarded.
 func Opera(p Params) (*rotor.Schedule, error) {
 	return opera(p, operaHillClimbMax)
 }
@@ -111,7 +114,7 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 		}
 		if factorisation == "lifted" {
 			a, b, _ := liftSplit(n)
-			sched.Meta["factorisation"] = fmt.Sprintf("random factorisation of K_n with loops lifted from one of K_%d (blocks of %d, random Latin squares between blocks), random order", b, a)
+			sched.Meta["factorisation"] = fmt.Sprintf("random factorisation of K_n with loops lifted from one of K_%d (blocks of %d, random Latin squares between blocks), in %d rounds each playing every quotient colour once in random order", b, a, a)
 			sched.Meta["spectral_gap"] = "1 - lambda2 of D^-1/2 A D^-1/2 over the slices with a rotor reconfiguring: min and mean of the Lanczos estimates (from above) when the certified bound (from below, failure probability 1e-9 per slice) cleared the threshold"
 			sched.Meta["spectral_gap_threshold"] = threshold
 			sched.Meta["spectral_gap_bound_min"] = slices.Min(bounds)
