@@ -19,7 +19,10 @@
 //   - opera: the n matchings of a random factorisation of K_n with loops,
 //     round-robin over U rotors whose slot boundaries are staggered by Δ/U;
 //     every slice (the circuits up while no switch changes state) is checked
-//     to be connected and its spectral gap is recorded.
+//     to be connected and its spectral gap is recorded. Above 2048 ToRs
+//     (when n = a·b with blocks a ≥ 8) the factorisation is lifted from one
+//     of K_b with random Latin squares between blocks, and every sparse
+//     slice's gap is certified ≥ half the Ramanujan gap of degree U−1.
 //   - static: U edge-disjoint random derangements, a strongly connected
 //     U-regular digraph with period 1.
 //

@@ -2,12 +2,12 @@ package schedules
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
-
-	"github.com/yourbasic/graph"
 
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -27,8 +27,16 @@ const operaAttempts = 16
 // with a disconnected slice is discarded and the next seed-derived stream
 // tried (rand.NewPCG(Seed, attempt)), up to 16 draws. The minimum and mean
 // spectral gap of the sparsest slices (those during which some rotor is
-// dark) are recorded in Meta.
+// dark) are recorded in Meta. Above operaHillClimbMax ToRs, when n splits
+// into blocks (liftSplit), the factorisation is the lifted one
+// (liftedFactorization) and every sparse slice's gap must moreover be
+// certified ≥ operaGapThreshold(U) (gapBound), or the draw is discarded.
 func Opera(p Params) (*rotor.Schedule, error) {
+	return opera(p, operaHillClimbMax)
+}
+
+// opera is Opera with the hill climbing used up to n = hillClimbMax.
+func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 	const kind = "opera"
 	if err := checkSize(kind, p); err != nil {
 		return nil, err
@@ -52,7 +60,7 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
-		f, err := loopyFactorization(n, rng, 200*n*n+10000, p.canceled)
+		ms, factorisation, err := operaMatchings(n, u, period, hillClimbMax, rng, p.canceled)
 		if cerr := p.canceled(); cerr != nil {
 			return nil, cerr
 		}
@@ -60,41 +68,33 @@ func Opera(p Params) (*rotor.Schedule, error) {
 			lastErr = err
 			continue
 		}
-		rng.Shuffle(len(f), func(i, j int) { f[i], f[j] = f[j], f[i] })
-		ms := emptyMatchings(u, period, n)
-		for t := 0; t < period; t++ {
-			for s := 0; s < u; s++ {
-				if k := t*u + s; k < n {
-					for v, w := range f[k] {
-						if w != v {
-							ms[s][t][v] = w
-						}
-					}
-				}
-			}
-		}
 		sched := &rotor.Schedule{
 			Kind: kind, Nodes: n, Switches: u, Period: period, Slot: slot, Reconf: reconf,
 			SwitchOffsets: offsets, Matchings: ms,
 		}
-		slices := sliceGraphs(sched)
-		bad := -1
-		for i, sl := range slices {
-			if i%64 == 0 && p.canceled() != nil {
-				return nil, p.canceled()
-			}
-			if !graph.Connected(sl.graph(sched)) {
-				bad = i
-				break
-			}
-		}
-		if bad >= 0 {
-			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", slices[bad].start, len(slices[bad].up))
+		pieces := sliceGraphs(sched)
+		if bad := firstDisconnected(sched, pieces, p.canceled); bad >= 0 {
+			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", pieces[bad].start, len(pieces[bad].up))
 			continue
 		}
-		gaps := spectralGaps(sparseGraphs(sched, slices), p.canceled)
 		if err := p.canceled(); err != nil {
 			return nil, err
+		}
+		sparse := sparseGraphs(sched, pieces)
+		var gaps, bounds []float64
+		var steps []int
+		threshold := operaGapThreshold(u)
+		if factorisation == "lifted" {
+			bounds, gaps, steps = gapBounds(sparse, threshold, p.canceled)
+		} else {
+			gaps = spectralGaps(sparse, p.canceled)
+		}
+		if err := p.canceled(); err != nil {
+			return nil, err
+		}
+		if i := slices.IndexFunc(bounds, func(b float64) bool { return b < threshold }); i >= 0 {
+			lastErr = fmt.Errorf("a slice's spectral gap is not certified ≥ %.3f (bound %.3f, estimate %.3f)", threshold, bounds[i], gaps[i])
+			continue
 		}
 		gapMin, gapMean := 2.0, 0.0
 		for _, g := range gaps {
@@ -107,10 +107,22 @@ func Opera(p Params) (*rotor.Schedule, error) {
 			"remainder_idle_slots": u*period - n,
 			"factorisation":        "random factorisation of K_n with loops (Dinitz-Stinson hill climbing), random order",
 			"assignment":           "round-robin: switch s plays matching t*U+s in slot t; switch s offset by s*slot/U",
-			"slices":               len(slices),
+			"slices":               len(pieces),
 			"spectral_gap_min":     gapMin,
 			"spectral_gap_mean":    gapMean,
 			"spectral_gap":         "1 - lambda2 of D^-1/2 A D^-1/2 (normalised Laplacian lambda2) over the slices with a rotor reconfiguring",
+		}
+		if factorisation == "lifted" {
+			a, b, _ := liftSplit(n)
+			sched.Meta["factorisation"] = fmt.Sprintf("random factorisation of K_n with loops lifted from one of K_%d (blocks of %d, random Latin squares between blocks), in %d rounds each playing every quotient colour once in random order", b, a, a)
+			sched.Meta["spectral_gap"] = "1 - lambda2 of D^-1/2 A D^-1/2 over the slices with a rotor reconfiguring: min and mean of the Lanczos estimates (from above) when the certified bound (from below, failure probability 1e-9 per slice) cleared the threshold"
+			sched.Meta["spectral_gap_threshold"] = threshold
+			sched.Meta["spectral_gap_bound_min"] = slices.Min(bounds)
+			total := 0
+			for _, k := range steps {
+				total += k
+			}
+			sched.Meta["spectral_lanczos_steps_mean"] = float64(total) / float64(len(steps))
 		}
 		return sched, nil
 	}
@@ -118,6 +130,20 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v): %d ToRs leave %d idle slot(s) in the last round, which thins the slices around them; choose U dividing n", operaAttempts, lastErr, n, idle)
 	}
 	return nil, paramError(kind, "uplinks", u, "no connected Opera schedule in %d draws (%v); each slice holds only U−1 = %d matchings, try more uplinks", operaAttempts, lastErr, u-1)
+}
+
+// operaGapThreshold is the spectral gap every sparse slice of a lifted
+// Opera schedule must be certified to reach: half the gap of a Ramanujan
+// graph of degree d = U−1, (1 − 2√(d−1)/d)/2 (0.150 at U = 8). A random
+// d-regular graph comes close to the Ramanujan gap (Friedman's theorem),
+// so a slice below half of it is far from random; d ≤ 2 (a cycle at best)
+// gives 0, i.e. connectivity only.
+func operaGapThreshold(u int) float64 {
+	d := float64(u - 1)
+	if d <= 2 {
+		return 0
+	}
+	return (1 - 2*math.Sqrt(d-1)/d) / 2
 }
 
 // staggerOffsets are the switch offsets ⌊s·slot/U⌋, s = 0…U−1, that spread
@@ -227,30 +253,108 @@ func sliceGraphs(s *rotor.Schedule) []slice {
 }
 
 // spectralGaps computes the gap of every graph (until canceled returns an
-// error, between graphs), spread over GOMAXPROCS workers, each with its own reused buffers; each result lands at its own
-// index and depends only on its graph, so the output does not depend on
-// scheduling.
+// error, between graphs); see eachGraph.
 func spectralGaps(gs []circuits, canceled func() error) []float64 {
 	out := make([]float64, len(gs))
+	eachGraph(len(gs), canceled, func(ws *spectralWork, i int) { out[i] = ws.gap(gs[i]) })
+	return out
+}
+
+// gapBounds computes gapBound(threshold) of every graph: the certified
+// bounds, the Lanczos estimates and the steps taken.
+func gapBounds(gs []circuits, threshold float64, canceled func() error) (bounds, estimates []float64, steps []int) {
+	bounds, estimates, steps = make([]float64, len(gs)), make([]float64, len(gs)), make([]int, len(gs))
+	eachGraph(len(gs), canceled, func(ws *spectralWork, i int) {
+		bounds[i], estimates[i], steps[i] = ws.gapBound(gs[i], threshold)
+	})
+	return bounds, estimates, steps
+}
+
+// eachGraph calls do(ws, i) for i = 0…k−1 (until canceled returns an
+// error, between calls) on GOMAXPROCS workers, each with its own reused
+// buffers ws; do must write only its own index's results, so the output
+// does not depend on scheduling.
+func eachGraph(k int, canceled func() error, do func(ws *spectralWork, i int)) {
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(gs)); w++ {
+	for w := 0; w < min(runtime.GOMAXPROCS(0), k); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var ws spectralWork
 			for i := range next {
-				out[i] = ws.gap(gs[i])
+				do(&ws, i)
 			}
 		}()
 	}
-	for i := range gs {
+	for i := 0; i < k; i++ {
 		if canceled() != nil {
-			break // the caller returns the error; the gaps are not used
+			break // the caller returns the error; the results are not used
 		}
 		next <- i
 	}
 	close(next)
 	wg.Wait()
-	return out
+}
+
+// firstDisconnected returns the index of the first disconnected slice, or
+// −1 (also when canceled, which the caller checks). Only the minimal
+// slices are searched at first: every slice contains the circuits of a
+// minimal one (follow strict-subset neighbours down), so all are connected
+// iff the minimal ones are; the full scan runs only to name the first
+// disconnected slice.
+func firstDisconnected(s *rotor.Schedule, slices []slice, canceled func() error) int {
+	var uf unionFind
+	connected := func(sl slice) bool { return uf.connected(sl.graph(s)) }
+	ok := true
+	for i, sl := range slices {
+		if i%64 == 0 && canceled() != nil {
+			return -1
+		}
+		if sl.minimal(slices, i) && !connected(sl) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return -1
+	}
+	for i, sl := range slices {
+		if !connected(sl) {
+			return i
+		}
+	}
+	return -1
+}
+
+// unionFind decides whether a union of matchings is connected, reusing
+// its parent array from one graph to the next.
+type unionFind struct{ parent []int32 }
+
+func (f *unionFind) connected(g circuits) bool {
+	p := resize(f.parent, g.n)
+	f.parent = p
+	for i := range p {
+		p[i] = int32(i)
+	}
+	find := func(x int32) int32 {
+		for p[x] != x {
+			p[x] = p[p[x]]
+			x = p[x]
+		}
+		return x
+	}
+	parts := g.n
+	for _, m := range g.maps {
+		for u, v := range m {
+			if v < 0 || v == u {
+				continue
+			}
+			if ru, rv := find(int32(u)), find(int32(v)); ru != rv {
+				p[ru] = rv
+				parts--
+			}
+		}
+	}
+	return parts == 1
 }

@@ -626,3 +626,76 @@ func scale(x []float64, a float64) { floats.Scale(a, x) }
 
 // project removes the component of x along the unit vector phi.
 func project(x, phi []float64) { axpy(x, -dot(x, phi), phi) }
+
+// gapFailure is the probability, per slice, that gapBound's certificate
+// is wrong: the chance, over the random start vector, that k Lanczos steps
+// leave the top Ritz value further below λ₂ than the bound allows.
+const gapFailure = 1e-9
+
+// gapBound returns a lower bound on g's spectral gap that holds with
+// probability ≥ 1 − gapFailure, and the Lanczos estimate of the gap (an
+// upper estimate: Ritz values approach λ₂ from below). It stops as soon as
+// the bound reaches threshold (checked at every step), or after
+// min(n−1, 400) steps, and reports
+// the steps taken. The bound is Kuczyński and Woźniakowski's ("Estimating
+// the largest eigenvalue by the power and Lanczos algorithms with a random
+// start", 1992): for a positive semidefinite M of order m and a start
+// vector uniform on the sphere, k steps give a Ritz value θ with
+// P[θ < (1−ε)·λmax(M)] ≤ 1.648·√m·exp(−√ε·(2k−1)). Here M = I + D^{-1/2}AD^{-1/2}
+// on the complement of D^{1/2}1 (eigenvalues in [0, 2], m = n − 1), whose
+// top eigenvalue is 1 + λ₂, and the start is a Gaussian vector projected
+// onto that complement. Graphs with n ≤ denseLimit get the exact gap as
+// both values.
+func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate float64, steps int) {
+	op := ws.normalize(g)
+	if op == nil {
+		return 0, 0, 0
+	}
+	if g.n <= denseLimit {
+		gap := 1 - op.denseSecond()
+		return gap, gap, 0
+	}
+	n := op.n
+	maxIter := min(n-1, 400)
+	rng := rand.New(rand.NewPCG(0x9e3779b97f4a7c15, uint64(n)))
+	q, prev, w := resize(ws.q, n), resize(ws.prev, n), resize(ws.w, n)
+	ws.q, ws.prev, ws.w = q, prev, w
+	for i := range q {
+		q[i] = rng.NormFloat64()
+	}
+	project(q, op.phi)
+	scale(q, 1/norm2(q))
+	clear(prev)
+	t := &ws.top
+	t.reset(maxIter)
+	logTail := math.Log(1.648 * math.Sqrt(float64(n-1)) / gapFailure)
+	// boundAt is the bound after k steps with top Ritz value theta.
+	boundAt := func(k int, theta float64) float64 {
+		eps := math.Pow(logTail/float64(2*k-1), 2)
+		if eps >= 1 {
+			return math.Inf(-1)
+		}
+		return 2 - (1+theta)/(1-eps)
+	}
+	theta := -1.0 // a lower bound on the top Ritz value until the first max()
+	for j := 0; j < maxIter; j++ {
+		a, cp, cf := op.mulDots(w, q, prev)
+		b := math.Sqrt(subtract3(w, a, q, cp, prev, cf, op.phi))
+		t.alpha = append(t.alpha, a)
+		// Ritz values only rise with k, so a step whose bound fails with
+		// the last θ fails with the new one too: only every 8th step, the
+		// last one and the steps that may pass compute θ.
+		last := b < 1e-12 || j == maxIter-1
+		if (j+1)%8 == 0 || last || boundAt(j+1, theta) >= threshold {
+			theta = t.max()
+			estimate, bound = 1-theta, boundAt(j+1, theta)
+			if bound >= threshold || last {
+				return max(bound, 0), estimate, j + 1
+			}
+		}
+		t.beta = append(t.beta, b)
+		prev, q, w = q, w, prev
+		scale(q, 1/b)
+	}
+	return max(bound, 0), estimate, maxIter
+}
