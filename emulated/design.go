@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/rdcn/rdcn/mars"
@@ -435,6 +436,9 @@ func (ds *DesignSpace) Reason() string {
 	p, d, ok := ds.Recommended()
 	c := ds.Config
 	if !ok {
+		if un, _ := ds.Unfinished(); len(un) > 0 {
+			return "no design certified before the stop meets the limits at any swept slot; not certified: " + strings.Join(un, ", ")
+		}
 		return "no design meets the limits at any swept slot; try shorter slots (--slots) or a larger buffer or delay"
 	}
 	feasible := 0
