@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -104,5 +105,35 @@ func TestDesignQuestionTimeLimit(t *testing.T) {
 	}
 	if code := run([]string{"rdcn", "tradeoff", "--tors", "16", "--uplinks", "2", "--slot", "10us", "--time-limit", "1s"}, &stdout, &stderr); code != 2 {
 		t.Errorf("--time-limit with --slot: exit %d, want 2", code)
+	}
+}
+
+// The n = 128 design question's answer is byte-identical on 1 and 2
+// goroutines. The full question takes tens of minutes of CPU (docs/mars.md);
+// this one keeps its n = 128 graphs and solver but, with 1 MB of buffer
+// and 1 µs slots only, certifies the designs that fit: static (d = 8) and
+// Mars d = 16 (157 solver iterations), on 2 goroutines at once.
+func TestDesignQuestion128Deterministic(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two n = 128 design questions (~20 s of CPU)")
+	}
+	args := []string{"rdcn", "tradeoff", "--tors", "128", "--uplinks", "8", "--link", "400Gbps",
+		"--buffer", "1MB", "--delay", "1ms", "--slots", "1us,2us"}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var out [2]bytes.Buffer
+	for i, procs := range []int{1, 2} {
+		runtime.GOMAXPROCS(procs)
+		var stderr bytes.Buffer
+		if code := run(args, &out[i], &stderr); code != 0 {
+			t.Fatalf("GOMAXPROCS=%d: exit %d: %s", procs, code, stderr.String())
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Errorf("GOMAXPROCS 1 and 2 differ:\n%s\n---\n%s", out[0].String(), out[1].String())
+	}
+	for _, want := range []string{"mars-16", "recommended"} {
+		if !bytes.Contains(out[1].Bytes(), []byte(want)) {
+			t.Errorf("answer lacks %q:\n%s", want, out[1].String())
+		}
 	}
 }
