@@ -254,6 +254,9 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		if d.Theta0 > 0 {
 			theta = fmt.Sprintf("%.4f", d.Theta0)
 		}
+		if d.Status != emulated.Certified { // a stopped question
+			theta += " (" + d.Status + ")"
+		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", d.Name, d.Degree, d.Period, theta,
 			slotRange(d.MaxSlotBuffer, d.Reconfigures), slotRange(d.MaxSlotDelay, d.Reconfigures))
 	}
