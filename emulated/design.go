@@ -396,6 +396,9 @@ func (c DesignConfig) certify(s *rotor.Schedule) (lo, hi float64, status string,
 	if err != nil {
 		return 0, 0, "", err
 	}
+	if c.Context != nil && c.Context.Err() != nil { // stopped while building: no first certificate
+		return 0, 0, Uncertified, nil
+	}
 	r, err := Throughput(g, worst, &Options{Gap: c.Gap, Context: c.Context})
 	if err != nil {
 		return 0, 0, "", err

@@ -135,6 +135,8 @@ func designRows(f *os.File) func(done, total int, d emulated.Design) {
 			row = fmt.Sprintf("%-10s %s", d.Name, d.Infeasible)
 		case d.Status == emulated.Stopped:
 			row += " (stopped: wider than the gap)"
+		case d.Status == emulated.Uncertified:
+			row = fmt.Sprintf("%-10s not certified (stopped before its solve)", d.Name)
 		}
 		fmt.Fprintf(f, "%s  [%d/%d, %.1fs]\n", row, done, total, time.Since(start).Seconds())
 		_ = bar.Set(done)
