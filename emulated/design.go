@@ -1,12 +1,14 @@
 package emulated
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/rdcn/rdcn/mars"
@@ -53,9 +55,27 @@ type DesignConfig struct {
 	Gap  float64 // certified relative gap of every θ (0: DefaultGap)
 	Seed uint64  // seeds the random designs (static, Opera, Mars's shuffle)
 
-	// Progress, when non-nil, is called after each engine solve.
-	Progress func(done, total int)
+	// Progress, when non-nil, is called after each design's engine solve
+	// with that design (its interval filled in); calls are serialised.
+	Progress func(done, total int, d Design)
+	// Context, when non-nil, stops the certification early: once it is
+	// done, designs being solved keep the certified interval they have
+	// (valid, only wider than Gap; Status Stopped) and designs not yet
+	// started are left uncertified (Status Uncertified); Recommend then
+	// answers from the certified ones.
+	Context context.Context
 }
+
+// Certification states of a Design (Design.Status).
+const (
+	// Certified: the interval meets the gap ("" in JSON).
+	Certified = ""
+	// Stopped: the solve was stopped early; the interval is certified,
+	// only wider than the gap.
+	Stopped = "stopped"
+	// Uncertified: stopped before its solve began; no θ.
+	Uncertified = "uncertified"
+)
 
 // Design is one candidate network: its emulated graph's degree and period,
 // the closed forms of Theorems 15–19 (VLB on the worst-case permutation)
@@ -90,6 +110,9 @@ type Design struct {
 	// Infeasible says why no slot of the sweep suits the design ("" if
 	// some does).
 	Infeasible string `json:"infeasible,omitempty"`
+	// Status is Certified, Stopped or Uncertified (a stopped question,
+	// DesignConfig.Context).
+	Status string `json:"status,omitempty"`
 }
 
 // DesignPoint is one design at one slot length.
@@ -103,7 +126,9 @@ type DesignPoint struct {
 	Buffer   rotor.Bytes `json:"buffer_bytes"` // per ToR, U·c·Γ·Δ
 	Feasible bool        `json:"feasible"`
 	// Why names the first limit the point breaks: "reconf" (Δ ≤ Δr),
-	// "buffer" or "delay"; "" when feasible.
+	// "buffer" or "delay"; "design" when no slot suits the design,
+	// "uncertified" when its θ was never computed (a stopped question);
+	// "" when feasible.
 	Why string `json:"why,omitempty"`
 }
 
@@ -309,8 +334,9 @@ func (c DesignConfig) schedule(d *Design) (*rotor.Schedule, error) {
 // goroutines. Each design is built and solved on its own (its schedule's
 // rand.Rand is seeded from c.Seed alone, the solver is deterministic), and
 // each writes only its own Design, so the result does not depend on the
-// number of goroutines or on the order in which designs finish. Progress
-// counts finished designs. The first error in design order is returned.
+// number of goroutines or on the order in which designs finish (unless
+// c.Context stops it). Progress counts finished designs. The first error
+// in design order is returned.
 func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 	errs := make([]error, len(todo))
 	workers := min(runtime.GOMAXPROCS(0), len(todo))
@@ -326,16 +352,20 @@ func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 			defer wg.Done()
 			for k := range next {
 				d := &designs[todo[k]]
+				if c.Context != nil && c.Context.Err() != nil {
+					d.Status = Uncertified
+					continue
+				}
 				s, err := c.schedule(d)
 				if err != nil { // e.g. no connected Opera draw for small U
 					d.Infeasible = "no schedule: " + err.Error()
-				} else if d.Theta0, d.Upper0, err = c.certify(s); err != nil {
+				} else if d.Theta0, d.Upper0, d.Status, err = c.certify(s); err != nil {
 					errs[k] = fmt.Errorf("%s: %w", d.Name, err)
 				}
 				if c.Progress != nil {
 					mu.Lock()
 					done++
-					c.Progress(done, len(todo))
+					c.Progress(done, len(todo), *d)
 					mu.Unlock()
 				}
 			}
@@ -355,21 +385,43 @@ func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 }
 
 // certify returns the engine's certified interval on the schedule's
-// worst-case permutation.
-func (c DesignConfig) certify(s *rotor.Schedule) (lo, hi float64, err error) {
+// worst-case permutation, and its Status (Stopped when c.Context ended
+// the solve early).
+func (c DesignConfig) certify(s *rotor.Schedule) (lo, hi float64, status string, err error) {
 	g, err := FromSchedule(s, c.Link)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	worst, err := WorstCaseDemand(g)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
-	r, err := Throughput(g, worst, &Options{Gap: c.Gap})
+	if c.Context != nil && c.Context.Err() != nil { // stopped while building: no first certificate
+		return 0, 0, Uncertified, nil
+	}
+	r, err := Throughput(g, worst, &Options{Gap: c.Gap, Context: c.Context})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
-	return r.Lower, r.Upper, nil
+	if r.Interrupted {
+		status = Stopped
+	}
+	return r.Lower, r.Upper, status, nil
+}
+
+// Unfinished names the designs a stopped question left uncertified and
+// those whose interval is wider than the gap (both empty when it ran to
+// the end).
+func (ds *DesignSpace) Unfinished() (uncertified, stopped []string) {
+	for _, d := range ds.Designs {
+		switch d.Status {
+		case Uncertified:
+			uncertified = append(uncertified, d.Name)
+		case Stopped:
+			stopped = append(stopped, d.Name)
+		}
+	}
+	return uncertified, stopped
 }
 
 // Recommended is the chosen point and its design (ok false when no point
@@ -387,6 +439,9 @@ func (ds *DesignSpace) Reason() string {
 	p, d, ok := ds.Recommended()
 	c := ds.Config
 	if !ok {
+		if un, _ := ds.Unfinished(); len(un) > 0 {
+			return "no design certified before the stop meets the limits at any swept slot; not certified: " + strings.Join(un, ", ")
+		}
 		return "no design meets the limits at any swept slot; try shorter slots (--slots) or a larger buffer or delay"
 	}
 	feasible := 0

@@ -1,6 +1,7 @@
 package emulated
 
 import (
+	"context"
 	"runtime"
 	"strings"
 	"testing"
@@ -122,5 +123,58 @@ func TestRecommendIntervalsVerify(t *testing.T) {
 	}
 	if certified < 3 {
 		t.Errorf("only %d designs certified", certified)
+	}
+}
+
+// A question stopped after its first design: the designs solved to the
+// end meet the gap, those stopped mid-solve keep an interval that still
+// overlaps the full run's (reference64), those never started have no θ
+// and no feasible point, and the recommendation is the best of the rest.
+func TestRecommendStoppedEarly(t *testing.T) {
+	c := question64
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c.Context = ctx
+	c.Progress = func(done, total int, d Design) { cancel() }
+	ds, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	un, st := ds.Unfinished()
+	if len(un)+len(st) == 0 {
+		t.Fatal("nothing left unfinished after a stop at the first design")
+	}
+	counted := 0
+	for i, d := range ds.Designs {
+		ref := reference64[d.Name]
+		switch d.Status {
+		case Certified:
+			counted++
+			if d.Upper0*(1-c.Gap) > d.Theta0*(1+1e-9) {
+				t.Errorf("%s: certified [%v, %v] is wider than the gap", d.Name, d.Theta0, d.Upper0)
+			}
+		case Stopped:
+			counted++
+			if d.Theta0 > ref[1] || ref[0] > d.Upper0 || !(d.Theta0 > 0) {
+				t.Errorf("%s: stopped [%v, %v] and the full run's [%v, %v] are disjoint", d.Name, d.Theta0, d.Upper0, ref[0], ref[1])
+			}
+		case Uncertified:
+			if d.Theta0 != 0 {
+				t.Errorf("%s: uncertified with θ0 %v", d.Name, d.Theta0)
+			}
+			for _, p := range ds.Points {
+				if p.Design == i && (p.Feasible || p.Why == "") {
+					t.Errorf("%s: uncertified yet point at %v is %+v", d.Name, p.Slot, p)
+				}
+			}
+		default:
+			t.Errorf("%s: status %q", d.Name, d.Status)
+		}
+	}
+	if counted == 0 {
+		t.Fatal("no design has an interval")
+	}
+	if p, d, ok := ds.Recommended(); ok && d.Status == Uncertified {
+		t.Errorf("recommended the uncertified %s at %v", d.Name, p.Slot)
 	}
 }

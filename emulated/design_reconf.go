@@ -40,6 +40,9 @@ func (ds *DesignSpace) evaluate() {
 			if d.Infeasible != "" && p.Feasible {
 				p.Feasible, p.Why = false, "design"
 			}
+			if d.Status == Uncertified && p.Feasible {
+				p.Feasible, p.Why = false, Uncertified
+			}
 			ds.Points = append(ds.Points, p)
 			if p.Feasible && (ds.Best < 0 || better(p, ds.Points[ds.Best])) {
 				ds.Best = len(ds.Points) - 1
@@ -56,7 +59,7 @@ func (ds *DesignSpace) evaluate() {
 // certifying again, and leaves ds unchanged.
 func (ds *DesignSpace) WithReconf(reconf rotor.Time) *DesignSpace {
 	c := ds.Config
-	c.Reconf, c.ReconfFraction, c.Progress = reconf, 0, nil
+	c.Reconf, c.ReconfFraction, c.Progress, c.Context = reconf, 0, nil, nil
 	out := &DesignSpace{Config: c, Designs: append([]Design(nil), ds.Designs...)}
 	was := map[int]bool{}
 	for i, d := range out.Designs {

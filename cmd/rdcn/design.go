@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
@@ -51,23 +52,27 @@ func runDesignSpace(c *cli.Context) error {
 	if err := cfg.Validate(); err != nil {
 		return asInput("tradeoff", err)
 	}
-	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		var bar *progressbar.ProgressBar
-		cfg.Progress = func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
-					progressbar.OptionSetDescription("certifying θ per design"), progressbar.OptionClearOnFinish())
-			}
-			_ = bar.Set(done)
-		}
+	ctx, stop := signalContext(c.Context)
+	defer stop()
+	if c.IsSet("time-limit") {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, c.Duration("time-limit"), errTimeLimit)
+		defer cancel()
 	}
-	var ds *emulated.DesignSpace
-	err = interruptible(c, "tradeoff", func(context.Context) (err error) {
-		ds, err = emulated.Recommend(cfg)
-		return err
-	})
+	cfg.Context = ctx
+	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		cfg.Progress = designRows(f)
+	}
+	ds, err := emulated.Recommend(cfg)
 	if err != nil {
 		return err
+	}
+	stopped := "" // why the question stopped early
+	if un, st := ds.Unfinished(); len(un)+len(st) > 0 {
+		stopped = "interrupt"
+		if context.Cause(ctx) == errTimeLimit {
+			stopped = "time-limit"
+		}
 	}
 	var alt []*emulated.DesignSpace // the answer under other reconfiguration times
 	if !c.IsSet("reconf") {
@@ -75,10 +80,10 @@ func runDesignSpace(c *cli.Context) error {
 			alt = append(alt, ds.WithReconf(r))
 		}
 	}
-	return writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
+	err = writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			j := designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason(), Assumption: reconfAssumption(ds.Config)}
+			j := designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason(), Assumption: reconfAssumption(ds.Config), Stopped: stopped}
 			for _, a := range alt {
 				j.Alternatives = append(j.Alternatives, reconfAnswer{Reconf: a.Config.Reconf, Recommendation: a.Reason()})
 			}
@@ -86,8 +91,56 @@ func runDesignSpace(c *cli.Context) error {
 		case "csv":
 			return writeDesignCSV(w, ds)
 		}
-		return writeDesignText(w, ds, alt)
+		return writeDesignText(w, ds, alt, stopped)
 	})
+	if err != nil || stopped == "" {
+		return err
+	}
+	un, st := ds.Unfinished()
+	msg := "before every design was certified; printed the best recommendation so far (" + unfinishedList(un, st) + ")"
+	if stopped == "interrupt" {
+		return &interruptedError{"tradeoff " + msg}
+	}
+	return &stoppedError{"tradeoff: stopped (time-limit) " + msg}
+}
+
+// unfinishedList names the designs a stopped question did not certify to
+// the gap.
+func unfinishedList(uncertified, stopped []string) string {
+	var parts []string
+	if len(uncertified) > 0 {
+		parts = append(parts, "not certified: "+strings.Join(uncertified, ", "))
+	}
+	if len(stopped) > 0 {
+		parts = append(parts, "stopped early, interval wider than the gap: "+strings.Join(stopped, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// designRows prints, on the terminal f, each design's row as its
+// certification finishes (the design table filling in), above a bar that
+// counts the designs.
+func designRows(f *os.File) func(done, total int, d emulated.Design) {
+	var bar *progressbar.ProgressBar
+	start := time.Now()
+	return func(done, total int, d emulated.Design) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
+				progressbar.OptionSetDescription("certifying θ per design"), progressbar.OptionClearOnFinish())
+		}
+		_ = bar.Clear()
+		row := fmt.Sprintf("%-10s d = %-5d θ in [%.4f, %.4f]", d.Name, d.Degree, d.Theta0, d.Upper0)
+		switch {
+		case d.Infeasible != "":
+			row = fmt.Sprintf("%-10s %s", d.Name, d.Infeasible)
+		case d.Status == emulated.Stopped:
+			row += " (stopped: wider than the gap)"
+		case d.Status == emulated.Uncertified:
+			row = fmt.Sprintf("%-10s not certified (stopped before its solve)", d.Name)
+		}
+		fmt.Fprintf(f, "%s  [%d/%d, %.1fs]\n", row, done, total, time.Since(start).Seconds())
+		_ = bar.Set(done)
+	}
 }
 
 // reconfAlternatives are the fixed reconfiguration times the design
@@ -136,6 +189,9 @@ type designJSON struct {
 	// Alternatives: the recommendation under fixed reconfiguration
 	// times, when the question assumed Δr = Δ/10.
 	Alternatives []reconfAnswer `json:"recommendation_by_reconf,omitempty"`
+	// Stopped is "interrupt" or "time-limit" when the question stopped
+	// before every design was certified (see each design's status).
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // parseSlots reads --slots: comma-separated positive times.
@@ -178,7 +234,7 @@ func slotRange(max rotor.Time, reconfigures bool) string {
 	return "Δ ≤ " + shortTime(max)
 }
 
-func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.DesignSpace) error {
+func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.DesignSpace, stopped string) error {
 	c := ds.Config
 	fmt.Fprintf(w, "n = %d ToRs, U = %d uplinks of %v", c.Nodes, c.Uplinks, c.Link)
 	if c.Buffer > 0 {
@@ -199,6 +255,9 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		theta := "-"
 		if d.Theta0 > 0 {
 			theta = fmt.Sprintf("%.4f", d.Theta0)
+		}
+		if d.Status != emulated.Certified { // a stopped question
+			theta += " (" + d.Status + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", d.Name, d.Degree, d.Period, theta,
 			slotRange(d.MaxSlotBuffer, d.Reconfigures), slotRange(d.MaxSlotDelay, d.Reconfigures))
@@ -237,6 +296,10 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		if d.Infeasible != "" {
 			fmt.Fprintf(w, "%s: %s\n", d.Name, d.Infeasible)
 		}
+	}
+	if stopped != "" {
+		un, st := ds.Unfinished()
+		fmt.Fprintf(w, "stopped (%s) before every design was certified; the answer below is the best so far (%s)\n", stopped, unfinishedList(un, st))
 	}
 	if _, err := fmt.Fprintf(w, "\nrecommended, %s: %s\n", reconfAssumption(c), ds.Reason()); err != nil {
 		return err

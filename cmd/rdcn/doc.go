@@ -37,8 +37,10 @@
 // Ctrl-C (SIGINT) or SIGTERM interrupted a command (simulate and demo
 // write what they measured, marked "complete": false, or nothing when
 // interrupted while building; throughput prints its best certified
-// interval, marked stopped); 3 when throughput's --time-limit stopped the
-// solver (it prints the same). Results go to
+// interval, marked stopped; the tradeoff design question prints its best
+// recommendation so far, naming the designs not certified); 3 when
+// throughput's or tradeoff's --time-limit stopped the solver (it prints
+// the same). Results go to
 // stdout or -o FILE and are byte-identical for identical inputs; wall
 // time is only in simulate's perf.json and on stderr (simulate's last
 // line there, throughput --timing).

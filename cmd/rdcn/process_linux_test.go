@@ -58,7 +58,8 @@ func TestSignalExitStatus(t *testing.T) {
 		{"simulate SIGINT", syscall.SIGINT, 130, append(append([]string{"simulate", "-o", "OUT"}, smallRun...), "--set", "run.sim_time=100s"), "", false},
 		{"sweep SIGTERM", syscall.SIGTERM, 143, []string{"sweep", "--jobs", "1", "-o", "OUT", spec}, " done in ", false},
 		// Issue 25, defect 14: these had no handler and died silently.
-		{"tradeoff SIGTERM", syscall.SIGTERM, 143, []string{"tradeoff", "--tors", "1024", "--uplinks", "4", "-o", "OUT"}, "", true},
+		// The design question prints its best answer so far (issue 28).
+		{"tradeoff SIGTERM", syscall.SIGTERM, 143, []string{"tradeoff", "--tors", "1024", "--uplinks", "4", "-o", "OUT"}, "", false},
 		{"predict SIGINT", syscall.SIGINT, 130, []string{"predict", "--tors", "128", "--samples", "20", "-o", "OUT"}, "", true},
 		{"credence train SIGTERM", syscall.SIGTERM, 143, []string{"credence", "train", "--config", filepath.Join("..", "..", "fabric", "testdata", "credence", "train.toml"), "--set", "run.sim_time=10s", "-o", "OUT"}, "", true},
 		{"buffer-lab --fig14 SIGTERM", syscall.SIGTERM, 143, []string{"buffer-lab", "--fig14", "--slots", "2000000", "--runs", "20", "-o", "OUT"}, "", true},
@@ -101,6 +102,11 @@ func TestSignalExitStatus(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(outDir); tc.nothing && (len(entries) > 0 || len(lines) != 1) {
 				t.Errorf("left %v in the output directory, stderr %q; want nothing and one line", entries, lines)
+			}
+			if tc.args[0] == "tradeoff" {
+				if b, err := os.ReadFile(filepath.Join(outDir, "out")); err != nil || !strings.Contains(string(b), "stopped (interrupt)") {
+					t.Errorf("the stopped design question wrote %q (%v); want its answer so far, marked stopped (interrupt)", b, err)
+				}
 			}
 		})
 	}

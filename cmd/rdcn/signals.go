@@ -59,7 +59,7 @@ func signalContext(parent context.Context) (ctx context.Context, stop context.Ca
 }
 
 // interruptible runs compute under Ctrl-C and SIGTERM for a command whose
-// computation cannot save a partial result (tradeoff, predict, credence
+// computation cannot save a partial result (tradeoff's one-slot table, predict, credence
 // train, buffer-lab --fig14): on a signal it returns an interruptedError
 // at once (exit 128 + the signal, one line "rdcn: interrupted what;
 // nothing written") while compute is abandoned; a command writes its

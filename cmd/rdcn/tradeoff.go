@@ -33,7 +33,10 @@ func tradeoffCommand() *cli.Command {
 			"meets --buffer (per-ToR need U·c·Γ·Δ at θ = 1/ARL; c·d·Δ for Mars) and --delay (ARD = ARL·Γ·Δ, VLB),\n" +
 			"certifies each design's θ on its worst-case permutation with the engine (any routing, duty cycle\n" +
 			"1 − Δr/Δ included) and recommends the feasible (design, slot) with the highest certified θ.\n" +
-			"--reconf fixes Δr (slots not longer are infeasible); without it Δr = Δ/10 at every slot.\n\n" +
+			"--reconf fixes Δr (slots not longer are infeasible); without it Δr = Δ/10 at every slot.\n" +
+			"On a terminal each design's row is printed as its certification finishes. Ctrl-C or --time-limit\n" +
+			"stops it and prints the best recommendation so far, naming the designs not certified (designs being\n" +
+			"solved keep their certified, wider interval); exit status 130 (signal) or 3 (time limit).\n\n" +
 			"With --slot Δ: one row per design: static (d = U), complete graph (d = n), the complete graph within --buffer,\n" +
 			"Mars (d from --buffer and --delay, Theorems 18–19) and degree-d for each --degrees entry.\n" +
 			"theta is the closed form 1/(2·log_d n) (Theorem 17: VLB, worst-case permutation, duty cycle\n" +
@@ -53,6 +56,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw throughput against degree into `FILE` (.svg or .png)"},
+			&cli.DurationFlag{Name: "time-limit", Usage: "design question: stop certifying after `DURATION` (e.g. 90s, 10m) and print the best recommendation so far, naming the designs not certified (exit status 3; Ctrl-C prints the same and exits 130)"},
 		),
 		Action: runTradeoff,
 	}
@@ -68,7 +72,13 @@ func runTradeoff(c *cli.Context) error {
 		}
 	}
 	if !c.IsSet("slot") && !c.IsSet("degrees") && !c.IsSet("plot") && !c.IsSet("exact") {
+		if err := timeLimit(c); err != nil {
+			return err
+		}
 		return runDesignSpace(c)
+	}
+	if c.IsSet("time-limit") {
+		return badInput("time-limit", "stops the design question; leave out --slot, --degrees, --plot and --exact (the one-slot table)")
 	}
 	if c.IsSet("slots") {
 		return badInput("slots", "sweeps the design question; leave out --slot, --degrees, --plot and --exact (the one-slot table)")
