@@ -113,6 +113,7 @@ func BenchmarkPerfConfig(b *testing.B) {
 		keys       []string
 	}{
 		{"a-opera-ndp", "a-opera.toml", []string{"transport.kind=ndp"}},
+		{"a-opera-ndp-20ms", "a-opera.toml", []string{"transport.kind=ndp", "run.sim_time=20ms"}},
 		{"a-opera", "a-opera.toml", nil},
 		{"a-rotornet", "a-rotornet.toml", nil},
 		{"b-rotornet", "b-rotornet.toml", nil},
