@@ -39,6 +39,10 @@ const (
 	evDelAck                   // a delayed ACK's timer (target flow)
 )
 
+// The event queue's ScheduleFirst keys hold kinds below des.MaxFirstKind:
+// this fails to compile otherwise.
+const _ = uint8(des.MaxFirstKind - 1 - evDelAck)
+
 type hostState struct {
 	busy   bool
 	wakeAt rotor.Time // pending pacing wake-up, 0: none

@@ -700,3 +700,21 @@ func queueOrder(x, y Event) int {
 	}
 	return stdcmp.Compare(x.Seq, y.Seq)
 }
+
+// TestKeyLayout checks that the largest ScheduleFirst key (kind
+// MaxFirstKind−1, target −1) sorts below every ordinary key and that a
+// slot's offset and key do not overlap: the bucket width leaves the key
+// fewer bits.
+func TestKeyLayout(t *testing.T) {
+	first := uint64(MaxFirstKind-1)<<40 | uint64(uint32(0xffffffff))<<8 | uint64(MaxFirstKind-1)
+	if first >= ordinaryBit {
+		t.Fatalf("ScheduleFirst key %#x reaches ordinaryBit %#x", first, uint64(ordinaryBit))
+	}
+	ordinary := uint64(ordinaryBit) | maxSeq<<8 | 0xff
+	if ordinary > keyMask {
+		t.Fatalf("ordinary key %#x exceeds the key mask %#x", ordinary, uint64(keyMask))
+	}
+	if uint64(bucketMask)<<offsetShift>>offsetShift != bucketMask {
+		t.Fatal("a bucket offset does not fit the slot's top bits")
+	}
+}

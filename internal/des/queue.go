@@ -18,7 +18,7 @@ type Event struct {
 }
 
 // item is an Event as the queue's heaps store it: 24 bytes. The key is
-// 48 bits: ordinary events have 1<<48 | seq<<8 | kind (seq < 2^40);
+// 46 bits: ordinary events have 1<<45 | seq<<8 | kind (seq < 2^37);
 // ScheduleFirst events kind<<40 | target<<8 | kind, so they sort before
 // ordinary ones and among themselves by kind and target, and the kind is
 // the low byte of every key.
@@ -43,14 +43,16 @@ func (e item) event() Event {
 	return Event{At: e.at, Seq: seq, Kind: e.kind(), Target: e.target, Arg: e.arg}
 }
 
-// Calendar geometry: buckets of 2^bucketShift ps (33 ns; the offset in a
-// bucket and the 49-bit key fill a slot's 64-bit sort key), a ring of
-// ringSize buckets (134 µs ahead, past a circuit day). On a recorded
-// simulation trace, 16–131 ns buckets measured the same; on random times
-// (BenchmarkQueue) 131 ns was 10–15 % slower (longer sorts) and 16 ns a
-// few % faster, but with a ring of half the reach.
+// Calendar geometry: buckets of 2^bucketShift ps (262 ns; the offset in a
+// bucket and the 46-bit key fill a slot's 64-bit sort key), a ring of
+// ringSize buckets (1.07 ms ahead, past a circuit day). The width changes
+// no pop order (that is (At, key)), only the cost: 262 ns against the
+// 33 ns before cut the default leaf-spine run's CPU by 13 % (fewer,
+// fuller buckets: it had 5.5 events per bucket) and left the rotor runs
+// within 2 % (docs/perf-history.md). ScheduleFirst keys hold the kind in
+// bits 40–44, below ordinaryBit: kinds are < 32.
 const (
-	bucketShift = 15
+	bucketShift = 18
 	bucketMask  = 1<<bucketShift - 1
 	ringSize    = 4096
 	ringMask    = ringSize - 1
@@ -72,7 +74,11 @@ const (
 	seqBits     = offsetShift - 1 - 8
 )
 
-// maxSeq is the largest Seq a key holds (2^40 − 1); a variable so that
+// MaxFirstKind bounds the kinds of ScheduleFirst events and attached
+// timers: their keys hold the kind in bits 40 up to ordinaryBit.
+const MaxFirstKind = ordinaryBit >> 40
+
+// maxSeq is the largest Seq a key holds (2^37 − 1); a variable so that
 // tests can make renumbering happen.
 var maxSeq uint64 = 1<<seqBits - 1
 
@@ -80,7 +86,7 @@ var maxSeq uint64 = 1<<seqBits - 1
 // that at equal times events scheduled with ScheduleFirst come before the
 // others, ordered by (Kind, Target). The zero value is ready to use.
 //
-// It is a calendar queue: time is cut into buckets of 33 ns. Events of
+// It is a calendar queue: time is cut into buckets of 262 ns. Events of
 // the next 4095 buckets are appended, unsorted, to a ring of buckets as
 // 16-byte slots whose first word (offset in the bucket, then the key)
 // orders them; a bucket is sorted on that word when it becomes current
@@ -142,7 +148,7 @@ func (q *Queue) AttachTimers(t *Timers, kind uint8) {
 
 // Schedule adds an event. Scheduling in the past (before Now) is a bug in
 // the caller; the event is clamped to Now so time never runs backwards.
-// Seq counts Schedule calls; after 2^40 − 1 of them the pending events
+// Seq counts Schedule calls; after 2^37 − 1 of them the pending events
 // are renumbered 1, 2, … in their order (same order, smaller numbers).
 func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
 	q.seq++ // past maxSeq: push renumbers
@@ -156,7 +162,7 @@ func (q *Queue) Schedule(at rotor.Time, kind uint8, target, arg int32) {
 // "link free" events: at equal times departures free buffer space before
 // arrivals take it, and the result does not depend on whether the event
 // was scheduled at the departure or later, when it turned out to be
-// needed.
+// needed. Its kind must be below MaxFirstKind.
 func (q *Queue) ScheduleFirst(at rotor.Time, kind uint8, target, arg int32) {
 	q.push(at, uint64(kind)<<40|uint64(uint32(target))<<8|uint64(kind), target, arg)
 }
@@ -702,7 +708,7 @@ func (q *Queue) items() []item {
 
 // renumber gives the pending ordinary events Seq 1, 2, … in their order
 // and refiles everything, so that Seq fits its bits again. It runs once
-// per 2^40 − 1 Schedule calls.
+// per 2^37 − 1 Schedule calls.
 func (q *Queue) renumber() {
 	items := q.items()
 	slices.SortFunc(items, func(a, b item) int {
