@@ -40,7 +40,7 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	if u > n {
 		return nil, paramError(kind, "uplinks", u, "exceeds the %d matchings of K_%d with loops", n, n)
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -52,8 +52,8 @@ func Opera(p Params) (*rotor.Schedule, error) {
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
-		f, err := loopyFactorization(n, rng, 200*n*n+10000, p.canceled)
-		if cerr := p.canceled(); cerr != nil {
+		f, err := loopyFactorization(n, rng, 200*n*n+10000, p.Err)
+		if cerr := p.Err(); cerr != nil {
 			return nil, cerr
 		}
 		if err != nil {
@@ -80,8 +80,8 @@ func Opera(p Params) (*rotor.Schedule, error) {
 		slices := sliceGraphs(sched)
 		bad := -1
 		for i, sl := range slices {
-			if i%64 == 0 && p.canceled() != nil {
-				return nil, p.canceled()
+			if i%64 == 0 && p.Err() != nil {
+				return nil, p.Err()
 			}
 			if !graph.Connected(sl.graph(sched)) {
 				bad = i
@@ -92,8 +92,8 @@ func Opera(p Params) (*rotor.Schedule, error) {
 			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", slices[bad].start, len(slices[bad].up))
 			continue
 		}
-		gaps := spectralGaps(sparseGraphs(sched, slices), p.canceled)
-		if err := p.canceled(); err != nil {
+		gaps := spectralGaps(sparseGraphs(sched, slices), p.Err)
+		if err := p.Err(); err != nil {
 			return nil, err
 		}
 		gapMin, gapMean := 2.0, 0.0

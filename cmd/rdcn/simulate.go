@@ -60,7 +60,7 @@ func simulateCommand() *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			if c.Bool("keys") {
-				for _, k := range scenario.Keys {
+				for _, k := range scenario.Keys() {
 					fmt.Fprintf(c.App.Writer, "%-30s %-12q %s\n", k.Name, k.Default, strings.ReplaceAll(k.Doc, "`", ""))
 				}
 				for _, r := range scenario.Registries() {

@@ -417,14 +417,14 @@ func TestSimulateTOML(t *testing.T) {
 	}
 }
 
-var updateDocs = flag.Bool("update-docs", false, "rewrite the key table of docs/simulate.md from scenario.Keys")
+var updateDocs = flag.Bool("update-docs", false, "rewrite the key table of docs/simulate.md from scenario.Keys()")
 
-// keyTable is the markdown table of scenario.Keys: the one source of every
+// keyTable is the markdown table of scenario.Keys(): the one source of every
 // key's default and meaning, which --keys prints too.
 func keyTable() string {
 	var b strings.Builder
 	b.WriteString("| key | default | meaning |\n|---|---|---|\n")
-	for _, k := range scenario.Keys {
+	for _, k := range scenario.Keys() {
 		def := "(empty)"
 		if k.Default != "" {
 			def = "`" + k.Default + "`"
@@ -485,10 +485,10 @@ func transportTable() string {
 }
 
 // TestSimulateDocs checks that the key table of docs/simulate.md is
-// scenario.Keys, key for key (go test -run TestSimulateDocs -update-docs
+// scenario.Keys(), key for key (go test -run TestSimulateDocs -update-docs
 // rewrites it).
 func TestSimulateDocs(t *testing.T) {
-	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from scenario.Keys -->\n", "<!-- /keys -->"
+	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from scenario.Keys() -->\n", "<!-- /keys -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip("docs/simulate.md not found:", err)
@@ -505,7 +505,7 @@ func TestSimulateDocs(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("the key table of %s is not scenario.Keys (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
+		t.Errorf("the key table of %s is not scenario.Keys() (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
 			path, cmp.Diff(strings.Split(table, "\n"), strings.Split(want, "\n")))
 	}
 }
