@@ -79,19 +79,19 @@ var ch2Incasts = []struct {
 	intParams string
 }{
 	{"senders on two other leaves, complete sharing, no PFC", []string{
-		"workload.flows_file=../../fabric/testdata/cc/incast10.flows",
+		"workload.flows_file=../../../fabric/testdata/cc/incast10.flows",
 		// Complete sharing: without PFC, DT (α = 1/8) caps every queue at
 		// 444 KB and drops the burst for every law alike.
 		"buffer.policy=cs", "buffer.alpha="}, ""},
 	{"senders on the receiver's leaf (the artefact's flows), complete sharing, no PFC", []string{
-		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, ""},
+		"workload.flows_file=../../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, ""},
 	// The artefact's switches also run PFC; rdcn's headroom rule refuses it
 	// here (156 KB per ingress queue for the 6 µs leaf–spine links × 34
 	// ports is more than half the 4 MB buffer).
 	{"senders on the receiver's leaf, DT α = 1/8 (the artefact's buffer policy), no PFC", []string{
-		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows"}, ""},
+		"workload.flows_file=../../../fabric/testdata/cc/incast10-rack.flows"}, ""},
 	{"senders on the receiver's leaf, complete sharing, no PFC, smoothing from 1 (the artefact's RDMA code)", []string{
-		"workload.flows_file=../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, "smooth_start=one"},
+		"workload.flows_file=../../../fabric/testdata/cc/incast10-rack.flows", "buffer.policy=cs", "buffer.alpha="}, "smooth_start=one"},
 }
 
 // intLaw reports whether law reads INT records (the laws smooth_start
@@ -155,7 +155,7 @@ func TestCh2Incast(t *testing.T) {
 // runJobs runs ch2-leafspine.toml once per job, with the overrides sets
 // gives, two at a time; it stops the test if a run fails.
 func runJobs[J comparable](t *testing.T, jobs []J, sets func(J) []string) map[J]*fabric.Result {
-	const cfg = "../../fabric/testdata/cc/ch2-leafspine.toml"
+	const cfg = "../../../fabric/testdata/cc/ch2-leafspine.toml"
 	results := make(map[J]*fabric.Result, len(jobs))
 	var mu sync.Mutex
 	var wg sync.WaitGroup

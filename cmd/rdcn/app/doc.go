@@ -1,5 +1,7 @@
-// Command rdcn designs, analyses and emulates reconfigurable datacenter
-// network schedules. Run "rdcn --help" for the commands.
+// Package app is the rdcn command as a library: cmd/rdcn's main calls
+// Main, and so does a researcher's own main after registering its
+// components. rdcn designs, analyses and emulates reconfigurable
+// datacenter network schedules. Run "rdcn --help" for the commands.
 //
 // The subcommands follow the order of a study:
 //

@@ -124,7 +124,7 @@ func TestReportDamagedFiles(t *testing.T) {
 // samples" or on the folder).
 func TestCredenceTrainChecksFirst(t *testing.T) {
 	dir := t.TempDir()
-	cfg := filepath.Join("..", "..", "fabric", "testdata", "credence", "train.toml")
+	cfg := filepath.Join("..", "..", "..", "fabric", "testdata", "credence", "train.toml")
 	for _, tc := range []struct {
 		args []string
 		want string

@@ -36,7 +36,7 @@ func sharedRdcn(t *testing.T) string {
 			return
 		}
 		sharedBin = filepath.Join(dir, "rdcn")
-		if out, err := exec.Command(gobin, "build", "-o", sharedBin, ".").CombinedOutput(); err != nil {
+		if out, err := exec.Command(gobin, "build", "-o", sharedBin, "github.com/rdcn/rdcn/cmd/rdcn").CombinedOutput(); err != nil {
 			sharedBinErr = "go build: " + err.Error() + "\n" + string(out)
 		}
 	})

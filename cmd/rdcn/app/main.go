@@ -11,11 +11,19 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// version is set by the build (-ldflags "-X main.version=…").
+// version is set by the build (-ldflags
+// "-X github.com/rdcn/rdcn/cmd/rdcn/app.version=…").
 var version = "dev"
 
-func main() {
-	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+// Main runs the rdcn command line with args (os.Args: the program name
+// first) on the process's standard output and error, and returns the exit
+// status (see the package doc). Components registered before it is called
+// (tor.Register, cc.Register, routing.Register, schedules.Register,
+// workload.RegisterSizes, workload.RegisterPattern, experiment.Register)
+// appear in every command: --keys, --help, key validation, sweeps, their
+// Slurm and Kubernetes scripts, reports and experiments.
+func Main(args []string) int {
+	return run(args, os.Stdout, os.Stderr)
 }
 
 // run executes the CLI and returns the exit status: 0 success, 1 runtime

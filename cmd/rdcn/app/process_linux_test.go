@@ -20,7 +20,7 @@ func buildRdcn(t *testing.T) string {
 		t.Skip("go toolchain not on PATH: cannot build the rdcn binary")
 	}
 	bin := filepath.Join(t.TempDir(), "rdcn")
-	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command(gobin, "build", "-o", bin, "github.com/rdcn/rdcn/cmd/rdcn").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
@@ -60,7 +60,7 @@ func TestSignalExitStatus(t *testing.T) {
 		// Issue 25, defect 14: these had no handler and died silently.
 		{"tradeoff SIGTERM", syscall.SIGTERM, 143, []string{"tradeoff", "--tors", "1024", "--uplinks", "4", "-o", "OUT"}, "", true},
 		{"predict SIGINT", syscall.SIGINT, 130, []string{"predict", "--tors", "128", "--samples", "20", "-o", "OUT"}, "", true},
-		{"credence train SIGTERM", syscall.SIGTERM, 143, []string{"credence", "train", "--config", filepath.Join("..", "..", "fabric", "testdata", "credence", "train.toml"), "--set", "run.sim_time=10s", "-o", "OUT"}, "", true},
+		{"credence train SIGTERM", syscall.SIGTERM, 143, []string{"credence", "train", "--config", filepath.Join("..", "..", "..", "fabric", "testdata", "credence", "train.toml"), "--set", "run.sim_time=10s", "-o", "OUT"}, "", true},
 		{"buffer-lab --fig14 SIGTERM", syscall.SIGTERM, 143, []string{"buffer-lab", "--fig14", "--slots", "2000000", "--runs", "20", "-o", "OUT"}, "", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,15 +49,15 @@ func TestRDCNCase(t *testing.T) {
 		// Candidate causes the thesis leaves unstated, one run each.
 		{"VOQ size: PowerTCP, per-RTT, VOQ 16 / 50 packets", "", []string{"buffer.prebuffer=600us", "buffer.prebuffer_small=16pkt", "buffer.prebuffer_big=50pkt"}},
 		{"VOQ size: reTCP, no prebuffering, VOQs bounded only by the 4 MB shared buffer", "", []string{"transport.cc=retcp", "transport.cc_params="}},
-		{"workload: reTCP, τ_pre 600 µs, 144 KB / 450 KB, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows", "transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
-		{"workload: PowerTCP, per-RTT, 4 flows per pair", "", []string{"workload.flows_file=../../scenario/testdata/rdcn-4flows.flows"}},
+		{"workload: reTCP, τ_pre 600 µs, 144 KB / 450 KB, 4 flows per pair", "", []string{"workload.flows_file=../../../scenario/testdata/rdcn-4flows.flows", "transport.cc=retcp", "transport.cc_params=", "buffer.prebuffer=600us", "buffer.prebuffer_small=144KB", "buffer.prebuffer_big=450KB"}},
+		{"workload: PowerTCP, per-RTT, 4 flows per pair", "", []string{"workload.flows_file=../../../scenario/testdata/rdcn-4flows.flows"}},
 	}
 	var panels [][]*plot.Plot
 	fmt.Println("| scheme | circuit utilisation on demand days | queueing latency p50 / p99 / p99.9 (µs) | drops | timeouts | ToR 0 → 1: 90 % of the circuit after (µs) / VOQ peak in the day / after it (KB) | ToR 0 → 1 VOQ p99 over time, as drain time at the circuit rate (µs) |")
 	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, r := range runs {
-		sets := append([]string{"workload.flows_file=../../scenario/testdata/rdcn.flows"}, r.sets...)
-		res := runSpec(t, "../../scenario/testdata/rdcn.toml", sets...)
+		sets := append([]string{"workload.flows_file=../../../scenario/testdata/rdcn.flows"}, r.sets...)
+		res := runSpec(t, "../../../scenario/testdata/rdcn.toml", sets...)
 		q := res.QueueingLatency
 		fill, inDay, after := dayShape(res, 100*rotor.Gbps) // rdcn.toml's circuit_link
 		fillText := "never"
@@ -79,7 +79,7 @@ func TestRDCNCase(t *testing.T) {
 	for i := range panels {
 		panels[i][0].Draw(canvases[i][0])
 	}
-	out, err := os.Create("../../docs/rdcn-case.png")
+	out, err := os.Create("../../../docs/rdcn-case.png")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestRDCNRampTrace(t *testing.T) {
 	if !*rdcnCase {
 		t.Skip("the RDCN case study runs with -rdcn-case")
 	}
-	sp, err := scenario.Load("../../scenario/testdata/rdcn.toml", "workload.flows_file=../../scenario/testdata/rdcn.flows", "run.sim_time=6200us", "run.warmup=0")
+	sp, err := scenario.Load("../../../scenario/testdata/rdcn.toml", "workload.flows_file=../../../scenario/testdata/rdcn.flows", "run.sim_time=6200us", "run.warmup=0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -488,7 +488,7 @@ func transportTable() string {
 // scenario.Keys(), key for key (go test -run TestSimulateDocs -update-docs
 // rewrites it).
 func TestSimulateDocs(t *testing.T) {
-	const path, begin, end = "../../docs/simulate.md", "<!-- keys: generated from scenario.Keys -->\n", "<!-- /keys -->"
+	const path, begin, end = "../../../docs/simulate.md", "<!-- keys: generated from scenario.Keys -->\n", "<!-- /keys -->"
 	doc, err := os.ReadFile(path)
 	if err != nil {
 		t.Skip("docs/simulate.md not found:", err)
@@ -505,7 +505,7 @@ func TestSimulateDocs(t *testing.T) {
 			}
 			return
 		}
-		t.Errorf("the key table of %s is not scenario.Keys() (run go test ./cmd/rdcn -run TestSimulateDocs -update-docs):\n%s",
+		t.Errorf("the key table of %s is not scenario.Keys() (run go test ./cmd/rdcn/app -run TestSimulateDocs -update-docs):\n%s",
 			path, cmp.Diff(strings.Split(table, "\n"), strings.Split(want, "\n")))
 	}
 }

@@ -22,7 +22,7 @@ func TestSlurmLocal(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("not root: scripts/slurm-local.sh starts munged, slurmctld and slurmd as root")
 	}
-	script, _ := filepath.Abs("../../scripts/slurm-local.sh")
+	script, _ := filepath.Abs("../../../scripts/slurm-local.sh")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "bash", script).CombinedOutput()

@@ -67,7 +67,7 @@ func TestSweepKilledAndResumed(t *testing.T) {
 		t.Skip("go toolchain not on PATH: cannot build the rdcn binary")
 	}
 	bin := filepath.Join(t.TempDir(), "rdcn")
-	if out, err := exec.Command(gobin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command(gobin, "build", "-o", bin, "github.com/rdcn/rdcn/cmd/rdcn").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	spec := writeSpec(t, sweepSpec24)
