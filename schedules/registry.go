@@ -70,7 +70,8 @@ func Register(g Generator) {
 	generators.Add(g)
 }
 
-func lookup(kind string) (Generator, bool) { return generators.Lookup(kind) }
+// Lookup returns the generator of kind.
+func Lookup(kind string) (Generator, bool) { return generators.Lookup(kind) }
 
 // Kinds lists the schedule kinds Build knows, sorted.
 func Kinds() []string {
@@ -81,7 +82,7 @@ func Kinds() []string {
 
 // Usage is a one-line description of kind, or "" if kind is unknown.
 func Usage(kind string) string {
-	g, _ := lookup(kind)
+	g, _ := Lookup(kind)
 	return g.Usage
 }
 
@@ -89,7 +90,7 @@ func Usage(kind string) string {
 // Params.Slot is zero: 100 µs with 10 µs for the rotor kinds, 384 ns with
 // 3.84 ns for sirius, and 100 µs with no reconfiguration for static.
 func DefaultTiming(kind string) (slot, reconf rotor.Time, ok bool) {
-	g, ok := lookup(kind)
+	g, ok := Lookup(kind)
 	return g.Slot, g.Reconf, ok
 }
 
@@ -106,7 +107,7 @@ func BuildContext(ctx context.Context, kind string, p Params) (*rotor.Schedule, 
 		return nil, err
 	}
 	p.ctx = ctx
-	if g, ok := lookup(kind); ok {
+	if g, ok := Lookup(kind); ok {
 		s, err := g.Build(p)
 		if cerr := ctx.Err(); cerr != nil {
 			return nil, cerr

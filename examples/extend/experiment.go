@@ -15,7 +15,7 @@ func init() {
 		Title: "Harmonic vs DT and LQD, Swift vs DCTCP, random-rotor vs RotorNet",
 		Source: "examples/extend: Harmonic (\"Harmonic buffer management policy for shared memory switches\"), " +
 			"Swift (\"Swift: Delay is Simple and Effective for Congestion Control in the Datacenter\") and random-permutation rotor matchings, " +
-			"registered from outside rdcn; websearch all-to-all at 30 % load, windowed flows, rotorlb",
+			"registered from outside rdcn; websearch all-to-all at 20 % load, windowed flows, rotorlb",
 		Available: true,
 		Spec: func(sc experiment.Scale) string {
 			tors, simTime, seeds := "16", "20ms", "[1, 2, 3]"
@@ -28,7 +28,7 @@ seed = 1
 [base]
 "topology.tors" = ` + tors + `
 "run.sim_time" = "` + simTime + `"
-"workload.load" = 0.3
+"workload.load" = 0.2
 "transport.kind" = "window"
 "routing.mode" = "rotorlb"
 

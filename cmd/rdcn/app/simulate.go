@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -14,11 +15,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/internal/cputime"
 	"github.com/rdcn/rdcn/internal/limits"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/scenario"
+	"github.com/rdcn/rdcn/schedules"
 	"github.com/rdcn/rdcn/stats"
 	"github.com/rdcn/rdcn/sweep"
 	"github.com/rdcn/rdcn/workload"
@@ -67,7 +70,16 @@ func simulateCommand() *cli.Command {
 					fmt.Fprintf(c.App.Writer, "\n%s:\n", r.Key)
 					for _, e := range r.Entries {
 						fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", e.Name, e.Doc, readsNote(scenario.Params(e)))
+						if r.Key == "transport.cc" {
+							if law, ok := cc.Lookup(e.Name); ok && len(law.Params) > 0 {
+								fmt.Fprintf(c.App.Writer, "  %-10s transport.cc_params: %s\n", "", lawParamsNote(law))
+							}
+						}
 					}
+				}
+				fmt.Fprintf(c.App.Writer, "\nschedule.kind:\n")
+				for _, k := range schedules.Kinds() {
+					fmt.Fprintf(c.App.Writer, "  %-10s %s%s\n", k, schedules.Usage(k), kindNote(k))
 				}
 				return nil
 			}
@@ -125,6 +137,30 @@ func simulateCommand() *cli.Command {
 }
 
 // readsNote is " (reads k1 = "default", …)" for an entry's own keys, else "".
+// lawParamsNote lists a law's parameters with their defaults.
+func lawParamsNote(law cc.Spec) string {
+	parts := make([]string, len(law.Params))
+	for i, p := range law.Params {
+		def := p.Default
+		if p.Env != nil {
+			def = cmp.Or(p.EnvDoc, "base RTT")
+		}
+		parts[i] = fmt.Sprintf("%s = %q", p.Key, def)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// kindNote is a schedule kind's default timing and the schedules.Params
+// fields it reads beyond those every kind reads.
+func kindNote(kind string) string {
+	g, _ := schedules.Lookup(kind)
+	note := fmt.Sprintf(" (default slot %v, reconf %v", g.Slot, g.Reconf)
+	if len(g.Reads) > 0 {
+		note += "; reads " + strings.Join(g.Reads, ", ")
+	}
+	return note + ")"
+}
+
 func readsNote(keys []scenario.Key) string {
 	if len(keys) == 0 {
 		return ""
