@@ -37,16 +37,16 @@ func (t *Table[T]) Add(v T) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	n := t.name(v)
-	switch {
-	case n == "":
+	if n == "" {
 		panic(fmt.Sprintf("%s: %s registered with an empty name", t.pkg, t.what))
-	case t.frozen:
-		panic(fmt.Sprintf("%s: %s %q registered after the registry was read (register in an init function, before the run)", t.pkg, t.what, n))
 	}
 	for _, o := range t.items {
 		if t.name(o) == n {
 			panic(fmt.Sprintf("%s: %s %q registered twice", t.pkg, t.what, n))
 		}
+	}
+	if t.frozen {
+		panic(fmt.Sprintf("%s: %s %q registered after the registry was read (register in an init function, before the run)", t.pkg, t.what, n))
 	}
 	t.items = append(t.items, v)
 }
