@@ -136,7 +136,7 @@ func (c *Config) Validate() error {
 		default:
 			spec, ok := patternTable.Lookup(c.Pattern)
 			if !ok {
-				return fieldErr("workload.pattern", "unknown pattern %q (want %s)", c.Pattern, Choices(Patterns()))
+				return fieldErr("workload.pattern", "unknown pattern %q (want %s)", c.Pattern, choices(Patterns()))
 			}
 			if tors < 2 {
 				return fieldErr("workload.pattern", "%s needs at least 2 ToRs, got %d", spec.Name, tors)

@@ -77,8 +77,8 @@ func RegisterPattern(p PatternSpec) {
 // then the registered ones.
 func Patterns() []string { return patternTable.Names() }
 
-// Choices joins names for a doc: "a, b or c".
-func Choices(names []string) string {
+// choices joins names for a message: "a, b or c".
+func choices(names []string) string {
 	if len(names) == 1 {
 		return names[0]
 	}
