@@ -35,6 +35,9 @@ func (h *Harmonic) Admit(_ rotor.Time, a *tor.Arrival, q int32, s *tor.State) bo
 	if s.Used+int64(a.Size) > s.B {
 		return false
 	}
+	if len(h.after) != len(s.Queues) { // once: Build sized it ports × queues
+		h.after = make([]int64, len(s.Queues))
+	}
 	for i := range s.Queues {
 		h.after[i] = s.Queues[i].Bytes
 	}

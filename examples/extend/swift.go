@@ -120,8 +120,8 @@ func init() {
 			{Key: "beta", Kind: cc.Float, Default: "0.8", Lo: 0, LoOpen: true, Hi: 1, Doc: "multiplicative decrease per unit of excess delay"},
 			{Key: "max_mdf", Kind: cc.Float, Default: "0.5", Lo: 0, LoOpen: true, Hi: 1, Doc: "largest decrease, a fraction of the window"},
 			{Key: "fs_range", Kind: cc.Time, Default: "0", Lo: 0, Hi: float64(rotor.Second), Doc: "flow scaling: most delay added to the target for small windows (0: off)"},
-			{Key: "fs_min_cwnd", Kind: cc.Float, Default: "0.1", Lo: 0, LoOpen: true, Hi: inf, Doc: "flow scaling: window (packets) that gets fs_range"},
-			{Key: "fs_max_cwnd", Kind: cc.Float, Default: "100", Lo: 0, LoOpen: true, Hi: inf, Doc: "flow scaling: window (packets) that gets none"},
+			{Key: "fs_min_cwnd", Kind: cc.Float, Default: "0.1", Lo: 0, LoOpen: true, Hi: 1, Doc: "flow scaling: window (packets) that gets fs_range"},
+			{Key: "fs_max_cwnd", Kind: cc.Float, Default: "100", Lo: 2, Hi: inf, Doc: "flow scaling: window (packets) that gets none"},
 			{Key: "min_cwnd", Kind: cc.Float, Default: "0.001", Lo: 0, LoOpen: true, Hi: inf, Doc: "smallest window, packets"},
 			{Key: "max_cwnd", Kind: cc.Float, Default: "100000", Lo: 0, LoOpen: true, Hi: inf, Doc: "largest window, packets"},
 			{Key: "retx_reset", Kind: cc.Int, Default: "5", Lo: 1, Hi: 1000, Doc: "timeouts in a row that reset the window to min_cwnd"},
@@ -132,7 +132,8 @@ func init() {
 			s := &Swift{mss: mss, target: v.T("target").Seconds(), fsRange: v.T("fs_range").Seconds(),
 				ai: v.F("ai"), beta: v.F("beta"), maxMDF: v.F("max_mdf"), minCwnd: v.F("min_cwnd"), maxCwnd: v.F("max_cwnd"),
 				retxReset: int(v.I("retx_reset")), cwnd: v.F(cc.InitWindowKey) / mss}
-			if lo, hi := v.F("fs_min_cwnd"), v.F("fs_max_cwnd"); s.fsRange > 0 && lo < hi {
+			// fs_min_cwnd ≤ 1 < 2 ≤ fs_max_cwnd (their ranges), so α is finite.
+			if lo, hi := v.F("fs_min_cwnd"), v.F("fs_max_cwnd"); s.fsRange > 0 {
 				s.fsA = s.fsRange / (1/math.Sqrt(lo) - 1/math.Sqrt(hi))
 				s.fsB = -s.fsA / math.Sqrt(hi)
 			}

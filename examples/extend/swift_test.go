@@ -60,3 +60,30 @@ func TestSwiftHandTrace(t *testing.T) {
 		t.Errorf("rate at min_cwnd: %v, want %v (0.001 × 1000 B per 60 µs)", got, want)
 	}
 }
+
+// TestSwiftFlowScaling: with fs_range 50 µs (fs_min_cwnd 0.1, fs_max_cwnd
+// 100) a 10-packet window adds α/√10 + β to the 75 µs target, with
+// α = 50 µs/(1/√0.1 − 1/√100) = 16.33 µs and β = −α/√100: 3.53 µs. An RTT
+// of 78 µs is then below the target (growth), 79 µs above it (decrease);
+// without flow scaling both decrease.
+func TestSwiftFlowScaling(t *testing.T) {
+	us := func(x float64) rotor.Time { return rotor.Time(x * float64(rotor.Microsecond)) }
+	env := cc.Env{MSS: 1000, HostRate: 10 * rotor.Gbps, BaseRTT: 50 * rotor.Microsecond}
+	for _, c := range []struct {
+		fs   string
+		rtt  float64
+		grow bool
+	}{{"50us", 78, true}, {"50us", 79, false}, {"0", 78, false}} {
+		law, err := cc.New("swift", env, map[string]string{"fs_range": c.fs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		law.OnAck(&cc.Feedback{Now: us(100), Acked: 1000, RTT: us(c.rtt)})
+		if grew := law.Window() > 10_000; grew != c.grow {
+			t.Errorf("fs_range %s, RTT %v µs: window %d, want growth %v", c.fs, c.rtt, law.Window(), c.grow)
+		}
+	}
+	if _, err := cc.New("swift", env, map[string]string{"fs_min_cwnd": "2"}); err == nil {
+		t.Error("fs_min_cwnd 2 (above fs_max_cwnd's lowest value) accepted")
+	}
+}
