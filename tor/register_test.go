@@ -14,3 +14,20 @@ func TestRegisterDuplicate(t *testing.T) {
 	}()
 	Register(PolicySpec{Name: "dt", Build: builtinPolicies[0].Build})
 }
+
+// TestRegisterAfterRead: once a run has read the registry, a new name
+// panics with the name, and the registry stays as it was.
+func TestRegisterAfterRead(t *testing.T) {
+	before := PolicyNames()
+	func() {
+		defer func() {
+			if r, _ := recover().(string); !strings.Contains(r, `buffer policy "late" registered after the registry was read`) {
+				t.Errorf("panic %q, want one naming late", r)
+			}
+		}()
+		Register(PolicySpec{Name: "late", Build: builtinPolicies[0].Build})
+	}()
+	if got := PolicyNames(); len(got) != len(before) {
+		t.Errorf("names %v after a refused registration, want %v", got, before)
+	}
+}
