@@ -29,7 +29,7 @@ func (u *Unlimited) Window() int64              { return 0 }
 func (u *Unlimited) Rate() rotor.Rate           { return u.Line }
 
 func init() {
-	register(Spec{Name: "fixed", Doc: "a fixed window of Env.Window bytes (the fabric's transport.window); no reaction to feedback",
+	Register(Spec{Name: "fixed", Doc: "a fixed window of Env.Window bytes (the fabric's transport.window); no reaction to feedback",
 		Check: func(e Env) error {
 			if e.Window <= 0 {
 				return fmt.Errorf("window %d: must be positive", e.Window)
@@ -37,6 +37,6 @@ func init() {
 			return nil
 		},
 		New: func(e Env, _ Values) Law { return &Fixed{Bytes: e.Window} }})
-	register(Spec{Name: "none", Doc: "no window: send whenever the NIC is free (pacing rate = line rate)",
+	Register(Spec{Name: "none", Doc: "no window: send whenever the NIC is free (pacing rate = line rate)",
 		New: func(e Env, _ Values) Law { return &Unlimited{Line: e.HostRate} }})
 }

@@ -222,7 +222,7 @@ func (c *Cubic) Rate() rotor.Rate           { return 0 }
 var hystartDetect = []uint8{hyTrain | hyDelay, hyTrain, hyDelay}
 
 func init() {
-	register(Spec{Name: "cubic", Doc: "CUBIC (RFC 9438): cubic window growth around the last loss point, ×β on loss, HyStart slow start (ns-3.39's TcpCubic defaults)",
+	Register(Spec{Name: "cubic", Doc: "CUBIC (RFC 9438): cubic window growth around the last loss point, ×β on loss, HyStart slow start (ns-3.39's TcpCubic defaults)",
 		Params: []Param{initWindowParam(),
 			{Key: "c", Kind: Float, Default: "0.4", Lo: 0, LoOpen: true, Hi: 100, Doc: "cubic scaling constant C (segments/s³)"},
 			{Key: "beta", Kind: Float, Default: "0.7", Lo: 0, LoOpen: true, Hi: 1, Doc: "multiplicative decrease factor β"},

@@ -119,7 +119,7 @@ func (d *DCQCN) Rate() rotor.Rate           { return rateOf(d.rc) }
 
 func init() {
 	us := float64(rotor.Microsecond)
-	register(Spec{Name: "dcqcn", ECE: ECECongestion, Marking: MarkRED, Doc: "DCQCN (Mellanox reaction point): rate-only; ECE acts as a CNP; α-weighted decrease, fast recovery, additive and hyper increase",
+	Register(Spec{Name: "dcqcn", ECE: ECECongestion, Marking: MarkRED, Doc: "DCQCN (Mellanox reaction point): rate-only; ECE acts as a CNP; α-weighted decrease, fast recovery, additive and hyper increase",
 		Params: []Param{
 			{Key: "g", Kind: Float, Default: "0.00390625", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA gain of α (1/256)"},
 			{Key: "alpha_interval", Kind: Time, Default: "1us", Lo: 0, LoOpen: true, Hi: 1e6 * us, Doc: "α update period"},

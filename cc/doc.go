@@ -187,4 +187,19 @@
 //     3 holds with min_lambda = 0; TestPowerTCPWeightedFairness). Equal-β
 //     flows are unaffected. The floor stays on by default, as in the
 //     authors' simulator: per-ack mode needs it to stay stable.
+//
+// # Registering a law
+//
+// Register adds a congestion-control law from outside this package, in
+// an init function: a Spec with a unique Name, a one-line Doc, typed
+// Params (Kind, a Default or an Env default, a range, a Doc; the registry
+// parses, defaults and range-checks them, and a key the law does not
+// declare is refused), what it reads in ECE and whether it needs INT
+// records, and New, which builds the Law from the Env and the resolved
+// Values. A Law's methods run per ACK: they must not allocate. The name
+// becomes a value of transport.cc and its parameters transport.cc_params
+// in rdcn simulate. A duplicate name, or a Register after the registry
+// has been read (a run has started), panics with the name. Transports
+// (Transports) are not registrable: the engine treats each of its own
+// (pulling, NDP's trimming) specially.
 package cc

@@ -75,7 +75,7 @@ func (h *HPCC) Window() int64              { return int64(max(h.r*h.tau, h.minW)
 func (h *HPCC) Rate() rotor.Rate           { return rateOf(h.r) }
 
 func init() {
-	register(Spec{Name: "hpcc", INT: true, Doc: "HPCC: INT utilisation per hop, multiplicative step to η plus additive increase, window = R·T",
+	Register(Spec{Name: "hpcc", INT: true, Doc: "HPCC: INT utilisation per hop, multiplicative step to η plus additive increase, window = R·T",
 		Params: []Param{
 			{Key: "eta", Kind: Float, Default: "0.95", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η"},
 			{Key: "max_stage", Kind: Int, Default: "5", Lo: 0, Hi: 1000, Doc: "additive steps before a multiplicative one (maxStage)"},

@@ -229,7 +229,7 @@ func powerParams(gamma string) []Param {
 }
 
 func init() {
-	register(Spec{Name: "powertcp", INT: true, Doc: "PowerTCP: INT power (q̇+μ)(q+bτ)/(b²τ) per hop, max over the path, w ← γ(w_old/Γ + β) + (1−γ)w",
+	Register(Spec{Name: "powertcp", INT: true, Doc: "PowerTCP: INT power (q̇+μ)(q+bτ)/(b²τ) per hop, max over the path, w ← γ(w_old/Γ + β) + (1−γ)w",
 		Params: append(powerParams("0.9"),
 			Param{Key: "mode", Kind: Choice, Default: "fast-react", Choices: modeNames, Doc: "window updates: per-ack, fast-react or per-rtt"},
 			Param{Key: "eta", Kind: Float, Default: "1", Lo: 0, LoOpen: true, Hi: 1, Doc: "target utilisation η: power is normalised by η·b²τ"},
@@ -243,7 +243,7 @@ func init() {
 			w.smoothOne = v.I("smooth_start") == 1
 			return &PowerTCP{powerWindow: w, eta: v.F("eta"), minLambda: v.F("min_lambda"), bwReset: v.B("bw_reset")}
 		}})
-	register(Spec{Name: "theta-powertcp", Doc: "θ-PowerTCP: power from RTT alone, (θ̇+1)θ/τ with τ the flow's path base RTT, window per RTT (Algorithm 2) or per ACK",
+	Register(Spec{Name: "theta-powertcp", Doc: "θ-PowerTCP: power from RTT alone, (θ̇+1)θ/τ with τ the flow's path base RTT, window per RTT (Algorithm 2) or per ACK",
 		Params: []Param{
 			{Key: "gamma", Kind: Float, Default: "0.9", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA weight γ of the window update"},
 			{Key: "ai", Kind: Rate, Default: "150Mbps", Lo: 0, Hi: inf, Doc: "additive increase as a rate; β = ai·τ bytes"},

@@ -8,7 +8,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/rdcn/rdcn/internal/registry"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -96,25 +98,27 @@ func (v Values) T(k string) rotor.Time { return rotor.Time(v.F(k)) }
 // R returns parameter k as a rate.
 func (v Values) R(k string) rotor.Rate { return rotor.Rate(v.F(k)) }
 
-var registry []Spec
+var laws = registry.New[Spec]("cc", "congestion-control law", func(s Spec) string { return s.Name })
 
-// register adds s to the registry; names must be unique.
-func register(s Spec) {
-	for _, o := range registry {
-		if o.Name == s.Name {
-			panic("cc: law " + s.Name + " registered twice")
-		}
+// sorted is the frozen registry, sorted by name.
+var sorted = sync.OnceValue(laws.Sorted)
+
+// Register adds a law; call it from an init function. A name already
+// taken, a missing New, or a call after the registry has been read (a run
+// has started) panics with the name.
+func Register(s Spec) {
+	if s.New == nil {
+		panic("cc: congestion-control law " + s.Name + " registered without New")
 	}
-	registry = append(registry, s)
-	sort.Slice(registry, func(i, j int) bool { return registry[i].Name < registry[j].Name })
+	laws.Add(s)
 }
 
 // Laws lists the registered laws, sorted by name.
-func Laws() []Spec { return registry }
+func Laws() []Spec { return sorted() }
 
 // Lookup returns the law called name.
 func Lookup(name string) (Spec, bool) {
-	for _, s := range registry {
+	for _, s := range sorted() {
 		if s.Name == name {
 			return s, true
 		}
@@ -125,7 +129,7 @@ func Lookup(name string) (Spec, bool) {
 // Names lists the registered law names, sorted.
 func Names() []string {
 	var ns []string
-	for _, s := range registry {
+	for _, s := range sorted() {
 		ns = append(ns, s.Name)
 	}
 	return ns
@@ -291,10 +295,11 @@ func (p *Param) format(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// WriteParams writes one Markdown table per law: its parameters, their
-// defaults, valid ranges and meanings. docs/cc.md holds its output.
-func WriteParams(w io.Writer) error {
-	for _, s := range registry {
+// WriteParams writes one Markdown table per law of laws (Laws(): every
+// registered one): its parameters, their defaults, valid ranges and
+// meanings. docs/cc.md holds its output for rdcn's laws.
+func WriteParams(w io.Writer, laws []Spec) error {
+	for _, s := range laws {
 		if len(s.Params) == 0 {
 			if _, err := fmt.Fprintf(w, "#### %s\n\n%s. No parameters.\n\n", s.Name, s.Doc); err != nil {
 				return err

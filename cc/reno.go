@@ -203,10 +203,10 @@ func (d *DCTCP) Window() int64              { return d.window() }
 func (d *DCTCP) Rate() rotor.Rate           { return 0 }
 
 func init() {
-	register(Spec{Name: "newreno", Doc: "TCP NewReno: slow start, +1 MSS per RTT, halve once per window on loss",
+	Register(Spec{Name: "newreno", Doc: "TCP NewReno: slow start, +1 MSS per RTT, halve once per window on loss",
 		Params: []Param{initWindowParam()},
 		New:    func(e Env, v Values) Law { return &NewReno{newReno(e, v)} }})
-	register(Spec{Name: "retcp", ECE: ECECircuit, Doc: "reTCP: NewReno whose window jumps ×up on the first ACK with ECE (circuit up) and ÷down when ECE clears",
+	Register(Spec{Name: "retcp", ECE: ECECircuit, Doc: "reTCP: NewReno whose window jumps ×up on the first ACK with ECE (circuit up) and ÷down when ECE clears",
 		Params: []Param{initWindowParam(),
 			{Key: "jump_up", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window factor on circuit up"},
 			{Key: "jump_down", Kind: Float, Default: "2", Lo: 1, Hi: 64, Doc: "window divisor on circuit down"},
@@ -214,7 +214,7 @@ func init() {
 		New: func(e Env, v Values) Law {
 			return &ReTCP{reno: newReno(e, v), Up: v.F("jump_up"), Down: v.F("jump_down"), Notice: v.I("signal") == 1}
 		}})
-	register(Spec{Name: "dctcp", ECE: ECECongestion, Doc: "DCTCP: α ← (1−g)α + g·F per window, cwnd·(1−α/2) on ECE; switches mark above K",
+	Register(Spec{Name: "dctcp", ECE: ECECongestion, Doc: "DCTCP: α ← (1−g)α + g·F per window, cwnd·(1−α/2) on ECE; switches mark above K",
 		Params: []Param{initWindowParam(),
 			{Key: "g", Kind: Float, Default: "0.0625", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA gain of α"},
 			{Key: "alpha_init", Kind: Float, Default: "1", Lo: 0, Hi: 1, Doc: "initial α"}},

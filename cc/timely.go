@@ -88,7 +88,7 @@ func timelyThresholdDoc(d string) string {
 }
 
 func init() {
-	register(Spec{Name: "timely", Doc: "TIMELY: rate-only, per-RTT; additive increase below T_low or on a falling RTT, decrease by the RTT gradient or the excess over T_high",
+	Register(Spec{Name: "timely", Doc: "TIMELY: rate-only, per-RTT; additive increase below T_low or on a falling RTT, decrease by the RTT gradient or the excess over T_high",
 		Params: []Param{
 			{Key: "alpha", Kind: Float, Default: "0.875", Lo: 0, LoOpen: true, Hi: 1, Doc: "EWMA weight of the RTT difference"},
 			{Key: "beta", Kind: Float, Default: "0.8", Lo: 0, LoOpen: true, Hi: 1, Doc: "multiplicative decrease factor"},

@@ -53,7 +53,7 @@ func (c *Config) lawRTT() rotor.Time {
 func (c *Config) validateCC() error {
 	spec, ok := cc.Lookup(c.CC)
 	if !ok {
-		return CongestionControls.Check(c.CC)
+		return CongestionControls().Check(c.CC)
 	}
 	if c.NewController != nil {
 		return nil

@@ -23,9 +23,6 @@ const (
 	VLBSlice = routing.VLBSlice // Valiant as RotorNet sprays it: first hop over any circuit up now, then the slice's shortest paths (Mars)
 )
 
-// RoutingModes lists the routing modes Run accepts (the Routers registry).
-var RoutingModes = Routers.Names()
-
 // Transports.
 const (
 	Windowed = "window"   // reliable, fixed window (or a cc controller), retransmission on timeout
@@ -105,7 +102,7 @@ type Config struct {
 	// policy that has lossless classes). 0: no PFC.
 	Lossless uint8
 
-	Routing    string      // see RoutingModes; default DesignedFor(Schedule), or Hybrid with a packet switch
+	Routing    string      // see Routers(); default DesignedFor(Schedule), or Hybrid with a packet switch
 	BulkBytes  int64       // paths: flows of at least this size use rotorlb; default 15 MB (Opera)
 	PathsK     int         // paths, vlb-paths: spread flows over up to this many paths (by a flow hash); default 1: one shortest path
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default), MultipathECMP or MultipathSpray
@@ -558,7 +555,7 @@ func (c *Config) validateRotor() error {
 	if c.Routing == ECMP {
 		return cfgErr("routing.mode", "%s routes topology.kind %s only", ECMP, TopologyLeafSpine)
 	}
-	return Routers.Check(c.Routing)
+	return Routers().Check(c.Routing)
 }
 
 // DayProblem says why no packet can ever cross a circuit of sc: every day

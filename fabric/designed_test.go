@@ -60,7 +60,7 @@ func TestDesignedDefaults(t *testing.T) {
 // TestCLIAndAPIDefaultsAgree: a Config filled by Spec.Build with every key
 // at its default and one filled by Config.defaults from zero values have
 // the same window and buffer policy (one default: fabric's Default*
-// constants, which scenario.Keys prints).
+// constants, which scenario.Keys() prints).
 func TestCLIAndAPIDefaultsAgree(t *testing.T) {
 	spec := buildSpec(t, "run.sim_time=1ms").Config
 	api := fabric.Config{Schedule: spec.Schedule, MTU: spec.MTU}

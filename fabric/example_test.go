@@ -85,7 +85,7 @@ func ExampleDesignedFor() {
 		d := fabric.DesignedFor(sc)
 		fmt.Printf("%-8s %-8s %s\n", kind, d.Routing, d.Transport)
 	}
-	fmt.Println(strings.Join(fabric.Routers.Names(), " "))
+	fmt.Println(strings.Join(fabric.Routers().Names(), " "))
 	// Output:
 	// rotornet rotorlb  pull
 	// opera    paths    pull

@@ -3,6 +3,7 @@ package fabric
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/workload"
@@ -77,11 +78,20 @@ func (r Registry) Choices() string {
 
 // BufferPolicies: how a switch's shared buffer is divided among its
 // queues: package tor's registry (bufferPolicyEntries).
-var BufferPolicies = Registry{Key: "buffer.policy", What: "buffer policy", Entries: bufferPolicyEntries()}
+// Built on first use, after every init has registered its policies.
+func BufferPolicies() Registry { return bufferPolicies() }
+
+var bufferPolicies = sync.OnceValue(func() Registry {
+	return Registry{Key: "buffer.policy", What: "buffer policy", Entries: bufferPolicyEntries()}
+})
 
 // Routers: how a ToR picks a packet's next hop (package routing's table
 // of modes).
-var Routers = Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
+func Routers() Registry { return routers() }
+
+var routers = sync.OnceValue(func() Registry {
+	return Registry{Key: "routing.mode", What: "routing mode", Entries: routerEntries()}
+})
 
 // Transports: how hosts send. Its entries are package cc's transports
 // (cc.Transports: each flow end's behaviour, doc and keys) with what the
@@ -199,4 +209,6 @@ func transportRegistry() Registry {
 // CongestionControls: the controller of each windowed flow (package cc).
 // Its entries are cc's registry of laws: fixed reads transport.window,
 // every law with parameters reads transport.cc_params.
-var CongestionControls = ccRegistry()
+func CongestionControls() Registry { return congestionControls() }
+
+var congestionControls = sync.OnceValue(ccRegistry)

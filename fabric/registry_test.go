@@ -7,7 +7,7 @@ import "testing"
 func TestDesignedRegistered(t *testing.T) {
 	for _, d := range []Designed{designed["rotornet"], designed["sirius"], designed["opera"], rotorLike, multiHop} {
 		kind := d.Why
-		if _, ok := Routers.Lookup(d.Routing); !ok {
+		if _, ok := Routers().Lookup(d.Routing); !ok {
 			t.Errorf("%s: designed routing %q unregistered", kind, d.Routing)
 		}
 		if _, ok := Transports.Lookup(d.Transport); !ok {

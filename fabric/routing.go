@@ -71,8 +71,8 @@ func (c circuitState) Up(t int, v int32) bool { return c.s.upTo[t*c.s.n+int(v)] 
 
 // routerEntries is the routing.mode registry: package routing's table.
 func routerEntries() []Entry {
-	out := make([]Entry, len(routing.Modes))
-	for i, m := range routing.Modes {
+	out := make([]Entry, len(routing.Modes()))
+	for i, m := range routing.Modes() {
 		out[i] = Entry{Name: m.Name, Doc: m.Doc, Reads: m.Reads}
 	}
 	return out

@@ -80,4 +80,17 @@
 //
 // Dependencies go one way: routing reads rotor (schedules) and packet (the
 // packet's destination, Via and Route); the engine reads routing.
+//
+// # Registering a mode
+//
+// Register adds a routing mode from outside this package, in an init
+// function: a Mode with a unique Name, a one-line Doc, the configuration
+// keys it reads (Reads, already known keys such as routing.paths_k), what
+// of the Setup it Needs (New refuses a Setup lacking it) and New, which
+// builds the Router. Next runs per packet at every ToR: it must not
+// allocate. The name becomes a value of routing.mode. The engine treats a
+// registered mode as a plain hop-by-hop router: RotorLB's relaying and
+// the bulk flows of paths stay with those modes, and the base RTT counts
+// two circuit hops, as for vlb. A duplicate name, or a Register after the
+// registry has been read (a run has started), panics with the name.
 package routing

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/rdcn/rdcn/internal/registry"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -120,8 +121,24 @@ const (
 	HybridVOQ = "hybrid-voq"
 )
 
-// Modes lists every routing mode.
-var Modes = []Mode{
+var modes = registry.New("routing", "routing mode", func(m Mode) string { return m.Name }, builtinModes...)
+
+// Register adds a routing mode; call it from an init function. A name
+// already taken, a missing New, or a call after the registry has been
+// read (a run has started) panics with the name.
+func Register(m Mode) {
+	if m.New == nil {
+		panic("routing: routing mode " + m.Name + " registered without New")
+	}
+	modes.Add(m)
+}
+
+// Modes lists every routing mode, rdcn's in table order, then the
+// registered ones.
+func Modes() []Mode { return modes.All() }
+
+// builtinModes are rdcn's own modes.
+var builtinModes = []Mode{
 	{Name: Direct, Doc: "wait for a circuit to the destination ToR",
 		New: func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: VLB, Doc: "first hop to a ToR a circuit reaches now, then direct (Valiant)",
@@ -149,12 +166,7 @@ var Modes = []Mode{
 
 // Lookup returns the mode called name.
 func Lookup(name string) (Mode, bool) {
-	for _, m := range Modes {
-		if m.Name == name {
-			return m, true
-		}
-	}
-	return Mode{}, false
+	return modes.Lookup(name)
 }
 
 // New builds the router of mode name.

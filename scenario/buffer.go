@@ -17,7 +17,7 @@ import (
 // refused here, naming its key.
 func (s *Spec) bufferPolicy(cfg *fabric.Config, ports, mtu int) (func(int) tor.PolicyMaker, error) {
 	name := s.values["buffer.policy"]
-	if err := fabric.BufferPolicies.Check(name); err != nil {
+	if err := fabric.BufferPolicies().Check(name); err != nil {
 		return nil, err
 	}
 	spec, err := tor.LookupPolicy(name)

@@ -46,7 +46,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 	}
 	s.resolved = map[string]string{}
 	p := &specParser{s: s}
-	for _, k := range Keys { // an empty value is not a way to ask for the default
+	for _, k := range Keys() { // an empty value is not a way to ask for the default
 		if k.Default != "" && s.set[k.Name] && strings.TrimSpace(s.values[k.Name]) == "" {
 			p.fail(k.Name, "is empty; leave it out for its default %q", k.Default)
 		}

@@ -64,7 +64,7 @@ func (c composeRun) keys() []string {
 // transport.kind are not counted (every run that carries a packet routes
 // it and sends it by its transport).
 func TestEveryKeyReadOrRefused(t *testing.T) {
-	laws, policies := fabric.CongestionControls.Names(), fabric.BufferPolicies.Names()
+	laws, policies := fabric.CongestionControls().Names(), fabric.BufferPolicies().Names()
 	var runs []composeRun
 	i := 0
 	next := func() (string, string) {
@@ -77,7 +77,7 @@ func TestEveryKeyReadOrRefused(t *testing.T) {
 			kinds = []string{""}
 		}
 		for _, kind := range kinds {
-			for _, rt := range fabric.Routers.Names() {
+			for _, rt := range fabric.Routers().Names() {
 				for _, tp := range fabric.Transports.Names() {
 					law, pol := next()
 					runs = append(runs, composeRun{topo, kind, rt, tp, law, pol})
@@ -146,7 +146,7 @@ func TestEveryKeyReadOrRefused(t *testing.T) {
 		}
 	}
 	// Every value of every axis ran at least once.
-	axes := [][]string{Topologies.Names(), schedules.Kinds(), fabric.Routers.Names(), fabric.Transports.Names(), laws, policies}
+	axes := [][]string{Topologies.Names(), schedules.Kinds(), fabric.Routers().Names(), fabric.Transports.Names(), laws, policies}
 	for _, axis := range axes {
 		for _, v := range axis {
 			if ran[v] == 0 {

@@ -15,7 +15,7 @@
 //
 // Keys lists every key once, with its default and a one-line doc. The
 // parser starts from it, rdcn simulate --keys prints it, docs/simulate.md's
-// key table is generated from it (go test ./cmd/rdcn -run
+// key table is generated from it (go test ./cmd/rdcn/app -run
 // TestSimulateDocs -update-docs), and an unknown key's error names the
 // keys of its section.
 //

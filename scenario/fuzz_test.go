@@ -127,16 +127,16 @@ func checkConfigError(t *testing.T, err error) {
 func checkSpecKeys(t *testing.T, s *Spec) {
 	t.Helper()
 	vals := s.Values()
-	if len(vals) != len(Keys) {
-		t.Fatalf("Values has %d keys, Keys %d", len(vals), len(Keys))
+	if len(vals) != len(Keys()) {
+		t.Fatalf("Values has %d keys, Keys %d", len(vals), len(Keys()))
 	}
 	for i, kv := range vals {
-		if kv[0] != Keys[i].Name {
-			t.Fatalf("Values[%d] is %q, want %q", i, kv[0], Keys[i].Name)
+		if kv[0] != Keys()[i].Name {
+			t.Fatalf("Values[%d] is %q, want %q", i, kv[0], Keys()[i].Name)
 		}
 	}
-	if len(s.values) != len(Keys) {
-		t.Fatalf("spec holds %d keys, want %d (an unknown key slipped in)", len(s.values), len(Keys))
+	if len(s.values) != len(Keys()) {
+		t.Fatalf("spec holds %d keys, want %d (an unknown key slipped in)", len(s.values), len(Keys()))
 	}
 }
 
@@ -181,7 +181,7 @@ func cheapSpec(s *Spec) bool {
 	if s.Get("schedule.file") != "" || s.Get("workload.flows_file") != "" {
 		return false
 	}
-	if !slices.Contains(workload.Named, strings.ToLower(strings.TrimSpace(s.Get("workload.sizes")))) {
+	if !slices.Contains(workload.SizeNames(), strings.ToLower(strings.TrimSpace(s.Get("workload.sizes")))) {
 		return false
 	}
 	intAtMost := func(key string, hi int) bool {

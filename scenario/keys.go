@@ -4,10 +4,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/fabric"
 	"github.com/rdcn/rdcn/tor"
+	"github.com/rdcn/rdcn/workload"
 )
 
 // Key documents one run-configuration key.
@@ -19,101 +21,108 @@ type Key struct {
 // override) accepts, with its default and a one-line doc: the parser,
 // rdcn simulate --keys and docs/simulate.md's table read it. The
 // defaults of keys behind an optional Config field are fabric's
-// Default* constants, formatted: one default, two views.
-var Keys = slices.Concat([]Key{
-	{"topology.kind", fabric.TopologyRotor, "topology: " + Topologies.Choices() + " (see the registry table)"},
-	{"topology.tors", "32", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
-	{"topology.hosts_per_tor", "4", "hosts per ToR"},
-	{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
-	{"topology.host_link", "10Gbps", "host↔ToR link rate"},
-	{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
-	{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
-	{"topology.link_delay", "500ns", "ToR↔ToR propagation delay through a circuit"},
-	{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
-	{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
-	{"topology.mtu", itoa(fabric.DefaultMTU), "data packet size in bytes, 64 to " + itoa(fabric.MaxMTU)},
-}, leafSpineKeys, []Key{
-	{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
-	{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then `schedule.kind`, `schedule.slot`, `schedule.reconf`, `schedule.seed` and the generator parameters must stay at their defaults)"},
-	{"schedule.slot", "", "slot duration Δ; empty: the generator's default (0 is an error); a day Δ − Δr must be long enough for one `topology.mtu` packet on `topology.circuit_link`"},
-	{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if `schedule.slot` is empty too (static: 0, a static graph has no night), else 0 (instantaneous), as in `rdcn schedule`"},
-	{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
-	{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
-	{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
-	{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from `schedule.buffer` and `schedule.delay` (neither: the largest multiple of U up to n)"},
-	{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with `topology.circuit_link`), e.g. `20MB`; empty: no limit"},
-	{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. `850us`; empty: no limit"},
-	{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from — a file (`rdcn demand`'s format) or `uniform`, `permutation`, `ring`, `chessboard`, `skew:ALPHA`, `skewring:ALPHA`, `random:SEED` (the same specs as `rdcn schedule --demand`)"},
-	{"schedule.k", "0", "vermilion: emulated-graph degree k·n (0: 3); bvn: a cycle of ⌈k·n/U⌉ slots (0: the generator's default)"},
-	{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
-	{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
-	{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
-	{"schedule.stagger", "false", "rotornet: offset switch s by s·Δ/U (as Opera does), so only one switch reconfigures at a time"},
-	{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
-	{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
-	{"buffer.policy", fabric.DefaultBufferPolicy, "buffer sharing policy: " + fabric.BufferPolicies.Choices() + " (see the registry table)"},
-}, bufferParamKeys(), []Key{
-	{"buffer.ecn_threshold", "", "DCTCP step: mark a packet that finds more than this in its queue (e.g. 30KB); empty: a law reading ECE as congestion gets its default per port — dctcp K = the fewest packets above C·RTT/7 (port rate C, base RTT), dcqcn RED (`buffer.red_*`) — any other law no marking; the summary prints the K used"},
-	{"buffer.red_min", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmin; empty (with `buffer.red_max`): the bytes the port drains in " + cc.REDMinTime.String() + " (100 KB at 25 Gb/s)"},
-	{"buffer.red_max", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmax, always marked at or above; empty: the bytes the port drains in " + cc.REDMaxTime.String() + " (400 KB at 25 Gb/s)"},
-	{"buffer.red_max_p", "", "dcqcn without `buffer.ecn_threshold`: RED's Pmax, the mark probability just below Kmax; empty: " + strconv.FormatFloat(cc.DefaultREDMaxP, 'g', -1, 64)},
-	{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
-	{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
-	{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},
-	{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
-	{"routing.mode", "", fabric.Routers.Choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else vlb-slice for mars and earliest for the rest)"},
-	{"routing.paths_k", itoa(fabric.DefaultPathsK), "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
-	{"routing.multipath", fabric.DefaultMultipath, "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera), ecmp (equal-cost shortest-path next hops, by a flow hash) or spray (the same next hops, drawn per packet)"},
-	{"routing.bulk", fabric.DefaultBulkBytes.String(), "paths: flows of at least this size are bulk and use direct + RotorLB"},
-	{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
-	{"routing.offer", fabric.DefaultRelayOffer, "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-	{"transport.kind", "", fabric.Transports.Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, ndp for mars below degree n, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
-	{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
-	{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
-	{"transport.ndp_header_queue", itoa(fabric.DefaultNDPHeaderQueue), "ndp: trimmed headers and control packets each switch port holds outside the shared buffer (per next-hop ToR at a rotor ToR); a header that finds it full returns to its sender. Default: opera-sim's 8 × 1 500 B in 64-B headers"},
-	{"transport.ndp_dark", fabric.DefaultNDPDark, "ndp on a rotor fabric whose routing re-routes at slice changes (paths, vlb-paths, earliest): what a ToR does with the packets queued for a circuit that goes dark when the new slice has another next hop for them: trim (data cut to headers; headers and control packets take the new next hop) or wait (for the circuit's next day)"},
-	{"transport.ndp_pull_pacing", fabric.DefaultNDPPullPacing, "ndp: PULL pacing of a receiver: host (one pacer per host, its flows in turn: the senders together at its line rate, as in the NDP paper) or flow (one pacer per flow, each at line rate, as opera-sim)"},
-	{"transport.ndp_nic", fabric.DefaultNDPNIC, "ndp: order of a sender's data packets at its NIC: turns (the host's flows with credit take turns, one packet each) or fifo (each credit queues its packet at once, first come first served, retransmissions ahead of new data, as opera-sim's NIC)"},
-	{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls.Choices() + "; checked before the run"},
-	{"transport.cc_params", "", ccParamsDoc()},
-	{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},
-	{"transport.dupthresh", "", "window, pull: fast retransmit and fast recovery: with SACK a segment with this many segments SACKed above it is lost (RFC 6675), without SACK this many duplicate ACKs (RFC 6582); the law hears a loss; 0: losses only by timeout; empty: " + itoa(fabric.DefaultDupThresh) + " on a leaf-spine, 0 with circuits (rotor fabrics reorder)"},
-	{"transport.sack", "true", "window, pull: SACK loss recovery (RFC 6675; each ACK SACKs the segment it answers); false: NewReno partial-ACK recovery from cumulative ACKs (RFC 6582)"},
-	{"transport.min_rto", fabric.DefaultMinRTO.String(), "window, pull, ndp: minimum retransmission timeout (ndp: nothing heard for this long re-sends what is unacknowledged)"},
-	{"transport.max_rto", fabric.DefaultMaxRTO.String(), "window, pull: cap of the exponentially backed-off retransmission timeout (RFC 6298: at least 60s)"},
-	{"transport.rto_clock", fabric.DefaultRTOClock.String(), "window, pull: clock granularity G of RFC 6298: RTO = max(min_rto, SRTT + max(G, 4·RTTVAR))"},
-	{"transport.acks", fabric.DefaultAcks, "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
-	{"transport.ack_size", itoa(fabric.DefaultAckSize), "window, pull, ndp: ACK size in bytes, at most `topology.mtu` (ndp: also its NACKs, PULLs and trimmed headers)"},
-	{"transport.delayed_ack", itoa(fabric.DefaultDelayedAck), "window, pull: delayed ACKs (RFC 1122, RFC 5681 §4.2): the receiver ACKs every n-th in-order segment, or `transport.delayed_ack_timeout` after the first it holds back; out-of-order segments, duplicates, segments that fill a hole and a change of CE mark (RFC 8257 §3.2) are ACKed at once; 1: every segment at once (the ABM, Credence and Reverie ns-3 scripts' DelAckCount 0)"},
-	{"transport.delayed_ack_timeout", "", "window, pull with `transport.delayed_ack` > 1: the longest an ACK is held back; empty: " + fabric.DefaultDelayedAckTimeout.String() + " (ns-3.39's DelAckTimeout), at most `transport.min_rto`/" + itoa(fabric.DelayedAckRTODivisor) + " (Linux's TCP_DELACK_MIN : TCP_RTO_MIN), so that a held ACK goes before the sender's first timeout"},
-	{"transport.int", "false", "stamp INT hop records on dequeue"},
-	{"transport.mss", "", "window, pull (the flows not pulled): payload bytes per segment of the background flows, at most `topology.mtu`; a data packet is its payload on the wire (no header bytes, docs/model.md); empty: `topology.mtu`"},
-	{"transport.incast_mss", "", "window, pull: payload bytes per segment of the incast responses, at most `topology.mtu`; empty: as `transport.mss`. Only with incast flows"},
-	{"transport.init_window", cc.DefaultInitWindow, "window, pull: initial window of the background flows' law (laws with `init_window`; bytes, or pkt: segments of `transport.mss`); the law's `init_window`, which `transport.cc_params` then must not set"},
-	{"transport.incast_init_window", "", "window, pull: initial window of the incast responses' law (bytes, or pkt: segments of `transport.incast_mss`), or `" + fabric.IncastWindowResponse + "`: the whole response (ns-3's ABM set-up); empty: as `transport.init_window` (the same bytes; its default: ten segments of `transport.incast_mss`). Only with incast flows"},
-	{"transport.handshake", "false", "window: background flows open with a SYN/SYN-ACK round trip (ACK-sized packets on the idle path, not queued) before their first data; the FCT counts it"},
-	{"transport.incast_handshake", "", "window: the incast responses open with that handshake (true, false); empty: as `transport.handshake`. Only with incast flows"},
-	{"transport.send_jitter", strconv.FormatFloat(fabric.DefaultSendJitter, 'g', -1, 64), "every packet a host sends reaches its ToR a random time later, uniform in [0, x × one `topology.mtu` packet's transmit time on `topology.host_link`), drawn from `run.seed`, but never before the packet sent before it (the NIC's rate and the link's order are kept): it breaks the lockstep ties in which one flow takes every drop (phase effects); 0: off"},
-	{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB"},
-	{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
-	{"workload.pattern", "all-to-all", "all-to-all, permutation (a random derangement of the ToRs, seeded), shift (ToR i → i+T/2), ring, or matrix (destination ToRs weighted by workload.matrix)"},
-	{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
-	{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
-	{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
-	{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load; `workload.load` may then be 0"},
-	{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults)"},
-	{"workload.seed", "1", "workload seed"},
-	{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
-	{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
-	{"run.sim_time", "125ms", "simulated time (the default, with the default topology and workload: about 1,800 websearch flows, whose offered load is within 5 % of `workload.load`)"},
-	{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
-	{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
-	{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
-	{"run.sample_interval", fabric.DefaultSampleInterval.String(), "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
-	{"run.series_interval", fabric.DefaultSeriesInterval.String(), "time-series bin width"},
-	{"run.seed", "1", "seed of routing choices and of the send jitter"},
-	{"run.slowdown", fabric.DefaultSlowdown, "definition of the ideal FCT a slowdown divides by: " + fabric.Slowdowns.Choices() + " (see the registry table); summary.json's `slowdown_definition` and the console name it"},
-	{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
+// Default* constants, formatted: one default, two views. The table is
+// built on first use, after every init has registered its components
+// (whose names and parameters it lists); the slice is shared: do not
+// modify it.
+func Keys() []Key { return keys() }
+
+var keys = sync.OnceValue(func() []Key {
+	return slices.Concat([]Key{
+		{"topology.kind", fabric.TopologyRotor, "topology: " + Topologies.Choices() + " (see the registry table)"},
+		{"topology.tors", "32", "number of ToRs n (with `schedule.file`: the file's node count; a value given must agree with it)"},
+		{"topology.hosts_per_tor", "4", "hosts per ToR"},
+		{"topology.uplinks", "4", "uplinks per ToR = rotor circuit switches U (with `schedule.file`: the file's; a value given must agree with it)"},
+		{"topology.host_link", "10Gbps", "host↔ToR link rate"},
+		{"topology.circuit_link", "10Gbps", "ToR uplink rate through a rotor switch"},
+		{"topology.host_delay", "500ns", "host↔ToR propagation delay"},
+		{"topology.link_delay", "500ns", "ToR↔ToR propagation delay through a circuit"},
+		{"topology.packet_switch_link", "", "ToR↔electrical packet switch rate; empty: no packet switch"},
+		{"topology.packet_switch_delay", "500ns", "ToR↔packet switch propagation delay (each way)"},
+		{"topology.mtu", itoa(fabric.DefaultMTU), "data packet size in bytes, 64 to " + itoa(fabric.MaxMTU)},
+	}, leafSpineKeys, []Key{
+		{"schedule.kind", "rotornet", "schedule generator (rotornet, sirius, opera, static, … see rdcn schedule)"},
+		{"schedule.file", "", "read the schedule from an rdcn.schedule/v1 JSON file instead (then `schedule.kind`, `schedule.slot`, `schedule.reconf`, `schedule.seed` and the generator parameters must stay at their defaults)"},
+		{"schedule.slot", "", "slot duration Δ; empty: the generator's default (0 is an error); a day Δ − Δr must be long enough for one `topology.mtu` packet on `topology.circuit_link`"},
+		{"schedule.reconf", "", "reconfiguration time Δr; empty: the generator's default if `schedule.slot` is empty too (static: 0, a static graph has no night), else 0 (instantaneous), as in `rdcn schedule`"},
+		{"schedule.seed", "1", "seed of randomised generators (opera, static, mars, vermilion)"},
+		{"schedule.self_slot", "false", "rotornet/sirius: add the idle self-matching"},
+		{"schedule.tries", "0", "static: candidates drawn, best spectral gap kept"},
+		{"schedule.degree", "0", "mars: emulated-graph degree d; 0: chosen from `schedule.buffer` and `schedule.delay` (neither: the largest multiple of U up to n)"},
+		{"schedule.buffer", "", "mars with degree 0: buffer per ToR the degree is chosen for (Theorem 19, with `topology.circuit_link`), e.g. `20MB`; empty: no limit"},
+		{"schedule.delay", "", "mars with degree 0: delay the degree is chosen for (Theorem 18), e.g. `850us`; empty: no limit"},
+		{"schedule.demand", "", "vermilion, bvn: the (predicted) demand matrix they design from — a file (`rdcn demand`'s format) or `uniform`, `permutation`, `ring`, `chessboard`, `skew:ALPHA`, `skewring:ALPHA`, `random:SEED` (the same specs as `rdcn schedule --demand`)"},
+		{"schedule.k", "0", "vermilion: emulated-graph degree k·n (0: 3); bvn: a cycle of ⌈k·n/U⌉ slots (0: the generator's default)"},
+		{"schedule.l", "0", "vermilion: oblivious edges ℓ per node pair, trust γ = k/ℓ (0: from `schedule.gamma`, else 1)"},
+		{"schedule.gamma", "0", "vermilion: trust factor γ = k/ℓ instead of `schedule.l` (0: unset)"},
+		{"schedule.randomized", "false", "vermilion: randomised Vermilion (trust drawn uniformly from 1..k)"},
+		{"schedule.stagger", "false", "rotornet: offset switch s by s·Δ/U (as Opera does), so only one switch reconfigures at a time"},
+		{"buffer.size", "", "shared buffer per ToR (e.g. 4MB); empty: buffer.per_port × ports"},
+		{"buffer.per_port", "20", "packets per port (hosts + uplinks [+ packet switch]) when buffer.size is empty"},
+		{"buffer.policy", fabric.DefaultBufferPolicy, "buffer sharing policy: " + fabric.BufferPolicies().Choices() + " (see the registry table)"},
+	}, bufferParamKeys(), []Key{
+		{"buffer.ecn_threshold", "", "DCTCP step: mark a packet that finds more than this in its queue (e.g. 30KB); empty: a law reading ECE as congestion gets its default per port — dctcp K = the fewest packets above C·RTT/7 (port rate C, base RTT), dcqcn RED (`buffer.red_*`) — any other law no marking; the summary prints the K used"},
+		{"buffer.red_min", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmin; empty (with `buffer.red_max`): the bytes the port drains in " + cc.REDMinTime.String() + " (100 KB at 25 Gb/s)"},
+		{"buffer.red_max", "", "dcqcn without `buffer.ecn_threshold`: RED's Kmax, always marked at or above; empty: the bytes the port drains in " + cc.REDMaxTime.String() + " (400 KB at 25 Gb/s)"},
+		{"buffer.red_max_p", "", "dcqcn without `buffer.ecn_threshold`: RED's Pmax, the mark probability just below Kmax; empty: " + strconv.FormatFloat(cc.DefaultREDMaxP, 'g', -1, 64)},
+		{"buffer.prebuffer", "", "reTCP's VOQ prebuffering τ_pre (e.g. 1800us; rotor only): every VOQ holds `buffer.prebuffer_small`, and `buffer.prebuffer_big` from τ_pre before each day of its circuit until the day ends; empty: off"},
+		{"buffer.prebuffer_small", "16pkt", "with buffer.prebuffer: a VOQ's capacity outside its prebuffer window"},
+		{"buffer.prebuffer_big", "50pkt", "with buffer.prebuffer: a VOQ's capacity from τ_pre before its day until the day ends"},
+		{"buffer.packet_switch", "", "packet switch shared buffer; empty: 1 MB per port"},
+		{"routing.mode", "", fabric.Routers().Choices() + "; empty: hybrid with a packet switch (topology.packet_switch_link), else the schedule's designed mode (rotornet, sirius: rotorlb; opera: paths; others: rotorlb if every ToR pair gets a direct circuit in the cycle, else vlb-slice for mars and earliest for the rest)"},
+		{"routing.paths_k", itoa(fabric.DefaultPathsK), "paths, vlb-paths: spread flows over up to k paths by a flow hash (see routing.multipath), k ≤ 8; 1: one shortest path"},
+		{"routing.multipath", fabric.DefaultMultipath, "paths, vlb-paths with paths_k > 1: ksp (k shortest loopless paths per epoch, unequal cost, source-routed; Opera), ecmp (equal-cost shortest-path next hops, by a flow hash) or spray (the same next hops, drawn per packet)"},
+		{"routing.bulk", fabric.DefaultBulkBytes.String(), "paths: flows of at least this size are bulk and use direct + RotorLB"},
+		{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
+		{"routing.offer", fabric.DefaultRelayOffer, "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
+		{"transport.kind", "", fabric.Transports.Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, ndp for mars below degree n, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
+		{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
+		{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
+		{"transport.ndp_header_queue", itoa(fabric.DefaultNDPHeaderQueue), "ndp: trimmed headers and control packets each switch port holds outside the shared buffer (per next-hop ToR at a rotor ToR); a header that finds it full returns to its sender. Default: opera-sim's 8 × 1 500 B in 64-B headers"},
+		{"transport.ndp_dark", fabric.DefaultNDPDark, "ndp on a rotor fabric whose routing re-routes at slice changes (paths, vlb-paths, earliest): what a ToR does with the packets queued for a circuit that goes dark when the new slice has another next hop for them: trim (data cut to headers; headers and control packets take the new next hop) or wait (for the circuit's next day)"},
+		{"transport.ndp_pull_pacing", fabric.DefaultNDPPullPacing, "ndp: PULL pacing of a receiver: host (one pacer per host, its flows in turn: the senders together at its line rate, as in the NDP paper) or flow (one pacer per flow, each at line rate, as opera-sim)"},
+		{"transport.ndp_nic", fabric.DefaultNDPNIC, "ndp: order of a sender's data packets at its NIC: turns (the host's flows with credit take turns, one packet each) or fifo (each credit queues its packet at once, first come first served, retransmissions ahead of new data, as opera-sim's NIC)"},
+		{"transport.cc", fabric.DefaultCC, "window, pull: congestion control of the windowed flows (with pull, the flows that are not pulled): " + fabric.CongestionControls().Choices() + "; checked before the run"},
+		{"transport.cc_params", "", ccParamsDoc()},
+		{"transport.window", itoa(fabric.DefaultWindowPackets) + "pkt", "window, pull: fixed window (bytes, or pkt)"},
+		{"transport.dupthresh", "", "window, pull: fast retransmit and fast recovery: with SACK a segment with this many segments SACKed above it is lost (RFC 6675), without SACK this many duplicate ACKs (RFC 6582); the law hears a loss; 0: losses only by timeout; empty: " + itoa(fabric.DefaultDupThresh) + " on a leaf-spine, 0 with circuits (rotor fabrics reorder)"},
+		{"transport.sack", "true", "window, pull: SACK loss recovery (RFC 6675; each ACK SACKs the segment it answers); false: NewReno partial-ACK recovery from cumulative ACKs (RFC 6582)"},
+		{"transport.min_rto", fabric.DefaultMinRTO.String(), "window, pull, ndp: minimum retransmission timeout (ndp: nothing heard for this long re-sends what is unacknowledged)"},
+		{"transport.max_rto", fabric.DefaultMaxRTO.String(), "window, pull: cap of the exponentially backed-off retransmission timeout (RFC 6298: at least 60s)"},
+		{"transport.rto_clock", fabric.DefaultRTOClock.String(), "window, pull: clock granularity G of RFC 6298: RTO = max(min_rto, SRTT + max(G, 4·RTTVAR))"},
+		{"transport.acks", fabric.DefaultAcks, "window, pull: fabric (ACKs are packets routed like data) or ideal (out of band, base delay)"},
+		{"transport.ack_size", itoa(fabric.DefaultAckSize), "window, pull, ndp: ACK size in bytes, at most `topology.mtu` (ndp: also its NACKs, PULLs and trimmed headers)"},
+		{"transport.delayed_ack", itoa(fabric.DefaultDelayedAck), "window, pull: delayed ACKs (RFC 1122, RFC 5681 §4.2): the receiver ACKs every n-th in-order segment, or `transport.delayed_ack_timeout` after the first it holds back; out-of-order segments, duplicates, segments that fill a hole and a change of CE mark (RFC 8257 §3.2) are ACKed at once; 1: every segment at once (the ABM, Credence and Reverie ns-3 scripts' DelAckCount 0)"},
+		{"transport.delayed_ack_timeout", "", "window, pull with `transport.delayed_ack` > 1: the longest an ACK is held back; empty: " + fabric.DefaultDelayedAckTimeout.String() + " (ns-3.39's DelAckTimeout), at most `transport.min_rto`/" + itoa(fabric.DelayedAckRTODivisor) + " (Linux's TCP_DELACK_MIN : TCP_RTO_MIN), so that a held ACK goes before the sender's first timeout"},
+		{"transport.int", "false", "stamp INT hop records on dequeue"},
+		{"transport.mss", "", "window, pull (the flows not pulled): payload bytes per segment of the background flows, at most `topology.mtu`; a data packet is its payload on the wire (no header bytes, docs/model.md); empty: `topology.mtu`"},
+		{"transport.incast_mss", "", "window, pull: payload bytes per segment of the incast responses, at most `topology.mtu`; empty: as `transport.mss`. Only with incast flows"},
+		{"transport.init_window", cc.DefaultInitWindow, "window, pull: initial window of the background flows' law (laws with `init_window`; bytes, or pkt: segments of `transport.mss`); the law's `init_window`, which `transport.cc_params` then must not set"},
+		{"transport.incast_init_window", "", "window, pull: initial window of the incast responses' law (bytes, or pkt: segments of `transport.incast_mss`), or `" + fabric.IncastWindowResponse + "`: the whole response (ns-3's ABM set-up); empty: as `transport.init_window` (the same bytes; its default: ten segments of `transport.incast_mss`). Only with incast flows"},
+		{"transport.handshake", "false", "window: background flows open with a SYN/SYN-ACK round trip (ACK-sized packets on the idle path, not queued) before their first data; the FCT counts it"},
+		{"transport.incast_handshake", "", "window: the incast responses open with that handshake (true, false); empty: as `transport.handshake`. Only with incast flows"},
+		{"transport.send_jitter", strconv.FormatFloat(fabric.DefaultSendJitter, 'g', -1, 64), "every packet a host sends reaches its ToR a random time later, uniform in [0, x × one `topology.mtu` packet's transmit time on `topology.host_link`), drawn from `run.seed`, but never before the packet sent before it (the NIC's rate and the link's order are kept): it breaks the lockstep ties in which one flow takes every drop (phase effects); 0: off"},
+		{"workload.sizes", "websearch", "flow sizes: websearch, datamining, hadoop, a CDF file, or a constant like 1MB" + registered(workload.SizeNames(), 3)},
+		{"workload.load", "0.2", "offered load per host as a fraction of topology.host_link"},
+		{"workload.pattern", "all-to-all", "all-to-all, permutation (a random derangement of the ToRs, seeded), shift (ToR i → i+T/2), ring, or matrix (destination ToRs weighted by workload.matrix)" + registered(workload.Patterns(), 5)},
+		{"workload.matrix", "", "pattern matrix: a demand matrix file (rdcn demand's format) or uniform, permutation, ring, chessboard, skew:ALPHA, skewring:ALPHA, random:SEED; hose-normalised, so the busiest ToR offers workload.load"},
+		{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
+		{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
+		{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load; `workload.load` may then be 0"},
+		{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults)"},
+		{"workload.seed", "1", "workload seed"},
+		{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
+		{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},
+		{"run.sim_time", "125ms", "simulated time (the default, with the default topology and workload: about 1,800 websearch flows, whose offered load is within 5 % of `workload.load`)"},
+		{"run.warmup", "0", "flows that start before this run but are not measured (summary.json's FCTs, loads and flow counts cover flows starting in [run.warmup, workload.duration))"},
+		{"run.check", "false", "verify invariants during the run (conservation, circuits, buffer sizes)"},
+		{"run.watch_pair", "", "rotor: a ToR pair src,dst (e.g. 0,1) whose delivered and circuit throughput and VOQ bytes are kept as time series (pair_series.csv, and pair.png with --plot); empty: none"},
+		{"run.sample_interval", fabric.DefaultSampleInterval.String(), "mean time between buffer occupancy samples (Poisson times, so they see time averages)"},
+		{"run.series_interval", fabric.DefaultSeriesInterval.String(), "time-series bin width"},
+		{"run.seed", "1", "seed of routing choices and of the send jitter"},
+		{"run.slowdown", fabric.DefaultSlowdown, "definition of the ideal FCT a slowdown divides by: " + fabric.Slowdowns.Choices() + " (see the registry table); summary.json's `slowdown_definition` and the console name it"},
+		{"run.fct_buckets", "100KB,1MB", "flow-size edges of the FCT buckets in `summary.json` and the console table, comma-separated sizes; the default keeps the names short, medium, long, other edges name their buckets (`<10KB`, `10KB-1MB`, `>=1MB`)"},
+	})
 })
 
 // Keys of the buffer policies' extras: Credence's model file, the
@@ -127,7 +136,7 @@ func itoa[T ~int | ~int32](v T) string { return strconv.Itoa(int(v)) }
 
 // defaultOf is key's default ("" for a key Keys lacks).
 func defaultOf(key string) string {
-	for _, k := range Keys {
+	for _, k := range Keys() {
 		if k.Name == key {
 			return k.Default
 		}
@@ -140,7 +149,7 @@ func defaultOf(key string) string {
 func Params(e fabric.Entry) []Key {
 	out := make([]Key, 0, len(e.Reads))
 	for _, name := range e.Reads {
-		for _, k := range Keys {
+		for _, k := range Keys() {
 			if k.Name == name {
 				out = append(out, k)
 			}
@@ -154,7 +163,7 @@ func Params(e fabric.Entry) []Key {
 // Config.LeafSpine set or not) and the engine's choices (package
 // fabric's registries, which Config's validation reads).
 func Registries() []fabric.Registry {
-	return []fabric.Registry{Topologies, fabric.BufferPolicies, fabric.Routers, fabric.Transports, fabric.CongestionControls, fabric.Slowdowns}
+	return []fabric.Registry{Topologies, fabric.BufferPolicies(), fabric.Routers(), fabric.Transports, fabric.CongestionControls(), fabric.Slowdowns}
 }
 
 // Topologies: how switches, ports and links are assembled.
@@ -203,6 +212,14 @@ func bufferParamKeys() []Key {
 	return append(out,
 		Key{keyCredenceModel, "", "credence: the oracle's random-forest model file (`rdcn credence train`); empty: the model built into rdcn"},
 		Key{keyLossless, "", "lossless (PFC) classes of the leaf-spine's queues, e.g. 1 or 0,1 (queue 0 carries ACKs, the last queue data), for the policies with lossless classes (reverie, sonic, sonic-abm, dt): pause frames stop the upstream port's class instead of dropping; empty: none"})
+}
+
+// registered names the entries of names after rdcn's own builtin.
+func registered(names []string, builtin int) string {
+	if len(names) <= builtin {
+		return ""
+	}
+	return "; registered: " + strings.Join(names[builtin:], ", ")
 }
 
 // ccParamLaws lists the laws that read parameters.

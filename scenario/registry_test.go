@@ -18,7 +18,7 @@ import (
 // defaults are registered choices).
 func TestRegistries(t *testing.T) {
 	known := map[string]bool{}
-	for _, k := range Keys {
+	for _, k := range Keys() {
 		known[k.Name] = true
 	}
 	for _, r := range Registries() {
@@ -46,10 +46,10 @@ func TestRegistries(t *testing.T) {
 			t.Errorf("%s: unknown choice gives %v", r.Key, err)
 		}
 	}
-	if diff := cmp.Diff(tor.PolicyNames(), fabric.BufferPolicies.Names()); diff != "" {
+	if diff := cmp.Diff(tor.PolicyNames(), fabric.BufferPolicies().Names()); diff != "" {
 		t.Errorf("buffer policies are not tor's registry (-tor +fabric):\n%s", diff)
 	}
-	for _, name := range fabric.CongestionControls.Names() {
+	for _, name := range fabric.CongestionControls().Names() {
 		if _, err := cc.New(name, cc.Env{MSS: 1500, HostRate: rotor.Gbps, BaseRTT: rotor.Microsecond, Window: 15000}, nil); err != nil {
 			t.Errorf("congestion control %s: %v", name, err)
 		}

@@ -37,8 +37,8 @@ func (s *Spec) val(key string) string {
 
 // NewSpec returns a Spec with every key at its default.
 func NewSpec() *Spec {
-	s := &Spec{values: make(map[string]string, len(Keys)), set: make(map[string]bool)}
-	for _, k := range Keys {
+	s := &Spec{values: make(map[string]string, len(Keys())), set: make(map[string]bool)}
+	for _, k := range Keys() {
 		s.values[k.Name] = k.Default
 	}
 	return s
@@ -103,7 +103,7 @@ func (s *Spec) SetArg(kv string) error {
 func suggest(key string) string {
 	sec, _, _ := strings.Cut(key, ".")
 	var same []string
-	for _, k := range Keys {
+	for _, k := range Keys() {
 		if strings.HasPrefix(k.Name, sec+".") {
 			same = append(same, k.Name)
 		}
@@ -161,8 +161,8 @@ func (s *Spec) LoadTOML(r io.Reader) error {
 // Values returns the resolved configuration, sorted by key (for echoing
 // into results).
 func (s *Spec) Values() [][2]string {
-	out := make([][2]string, 0, len(Keys))
-	for _, k := range Keys {
+	out := make([][2]string, 0, len(Keys()))
+	for _, k := range Keys() {
 		out = append(out, [2]string{k.Name, s.val(k.Name)})
 	}
 	return out

@@ -239,7 +239,7 @@ func TestSpecValuesShowTheFile(t *testing.T) {
 // empty value means something (a generator's slot, no packet switch)
 // accept it.
 func TestSpecEmptyIsNotDefault(t *testing.T) {
-	for _, k := range Keys {
+	for _, k := range Keys() {
 		spec := NewSpec()
 		if err := spec.Set(k.Name, ""); err != nil {
 			t.Fatal(err)

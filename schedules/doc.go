@@ -31,4 +31,19 @@
 // result; bad parameters give a *ParamError naming the field. The
 // demand-aware and degree-tuned kinds (mars, vermilion, bvn) live in their
 // own packages and are registered in registry.go.
+//
+// # Registering a generator
+//
+// Register adds a schedule kind from outside this package, in an init
+// function: a Generator with a unique Kind, a one-line Usage, its default
+// Slot and Reconf, the optional Params fields it Reads (front ends refuse
+// a flag or key that sets a field the chosen kind ignores; Nodes,
+// Uplinks, Slot, Reconf and Seed are every kind's) and Build. Build
+// should start with p.Timing(kind), draw every random choice from a
+// *rand.Rand seeded with p.Seed, return a *ParamError naming the field
+// for parameters it cannot use, and return p.Err() from long loops;
+// package Build validates the schedule it returns. The kind then works in
+// rdcn schedule, throughput, bounds and simulate (schedule.kind). A
+// duplicate kind, or a Register after the registry has been read (a run
+// has started), panics with the kind.
 package schedules

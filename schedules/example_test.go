@@ -31,7 +31,9 @@ func ExampleBuild() {
 	// rotornet: uplinks = 5: exceeds the 4 matchings of the complete graph on 5 nodes; some switches would never carry a circuit
 }
 
+// Kinds lists rdcn's kinds and the registered ones (here
+// example_register_test.go's reverse-rotor), sorted.
 func ExampleKinds() {
 	fmt.Println(schedules.Kinds())
-	// Output: [bvn mars opera rotornet sirius static vermilion]
+	// Output: [bvn mars opera reverse-rotor rotornet sirius static vermilion]
 }

@@ -18,7 +18,7 @@ func Mars(p Params) (*rotor.Schedule, error) {
 	if err := checkSize(kind, p); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}

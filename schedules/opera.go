@@ -48,7 +48,7 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 	if u > n {
 		return nil, paramError(kind, "uplinks", u, "exceeds the %d matchings of K_%d with loops", n, n)
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -60,8 +60,8 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 	var lastErr error
 	for attempt := 0; attempt < operaAttempts; attempt++ {
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))
-		ms, factorisation, err := operaMatchings(n, u, period, hillClimbMax, rng, p.canceled)
-		if cerr := p.canceled(); cerr != nil {
+		ms, factorisation, err := operaMatchings(n, u, period, hillClimbMax, rng, p.Err)
+		if cerr := p.Err(); cerr != nil {
 			return nil, cerr
 		}
 		if err != nil {
@@ -73,11 +73,11 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 			SwitchOffsets: offsets, Matchings: ms,
 		}
 		pieces := sliceGraphs(sched)
-		if bad := firstDisconnected(sched, pieces, p.canceled); bad >= 0 {
+		if bad := firstDisconnected(sched, pieces, p.Err); bad >= 0 {
 			lastErr = fmt.Errorf("the slice at %v (%d rotors up) is disconnected", pieces[bad].start, len(pieces[bad].up))
 			continue
 		}
-		if err := p.canceled(); err != nil {
+		if err := p.Err(); err != nil {
 			return nil, err
 		}
 		sparse := sparseGraphs(sched, pieces)
@@ -85,11 +85,11 @@ func opera(p Params, hillClimbMax int) (*rotor.Schedule, error) {
 		var steps []int
 		threshold := operaGapThreshold(u)
 		if factorisation == "lifted" {
-			bounds, gaps, steps = gapBounds(sparse, threshold, p.canceled)
+			bounds, gaps, steps = gapBounds(sparse, threshold, p.Err)
 		} else {
-			gaps = spectralGaps(sparse, p.canceled)
+			gaps = spectralGaps(sparse, p.Err)
 		}
-		if err := p.canceled(); err != nil {
+		if err := p.Err(); err != nil {
 			return nil, err
 		}
 		if i := slices.IndexFunc(bounds, func(b float64) bool { return b < threshold }); i >= 0 {

@@ -3,6 +3,7 @@ package schedules
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/rdcn/rdcn/demand"
 	"github.com/rdcn/rdcn/rotor"
@@ -62,10 +63,10 @@ type Params struct {
 	ctx context.Context
 }
 
-// canceled is the error of a done BuildContext context, else nil.
-// Generators call it in their loops (checkEvery steps apart in the
-// tightest ones).
-func (p *Params) canceled() error {
+// Err is the error of a done BuildContext context, else nil. Generators
+// call it in their long loops (checkEvery steps apart in the tightest
+// ones) and return it.
+func (p *Params) Err() error {
 	if p.ctx == nil {
 		return nil
 	}
@@ -102,9 +103,9 @@ const (
 	DefaultSiriusReconf = 3840 * rotor.Picosecond
 )
 
-// timing resolves the slot and reconfiguration time of p against the kind's
-// defaults (DefaultTiming) and checks them.
-func timing(kind string, p Params) (slot, reconf rotor.Time, err error) {
+// Timing resolves the slot and reconfiguration time of p against kind's
+// defaults (DefaultTiming) and checks them: a generator's first step.
+func (p Params) Timing(kind string) (slot, reconf rotor.Time, err error) {
 	defSlot, defReconf, _ := DefaultTiming(kind)
 	slot, reconf = p.Slot, p.Reconf
 	if slot < 0 {
@@ -169,27 +170,18 @@ func emptyMatchings(switches, period, n int) [][][]int {
 	return m
 }
 
-// readers are the kinds that read a Params field that not every kind reads
-// (Nodes, Uplinks, Slot, Reconf and Seed are read by all or harmless).
-var readers = map[string][]string{
-	"SelfSlot":   {"rotornet", "sirius"},
-	"Stagger":    {"rotornet"},
-	"Tries":      {"static"},
-	"Degree":     {"mars"},
-	"Buffer":     {"mars"},
-	"Link":       {"mars"},
-	"Delay":      {"mars"},
-	"Demand":     {"bvn", "vermilion"},
-	"K":          {"bvn", "vermilion"},
-	"L":          {"vermilion"},
-	"Gamma":      {"vermilion"},
-	"Randomized": {"vermilion"},
-}
-
 // ReadBy returns the kinds that read the Params field named field, and
 // false for a field every kind reads (or no such field). Front ends use it
 // to refuse a parameter the chosen kind would silently ignore.
 func ReadBy(field string) ([]string, bool) {
-	k, ok := readers[field]
-	return k, ok
+	if !slices.Contains(optionalFields, field) {
+		return nil, false
+	}
+	var kinds []string
+	for _, g := range generators.All() {
+		if slices.Contains(g.Reads, field) {
+			kinds = append(kinds, g.Kind)
+		}
+	}
+	return kinds, true
 }

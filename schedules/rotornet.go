@@ -92,7 +92,7 @@ func shiftSchedule(kind string, p Params,
 	if err := checkShifts(kind, p); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}

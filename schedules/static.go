@@ -32,7 +32,7 @@ func Static(p Params) (*rotor.Schedule, error) {
 	if p.Tries < 0 {
 		return nil, paramError(kind, "tries", p.Tries, "must not be negative")
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func Static(p Params) (*rotor.Schedule, error) {
 	var best [][][]int
 	bestGap, bestAttempt, found := -1.0, -1, 0
 	for attempt := 0; attempt < StaticAttempts && found < tries; attempt++ {
-		if err := p.canceled(); err != nil {
+		if err := p.Err(); err != nil {
 			return nil, err
 		}
 		rng := rand.New(rand.NewPCG(p.Seed, uint64(attempt)))

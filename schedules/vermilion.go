@@ -53,7 +53,7 @@ func Vermilion(p Params) (*rotor.Schedule, error) {
 	if err := checkDesignDemand(kind, p.Demand); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +90,7 @@ func BvN(p Params) (*rotor.Schedule, error) {
 	if err := checkDesignDemand(kind, p.Demand); err != nil {
 		return nil, err
 	}
-	slot, reconf, err := timing(kind, p)
+	slot, reconf, err := p.Timing(kind)
 	if err != nil {
 		return nil, err
 	}

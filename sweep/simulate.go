@@ -14,7 +14,7 @@ import (
 )
 
 // Simulate is the kind "simulate": a packet-level run of package fabric
-// with the keys of rdcn simulate (scenario.Keys). A point writes
+// with the keys of rdcn simulate (scenario.Keys()). A point writes
 // summary.json, timeseries.csv, buffer_cdf.csv and fct_cdf.csv.
 type Simulate struct{}
 

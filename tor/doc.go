@@ -169,4 +169,19 @@
 // model is depth 4 with threshold splits on continuous features; CART is
 // about 150 lines here. Models are text files (Forest.Write,
 // ReadForest, fuzzed).
+//
+// # Registering a policy
+//
+// Register adds a buffer policy from outside this package, in an init
+// function: a PolicySpec with a unique Name, a one-line Doc, its Params
+// (each with a Default, or a Derive from the SwitchConfig, and a Doc; a
+// Positive parameter must be > 0, the others ≥ 0) and Build, which
+// receives every parameter's value and an Env (the switch, an Oracle, a
+// seeded *rand.Rand) and returns the BufferPolicy or an error naming the
+// parameter it refuses. Admit (and the optional PushOut, OnEnqueue,
+// OnDequeue, OnMove hooks) run per packet: they must not allocate. The
+// name becomes a value of buffer.policy and each parameter the key
+// buffer.<name> in rdcn simulate, its sweeps and reports. A duplicate
+// name, or a Register after the registry has been read (a run has
+// started), panics with the name.
 package tor

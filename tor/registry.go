@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/rdcn/rdcn/internal/registry"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -37,7 +38,11 @@ type PolicySpec struct {
 	// Lossless: the policy has lossless (PFC) classes, i.e. it builds a
 	// LosslessPolicy (TestRegistryLossless checks the two agree).
 	Lossless bool
-	build    func(v map[string]float64, e Env) (BufferPolicy, error)
+	// Build makes the policy for the switch e.Switch from v, every
+	// parameter's value (given, default or derived; checked against
+	// Positive). It may refuse values it cannot use, with an error naming
+	// the parameter.
+	Build func(v map[string]float64, e Env) (BufferPolicy, error)
 }
 
 func rtt(c *SwitchConfig) float64 { return c.RTT.Seconds() * 1e6 }
@@ -97,16 +102,19 @@ func newSonic(v map[string]float64, e Env) (Sonic, error) {
 
 func us(v float64) rotor.Time { return rotor.Time(math.Round(v * float64(rotor.Microsecond))) }
 
-var registry = []PolicySpec{
+var policies = registry.New("tor", "buffer policy", func(p PolicySpec) string { return p.Name }, builtinPolicies...)
+
+// builtinPolicies are rdcn's own, in table order.
+var builtinPolicies = []PolicySpec{
 	{Name: "cs", Doc: "Complete Sharing: admit whatever fits the buffer",
-		build: func(map[string]float64, Env) (BufferPolicy, error) { return CompleteSharingPolicy{}, nil }},
+		Build: func(map[string]float64, Env) (BufferPolicy, error) { return CompleteSharingPolicy{}, nil }},
 	{Name: "cp", Doc: "Complete Partitioning: each queue owns B/(ports·queues)",
-		build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
 			return &StaticPartition{share: e.Switch.Buffer / int64(e.Switch.Ports*e.Switch.Queues)}, nil
 		}},
 	{Name: "dt", Lossless: true, Doc: "Dynamic Thresholds (Choudhury–Hahne): q ≤ α·(B − Q)",
 		Params: []Param{pAlpha, pAlphaHi, pHi},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			return &DT{alpha: a}, err
 		}},
@@ -116,7 +124,7 @@ var registry = []PolicySpec{
 			{Name: "c2", Default: 8, Positive: true, Doc: "packets of growth that start a burst"},
 			{Name: "tm1_us", Default: 2100, Positive: true, Doc: "longest uncontrolled period, µs"},
 			{Name: "tm2_us", Default: 10000, Doc: "cool-down before a port may be uncontrolled again, µs"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			return &EDT{alpha: v["alpha"], c1: int64(v["c1"]), c2: int64(v["c2"]), tm1: us(v["tm1_us"]),
 				tm2: us(v["tm2_us"]), ports: make([]edtPort, e.Switch.Ports)}, nil
 		}},
@@ -125,7 +133,7 @@ var registry = []PolicySpec{
 			{Name: "alpha_short", Default: 1024, Positive: true, Doc: "α while the flow is short"},
 			{Name: "window_us", Default: 5000, Positive: true, Doc: "a flow idle this long starts afresh, µs"},
 			{Name: "threshold", Derive: mtus(15), Positive: true, Doc: "bytes a flow counts as short (15 MTU)"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			return &FAB{alpha: a, high: v["alpha_short"], window: us(v["window_us"]), threshold: int64(v["threshold"])}, err
 		}},
@@ -134,7 +142,7 @@ var registry = []PolicySpec{
 			{Name: "window_us", Default: 50, Positive: true, Doc: "AFD control period, µs"},
 			{Name: "qref", Derive: func(c *SwitchConfig) float64 { return float64(c.Rates[0].BytesIn(c.RTT)) }, Positive: true, Doc: "AFD reference queue, bytes (one BDP of port 0)"},
 			{Name: "min_queue", Default: 150 * 1024, Doc: "AFD drops only above this queue, bytes"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			if e.Rand == nil {
 				return nil, fmt.Errorf("ib: needs a random source")
@@ -150,14 +158,14 @@ var registry = []PolicySpec{
 		}},
 	{Name: "fb", Doc: "Flexible Buffer: α_c·(1/N_p)·γ·(B − Q), N_p non-empty queues of the priority",
 		Params: []Param{pAlpha, pAlphaHi, pHi},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			return &FB{alpha: a, rr: e.Switch.Sched == RoundRobin}, err
 		}},
 	{Name: "fba", Doc: "FB approximated on DT: per-queue α set every period",
 		Params: []Param{pAlpha, pAlphaHi, pHi,
 			{Name: "period_us", Default: 1e6, Positive: true, Doc: "controller period, µs (the FB paper's 1 s)"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			f := &FBA{fb: FB{alpha: a, rr: e.Switch.Sched == RoundRobin}, period: us(v["period_us"]),
 				alpha: make([]float64, e.Switch.Ports*e.Switch.Queues)}
@@ -168,24 +176,24 @@ var registry = []PolicySpec{
 		}},
 	{Name: "abm", Doc: "Active Buffer Management: α_p·(1/n_p)·(μ/b)·(B − Q), n_p and μ every RTT",
 		Params: abmParams,
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			return newABM(a, v, e), err
 		}},
 	{Name: "lqd", Doc: "Longest Queue Drop: push out the longest queue's tail",
-		build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
 			return &LQD{longest: longest{newMaxHeap(e.Switch.Ports * e.Switch.Queues)}}, nil
 		}},
 	{Name: "followlqd", Doc: "FollowLQD: drop-tail on the thresholds of a virtual LQD",
 		Params: []Param{{Name: "reset_empty", Default: 1, Doc: "1: an emptied queue resets its threshold (packet switches); 0: paper's rule"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			return &FollowLQD{newVirtualLQD(v, e)}, nil
 		}},
 	{Name: "credence", Doc: "Credence: FollowLQD with a safeguard and a drop oracle",
 		Params: []Param{{Name: "reset_empty", Default: 1, Doc: "1: an emptied queue resets its threshold (packet switches); 0: paper's rule"},
 			{Name: "safeguard", Default: 1, Doc: "1: admit while the longest queue is below B/N; 0: off"},
 			{Name: "flip", Default: 0, Doc: "probability of inverting each oracle answer"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			if e.Oracle == nil {
 				return nil, fmt.Errorf("credence: needs an oracle (buffer.credence_model)")
 			}
@@ -212,7 +220,7 @@ var registry = []PolicySpec{
 			{Name: "alpha_hi", Default: 1, Positive: true, Doc: "α of the high-priority queues"}, pHi,
 			{Name: "gamma", Default: 0.999, Positive: true, Doc: "low-pass filter weight on the old value, per departure"},
 			{Name: "sat", Derive: mtus(20), Positive: true, Doc: "bytes at which a queue counts fully congested (20 MTU)"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
 			if v["gamma"] >= 1 {
 				return nil, fmt.Errorf("gamma %v: must be below 1", v["gamma"])
@@ -222,13 +230,13 @@ var registry = []PolicySpec{
 		}},
 	{Name: "sonic", Lossless: true, Doc: "SONiC MMU: DT on ingress and egress counters, separate pools, PFC headroom",
 		Params: sonicParams,
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			m, err := newSonic(v, e)
 			return &m, err
 		}},
 	{Name: "sonic-abm", Lossless: true, Doc: "ABM in the SONiC MMU (Reverie's baseline): ABM's thresholds on ingress (lossless) and egress (lossy) counters",
 		Params: append(slices.Clone(sonicParams), abmParams[3:]...),
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			m, err := newSonic(v, e)
 			a := newClassAlpha(1, 1, 0) // unused: Sonic's α apply
 			n := e.Switch.Ports * e.Switch.Queues
@@ -248,7 +256,7 @@ var registry = []PolicySpec{
 			{Name: "dc", Derive: func(c *SwitchConfig) float64 { return pk(c, 0.5) }, Positive: true, Doc: "drops that start evacuation (B/2)"},
 			{Name: "dec", Default: 3, Positive: true, Doc: "consecutive dequeues that end a state"},
 			{Name: "oc2", Derive: func(c *SwitchConfig) float64 { return pk(c, 2) }, Positive: true, Doc: "dequeues that end absorption (2B)"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			c := e.Switch
 			return &TDT{alpha: v["alpha"], necTh: int64(v["nec"]), oc1Th: int64(v["oc1"]), dcTh: int64(v["dc"]),
 				decTh: int64(v["dec"]), oc2Th: int64(v["oc2"]), lb: c.Buffer / int64(2*c.Ports),
@@ -261,7 +269,7 @@ var registry = []PolicySpec{
 			{Name: "alpha_incast", Default: 1, Positive: true, Doc: "DT α of incast queues"},
 			{Name: "beta", Default: 0.25, Positive: true, Doc: "gradient EWMA weight"},
 			{Name: "buildup", Default: 2, Positive: true, Doc: "gradient (in port rates) above which the threshold scales"}},
-		build: func(v map[string]float64, e Env) (BufferPolicy, error) {
+		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			c := e.Switch
 			sq, lq := v["short_queue"], v["long_queue"]
 			if sq != math.Trunc(sq) || sq >= float64(c.Queues) || lq != math.Trunc(lq) || lq >= float64(c.Queues) {
@@ -277,6 +285,16 @@ var registry = []PolicySpec{
 		}},
 }
 
+// Register adds a buffer policy; call it from an init function. A name
+// already taken, a missing Build, or a call after the registry has been
+// read (a run has started) panics with the name.
+func Register(p PolicySpec) {
+	if p.Build == nil {
+		panic("tor: buffer policy " + p.Name + " registered without Build")
+	}
+	policies.Add(p)
+}
+
 // pk is a fraction of the buffer in packets (at least 1).
 func pk(c *SwitchConfig, frac float64) float64 {
 	return max(1, math.Round(frac*float64(c.Buffer)/float64(c.MTU)))
@@ -287,23 +305,15 @@ func newVirtualLQD(v map[string]float64, e Env) virtualLQD {
 }
 
 // Policies lists the registered buffer policies.
-func Policies() []PolicySpec { return slices.Clone(registry) }
+func Policies() []PolicySpec { return slices.Clone(policies.All()) }
 
 // PolicyNames lists their names.
-func PolicyNames() []string {
-	n := make([]string, len(registry))
-	for i, p := range registry {
-		n[i] = p.Name
-	}
-	return n
-}
+func PolicyNames() []string { return policies.Names() }
 
 // LookupPolicy finds a registered policy.
 func LookupPolicy(name string) (PolicySpec, error) {
-	for _, p := range registry {
-		if p.Name == name {
-			return p, nil
-		}
+	if p, ok := policies.Lookup(name); ok {
+		return p, nil
 	}
 	return PolicySpec{}, fmt.Errorf("policy %q: unknown (want one of %s)", name, strings.Join(PolicyNames(), ", "))
 }
@@ -380,5 +390,5 @@ func NewBufferPolicy(name string, set map[string]float64, e Env) (BufferPolicy, 
 	if err != nil {
 		return nil, err
 	}
-	return p.build(v, e)
+	return p.Build(v, e)
 }

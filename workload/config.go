@@ -26,9 +26,6 @@ type Flow struct {
 // (6.7·10^8 packets of 1500 bytes).
 const MaxFlowBytes = 1_000_000_000_000
 
-// Patterns are the destination patterns Config.Pattern accepts.
-var Patterns = []string{"all-to-all", "permutation", "shift", "ring", "matrix"}
-
 // Config describes an open-loop workload: every host starts flows as a
 // Poisson process whose rate makes it offer Load × HostRate on average.
 type Config struct {
@@ -137,7 +134,13 @@ func (c *Config) Validate() error {
 				return err
 			}
 		default:
-			return fieldErr("workload.pattern", "unknown pattern %q (want all-to-all, permutation, shift, ring or matrix)", c.Pattern)
+			spec, ok := patternTable.Lookup(c.Pattern)
+			if !ok {
+				return fieldErr("workload.pattern", "unknown pattern %q (want %s)", c.Pattern, choices(Patterns()))
+			}
+			if tors < 2 {
+				return fieldErr("workload.pattern", "%s needs at least 2 ToRs, got %d", spec.Name, tors)
+			}
 		}
 	}
 	if c.Start < 0 {

@@ -22,4 +22,15 @@
 // uniform between consecutive points, and Mean is that distribution's exact
 // mean (see CDF). docs/workloads.md lists the decisions (intra-rack flows,
 // hose normalisation of "matrix", incast) and measured performance.
+//
+// # Registering sizes and patterns
+//
+// RegisterSizes adds a named flow-size distribution (a SizeSpec whose New
+// returns a SizeDist with a finite mean of at least one byte), and
+// RegisterPattern a traffic pattern (a PatternSpec whose New returns, for
+// the number of ToRs, a Pattern choosing each flow's destination ToR,
+// never the source; it may draw from the workload's seeded *rand.Rand).
+// Call them from init functions; workload.sizes and workload.pattern then
+// accept the names. A duplicate name, or a registration after the
+// registry has been read (a run has started), panics with the name.
 package workload

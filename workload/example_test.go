@@ -79,3 +79,15 @@ func ExampleConfig_Validate() {
 	fmt.Println(cfg.Validate())
 	// Output: workload.load: must be in (0,1], got 1.5
 }
+
+// A registered distribution (example_register_test.go's bimodal) is
+// found by name, case-insensitively, as the built-in ones are.
+func ExampleRegisterSizes() {
+	d, err := workload.Sizes("bimodal")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Mean())
+	// Output: 500500
+}

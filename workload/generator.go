@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -20,6 +21,7 @@ type Generator struct {
 	gap   []float64   // mean background inter-arrival per ToR, ps (0: silent)
 	cum   [][]float64 // "matrix": cumulative destination weights per ToR
 	perm  []int       // "permutation": destination ToR of each ToR
+	other Pattern     // a registered pattern
 	qgap  float64     // mean query inter-arrival per host, ps
 	kind  patternKind
 	id    int
@@ -40,6 +42,7 @@ const (
 	shift
 	ring
 	matrix
+	registered
 )
 
 // arrival is a pending event: a background flow start of host id, or for
@@ -64,7 +67,9 @@ func NewGenerator(cfg Config, rng *rand.Rand) (*Generator, error) {
 	n := cfg.Hosts
 	g.heap = make([]arrival, 0, 2*n)
 	if cfg.Load > 0 {
-		g.setupBackground()
+		if err := g.setupBackground(); err != nil {
+			return nil, err
+		}
 		for h := 0; h < n; h++ {
 			if gap := g.gap[h/cfg.HostsPerTor]; gap > 0 {
 				g.schedule(arrival{t: cfg.Start, id: h}, gap)
@@ -85,7 +90,7 @@ func NewGenerator(cfg Config, rng *rand.Rand) (*Generator, error) {
 	return g, nil
 }
 
-func (g *Generator) setupBackground() {
+func (g *Generator) setupBackground() error {
 	c := &g.cfg
 	perBit := 8 * c.Sizes.Mean() * 1e12 / float64(c.HostRate) // ps to send the mean flow at line rate
 	g.gap = make([]float64, g.tors)
@@ -104,12 +109,20 @@ func (g *Generator) setupBackground() {
 		g.kind = ring
 	case "matrix":
 		g.kind = matrix
+	default:
+		g.kind = registered
+		spec, _ := patternTable.Lookup(c.Pattern) // Validate checked it
+		p, err := spec.New(g.tors, g.rng)
+		if err != nil {
+			return fieldErr("workload.pattern", "%s: %v", c.Pattern, err)
+		}
+		g.other = p
 	}
 	if g.kind != matrix {
 		for t := range g.gap {
 			g.gap[t] = perBit / c.Load
 		}
-		return
+		return nil
 	}
 	// Hose normalisation: the busiest row or column runs at Load.
 	row := make([]float64, g.tors)
@@ -136,6 +149,7 @@ func (g *Generator) setupBackground() {
 			g.gap[i] = perBit / (c.Load * row[i] / peak)
 		}
 	}
+	return nil
 }
 
 // schedule pushes a's successor, one exponential gap (mean meanGap ps) after
@@ -245,6 +259,12 @@ func (g *Generator) background(a arrival) Flow {
 		dst = ((tor+g.tors/2)%g.tors)*hpt + g.rng.IntN(hpt)
 	case ring:
 		dst = ((tor+1)%g.tors)*hpt + g.rng.IntN(hpt)
+	case registered:
+		d := g.other.DstToR(tor, g.rng)
+		if d < 0 || d >= g.tors || (d == tor && g.tors > 1) {
+			panic(fmt.Sprintf("workload: pattern %s sent ToR %d to %d (want another of %d ToRs)", c.Pattern, tor, d, g.tors))
+		}
+		dst = d*hpt + g.rng.IntN(hpt)
 	case matrix:
 		cum := g.cum[tor]
 		u := g.rng.Float64() * cum[len(cum)-1]

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -60,13 +61,17 @@ func NamedCDF(name string) (*CDF, error) {
 func Sizes(spec string) (SizeDist, error) {
 	s := strings.TrimSpace(spec)
 	if s == "" {
-		return nil, fieldErr("workload.sizes", "is empty; want websearch, datamining, hadoop, a CDF file or a size like 1MB")
+		return nil, fieldErr("workload.sizes", "is empty; want %s, a CDF file or a size like 1MB", strings.Join(SizeNames(), ", "))
 	}
-	lower := strings.ToLower(s)
-	for _, n := range Named {
-		if lower == n {
-			return NamedCDF(n)
+	if named, ok := sizeTable.Lookup(strings.ToLower(s)); ok {
+		d, err := named.New()
+		if err != nil {
+			return nil, fieldErr("workload.sizes", "%s: %v", named.Name, err)
 		}
+		if m := d.Mean(); !(m >= 1) || math.IsInf(m, 0) {
+			return nil, fieldErr("workload.sizes", "%s: mean flow size must be at least 1 byte, got %v", named.Name, m)
+		}
+		return d, nil
 	}
 	if _, err := os.Stat(s); err == nil {
 		c, err := LoadCDF(s)
@@ -77,7 +82,7 @@ func Sizes(spec string) (SizeDist, error) {
 	}
 	n, err := parseBytes(s)
 	if err != nil {
-		return nil, fieldErr("workload.sizes", "%q is not websearch, datamining, hadoop, an existing CDF file or a size like 1MB (%v)", s, err)
+		return nil, fieldErr("workload.sizes", "%q is not %s, an existing CDF file or a size like 1MB (%v)", s, strings.Join(SizeNames(), ", "), err)
 	}
 	if n < 1 {
 		return nil, fieldErr("workload.sizes", "constant size must be at least 1 byte, got %q", s)

@@ -1,0 +1,198 @@
+package app
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/rdcn/rdcn/scenario"
+)
+
+var (
+	sharedBinOnce sync.Once
+	sharedBin     string
+	sharedBinErr  string
+)
+
+// sharedRdcn builds the rdcn binary once for the tests that run it under
+// prlimit (removed by the test's cleanup of the last user: the directory
+// is the first test's temporary directory's sibling, kept for the run).
+func sharedRdcn(t *testing.T) string {
+	t.Helper()
+	sharedBinOnce.Do(func() {
+		gobin, err := exec.LookPath("go")
+		if err != nil {
+			sharedBinErr = "go toolchain not on PATH"
+			return
+		}
+		dir, err := os.MkdirTemp("", "rdcn-limits-")
+		if err != nil {
+			sharedBinErr = err.Error()
+			return
+		}
+		sharedBin = filepath.Join(dir, "rdcn")
+		if out, err := exec.Command(gobin, "build", "-o", sharedBin, "github.com/rdcn/rdcn/cmd/rdcn").CombinedOutput(); err != nil {
+			sharedBinErr = "go build: " + err.Error() + "\n" + string(out)
+		}
+	})
+	if sharedBinErr != "" {
+		t.Skip(sharedBinErr)
+	}
+	t.Cleanup(func() {}) // the binary stays for the other tests of this run
+	return sharedBin
+}
+
+// runUnderPrlimit runs rdcn with its address space capped at as bytes
+// (prlimit --as), in dir; it returns stdout, stderr and the exit status.
+func runUnderPrlimit(t *testing.T, as string, dir string, args ...string) (string, string, int) {
+	t.Helper()
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil {
+		t.Skip("prlimit not on PATH")
+	}
+	bin := sharedRdcn(t)
+	cmd := exec.Command(prlimit, append([]string{"--as=" + as, bin}, args...)...)
+	cmd.Dir = dir
+	var out, errw bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	err = cmd.Run()
+	return out.String(), errw.String(), exitCode(err)
+}
+
+// TestSweepAnalysisSizeChecks: sweep points of kinds throughput, tradeoff
+// and predict apply the commands' limit of 8192 ToRs before they
+// allocate: each oversized point is a failed/ entry naming topology.tors
+// and the sweep goes on (issue 25, defect 1: 100 000 ToRs tried to
+// allocate 80 GB and the out-of-memory crash took the whole sweep down; 10⁹
+// recorded a makeslice panic).
+func TestSweepAnalysisSizeChecks(t *testing.T) {
+	for _, tc := range []struct{ kind, base string }{
+		{"throughput", `"schedule.kind"="rotornet"` + "\n" + `"topology.uplinks"=2`},
+		{"tradeoff", `"topology.uplinks"=2`},
+		{"predict", `"topology.uplinks"=2`},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			dir := t.TempDir()
+			spec := "kind=\"" + tc.kind + "\"\n[base]\n" + tc.base + "\n[axes]\n\"topology.tors\"=[100000, 9000, 1000000000, 8]\n"
+			if err := os.WriteFile(filepath.Join(dir, "s.toml"), []byte(spec), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, stderr, code := runUnderPrlimit(t, "4294967296", dir, "sweep", "-j", "1", "-o", "out", "s.toml")
+			if code != 1 || strings.Contains(stderr, "goroutine") || strings.Contains(stderr, "fatal error") {
+				t.Fatalf("exit %d, want 1 (3 points failed), stderr:\n%.2000s", code, stderr)
+			}
+			failed, _ := filepath.Glob(filepath.Join(dir, "out", "failed", "*.txt"))
+			if len(failed) != 3 {
+				t.Fatalf("%d failure records, want 3 (the oversized points): %v", len(failed), failed)
+			}
+			for _, f := range failed {
+				b, _ := os.ReadFile(f)
+				if !strings.HasPrefix(string(b), "topology.tors: ") || strings.Contains(string(b), "panic") {
+					t.Errorf("%s: %q, want a refusal naming topology.tors", filepath.Base(f), b)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "points", "tors=8", "done")); err != nil {
+				t.Errorf("the 8-ToR point did not finish: %v", err)
+			}
+		})
+	}
+}
+
+// TestInputsReadWithLimit: the files a user names are read through a byte
+// limit, so /dev/zero as a sweep spec, a --config, a schedule or a demand
+// matrix ends with one line naming it, exit 2, under a 2 GiB address
+// space (issue 25, defect 2: each ran out of memory with a stack trace).
+// A sparse regular file past the limit is refused by its size, unread.
+func TestInputsReadWithLimit(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.toml")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 17<<20); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"sweep spec", []string{"sweep", "-o", "s", "/dev/zero"}, "rdcn: spec: /dev/zero is larger than 16 MiB"},
+		{"config", []string{"simulate", "--config", "/dev/zero", "-o", "o"}, "rdcn: config: /dev/zero is larger than 16 MiB"},
+		{"config, sparse file", []string{"simulate", "--config", big, "-o", "o"}, "rdcn: config: " + big + " is larger than 16 MiB"},
+		{"sweep spec, sparse file", []string{"sweep", "-o", "s", big}, "rdcn: spec: " + big + " is larger than 16 MiB"},
+		{"workload.matrix", []string{"simulate", "--set", "workload.pattern=matrix", "--set", "workload.matrix=/dev/zero", "-o", "o"}, "workload.matrix: /dev/zero: demand: line 1: longer than 16 MiB"},
+		{"schedule.file", []string{"simulate", "--set", "schedule.file=/dev/zero", "-o", "o"}, "schedule.file: /dev/zero: schedule: want '{'"},
+		{"throughput --schedule", []string{"throughput", "--schedule", "/dev/zero", "--demand", "uniform"}, "rdcn: schedule /dev/zero: schedule: want '{'"},
+		{"throughput --demand", []string{"throughput", "--kind", "rotornet", "--tors", "8", "--uplinks", "2", "--demand", "/dev/zero"}, "rdcn: demand: /dev/zero: demand: line 1: longer than 16 MiB"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runUnderPrlimit(t, "2147483648", dir, tc.args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d, stderr:\n%.1500s\nwant exit 2 and one line holding %q", code, stderr, tc.want)
+			}
+			for _, o := range []string{"o", "s"} {
+				if _, err := os.Stat(filepath.Join(dir, o)); err == nil {
+					t.Errorf("%s was written", o)
+				}
+			}
+		})
+	}
+}
+
+// TestSimulateMemoryRefusal: a simulate whose memory estimate exceeds the
+// address space left is refused before it runs, exit 2 and one line
+// naming memory and --force (issue 25, defect 17: 8192 ToRs under a
+// 4 GiB address space died out of memory with a stack trace).
+func TestSimulateMemoryRefusal(t *testing.T) {
+	dir := t.TempDir()
+	_, stderr, code := runUnderPrlimit(t, "4294967296", dir, "simulate", "--set", "topology.tors=8192",
+		"--set", "topology.uplinks=4", "--set", "run.sim_time=1ms", "-o", "o")
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "rdcn: memory: ") || !strings.Contains(stderr, "--force") {
+		t.Fatalf("exit %d, stderr:\n%.1500s\nwant exit 2 and one line: rdcn: memory: … --force", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "o")); err == nil {
+		t.Error("the refused run wrote its output directory")
+	}
+}
+
+// TestSimulateMemoryEstimate: fabric.Config.MemoryEstimate bounds the
+// peak resident set of rdcn simulate (the kernel's maxrss of the child)
+// from above, within 30 %, at 512 and 1024 ToRs.
+func TestSimulateMemoryEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs two simulations of 512 and 1024 ToRs")
+	}
+	bin := sharedRdcn(t)
+	for _, n := range []string{"512", "1024"} {
+		dir := t.TempDir()
+		sets := []string{"topology.tors=" + n, "topology.uplinks=4", "run.sim_time=1ms"}
+		var args []string
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		cmd := exec.Command(bin, append([]string{"simulate", "-q", "-o", filepath.Join(dir, "o")}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+		}
+		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+		spec, err := scenario.With(sets...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setup, err := spec.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		est := setup.Config.MemoryEstimate(len(setup.Flows))
+		t.Logf("%s ToRs: estimate %d MB, peak RSS %d MB", n, est>>20, rss>>20)
+		if r := float64(est) / float64(rss); r < 0.95 || r > 1.3 {
+			t.Errorf("%s ToRs: estimate %d B is %.2f × the peak RSS %d B, want 0.95 … 1.3", n, est, r, rss)
+		}
+	}
+}
