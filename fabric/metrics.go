@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"math/bits"
 	"runtime"
 	rtmetrics "runtime/metrics"
 
@@ -104,10 +105,9 @@ func (s *sim) sample() {
 	now := s.q.Now()
 	w := 1 / float64(s.n)
 	m.sampleCount.Add(now, 1)
-	pulled := m.voqPulled
-	var voqs float64 // bytes in all VOQs
+	pulled := m.voqPulled // all zero between ToRs: only the entries pulledPresent set are cleared
+	var voqs float64      // bytes in all VOQs
 	for _, tr := range s.tors {
-		clear(pulled)
 		used := tr.Used()
 		if s.pulling { // pulled packets are tracked by the fabric, not in the ToR's queues
 			s.settle(tr.ID)
@@ -116,22 +116,11 @@ func (s *sim) sample() {
 		m.sampledPeak = max(m.sampledPeak, used)
 		m.bufferHist.Add(float64(used), 1)
 		m.bufferSeries.Add(now, float64(used)*w)
-		empty := 0 // empty VOQs are added at once: most are, and the counts stay exact
-		queued := tr.VOQPackets() > 0
-		for v := 0; v < s.n; v++ {
-			if v == tr.ID {
-				continue
-			}
-			b := pulled[v]
-			if queued {
-				b += tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local))
-			}
-			if b == 0 {
-				empty++
-				continue
-			}
-			m.voqHist.Add(float64(b), 1)
-			voqs += float64(b)
+		var empty int // empty VOQs are added at once: most are, and the counts stay exact
+		if tr.VOQPackets() > 0 {
+			empty = s.sampleVOQs(tr, pulled, &voqs)
+		} else {
+			empty = s.samplePulled(tr.ID, pulled, &voqs)
 		}
 		if empty > 0 {
 			m.voqHist.Add(0, float64(empty))
@@ -144,6 +133,52 @@ func (s *sim) sample() {
 	if s.cfg.Check {
 		s.checkConservation(false)
 	}
+}
+
+// sampleVOQs adds ToR tr's VOQs (with pulled, the pulled bytes per
+// destination, which it clears) to the VOQ histogram and *voqs, in order
+// of destination, and returns how many are empty: O(n) for a ToR with
+// packets in its VOQs.
+func (s *sim) sampleVOQs(tr *tor.ToR, pulled []int64, voqs *float64) (empty int) {
+	for v := 0; v < s.n; v++ {
+		if v == tr.ID {
+			continue
+		}
+		b := pulled[v] + tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local))
+		pulled[v] = 0
+		if b == 0 {
+			empty++
+			continue
+		}
+		s.m.voqHist.Add(float64(b), 1)
+		*voqs += float64(b)
+	}
+	return empty
+}
+
+// samplePulled is sampleVOQs for a ToR whose VOQs are empty: only the
+// destinations with staged pulled packets (waitBits) can hold bytes, so it
+// reads those, in the same order, instead of all n (the sample was O(n²)
+// a time, issue 26).
+func (s *sim) samplePulled(t int, pulled []int64, voqs *float64) (empty int) {
+	held := 0
+	if s.pulling {
+		ps := &s.pull
+		for k, b := range ps.waitBits[t*ps.words : (t+1)*ps.words] {
+			for ; b != 0; b &= b - 1 {
+				v := k<<6 + bits.TrailingZeros64(b)
+				b := pulled[v]
+				pulled[v] = 0
+				if v == t || b == 0 {
+					continue
+				}
+				held++
+				s.m.voqHist.Add(float64(b), 1)
+				*voqs += float64(b)
+			}
+		}
+	}
+	return s.n - 1 - held
 }
 
 // checkConservation verifies injected = delivered + dropped + in flight,

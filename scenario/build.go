@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -287,7 +287,7 @@ func (s *Spec) workloadFlows(p *specParser, cfg *fabric.Config, tors, hpt, mtu i
 		if err != nil {
 			return nil, cfgErr("workload.flows_file", "%v", err)
 		}
-		flows, err = workload.ReadFlows(f)
+		flows, err = readFlowsUntil(f, cfg.SimTime)
 		f.Close()
 		if err != nil {
 			return nil, cfgErr("workload.flows_file", "%s: %v", file, err)
@@ -295,7 +295,6 @@ func (s *Spec) workloadFlows(p *specParser, cfg *fabric.Config, tors, hpt, mtu i
 		if err := workload.CheckFlows(flows, hosts); err != nil {
 			return nil, cfgErr("workload.flows_file", "%s: %v", file, err)
 		}
-		sort.SliceStable(flows, func(i, j int) bool { return flows[i].Start < flows[j].Start })
 	} else {
 		sizes, err := workload.Sizes(s.values["workload.sizes"])
 		if err != nil {
@@ -577,4 +576,20 @@ func checkFlowCount(wc *workload.Config) error {
 			expect, wc.Hosts, rotor.Time(wc.Duration), perHost, maxFlows)
 	}
 	return nil
+}
+
+// readFlowsUntil reads a flow file, sorted by start, up to its first flow
+// that starts after end: the run never starts that one nor any after it,
+// so a long file feeding a short run is not held whole (issue 25, defect 17).
+func readFlowsUntil(r io.Reader, end rotor.Time) ([]workload.Flow, error) {
+	fr := workload.NewFlowReader(r)
+	var flows []workload.Flow
+	for {
+		f, ok := fr.Next()
+		if !ok || f.Start > end {
+			break
+		}
+		flows = append(flows, f)
+	}
+	return flows, fr.Err()
 }

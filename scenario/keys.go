@@ -109,7 +109,7 @@ var keys = sync.OnceValue(func() []Key {
 		{"workload.incast_senders", "0", "incast fan-in: responders per query, on other ToRs; 0: no incast"},
 		{"workload.incast_bytes", "", "incast: bytes each responder sends (e.g. 50KB)"},
 		{"workload.incast_rate", "0", "incast: queries per second per host (Poisson), on top of the background load; `workload.load` may then be 0"},
-		{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults)"},
+		{"workload.flows_file", "", "read flows (src dst bytes start_ns) from this file instead of generating them (then the other `workload.*` keys must stay at their defaults); sorted by start (`sort -g -k4`), read up to run.sim_time"},
 		{"workload.seed", "1", "workload seed"},
 		{"workload.duration", "", "flows start in [0, duration), then the fabric drains until run.sim_time; empty: 80 % of run.sim_time"},
 		{"workload.intra_rack", "false", "all-to-all may pick destinations in the sender's rack"},

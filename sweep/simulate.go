@@ -58,7 +58,7 @@ func (Simulate) Run(ctx context.Context, config [][2]string, dir string) ([]Metr
 		return nil, err
 	}
 	cfg := setup.Config
-	if err := checkMemory(cfg.MemoryEstimate(len(setup.Flows))); err != nil {
+	if err := checkMemory(cfg.MemoryEstimate(setup.Flows)); err != nil {
 		return nil, err
 	}
 	cfg.Context = ctx

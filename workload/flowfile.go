@@ -24,54 +24,18 @@ import (
 // file; the result is sorted by Start, stably, so ties keep file order.
 // Errors name the line.
 func ReadFlows(r io.Reader) ([]Flow, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	fr := NewFlowReader(r)
+	fr.unsorted = true
 	var flows []Flow
-	n := 0
-	var fields [6]string
-	for sc.Scan() {
-		n++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || text[0] == '#' {
-			continue
+	for {
+		f, ok := fr.Next()
+		if !ok {
+			break
 		}
-		k := splitFields(text, fields[:])
-		if k < 4 || k > 5 {
-			return nil, lineErr(n, "want 4 columns \"src_host dst_host bytes start_ns\" (and an optional query), got %d in %q", k, clip(text))
-		}
-		var f Flow
-		var err error
-		if f.Src, err = parseHost(fields[0]); err != nil {
-			return nil, lineErr(n, "src_host %q %v", clip(fields[0]), err)
-		}
-		if f.Dst, err = parseHost(fields[1]); err != nil {
-			return nil, lineErr(n, "dst_host %q %v", clip(fields[1]), err)
-		}
-		if f.Src == f.Dst {
-			return nil, lineErr(n, "src_host and dst_host are both %d", f.Src)
-		}
-		f.Bytes, err = strconv.ParseInt(fields[2], 10, 64)
-		switch {
-		case f.Bytes > MaxFlowBytes: // ParseInt returns MaxInt64 on positive overflow
-			return nil, lineErr(n, "bytes %q exceeds the limit of %d (1 TB) per flow", clip(fields[2]), int64(MaxFlowBytes))
-		case err != nil || f.Bytes < 1:
-			return nil, lineErr(n, "bytes %q must be a positive integer", clip(fields[2]))
-		}
-		if f.Start, err = parseNanos(fields[3]); err != nil {
-			return nil, lineErr(n, "start_ns %q %v", clip(fields[3]), err)
-		}
-		if k == 5 {
-			q, err := strconv.Atoi(fields[4])
-			if err != nil || q < 0 {
-				return nil, lineErr(n, "query %q must be a non-negative integer", clip(fields[4]))
-			}
-			f.Query = q
-		}
-		f.ID = len(flows)
 		flows = append(flows, f)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, lineErr(n+1, "%v", err)
+	if err := fr.Err(); err != nil {
+		return nil, err
 	}
 	slices.SortStableFunc(flows, func(a, b Flow) int {
 		switch {
@@ -83,6 +47,101 @@ func ReadFlows(r io.Reader) ([]Flow, error) {
 		return 0
 	})
 	return flows, nil
+}
+
+// FlowReader reads a flow file (ReadFlows's format) one flow at a time,
+// for a run that takes its flows in order of start time without holding
+// the file: a flow that starts before the line above it is an error
+// (sort the file by its fourth column, `sort -g -k4`). Flow IDs are the
+// 0-based order of the flows in the file, as with ReadFlows.
+type FlowReader struct {
+	sc       *bufio.Scanner
+	line     int // lines read
+	id       int // flows read
+	last     rotor.Time
+	lastLine int
+	unsorted bool // ReadFlows: any order (it sorts afterwards)
+	err      error
+}
+
+// NewFlowReader reads flows from r.
+func NewFlowReader(r io.Reader) *FlowReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	return &FlowReader{sc: sc}
+}
+
+// Next returns the next flow; false at the end of the file or at the first
+// error (Err).
+func (fr *FlowReader) Next() (Flow, bool) {
+	if fr.err != nil {
+		return Flow{}, false
+	}
+	for fr.sc.Scan() {
+		fr.line++
+		text := strings.TrimSpace(fr.sc.Text())
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		f, err := parseFlowLine(text, fr.line)
+		if err == nil && !fr.unsorted && fr.id > 0 && f.Start < fr.last {
+			err = lineErr(fr.line, "start_ns %s is before line %d's %s: the file must be sorted by start (sort -g -k4)",
+				appendNanos(nil, f.Start), fr.lastLine, appendNanos(nil, fr.last))
+		}
+		if err != nil {
+			fr.err = err
+			return Flow{}, false
+		}
+		f.ID = fr.id
+		fr.id++
+		fr.last, fr.lastLine = f.Start, fr.line
+		return f, true
+	}
+	if err := fr.sc.Err(); err != nil {
+		fr.err = lineErr(fr.line+1, "%v", err)
+	}
+	return Flow{}, false
+}
+
+// Err is the error that stopped Next, nil at a clean end of file.
+func (fr *FlowReader) Err() error { return fr.err }
+
+// parseFlowLine parses one non-blank, non-comment line (line n).
+func parseFlowLine(text string, n int) (Flow, error) {
+	var fields [6]string
+	k := splitFields(text, fields[:])
+	if k < 4 || k > 5 {
+		return Flow{}, lineErr(n, "want 4 columns \"src_host dst_host bytes start_ns\" (and an optional query), got %d in %q", k, clip(text))
+	}
+	var f Flow
+	var err error
+	if f.Src, err = parseHost(fields[0]); err != nil {
+		return Flow{}, lineErr(n, "src_host %q %v", clip(fields[0]), err)
+	}
+	if f.Dst, err = parseHost(fields[1]); err != nil {
+		return Flow{}, lineErr(n, "dst_host %q %v", clip(fields[1]), err)
+	}
+	if f.Src == f.Dst {
+		return Flow{}, lineErr(n, "src_host and dst_host are both %d", f.Src)
+	}
+	f.Bytes, err = strconv.ParseInt(fields[2], 10, 64)
+	switch {
+	case f.Bytes > MaxFlowBytes: // ParseInt returns MaxInt64 on positive overflow
+		return Flow{}, lineErr(n, "bytes %q exceeds the limit of %d (1 TB) per flow", clip(fields[2]), int64(MaxFlowBytes))
+	case err != nil || f.Bytes < 1:
+		return Flow{}, lineErr(n, "bytes %q must be a positive integer", clip(fields[2]))
+	}
+	if f.Start, err = parseNanos(fields[3]); err != nil {
+		return Flow{}, lineErr(n, "start_ns %q %v", clip(fields[3]), err)
+	}
+	if k == 5 {
+		q, err := strconv.Atoi(fields[4])
+		if err != nil || q < 0 {
+			return Flow{}, lineErr(n, "query %q must be a non-negative integer", clip(fields[4]))
+		}
+		f.Query = q
+	}
+	return f, nil
 }
 
 // splitFields splits on spaces and tabs into dst and returns how many fields

@@ -78,7 +78,7 @@ func checkSpecMemory(spec *scenario.Spec, force bool) error {
 		return nil // Build names the key
 	}
 	cfg := fabric.Config{HostsPerToR: h, LeafSpine: &fabric.LeafSpine{Leaves: n}}
-	return refuseMemory(cfg.MemoryEstimate(0), fmt.Sprintf("%d ToRs and %d hosts, before the flows", n, n*h))
+	return refuseMemory(cfg.MemoryEstimate(nil), fmt.Sprintf("%d ToRs and %d hosts, before the flows", n, n*h))
 }
 
 // checkSimulateMemory refuses, as bad input, a run whose memory estimate
@@ -89,7 +89,7 @@ func checkSimulateMemory(setup *scenario.Setup, force bool) error {
 		return nil
 	}
 	cfg := setup.Config
-	return refuseMemory(cfg.MemoryEstimate(len(setup.Flows)),
+	return refuseMemory(cfg.MemoryEstimate(setup.Flows),
 		fmt.Sprintf("%d ToRs, %d hosts and %d flows", cfg.Leaves(), cfg.Leaves()*cfg.HostsPerToR, len(setup.Flows)))
 }
 
