@@ -264,8 +264,7 @@ func (s *sim) uplinkFree(g int32) {
 // v, which just went down, onto their next hop in the new epoch, as Opera
 // does at every slice change (Paths: the Transit class; Earliest: both
 // classes, since a packet waits where its earliest path leaves). Packets
-// for v itself stay, except with RerouteSlice (vlb-slice), where they
-// take the new slice's paths too. The packets never leave the buffer: they move
+// for v itself stay. The packets never leave the buffer: they move
 // between queues without the policy's admission, an ECN mark, a drop, or
 // bytes counted as sent (tor.ToR.Move); run.check verifies it.
 func (s *sim) reroute(t int, v int32) {
@@ -281,7 +280,7 @@ func (s *sim) reroute(t int, v int32) {
 		for k := 0; k < n; k++ {
 			p := s.pool.At(tr.Head(q))
 			next, nclass := v, class
-			if p.DstToR != v || s.rerouting == routing.RerouteSlice {
+			if p.DstToR != v {
 				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
 				if s.rerouting == routing.RerouteAll {
 					nclass = class

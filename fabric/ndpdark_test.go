@@ -169,31 +169,3 @@ func TestNDPDarkNoAllocPerPacket(t *testing.T) {
 			r1.NDPDark.Trimmed+r1.NDPDark.Moved, a2, r2.DeliveredPackets, r2.NDPDark.Trimmed+r2.NDPDark.Moved)
 	}
 }
-
-// TestNDPDarkVLBSlice: vlb-slice's contract is that a packet waiting for
-// a circuit that goes down takes the new slice's paths (or draws its
-// first hop again at its source), the packets for the dark circuit's own
-// ToR too. The flow of darkConfig routed with vlb-slice: the data queued
-// at ToR 0 for the direct circuit 0 → 1 when it goes dark at 90 µs is
-// re-routed intact over 0 → 3 → 2 → 1, so NDP trims none of it at the
-// dark circuit (it did before: every packet for 1 stayed for its circuit
-// and was cut), none waits, and the flow completes without a timeout.
-func TestNDPDarkVLBSlice(t *testing.T) {
-	cfg := darkConfig(t, NDPDarkTrim)
-	cfg.Routing = VLBSlice
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, d := r.Flows[0], r.NDPDark
-	if !f.Done || f.Timeouts != 0 {
-		t.Errorf("done %v, %d timeouts: want done without a timeout", f.Done, f.Timeouts)
-	}
-	if d == nil || d.Trimmed != 0 || d.Parked != 0 || d.Timeouts != 0 {
-		t.Errorf("dark stats %+v: want no data trimmed and none parked at the dark circuit", d)
-	}
-	if r.DroppedPackets != 0 || r.InFlightPackets != 0 {
-		t.Errorf("%d dropped, %d in flight", r.DroppedPackets, r.InFlightPackets)
-	}
-	t.Logf("FCT %v, %+v", f.FCT, *d)
-}

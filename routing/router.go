@@ -40,7 +40,6 @@ const (
 	RerouteNone    Reroute = iota // they wait for the circuit's next day
 	RerouteTransit                // the transit class is routed again in the new epoch (paths, vlb-paths)
 	RerouteAll                    // both classes are, each keeping its class (earliest)
-	RerouteSlice                  // the transit class is, those for the dark circuit's own ToR too (vlb-slice: every packet takes the new slice's paths)
 )
 
 // Circuits is what a router may ask of the fabric's circuit state now.

@@ -149,7 +149,7 @@ func TestRouters(t *testing.T) {
 		t.Errorf("vlb-paths intermediates %v of 400: not near uniform", count)
 	}
 	for mode, want := range map[string]Reroute{Direct: RerouteNone, VLB: RerouteNone, RotorLB: RerouteNone, Hybrid: RerouteNone,
-		Paths: RerouteTransit, VLBPaths: RerouteTransit, Earliest: RerouteAll, VLBSlice: RerouteSlice} {
+		Paths: RerouteTransit, VLBPaths: RerouteTransit, Earliest: RerouteAll} {
 		if got := build(mode).Reroute(); got != want {
 			t.Errorf("%s reroutes %d, want %d", mode, got, want)
 		}

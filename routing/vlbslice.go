@@ -99,7 +99,5 @@ func (r *vlbSlice) firstHop(now rotor.Time, t int) int32 {
 	return -1
 }
 
-// Reroute is RerouteSlice: every packet waits in the transit class, and
-// when its circuit goes down it takes the new slice's paths (or draws its
-// first hop again), even the packets for the dark circuit's own ToR.
-func (*vlbSlice) Reroute() Reroute { return RerouteSlice }
+// Reroute is RerouteTransit: every packet waits in the transit class.
+func (*vlbSlice) Reroute() Reroute { return RerouteTransit }
