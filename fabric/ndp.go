@@ -54,7 +54,9 @@ import (
 //     the receiver NACKs it and pulls its retransmission over the new
 //     slice's paths), and headers and control packets go into the new
 //     next hop's header queue (a header that finds it full returns to
-//     its sender). With wait, or with no other next hop, they wait
+//     its sender). A circuit some switch brings back within one slot
+//     after the night (Mars's 2-slot cycle) is waited for, not trimmed
+//     at (circuitBackWithinSlot). With wait, or with no other next hop, they wait
 //     (Parked) for the circuit's next day; a flow's timeout while one
 //     of its packets is parked counts as a timeout behind a dark
 //     circuit.
