@@ -255,7 +255,7 @@ const (
 
 // transport.ndp_dark: NDP packets queued for a circuit that goes dark.
 const (
-	NDPDarkTrim = "trim" // data trimmed to headers, headers and control packets sent on the new next hop
+	NDPDarkTrim = "trim" // data trimmed to headers, headers and control packets sent on the new next hop (unless the circuit is back within one slot)
 	NDPDarkWait = "wait" // everything waits for the circuit's next day
 )
 

@@ -54,7 +54,9 @@ import (
 //     the receiver NACKs it and pulls its retransmission over the new
 //     slice's paths), and headers and control packets go into the new
 //     next hop's header queue (a header that finds it full returns to
-//     its sender). With wait, or with no other next hop, they wait
+//     its sender). A circuit some switch brings back within one slot
+//     after the night (Mars's 2-slot cycle) is waited for, not trimmed
+//     at (circuitBackWithinSlot). With wait, or with no other next hop, they wait
 //     (Parked) for the circuit's next day; a flow's timeout while one
 //     of its packets is parked counts as a timeout behind a dark
 //     circuit.
@@ -405,7 +407,7 @@ func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
 	if p.Has(packet.Pulled) || s.upTo[t*s.n+int(v)] != 0 { // a bulk flow's (waits, as RotorLB does), or another switch still connects t to v
 		return false
 	}
-	if s.ndp.trimDark {
+	if s.ndp.trimDark && !s.circuitBackWithinSlot(t, v) {
 		next, _, usePS := s.route(t, p, p.Hops == 0 && class == tor.Local)
 		if next != v && !usePS {
 			tr.Take(s.q.Now(), q)
@@ -430,6 +432,29 @@ func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
 		p.Set(packet.Parked)
 		s.ndp.flow(p.Flow).parked++
 		s.ndp.dark.Parked++
+	}
+	return false
+}
+
+// circuitBackWithinSlot reports whether some switch connects ToR t to v
+// again by the end of the slot after the night that starts now, i.e.
+// within Δr + Δ (Mars's 2-slot cycle: the other half of its degree in
+// between). Such a packet waits for its circuit rather than being
+// trimmed: its wait is at most one slot, no timeout can follow from it,
+// and the trim would send its bytes again over the new slice's longer
+// paths (docs/mars.md: the trim cut Mars's throughput by a third).
+func (s *sim) circuitBackWithinSlot(t int, v int32) bool {
+	limit := s.q.Now() + s.sched.Reconf + s.sched.Slot
+	for sw := range s.sw {
+		st := &s.sw[sw]
+		k, at := st.slot, st.nightAt+s.sched.Reconf // the next slot's day begins
+		for at <= limit {
+			k = (k + 1) % s.sched.Period
+			if int32(s.sched.Matchings[sw][k][t]) == v {
+				return true
+			}
+			at += s.sched.SlotDuration(k)
+		}
 	}
 	return false
 }

@@ -169,3 +169,40 @@ func TestNDPDarkNoAllocPerPacket(t *testing.T) {
 			r1.NDPDark.Trimmed+r1.NDPDark.Moved, a2, r2.DeliveredPackets, r2.NDPDark.Trimmed+r2.NDPDark.Moved)
 	}
 }
+
+// TestNDPDarkCircuitBackWithinSlot: a circuit that is back one slot after
+// its night (Mars's 2-slot cycle) is waited for, not trimmed at. The flow
+// of darkConfig on darkSchedule with switch A alternating shift 1 and
+// shift 3: 0 → 1 goes dark at 90 µs and is up again at 200 µs, one slot
+// (100 µs) after the 10 µs night. The packets queued for it wait (parked)
+// instead of being cut to headers, and the flow completes without a
+// timeout. Before, they were trimmed (as on darkSchedule itself, whose
+// 0 → 1 is back only at 1.2 ms: TestNDPDarkCircuit still trims there).
+func TestNDPDarkCircuitBackWithinSlot(t *testing.T) {
+	cfg := darkConfig(t, NDPDarkTrim)
+	sc := *cfg.Schedule
+	a := make([][]int, sc.Period)
+	for k := range a {
+		a[k] = sc.Matchings[0][k%2] // shift 1, shift 3, shift 1, …
+	}
+	sc.Matchings = [][][]int{a, sc.Matchings[1]}
+	if err := sc.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Schedule = &sc
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, d := r.Flows[0], r.NDPDark
+	if !f.Done || f.Timeouts != 0 || f.FCT >= rotor.Millisecond {
+		t.Errorf("done %v, %d timeouts, FCT %v: want done without a timeout in under 1 ms", f.Done, f.Timeouts, f.FCT)
+	}
+	if d == nil || d.Trimmed != 0 || d.Moved != 0 || d.Parked == 0 || d.Timeouts != 0 {
+		t.Errorf("dark stats %+v: want the packets parked for the circuit's return, none trimmed", d)
+	}
+	if r.DroppedPackets != 0 || r.InFlightPackets != 0 {
+		t.Errorf("%d dropped, %d in flight", r.DroppedPackets, r.InFlightPackets)
+	}
+	t.Logf("FCT %v, %+v", f.FCT, *d)
+}

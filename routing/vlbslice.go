@@ -13,7 +13,8 @@ import (
 // among the equal-cost next hops (packet spraying). A packet still at its
 // source when its circuit goes down draws its first hop again among the
 // circuits of the new slice; one in transit takes the new slice's
-// shortest paths.
+// shortest paths. Packets for the dark circuit's own ToR wait for it
+// (RerouteTransit), as with paths.
 type vlbSlice struct {
 	table *PathTable
 	peers []int16 // [epoch][t][U]: the ToR each circuit from t reaches in the epoch, −1 padded
