@@ -54,6 +54,9 @@ const (
 	MaxLeafSpineSwitches = 4096
 	MaxLinksPerPair      = 64
 	MaxDeviceQueue       = 1 << 16
+	// DefaultDeviceQueue: no FIFO outside the buffer, every queued packet
+	// is in the shared buffer (the buffer papers' switch model).
+	DefaultDeviceQueue = 0
 )
 
 // ValidateLeafSpine checks c's leaf-spine fabric (Config.LeafSpine) and
