@@ -46,8 +46,9 @@
 // direction, why); the report and WritePublished show the verdict
 // computed from it and the tally "k of n published values reproduced, m
 // same direction only". Each experiment runs at least 3 seeds at the full
-// scale and 2 at the quick one, unless Deterministic or QuickOneSeed says
-// why not.
+// scale and 2 at the quick one (unless Deterministic says why not);
+// QuickFixedSeed marks a quick scale whose replicate 1 keeps the seeds of
+// runs compared point for point (run.sh's, docs/cc.md's).
 //
 // Experiments not built yet (FB: its set-up has landed, but simulate
 // points do not report its mean QCT and leaf uplink load)
