@@ -19,11 +19,12 @@ import (
 // The buffer papers' headline figures, as sweeps over the set-ups of
 // scenario.BufferSetups (scenario/testdata/buffers, which run.sh also runs):
 // the configuration's values are the sweep's base, read from the embedded
-// file, so they are written once. The quick scale is run.sh's runs (the
-// same seeds, so the same flows and routes as docs/buffers.md's tables;
-// percentiles here interpolate, run.sh's are nearest-rank); the full scale
-// adds replicates (the seeds then derived per replicate), longer runs and
-// more values.
+// file, so they are written once. The quick scale's replicate 1 is
+// run.sh's runs (the same seeds, so the same flows and routes as
+// docs/buffers.md's tables; percentiles here interpolate, run.sh's are
+// nearest-rank) and its replicate 2 derives its seeds; the full scale runs
+// 3 replicates (the seeds derived per replicate), longer runs and more
+// values.
 
 // runShSeeds is where the buffer experiments' quick scale takes its first
 // replicate's seeds.

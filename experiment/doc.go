@@ -26,8 +26,9 @@
 //     bursts; PFC pauses against load),
 //     sweeps over the set-ups of scenario/testdata/buffers read from
 //     scenario.BufferSetups, so each value is written once. Their quick
-//     scale is run.sh's runs, seeds included; the full scale adds
-//     replicates, longer runs and more values. An experiment's Inputs (the
+//     scale's replicate 1 is run.sh's runs, seeds included, and its
+//     replicate 2 derives its seeds; the full scale runs 3 replicates,
+//     longer runs and more values. An experiment's Inputs (the
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
