@@ -19,14 +19,16 @@ import (
 // The buffer papers' headline figures, as sweeps over the set-ups of
 // scenario.BufferSetups (scenario/testdata/buffers, which run.sh also runs):
 // the configuration's values are the sweep's base, read from the embedded
-// file, so they are written once. The quick scale is run.sh's runs (the
-// same seeds, so the same flows and routes as docs/buffers.md's tables;
-// percentiles here interpolate, run.sh's are nearest-rank); the full scale
-// adds replicates (the seeds then derived per replicate), longer runs and
-// more values.
+// file, so they are written once. The quick scale's replicate 1 is
+// run.sh's runs (the same seeds, so the same flows and routes as
+// docs/buffers.md's tables; percentiles here interpolate, run.sh's are
+// nearest-rank) and its replicate 2 derives its seeds; the full scale runs
+// 3 replicates (the seeds derived per replicate), longer runs and more
+// values.
 
-// runShSeeds is why the buffer experiments' quick scale runs one seed.
-const runShSeeds = "the quick scale is scenario/testdata/buffers/run.sh's runs, seeds included, so its numbers are docs/buffers.md's tables; the full scale runs 3 seeds"
+// runShSeeds is where the buffer experiments' quick scale takes its first
+// replicate's seeds.
+const runShSeeds = "replicate 1 is scenario/testdata/buffers/run.sh's run (the set-up's workload seed, run.seed 1), so its numbers are docs/buffers.md's tables; replicate 2 derives its seeds; the full scale runs 3 seeds"
 
 // setupDir is the set-ups' directory in scenario.BufferSetups.
 const setupDir = "testdata/buffers"
@@ -40,20 +42,7 @@ func setupBase(file string, drop []string, over map[string]string) string {
 
 // baseOf is setupBase for the file p of fsys (a path under scenario/).
 func baseOf(fsys embed.FS, file string, drop []string, over map[string]string) string {
-	b, err := fsys.ReadFile(file)
-	if err != nil {
-		panic("experiment: " + err.Error()) // embedded: cannot happen
-	}
-	var raw map[string]any
-	if _, err := toml.Decode(string(b), &raw); err != nil {
-		panic("experiment: " + file + ": " + err.Error())
-	}
-	kv := map[string]string{}
-	for table, v := range raw {
-		for k, x := range v.(map[string]any) {
-			kv[table+"."+k] = tomlValue(x)
-		}
-	}
+	kv := setupKeys(fsys, file)
 	for _, k := range drop {
 		delete(kv, k)
 	}
@@ -71,6 +60,34 @@ func baseOf(fsys embed.FS, file string, drop []string, over map[string]string) s
 		fmt.Fprintf(&s, "%q = %s\n", k, kv[k])
 	}
 	return s.String()
+}
+
+// setupKeys are the keys of the configuration file p of fsys, key → TOML
+// value.
+func setupKeys(fsys embed.FS, file string) map[string]string {
+	b, err := fsys.ReadFile(file)
+	if err != nil {
+		panic("experiment: " + err.Error()) // embedded: cannot happen
+	}
+	var raw map[string]any
+	if _, err := toml.Decode(string(b), &raw); err != nil {
+		panic("experiment: " + file + ": " + err.Error())
+	}
+	kv := map[string]string{}
+	for table, v := range raw {
+		for k, x := range v.(map[string]any) {
+			kv[table+"."+k] = tomlValue(x)
+		}
+	}
+	return kv
+}
+
+// quickReplicates is the quick scale's seed axis (a compound one, after
+// every other axis): replicate 1 fixes the seed keys to fixed (key, TOML
+// value pairs: run.sh's run, so the tables compared point for point stay
+// its numbers), replicate 2 derives its own.
+func quickReplicates(fixed ...string) string {
+	return variants(sweep.ReplicateAxis, variant{"1", fixed}) + "\n[[axes." + sweep.ReplicateAxis + "]]\nname = \"2\"\n"
 }
 
 // tomlValue writes a decoded TOML scalar back as TOML.
@@ -111,17 +128,6 @@ func policy(name, p string, set ...string) variant {
 	return variant{name, append([]string{"buffer.policy", strconv.Quote(p)}, set...)}
 }
 
-// seeds makes the quick scale run.sh's runs (the set-up's workload seed,
-// and run.seed 1, rdcn simulate's default) and lets the full scale derive
-// both per replicate: it sets over's keys and returns the keys to drop.
-func seeds(quick bool, over map[string]string) []string {
-	if quick {
-		over["run.seed"] = "1"
-		return nil
-	}
-	return []string{"workload.seed"}
-}
-
 // incastSpec is the sweep of an incast set-up: the quick scale runs it as
 // it is, the full one for duration (sim_time the end of the run) with 3
 // replicates. axes (TOML, plain axes before compound ones) are the axes
@@ -131,8 +137,12 @@ func incastSpec(file string, quick bool, duration, simTime string, drop []string
 	if !quick {
 		over["workload.duration"], over["run.sim_time"] = strconv.Quote(duration), strconv.Quote(simTime)
 	}
-	return "kind = \"simulate\"\nseed = 1\n" + setupBase(file, append(seeds(quick, over), drop...), over) +
-		"[axes]\n" + pick(quick, "", "seed = [1, 2, 3]\n") + axes
+	base := setupBase(file, append([]string{"workload.seed"}, drop...), over)
+	if quick { // replicate 1: run.sh's run (the set-up's workload seed, and run.seed 1, rdcn simulate's default)
+		ws := setupKeys(scenario.BufferSetups, path.Join(setupDir, file))["workload.seed"]
+		return "kind = \"simulate\"\nseed = 1\n" + base + "[axes]\n" + axes + quickReplicates("workload.seed", ws, "run.seed", "1")
+	}
+	return "kind = \"simulate\"\nseed = 1\n" + base + "[axes]\nseed = [1, 2, 3]\n" + axes
 }
 
 // reduction is our counterpart of a paper's "x % lower than": 100·(1 −
@@ -197,8 +207,8 @@ func init() {
 		Title: "ABM vs DT, FAB, CS, IB: incast p99 slowdown against load",
 		Source: abmSource + ". The set-up of the ABM authors' ns-3 scripts (2 leaves × 32 servers at 10 Gbps, 4:1, 3.93 MB per switch; scenario/testdata/buffers/abm-incast.toml); " +
 			"the load is per host link, so the paper's 20/40/60/80 % of the leaf uplinks are 0.05/0.1/0.15/0.2. Transport: Cubic, the paper's (windowed, 10 ms minimum RTO), flows started as the scripts start them (background: a handshake and 55 segments; incast: the whole response at once); slowdowns by ns-3's definition (run.slowdown = ns3)",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("abm-incast.toml", sc.Quick, "1s", "1.2s", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = `+pick(sc.Quick, "[0.05, 0.1, 0.2]", "[0.05, 0.1, 0.15, 0.2]")+`
@@ -214,8 +224,8 @@ func init() {
 		Title: "Credence vs DT, ABM, LQD, and with flipped predictions: incast p95 FCT",
 		Source: "Credence: Augmenting Datacenter Switch Buffer Sharing with ML Predictions (NSDI 2024): incast bursts of 50 % of the buffer, websearch at 40 % of the uplinks, 95th-percentile incast FCT; policy p0.005, p0.01, … is Credence with each prediction flipped with probability p. " +
 			"The leaf-spine of Credence's training scenario (2 leaves × 8 hosts at 10 Gbps, 4:1, 526 KB per switch; scenario/testdata/buffers/credence-incast.toml), the built-in model. Transport: DCTCP with switches marking above 10 packets, the paper's (windowed, 10 ms minimum RTO), flows started as the authors' ns-3 scripts start them (background: a handshake and 22 segments; incast: the whole response at once)",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			vs := []variant{policy("dt", "dt"), policy("abm", "abm"), policy("lqd", "lqd"), policy("credence", "credence")}
 			for _, p := range pick(sc.Quick, []string{"0.005", "0.01", "0.1"}, []string{"0.001", "0.005", "0.01", "0.05", "0.1"}) {
@@ -246,8 +256,8 @@ func init() {
 		Title: "Protean vs DT and CS: tail incast FCT",
 		Source: "Protean: Adaptive Management of Shared-Memory in Datacenter Switches: tail incast FCT, incast of 75 % of the buffer beside websearch. " +
 			"Websearch at 20, 40, 60 and 80 % of the uplinks (workload.load 0.05 to 0.2 per host link); each published ratio is compared with the mean of our per-load ratios. A leaf-spine of 4 leaves × 16 servers at 10 Gbps, 4:1, 2 MB per switch, 3 queues per port (scenario/testdata/buffers/protean-incast.toml); all data is in Protean's incast queue (the fabric has no short/long/incast classifier). Transport: Cubic, the paper's TCP rows (windowed, 10 ms minimum RTO; initial window 10 segments, ns-3's default: the paper's scripts are not public)",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("protean-incast.toml", sc.Quick, "1s", "1.06s", []string{"buffer.policy", "workload.load"},
 				"\"workload.load\" = ["+strings.Join(proteanLoads, ", ")+"]\n"+
@@ -267,15 +277,12 @@ func init() {
 		Source: "Traffic-Aware Buffer Management in Shared Memory Switches (IEEE/ACM ToN 2022): the homogeneous UDP test with two overwhelmed ports, the fraction of bursts absorbed without loss. " +
 			"One switch of 16 ports at 1 Gbps, 1 MB shared, α = 1; the trace scenario/testdata/buffers/tdt/tdt.flows (8 ports with Poisson background and 8 Gbps on/off bursts, 2 ports with a persistent 2 Gbps; scenario/testdata/buffers/tdt-udp.toml). " +
 			"The full scale adds α = 0.5, 2 and 4 (the trace is the same: it is deterministic)",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
-		Inputs:       map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
+		Inputs:         map[string]func() ([]byte, error){"tdt.flows": setupFile("tdt/tdt.flows")},
 		Spec: func(sc Scale) string {
 			q := sc.Quick
 			over := map[string]string{"workload.flows_file": strconv.Quote(path.Join(sc.Inputs, "tdt.flows"))}
-			if q {
-				over["run.seed"] = "1" // run.sh's; the full scale derives it (the send jitter's seed) per replicate
-			}
 			vs := []variant{policy("dt", "dt"), policy("edt", "edt"), policy("tdt", "tdt")}
 			if !q {
 				for _, a := range []string{"0.5", "2", "4"} {
@@ -287,7 +294,7 @@ func init() {
 			return `kind = "simulate"
 seed = 1
 ` + setupBase("tdt-udp.toml", []string{"buffer.policy"}, over) + `[axes]
-` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...)
+` + pick(q, "", "seed = [1, 2, 3]\n") + variants("policy", vs...) + pick(q, quickReplicates("run.seed", "1"), "") // run.sh's run.seed (the send jitter's)
 		},
 		Plot: report.Info{Metrics: []string{"query_lossless_fraction", "incast_fct_p99_us", "drop_rate", "buffer_p99_bytes"}},
 		Published: []report.Published{
@@ -301,8 +308,8 @@ seed = 1
 		Title: "Reverie vs SONiC's DT, ABM in SONiC and one-pool DT: PFC pauses against load",
 		Source: "Reverie: Low Pass Filter-Based Switch Buffer Sharing for Datacenters with RDMA and TCP Traffic (NSDI 2024): PFC pause frames with lossless RDMA incast (2 MB queries) beside lossy websearch, against DT and ABM in the SONiC MMU (sonic, sonic-abm) and the one-pool dt. " +
 			"4 leaves × 16 servers, 4 spines, 25 Gbps, 2.56 MB per switch (scenario/testdata/buffers/reverie-pfc.toml); the load is per host link, so the paper's 20/40/80 % of the leaf uplinks are 0.05/0.1/0.2. Transport: DCQCN for both classes (the paper's lossy class runs Cubic), ECN step at 100 KB",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			return incastSpec("reverie-pfc.toml", sc.Quick, "200ms", "300ms", []string{"workload.load", "buffer.policy"},
 				`"workload.load" = [0.05, 0.1, 0.2]

@@ -26,8 +26,9 @@
 //     bursts; PFC pauses against load),
 //     sweeps over the set-ups of scenario/testdata/buffers read from
 //     scenario.BufferSetups, so each value is written once. Their quick
-//     scale is run.sh's runs, seeds included; the full scale adds
-//     replicates, longer runs and more values. An experiment's Inputs (the
+//     scale's replicate 1 is run.sh's runs, seeds included, and its
+//     replicate 2 derives its seeds; the full scale runs 3 replicates,
+//     longer runs and more values. An experiment's Inputs (the
 //     TDT trace) are written to DIR/inputs and named in the spec by
 //     absolute path.
 //
@@ -46,8 +47,9 @@
 // direction, why); the report and WritePublished show the verdict
 // computed from it and the tally "k of n published values reproduced, m
 // same direction only". Each experiment runs at least 3 seeds at the full
-// scale and 2 at the quick one, unless Deterministic or QuickOneSeed says
-// why not.
+// scale and 2 at the quick one (unless Deterministic says why not);
+// QuickFixedSeed marks a quick scale whose replicate 1 keeps the seeds of
+// runs compared point for point (run.sh's, docs/cc.md's).
 //
 // Experiments not built yet (FB: its set-up has landed, but simulate
 // points do not report its mean QCT and leaf uplink load)

@@ -31,8 +31,10 @@ type Experiment struct {
 	// Deterministic, when set, says why no point depends on its seed (so
 	// the sweep has no seed axis).
 	Deterministic string
-	// QuickOneSeed, when set, says why the quick scale runs one seed.
-	QuickOneSeed string
+	// QuickFixedSeed, when set, says where the quick scale's replicate 1
+	// takes fixed seeds from (runs that tests and docs compare point for
+	// point); its replicate 2 derives its own.
+	QuickFixedSeed string
 	// Inputs are files the points read (a flow file), by name: Run
 	// writes them into Dir/inputs before the sweep, and Spec names them
 	// under Scale.Inputs.
@@ -155,8 +157,8 @@ func Run(ctx context.Context, e *Experiment, opt Options) (*sweep.Outcome, error
 	desc := e.Source + "."
 	if e.Deterministic != "" {
 		desc += " Seeds: none; " + e.Deterministic + "."
-	} else if opt.Quick && e.QuickOneSeed != "" {
-		desc += " Seeds: one at this scale; " + e.QuickOneSeed + "."
+	} else if opt.Quick && e.QuickFixedSeed != "" {
+		desc += " Seeds: two at this scale; " + e.QuickFixedSeed + "."
 	}
 	info := report.Info{Title: e.Title + " (" + scale + ")", Description: desc, Version: opt.Version, Published: e.Published, Combined: e.Figures,
 		Metrics: e.Plot.Metrics, X: e.Plot.X, Facets: e.Plot.Facets}

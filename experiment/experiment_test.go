@@ -93,9 +93,13 @@ func TestTDTLosslessBursts(t *testing.T) {
 	e, _ := Lookup("tdt")
 	dir, r := runQuick(t, e)
 	runSh := map[string]float64{"DT": 57.8125, "EDT": 58.8542, "TDT": 85.4167}
+	one := r.Replicates()
+	if len(one) != 2 {
+		t.Fatalf("%d replicates, want 2", len(one))
+	}
 	var prev float64
 	for _, p := range e.Published {
-		ours, ok := p.Ours(r)
+		ours, ok := p.Ours(one[0]) // replicate 1 is run.sh's run
 		name := strings.Fields(p.What)[0]
 		name = strings.TrimSuffix(name, ":")
 		if !ok || math.Abs(ours-runSh[name]) > 0.05 {
@@ -106,14 +110,15 @@ func TestTDTLosslessBursts(t *testing.T) {
 		}
 		prev = ours
 	}
-	cfg, err := os.ReadFile(filepath.Join(dir, "points", "policy=dt", "config.toml"))
+	cfg, err := os.ReadFile(filepath.Join(dir, "points", "policy=dt_seed=1", "config.toml"))
 	if err != nil || !strings.Contains(string(cfg), `"size" = "1MB"`) || !strings.Contains(string(cfg), filepath.Join(dir, InputsDir, "tdt.flows")) {
 		t.Errorf("the point's configuration lacks the set-up's buffer or the trace: %v\n%s", err, cfg)
 	}
 }
 
 // TestCredenceMatchesRunSh runs the quick credence experiment (seven runs
-// of about 0.15 s) and compares its incast p95 FCTs with the ones
+// of about 0.15 s per replicate) and compares replicate 1's incast p95
+// FCTs with the ones
 // scenario/testdata/buffers/run.sh computes with awk from the same runs'
 // flows.csv (nearest rank; docs/buffers.md), within 1 %: the sweep's base
 // must be the set-up's configuration, seeds included.
@@ -125,7 +130,7 @@ func TestCredenceMatchesRunSh(t *testing.T) {
 	// jitter of one packet time) and RFC 8257 marking, with the retrained
 	// built-in model.
 	for policy, want := range map[string]float64{"dt": 10380, "abm": 258.7, "lqd": 259.6, "credence": 259.6, "p0.005": 318.2, "p0.01": 361.3, "p0.1": 10420} {
-		got, ok := Mean(r, "incast_fct_p95_us", map[string]string{"policy": policy})
+		got, ok := Mean(r, "incast_fct_p95_us", map[string]string{"policy": policy, sweep.ReplicateAxis: "1"}) // replicate 1 is run.sh's run
 		if !ok || math.Abs(got-want) > 0.01*want {
 			t.Errorf("%s: incast p95 FCT %v µs (ok %v), run.sh %v", policy, got, ok, want)
 		}
@@ -149,10 +154,10 @@ func runQuick(t *testing.T, e *Experiment) (string, *sweep.Results) {
 
 // TestReverieSpec: the reverie sweep keeps the set-up's lossless class
 // (PFC) and runs the four policies at the three loads, 3 replicates at
-// the full scale.
+// the full scale, 2 at the quick one.
 func TestReverieSpec(t *testing.T) {
 	e, _ := Lookup("reverie")
-	for quick, want := range map[bool]int{true: 12, false: 36} {
+	for quick, want := range map[bool]int{true: 24, false: 36} {
 		text := e.Spec(Scale{Quick: quick})
 		s, err := sweep.Parse(strings.NewReader(text))
 		if err != nil {
@@ -168,11 +173,12 @@ func TestReverieSpec(t *testing.T) {
 }
 
 // TestPowerTCPRDCNSpec: the case study's sweep runs the seven schemes of
-// docs/cc.md's table on the flow file written under Inputs, with no
+// docs/cc.md's table (2 replicates at the quick scale, 3 at the full) on
+// the flow file written under Inputs, with no
 // scheme inheriting the set-up's law.
 func TestPowerTCPRDCNSpec(t *testing.T) {
 	e, _ := Lookup("powertcp-rdcn")
-	for quick, want := range map[bool]int{true: 7, false: 21} {
+	for quick, want := range map[bool]int{true: 14, false: 21} {
 		text := e.Spec(Scale{Quick: quick, Inputs: "/inputs"})
 		s, err := sweep.Parse(strings.NewReader(text))
 		if err != nil {

@@ -82,8 +82,8 @@ func init() {
 		Source: "FB: A Flexible Buffer Management Scheme for Data Center Switches: Fig. 7, queries of 50 % of the buffer beside websearch at 90 % and 40 % of the leaf uplinks (workload.load 0.18 and 0.08 per host link, 5:1). " +
 			"2 leaves × 40 servers at 1 Gbps, 2 spines, 1 MB per switch, 25 µs links (scenario/testdata/buffers/fb-query.toml). Multi-queue: 3 queues per port (ACKs, queries, websearch; 2 high-priority), with NewReno or DCTCP (ECN step at 20 packets); single queue: one queue, NewReno. Transport: NewReno, ns-3.31's default and the paper's TCP rows (windowed, 100 ms minimum RTO, the paper's); " +
 			"FB's priority comes from the queue, so with one queue rdcn's FB has no classifier and is not the paper's single-queue FB (docs/buffers.md)",
-		Available:    true,
-		QuickOneSeed: runShSeeds,
+		Available:      true,
+		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
 			loads := ""
 			for i, l := range fbLoads {

@@ -44,15 +44,23 @@ func TestFBIsRunSh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pts := s.Points()
-	if len(pts) != 2*len(want) {
-		t.Fatalf("%d points, run.sh runs %d", len(pts), 2*len(want))
+	var pts []sweep.Point // replicate 1: run.sh's runs, seeds included
+	for _, p := range s.Points() {
+		if p.Values[len(p.Values)-1] == "1" {
+			pts = append(pts, p)
+		}
+	}
+	if len(pts) != 2*len(want) || s.Size() != 2*len(pts) {
+		t.Fatalf("%d points in replicate 1 of %d, run.sh runs %d", len(pts), s.Size(), 2*len(want))
 	}
 	var got []run
 	for _, p := range pts {
 		c := map[string]string{}
 		for _, kv := range p.Config {
 			c[kv[0]] = kv[1]
+		}
+		if c["run.seed"] != "1" || c["workload.seed"] != "1" {
+			t.Errorf("%s: seeds %s, %s; run.sh's are 1, 1", p.Name, c["run.seed"], c["workload.seed"])
 		}
 		r := run{c["topology.queues_per_port"], c["transport.cc"], c["buffer.policy"]}
 		if c["workload.load"] == "0.18" {

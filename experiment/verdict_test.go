@@ -60,7 +60,9 @@ func TestEveryPublishedValueHasAVerdict(t *testing.T) {
 
 // TestSeedsByDefault: every available experiment runs at least 3 seeds
 // at the full scale and 2 at the quick one (a seed axis), unless it says
-// why not: it is deterministic, or its quick scale is run.sh's runs.
+// why not: it is deterministic. A quick scale whose replicate 1 keeps
+// run.sh's seeds (QuickFixedSeed) gives that replicate run.seed 1, and its
+// replicate 2 other seeds.
 func TestSeedsByDefault(t *testing.T) {
 	for _, e := range List() {
 		if !e.Available {
@@ -77,17 +79,50 @@ func TestSeedsByDefault(t *testing.T) {
 					seeds = len(a.Values)
 				}
 			}
+			if quick && e.QuickFixedSeed != "" {
+				checkFixedReplicate(t, e.Name, s.Points())
+			}
 			switch want := map[bool]int{false: 3, true: 2}[quick]; {
 			case e.Deterministic != "":
 				if seeds != 1 {
 					t.Errorf("%s (quick %v): deterministic, yet %d seeds", e.Name, quick, seeds)
 				}
-			case quick && e.QuickOneSeed != "":
-				if seeds != 1 {
-					t.Errorf("%s (quick): %d seeds, yet it says it runs one: %s", e.Name, seeds, e.QuickOneSeed)
-				}
 			case seeds < want:
 				t.Errorf("%s (quick %v): %d seeds, want at least %d", e.Name, quick, seeds, want)
+			}
+		}
+	}
+}
+
+// checkFixedReplicate: every point of replicate 1 has run.seed 1 (run.sh's
+// and docs/cc.md's runs), every point of replicate 2 another run.seed, and
+// another workload.seed where replicate 1 sets one.
+func checkFixedReplicate(t *testing.T, name string, pts []sweep.Point) {
+	t.Helper()
+	get := func(p sweep.Point, k string) string {
+		for _, kv := range p.Config {
+			if kv[0] == k {
+				return kv[1]
+			}
+		}
+		return ""
+	}
+	var one map[string]string
+	for _, p := range pts {
+		if strings.Contains(p.Name, "seed=1") {
+			if get(p, "run.seed") != "1" {
+				t.Errorf("%s (quick) %s: run.seed %q, want run.sh's 1", name, p.Name, get(p, "run.seed"))
+			}
+			one = map[string]string{"run.seed": get(p, "run.seed"), "workload.seed": get(p, "workload.seed")}
+		}
+	}
+	for _, p := range pts {
+		if !strings.Contains(p.Name, "seed=2") {
+			continue
+		}
+		for k, v := range one {
+			if v != "" && get(p, k) == v {
+				t.Errorf("%s (quick) %s: %s %s, the same as replicate 1's", name, p.Name, k, v)
 			}
 		}
 	}

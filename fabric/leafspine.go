@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/routing"
@@ -40,12 +41,22 @@ type LeafSpine struct {
 	// data packets (e.g. a lossless class beside lossy background
 	// traffic); 0: the data queue, as every flow's.
 	IncastClass int
+	// DeviceQueue is the packets each switch port holds in a transmit
+	// FIFO outside the shared buffer, as ns-3's point-to-point device
+	// queue (100 packets by default there) under its queue disc: a packet
+	// leaves the switch's queues (and the shared buffer) as soon as the
+	// FIFO has room, so the policy sees only the excess. 0: none.
+	DeviceQueue int
 }
 
 // Limits of the leaf-spine fabric.
 const (
 	MaxLeafSpineSwitches = 4096
 	MaxLinksPerPair      = 64
+	MaxDeviceQueue       = 1 << 16
+	// DefaultDeviceQueue: no FIFO outside the buffer, every queued packet
+	// is in the shared buffer (the buffer papers' switch model).
+	DefaultDeviceQueue = 0
 )
 
 // ValidateLeafSpine checks c's leaf-spine fabric (Config.LeafSpine) and
@@ -69,6 +80,10 @@ func (c *Config) ValidateLeafSpine() error {
 		return cfgErr("topology.queues_per_port", "must be in [1, %d], got %d", tor.MaxClasses, ls.Classes)
 	case ls.IncastClass < 0 || ls.IncastClass > 0 && ls.IncastClass >= ls.Classes:
 		return cfgErr("topology.incast_queue", "must be in [1, queues_per_port − 1 = %d] (queue 0 carries ACKs), got %d", ls.Classes-1, ls.IncastClass)
+	case ls.DeviceQueue < 0 || ls.DeviceQueue > MaxDeviceQueue:
+		return cfgErr("topology.device_queue", "must be in [0, %d] packets, got %d", MaxDeviceQueue, ls.DeviceQueue)
+	case ls.DeviceQueue > 0 && (c.Lossless != 0 || c.Transport == NDP):
+		return cfgErr("topology.device_queue", "a FIFO outside the buffer would hide queues from PFC and from ndp's trimming: leave it 0 with buffer.lossless or ndp")
 	case c.Leaves()*c.HostsPerToR > MaxHosts:
 		return cfgErr("topology.hosts_per_tor", "%d leaves × %d hosts is more than the limit of %d hosts", ls.Leaves, c.HostsPerToR, MaxHosts)
 	case c.Routing != ECMP:
@@ -120,6 +135,9 @@ func (s *sim) newLeafSpine() error {
 	}
 	pt := &s.ports
 	pt.init(append(append([]*tor.ToR(nil), s.tors...), ls.spines...), false, &s.q) // no circuit uplinks: every port's free event is a timer
+	if c.DeviceQueue > 0 {
+		pt.dev, pt.devCap = make([]des.Ring[int32], pt.nic0), c.DeviceQueue
+	}
 	fabric := portPeer{delay: c.FabricDelay, link: linkFabric, hop: true}
 	for l, tr := range s.tors {
 		for h := 0; h < s.H; h++ {

@@ -154,8 +154,16 @@ func TestLeafSpineECMPChiSquare(t *testing.T) {
 // hand computation below is a FIFO with a 20-packet buffer fed those
 // times and served every 1500 B/11 Gbps (the packet in service has left
 // the buffer); no arrival ties a departure, so the order is unambiguous.
-// The drops equal its overflow; nothing else is lost.
+// The drops equal its overflow; nothing else is lost. With a device
+// queue of 7 (topology.device_queue) the port's FIFO holds 7 waiting
+// packets outside the buffer: the hand FIFO holds 27 (180 drops, not 187).
 func TestLeafSpineBurstDrops(t *testing.T) {
+	for _, dev := range []int{0, 7} {
+		t.Run(fmt.Sprintf("device_queue=%d", dev), func(t *testing.T) { testLeafSpineBurstDrops(t, dev) })
+	}
+}
+
+func testLeafSpineBurstDrops(t *testing.T, dev int) {
 	const senders, pkts, buf = 8, 30, 20
 	us, ns := rotor.Microsecond, rotor.Nanosecond
 	var flows []workload.Flow
@@ -165,6 +173,7 @@ func TestLeafSpineBurstDrops(t *testing.T) {
 	fabric := 11 * rotor.Gbps
 	cfg := lsConfig(2, 1, senders, 1, 10*rotor.Gbps, fabric, flows)
 	cfg.Transport, cfg.Buffer = LineRate, buf*1500
+	cfg.LeafSpine.DeviceQueue = dev
 	cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named("cs", nil, nil, nil) }
 	r, err := Run(cfg)
 	if err != nil {
@@ -194,7 +203,7 @@ func TestLeafSpineBurstDrops(t *testing.T) {
 		switch {
 		case !busy:
 			busy, free = true, a+service
-		case queued < buf:
+		case queued < buf+dev: // the port's FIFO holds dev outside the buffer
 			queued++
 		default:
 			dropped++

@@ -68,6 +68,11 @@ type ports struct {
 	// whose packet a push-out policy takes (always the queue's tail) is
 	// given back: its event, left pending, no longer matches a turn.
 	turns []des.Ring[rotor.Time]
+	// dev [global switch port]: the packets in the port's transmit FIFO,
+	// outside the shared buffer (LeafSpine.DeviceQueue; nil: none), at
+	// most devCap waiting besides the one on the wire.
+	dev    []des.Ring[int32]
+	devCap int
 }
 
 // portPeer is the far end of a port's link (16 bytes: four to a cache
@@ -240,12 +245,19 @@ func (s *sim) portFree(g int32) {
 func (s *sim) portSend(sw, port int) {
 	pt := &s.ports
 	g := pt.base[sw] + int32(port)
+	if pt.dev != nil { // an arrival enters the FIFO at once if it has room
+		s.fillDevice(sw, port, g)
+	}
 	if g < pt.timed && pt.timers.When(int(g)) != des.Never || pt.pending != nil && pt.pending[g] {
 		return // its free event is pending
 	}
 	now := s.q.Now()
 	if now < pt.freeAt[g] { // serialising: come back when it is done
 		s.wakePort(g, pt.freeAt[g])
+		return
+	}
+	if pt.dev != nil {
+		s.deviceSend(sw, port, g)
 		return
 	}
 	tr := pt.sw[sw]
@@ -267,13 +279,52 @@ func (s *sim) portSend(sw, port int) {
 	}
 	pe := &pt.peer[g]
 	idx := tr.Dequeue(now, q, port, s.rates[pe.link])
-	p := s.pool.At(idx)
 	if s.pfc != nil {
 		s.pfc.sent(g, idx)
 	}
+	s.portTransmit(g, idx, s.cfg.eagerFree || tr.PortQueued(port) || s.voqFeedsPS(tr))
+}
+
+// fillDevice moves packets from the queues of port of switch sw (global
+// id g) into its transmit FIFO while it has room, in the switch's pick
+// order; they leave the shared buffer there.
+func (s *sim) fillDevice(sw, port int, g int32) {
+	pt := &s.ports
+	d, tr := &pt.dev[g], pt.sw[sw]
+	for d.Len() < pt.devCap {
+		q, ok := tr.Pick(port)
+		if !ok {
+			return
+		}
+		if tr.ID >= 0 {
+			s.settle(tr.ID)
+		}
+		d.Push(tr.Dequeue(s.q.Now(), q, port, s.rates[pt.peer[g].link]))
+	}
+}
+
+// deviceSend starts the head of idle port g's transmit FIFO, if any, and
+// refills the FIFO from the port's queues.
+func (s *sim) deviceSend(sw, port int, g int32) {
+	d := &s.ports.dev[g]
+	if d.Len() == 0 {
+		return
+	}
+	idx := d.Pop()
+	s.fillDevice(sw, port, g)
+	s.portTransmit(g, idx, s.cfg.eagerFree || d.Len() > 0)
+}
+
+// portTransmit serialises packet idx on idle port g and sends it to the
+// port's peer; wake: something waits for the port to be free again.
+func (s *sim) portTransmit(g int32, idx int32, wake bool) {
+	pt := &s.ports
+	now := s.q.Now()
+	pe := &pt.peer[g]
+	p := s.pool.At(idx)
 	ser := s.ser(int(pe.link), p.Size)
 	pt.freeAt[g] = now + ser
-	if s.cfg.eagerFree || tr.PortQueued(port) || s.voqFeedsPS(tr) {
+	if wake {
 		s.wakePort(g, now+ser)
 	}
 	if pe.hop {

@@ -64,7 +64,9 @@ func TestBufferExperimentConfigs(t *testing.T) {
 
 // TestPFCBadInput: buffer.lossless is refused, naming the key, on a
 // policy without lossless classes, a class the ports do not have, a
-// rotor fabric, a buffer too small for the headroom and a typo.
+// rotor fabric, a buffer too small for the headroom and a typo; a device
+// queue (topology.device_queue) negative, under PFC, with ndp or on the
+// rotor.
 func TestPFCBadInput(t *testing.T) {
 	ls := []string{"topology.kind=leafspine", "topology.leaves=2", "topology.spines=2", "topology.hosts_per_tor=4",
 		"topology.fabric_link=10Gbps", "topology.queues_per_port=2", "buffer.size=4MB"}
@@ -87,6 +89,18 @@ func TestPFCBadInput(t *testing.T) {
 		var ce *fabric.ConfigError
 		if !errors.As(err, &ce) || ce.Field != "topology.incast_queue" {
 			t.Errorf("topology.incast_queue=%s: error %v, want one about the key", v, err)
+		}
+	}
+	for _, keys := range [][]string{ // a FIFO outside the buffer: not negative, not under PFC or ndp, not on the rotor
+		append(ls, "topology.device_queue=-1"),
+		append(ls, "topology.device_queue=100", "buffer.policy=dt", "buffer.lossless=1"),
+		append(ls, "topology.device_queue=100", "transport.kind=ndp"),
+		{"topology.device_queue=100"},
+	} {
+		_, err := specWith(t, keys...).Build()
+		var ce *fabric.ConfigError
+		if !errors.As(err, &ce) || ce.Field != "topology.device_queue" || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%v: error %v, want one line about topology.device_queue", keys, err)
 		}
 	}
 	if _, err := specWith(t, append(ls, "buffer.policy=sonic", "buffer.lossless=0,1")...).Build(); err != nil {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/rdcn/rdcn/fabric"
@@ -20,6 +21,7 @@ var leafSpineKeys = []Key{
 	{"topology.fabric_delay", "500ns", "leafspine: leaf↔spine propagation delay"},
 	{"topology.queues_per_port", "1", "leafspine: queues per switch port; with 2 or more, ACKs take the first and data the last"},
 	{"topology.incast_queue", "", "leafspine: the queue of incast (query) flows' data packets, 1 … queues_per_port − 1 (e.g. a lossless class, buffer.lossless, beside lossy background traffic); empty: the data queue (the last), as every flow's"},
+	{"topology.device_queue", strconv.Itoa(fabric.DefaultDeviceQueue), "leafspine: packets each switch port holds in a transmit FIFO outside the shared buffer, as ns-3's point-to-point device queue under its queue disc (100 there): the buffer policy sees only what waits beyond it; 0: none (every queued packet is in the shared buffer)"},
 	{"topology.port_scheduling", "strict", "leafspine: how a port serves its queues: strict (priority, the first queue first) or rr (round robin, one packet each)"},
 }
 
@@ -64,6 +66,7 @@ func (s *Spec) buildLeafSpine(ctx context.Context, p *specParser, cfg fabric.Con
 		FabricLink:   p.rate("topology.fabric_link", false),
 		FabricDelay:  p.time("topology.fabric_delay", false),
 		Classes:      p.int("topology.queues_per_port", 1),
+		DeviceQueue:  p.int("topology.device_queue", 0),
 	}
 	if s.values["topology.incast_queue"] != "" {
 		ls.IncastClass = p.int("topology.incast_queue", 1) // queue 0 carries ACKs

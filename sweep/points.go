@@ -59,6 +59,9 @@ func (s *Spec) Points() []Point {
 				for _, kv := range ax.Variants[idx[a]].Set {
 					cfg[kv[0]] = kv[1]
 				}
+				if ax.Name == ReplicateAxis { // replicates that fix some seed keys
+					replicate, _ = strconv.ParseUint(v, 10, 64)
+				}
 			case ax.Name == ReplicateAxis:
 				replicate, _ = strconv.ParseUint(v, 10, 64)
 			default:

@@ -214,7 +214,12 @@ func parseAxis(kind Kind, name string, v any) (Axis, error) {
 				}
 				va.Set = append(va.Set, [2]string{k, val})
 			}
-			if len(va.Set) == 0 {
+			switch {
+			case name == ReplicateAxis: // a replicate with its own seed keys; one that sets none derives them all
+				if _, err := strconv.ParseUint(lbl, 10, 64); err != nil {
+					return ax, errf(fmt.Sprintf("%s[%d].name", field, i), "replicate %q: want a non-negative integer", lbl)
+				}
+			case len(va.Set) == 0:
 				return ax, errf(fmt.Sprintf("%s[%d]", field, i), "variant %q sets no key", lbl)
 			}
 			ax.Variants = append(ax.Variants, va)

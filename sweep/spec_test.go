@@ -18,6 +18,7 @@ func TestParseErrors(t *testing.T) {
 		{"two axes one key", "kind = \"simulate\"\n[axes]\n\"schedule.kind\" = [\"opera\"]\n[[axes.d]]\nname = \"x\"\n\"schedule.kind\" = \"mars\"\n", "which axis"},
 		{"variant without name", "kind = \"simulate\"\n[[axes.d]]\n\"schedule.kind\" = \"mars\"\n", "missing: each variant needs a name"},
 		{"bad replicate", "kind = \"simulate\"\n[axes]\nseed = [\"a\"]\n", "replicate"},
+		{"bad fixed replicate", "kind = \"simulate\"\n[[axes.seed]]\nname = \"one\"\n\"run.seed\" = 1\n", `replicate "one"`},
 		{"unknown top-level", "kind = \"simulate\"\nbogus = 1\n", `"bogus": unknown top-level key`},
 		{"negative seed", "kind = \"simulate\"\nseed = -1\n", "seed: must be a non-negative integer"},
 		{"syntax", "kind = \n", "spec: "},
@@ -119,6 +120,58 @@ func TestPoints(t *testing.T) {
 	s3, _ := Parse(strings.NewReader("# a comment\n" + strings.ReplaceAll(twoAxes, " = ", "=")))
 	if s3.Hash() != s.Hash() {
 		t.Error("comments and spacing change the spec hash")
+	}
+}
+
+// TestFixedSeedReplicates: a compound seed axis names replicates; one
+// that sets a seed key keeps it (an earlier run reproduced), one that sets
+// none derives every seed key from its replicate number as a plain seed
+// axis does, and the results split by replicate.
+func TestFixedSeedReplicates(t *testing.T) {
+	const spec = `kind = "simulate"
+seed = 7
+[axes]
+"buffer.policy" = ["dt", "cs"]
+[[axes.seed]]
+name = "1"
+"workload.seed" = 3
+"run.seed" = 1
+[[axes.seed]]
+name = "2"
+`
+	s, err := Parse(strings.NewReader(spec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Parse(strings.NewReader(twoAxes))
+	var derived Point // replicate 2 of the plain seed axis, sweep seed 7
+	for _, p := range plain.Points() {
+		if strings.Contains(p.Name, "seed=2") {
+			derived = p
+		}
+	}
+	get := func(p Point, k string) string {
+		for _, kv := range p.Config {
+			if kv[0] == k {
+				return kv[1]
+			}
+		}
+		return ""
+	}
+	pts := s.Points()
+	if len(pts) != 4 || pts[0].Name != "policy=dt_seed=1" || pts[3].Name != "policy=cs_seed=2" {
+		t.Fatalf("points %v", pts)
+	}
+	for _, p := range pts {
+		switch {
+		case strings.HasSuffix(p.Name, "seed=1"):
+			if get(p, "workload.seed") != "3" || get(p, "run.seed") != "1" {
+				t.Errorf("%s: seeds %v, want the fixed 3 and 1", p.Name, p.Config)
+			}
+		case p.Seed != derived.Seed || get(p, "workload.seed") != get(derived, "workload.seed") || get(p, "run.seed") != get(derived, "run.seed"):
+			t.Errorf("%s: seed %d, workload %s, run %s; a plain seed axis's replicate 2 has %d, %s, %s", p.Name, p.Seed,
+				get(p, "workload.seed"), get(p, "run.seed"), derived.Seed, get(derived, "workload.seed"), get(derived, "run.seed"))
+		}
 	}
 }
 
