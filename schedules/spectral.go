@@ -363,6 +363,25 @@ func (op *normalized) denseSecond() float64 {
 	return vals[op.n-2]
 }
 
+// lanczosStart sizes the work vectors for op, draws the seeded random start
+// (unit norm, orthogonal to phi), clears prev and resets the Ritz tracker;
+// it returns the vectors and the step limit.
+func (ws *spectralWork) lanczosStart(op *normalized) (q, prev, w []float64, maxIter int) {
+	n := op.n
+	maxIter = min(n-1, 400)
+	rng := rand.New(rand.NewPCG(0x9e3779b97f4a7c15, uint64(n)))
+	q, prev, w = resize(ws.q, n), resize(ws.prev, n), resize(ws.w, n)
+	ws.q, ws.prev, ws.w = q, prev, w
+	for i := range q {
+		q[i] = rng.NormFloat64()
+	}
+	project(q, op.phi)
+	scale(q, 1/norm2(q))
+	clear(prev)
+	ws.top.reset(maxIter)
+	return q, prev, w, maxIter
+}
+
 // lanczosSecond is the largest eigenvalue of op restricted to the
 // complement of phi (that is, λ₂), by the Lanczos iteration, and the
 // number of steps taken. Each step is two passes over the vectors and a
@@ -374,19 +393,8 @@ func (op *normalized) denseSecond() float64 {
 // one used here (found by ritzTop every 8 steps), is unaffected. It stops
 // when that value moves less than 1e-10 over 8 steps.
 func (ws *spectralWork) lanczosSecond(op *normalized) (float64, int) {
-	n := op.n
-	maxIter := min(n-1, 400)
-	rng := rand.New(rand.NewPCG(0x9e3779b97f4a7c15, uint64(n)))
-	q, prev, w := resize(ws.q, n), resize(ws.prev, n), resize(ws.w, n)
-	ws.q, ws.prev, ws.w = q, prev, w
-	for i := range q {
-		q[i] = rng.NormFloat64()
-	}
-	project(q, op.phi)
-	scale(q, 1/norm2(q))
-	clear(prev)
+	q, prev, w, maxIter := ws.lanczosStart(op)
 	t := &ws.top
-	t.reset(maxIter)
 	last := math.Inf(-1)
 	for j := 0; j < maxIter; j++ {
 		a, cp, cf := op.mulDots(w, q, prev)
@@ -656,18 +664,8 @@ func (ws *spectralWork) gapBound(g circuits, threshold float64) (bound, estimate
 		return gap, gap, 0
 	}
 	n := op.n
-	maxIter := min(n-1, 400)
-	rng := rand.New(rand.NewPCG(0x9e3779b97f4a7c15, uint64(n)))
-	q, prev, w := resize(ws.q, n), resize(ws.prev, n), resize(ws.w, n)
-	ws.q, ws.prev, ws.w = q, prev, w
-	for i := range q {
-		q[i] = rng.NormFloat64()
-	}
-	project(q, op.phi)
-	scale(q, 1/norm2(q))
-	clear(prev)
+	q, prev, w, maxIter := ws.lanczosStart(op)
 	t := &ws.top
-	t.reset(maxIter)
 	logTail := math.Log(1.648 * math.Sqrt(float64(n-1)) / gapFailure)
 	// boundAt is the bound after k steps with top Ritz value theta.
 	boundAt := func(k int, theta float64) float64 {
