@@ -1,6 +1,11 @@
 package experiment
 
-import "github.com/rdcn/rdcn/report"
+import (
+	"slices"
+	"strings"
+
+	"github.com/rdcn/rdcn/report"
+)
 
 // The FB paper's Fig. 7 as a sweep: three deployments (multi-queue with
 // TCP, multi-queue with DCTCP, single queue with TCP), each with the
@@ -17,26 +22,27 @@ var fbLoads = []struct{ pct, load string }{{"90", "0.18"}, {"40", "0.08"}}
 func fbSetups() []variant {
 	var vs []variant
 	multi := []string{"topology.queues_per_port", "3", "topology.incast_queue", "1"}
-	dctcp := []string{"transport.cc", `"dctcp"`, "buffer.ecn_threshold", `"20pkt"`}
 	newreno := []string{"transport.cc", `"newreno"`}
-	hi := []string{"buffer.hi_queues", "2"}
 	for _, dep := range []struct {
 		suffix string
 		set    []string
-	}{{"", append(append([]string{}, multi...), newreno...)}, {"-dctcp", append(append([]string{}, multi...), dctcp...)}} {
+	}{
+		{"", slices.Concat(multi, newreno)},
+		{"-dctcp", slices.Concat(multi, []string{"transport.cc", `"dctcp"`, "buffer.ecn_threshold", `"20pkt"`})},
+	} {
 		for _, p := range []string{"fb", "dt", "cs", "fba"} {
 			set := dep.set
-			if p != "cs" {
-				set = append(append([]string{}, set...), hi...)
+			if p != "cs" { // CS has no α; the others give queues 0 and 1 high priority
+				set = slices.Concat(set, []string{"buffer.hi_queues", "2"})
 			}
 			vs = append(vs, policy(p+dep.suffix, p, set...))
 		}
 	}
-	single := append([]string{"topology.queues_per_port", "1"}, newreno...)
+	single := slices.Concat([]string{"topology.queues_per_port", "1"}, newreno)
 	for _, p := range []string{"fb", "dt", "cs", "fab", "ib"} {
 		set := single
 		if p == "fb" || p == "dt" {
-			set = append(append([]string{}, set...), "buffer.hi_queues", "0")
+			set = slices.Concat(set, []string{"buffer.hi_queues", "0"})
 		}
 		vs = append(vs, policy(p+"-1q", p, set...))
 	}
@@ -85,16 +91,13 @@ func init() {
 		Available:      true,
 		QuickFixedSeed: runShSeeds,
 		Spec: func(sc Scale) string {
-			loads := ""
-			for i, l := range fbLoads {
-				if i > 0 {
-					loads += ", "
-				}
-				loads += l.load
+			var loads []string
+			for _, l := range fbLoads {
+				loads = append(loads, l.load)
 			}
 			return incastSpec("fb-query.toml", sc.Quick, "1s", "1.5s",
 				[]string{"workload.load", "buffer.policy", "buffer.hi_queues", "topology.queues_per_port", "topology.incast_queue", "transport.cc"},
-				`"workload.load" = [`+loads+"]\n"+variants("setup", fbSetups()...))
+				`"workload.load" = [`+strings.Join(loads, ", ")+"]\n"+variants("setup", fbSetups()...))
 		},
 		Plot:      report.Info{X: []string{"setup"}, Metrics: []string{"qct_mean_us", "delivered_load", "buffer_mean_bytes", "drop_rate", "incast_unfinished"}},
 		Published: fbPublished(),
