@@ -1,6 +1,11 @@
 package cc
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/rdcn/rdcn/internal/registry"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -113,7 +118,9 @@ type TransportSpec struct {
 	Name string
 	Doc  string // one line
 	// Params are the configuration keys the flow ends read (as the
-	// engine names them), in the order the engine lists them.
+	// engine names them), in the order the engine lists them. A
+	// registered transport may list only keys behind Flow's fields
+	// (TransportKeys); with Law it lists LawKeys too.
 	Params []string
 	// Law: the flows take a congestion-control law (Flow.Law).
 	Law bool
@@ -129,11 +136,31 @@ const (
 	TransportNDP      = "ndp"      // receiver-driven NDP
 )
 
+// lawKeys are the keys of Flow.Law: the law (transport.cc), its
+// parameters, and the fixed law's window.
+var lawKeys = []string{"transport.cc", "transport.cc_params", "transport.window"}
+
+// flowKeys are the keys behind the Flow fields the engine fills for
+// every transport (Size, Line and Start come from the flow and the
+// topology; Window is NDP's, from its own key).
+var flowKeys = []string{"transport.mss", "transport.incast_mss", "transport.ack_size", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.dupthresh", "transport.sack", "transport.delayed_ack", "transport.delayed_ack_timeout"}
+
+// TransportKeys lists the keys a registered transport may read (its
+// Params): the keys behind Flow's fields (MSS: transport.mss and, for
+// incast responses, transport.incast_mss; AckSize, MinRTO, MaxRTO,
+// RTOClock, DupThresh, SACK, DelAck, DelAckTimeout) and, with Law,
+// LawKeys.
+func TransportKeys() []string { return slices.Concat(flowKeys, lawKeys) }
+
+// LawKeys lists the keys a transport with Law reads for its flows' law
+// (transport.cc, transport.cc_params, transport.window).
+func LawKeys() []string { return slices.Clone(lawKeys) }
+
 // windowParams are the keys the windowed flows read.
 var windowParams = []string{"transport.cc", "transport.cc_params", "transport.dupthresh", "transport.sack", "transport.window", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.ack_size", "transport.delayed_ack", "transport.delayed_ack_timeout", "transport.mss", "transport.incast_mss"}
 
-var transports = []TransportSpec{
-	{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, SACK (or NewReno) fast recovery, retransmission timeout",
+var transports = registry.New("cc", "transport", func(t TransportSpec) string { return t.Name },
+	TransportSpec{Name: TransportWindow, Doc: "reliable: a window (or a congestion controller), ACKs, SACK (or NewReno) fast recovery, retransmission timeout",
 		Params: windowParams, Law: true,
 		New: func(f Flow) (Source, Sink) {
 			s := NewSender(f.Size, f.MSS, true, f.Law, f.MinRTO)
@@ -142,31 +169,65 @@ var transports = []TransportSpec{
 			r.DelAck, r.DelAckTimeout = f.DelAck, f.DelAckTimeout
 			return s, r
 		}},
-	{Name: TransportLineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate",
+	TransportSpec{Name: TransportLineRate, Doc: "unreliable: no window, no ACKs, sends at the NIC rate",
 		New: func(f Flow) (Source, Sink) {
 			return NewSender(f.Size, f.MSS, false, &Unlimited{Line: f.Line}, f.MinRTO), newSink(f, answerNone)
 		}},
-	{Name: TransportPull, Doc: "host-buffered: the flow's bytes wait at its host, which hands out the next segment in order whenever the network pulls one; lossless (room is reserved hop by hop), so nothing is acknowledged or resent",
+	TransportSpec{Name: TransportPull, Doc: "host-buffered: the flow's bytes wait at its host, which hands out the next segment in order whenever the network pulls one; lossless (room is reserved hop by hop), so nothing is acknowledged or resent",
 		New: func(f Flow) (Source, Sink) { return NewPulledSource(f.Size, f.MSS), newSink(f, answerNone) }},
-	{Name: TransportNDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission",
+	TransportSpec{Name: TransportNDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission",
 		Params: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size"},
 		New: func(f Flow) (Source, Sink) {
 			return NewNDP(f.Size, f.MSS, f.Window, f.MinRTO, f.Start), newSink(f, answerNDP)
 		}},
-}
+)
 
-// Transports lists the registered transports in table order.
-func Transports() []TransportSpec { return transports }
-
-// LookupTransport returns the transport called name.
-func LookupTransport(name string) (TransportSpec, bool) {
-	for _, t := range transports {
-		if t.Name == name {
-			return t, true
+// RegisterTransport adds an end-to-end transport; call it from an init
+// function. Its flows' ends are t.New's Source and Sink; the engine
+// treats them at the switches as it treats the window transport's (the
+// package doc, "Registering a transport", says what it provides). It
+// panics, with the name, on a missing New; on a key in Params that is
+// not in TransportKeys (naming the keys), or a law key without Law, or
+// Law without every law key; on a name already taken; or on a call
+// after the registry has been read (a run has started).
+func RegisterTransport(t TransportSpec) {
+	if t.New == nil {
+		panic(fmt.Sprintf("cc: transport %q registered without New", t.Name))
+	}
+	keys := TransportKeys()
+	var unknown, law []string
+	for _, k := range t.Params {
+		switch {
+		case !slices.Contains(keys, k):
+			unknown = append(unknown, k)
+		case slices.Contains(lawKeys, k):
+			law = append(law, k)
 		}
 	}
-	return TransportSpec{}, false
+	if len(unknown) > 0 {
+		panic(fmt.Sprintf("cc: transport %q reads %s, which no Flow field carries (a registered transport may read %s)", t.Name, strings.Join(unknown, ", "), strings.Join(keys, ", ")))
+	}
+	if !t.Law && len(law) > 0 {
+		panic(fmt.Sprintf("cc: transport %q reads %s, the keys of a law, without Law", t.Name, strings.Join(law, ", ")))
+	}
+	if t.Law && len(law) < len(lawKeys) {
+		var missing []string
+		for _, k := range lawKeys {
+			if !slices.Contains(law, k) {
+				missing = append(missing, k)
+			}
+		}
+		panic(fmt.Sprintf("cc: transport %q takes a law (Law) but does not list %s in Params", t.Name, strings.Join(missing, ", ")))
+	}
+	transports.Add(t)
 }
+
+// Transports lists the transports, the built-in ones first, then the
+// registered ones in registration order. It freezes the registry.
+func Transports() []TransportSpec { return transports.All() }
+
+// LookupTransport returns the transport called name.
+func LookupTransport(name string) (TransportSpec, bool) { return transports.Lookup(name) }
 
 // answer is what a Receiver sends back for data.
 type answer uint8

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"slices"
+
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
@@ -96,6 +98,7 @@ type ccState struct {
 	// flow's ends are told (Size, Start and Law are per flow).
 	transport, pulled cc.TransportSpec
 	flow              cc.Flow
+	classMSS          bool // transport reads transport.mss: segments of its flow's class (segmentOf)
 }
 
 // initCC resolves the law and the transport before the run (validate has
@@ -103,6 +106,7 @@ type ccState struct {
 func (s *sim) initCC() error {
 	s.cc.env = s.cfg.ccEnv()
 	s.cc.transport = flowTransport(s.cfg.Transport)
+	s.cc.classMSS = slices.Contains(s.cc.transport.Params, "transport.mss")
 	s.cc.pulled, _ = cc.LookupTransport(cc.TransportPull)
 	s.cc.flow = cc.Flow{MSS: s.cfg.MTU, AckSize: s.cfg.AckSize, Line: s.cfg.HostLink,
 		MinRTO: s.cfg.MinRTO, MaxRTO: s.cfg.MaxRTO, RTOClock: s.cfg.RTOClock,

@@ -490,7 +490,7 @@ func (c *Config) validate() error {
 	if c.Routing == Hybrid && c.PacketSwitchLink == 0 {
 		return cfgErr("routing.mode", "hybrid needs a packet switch (set topology.packet_switch_link)")
 	}
-	if err := Transports.Check(c.Transport); err != nil {
+	if err := Transports().Check(c.Transport); err != nil {
 		return err
 	}
 	if c.Transport == Pull && !pullRoutes(c.Routing) {

@@ -3,6 +3,7 @@ package fabric
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/rotor"
@@ -67,7 +68,7 @@ const MaxDelayedAck = 1000
 // validateSetup checks the per-class set-up and the send jitter against
 // the transport and the law.
 func (c *Config) validateSetup() error {
-	windowed := c.Transport == Windowed
+	tp, _ := Transports().Lookup(c.Transport) // validate has checked the name
 	switch {
 	case c.MSS < 1 || c.MSS > c.MTU:
 		return cfgErr("transport.mss", "must be in [1, topology.mtu = %d] bytes, got %d", c.MTU, c.MSS)
@@ -80,17 +81,15 @@ func (c *Config) validateSetup() error {
 	case c.DelayedAckTimeout > 0 && c.DelayedAck == 1:
 		return cfgErr("transport.delayed_ack_timeout", "is read only with transport.delayed_ack > 1 (ACKs delayed), not 1")
 	}
-	if !windowed && c.Transport != Pull {
-		for _, k := range []struct {
-			key string
-			set bool
-		}{{"transport.delayed_ack", c.DelayedAck > 1}, {"transport.mss", c.MSS != c.MTU}, {"transport.incast_mss", c.IncastMSS != c.MSS}} {
-			if k.set {
-				return cfgErr(k.key, "is read by the windowed flows, and transport.kind %s has none", c.Transport)
-			}
+	for _, k := range []struct {
+		key string
+		set bool
+	}{{"transport.delayed_ack", c.DelayedAck > 1}, {"transport.mss", c.MSS != c.MTU}, {"transport.incast_mss", c.IncastMSS != c.MSS}} {
+		if k.set && !slices.Contains(tp.Reads, k.key) {
+			return cfgErr(k.key, "is read by the windowed flows, and transport.kind %s has none", c.Transport)
 		}
 	}
-	if (c.Handshake || c.IncastHandshake) && !windowed {
+	if (c.Handshake || c.IncastHandshake) && !slices.Contains(tp.Reads, "transport.handshake") {
 		key := "transport.handshake"
 		if !c.Handshake {
 			key = "transport.incast_handshake"
@@ -114,7 +113,7 @@ func (c *Config) validateSetup() error {
 	switch {
 	case !ok:
 		return nil // validateCC names the unknown law
-	case c.Transport != Windowed && c.Transport != Pull:
+	case !flowTransport(c.Transport).Law:
 		return cfgErr(key, "is read by the windowed flows' law, and transport.kind %s has none", c.Transport)
 	case !spec.Has(cc.InitWindowKey):
 		return cfgErr(key, "transport.cc %s has no initial window (it reads no %s)", spec.Name, cc.InitWindowKey)

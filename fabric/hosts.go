@@ -325,6 +325,11 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.pairFlowDone(fs)
 	}
 	if v&cc.WantPull != 0 {
+		if !s.ndp.on { // a registered transport's Sink: PULLs are ndp's
+			s.fail("transport %s: its Sink asked for a PULL (cc.WantPull), which only transport.kind ndp's pull pacers send", s.cfg.Transport)
+			s.pool.Free(idx)
+			return
+		}
 		s.ndpQueuePull(h, id)
 	}
 	if v&cc.SendHeld != 0 && fs.heldAck != 0 {

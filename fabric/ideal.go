@@ -115,12 +115,13 @@ func (s *sim) idealFCT(f workload.Flow) rotor.Time {
 
 // segmentOf is flow f's payload bytes per segment (a data packet is its
 // payload on the wire): its class's MSS (transport.mss,
-// transport.incast_mss) for the windowed flows, the MTU for the pulled,
-// NDP and line-rate ones.
+// transport.incast_mss) for the flows of a transport that reads
+// transport.mss (window, pull's windowed flows, a registered transport
+// that lists it), the MTU for the pulled, NDP and line-rate ones.
 func (s *sim) segmentOf(f workload.Flow) int32 {
 	c := &s.cfg
 	switch {
-	case c.Transport != Windowed && c.Transport != Pull || c.Pulled(f):
+	case !s.cc.classMSS || c.Pulled(f):
 		return c.MTU
 	case f.Query > 0:
 		return c.IncastMSS

@@ -95,8 +95,13 @@ var routers = sync.OnceValue(func() Registry {
 
 // Transports: how hosts send. Its entries are package cc's transports
 // (cc.Transports: each flow end's behaviour, doc and keys) with what the
-// fabric adds to them (fabricTransports).
-var Transports = transportRegistry()
+// fabric adds to them (fabricTransports), then the transports registered
+// with cc.RegisterTransport, which the fabric runs as it runs linerate
+// and window at the switches (docs/extending.md). Built on first use,
+// after every init has registered its transports.
+func Transports() Registry { return transports() }
+
+var transports = sync.OnceValue(transportRegistry)
 
 // fabricTransport is one transport.kind: the cc transport of its flows,
 // and what the fabric adds: ToRs that pull host-buffered flows (their
@@ -137,17 +142,16 @@ var fabricTransports = []fabricTransport{
 // (their congestion-control law, window, ACKs, timers). A run without
 // such flows does not read those keys.
 func FlowKeys(kind string) (pulled, unpulled []string) {
-	e, _ := Transports.Lookup(kind)
-	for _, t := range fabricTransports {
-		if t.name != kind {
-			continue
-		}
-		for _, k := range e.Reads {
-			if slices.Contains(t.pulledReads, k) {
-				pulled = append(pulled, k)
-			} else {
-				unpulled = append(unpulled, k)
-			}
+	e, ok := Transports().Lookup(kind)
+	if !ok {
+		return nil, nil
+	}
+	t, _ := builtinTransport(kind) // a registered transport pulls no flow
+	for _, k := range e.Reads {
+		if slices.Contains(t.pulledReads, k) {
+			pulled = append(pulled, k)
+		} else {
+			unpulled = append(unpulled, k)
 		}
 	}
 	return pulled, unpulled
@@ -157,12 +161,32 @@ func FlowKeys(kind string) (pulled, unpulled []string) {
 // congestion-control law (transport.cc) drives and which packets the
 // buffer policy decides for.
 func TransportFlows(kind string) (law, policy string) {
+	if t, ok := builtinTransport(kind); ok {
+		return t.law, t.policy
+	}
+	spec, ok := cc.LookupTransport(kind)
+	switch {
+	case !ok:
+		return "", ""
+	case spec.Law:
+		return "every flow", registeredPolicy
+	}
+	return "none", registeredPolicy
+}
+
+// registeredPolicy is what a registered transport's packets meet at the
+// switches.
+const registeredPolicy = "every packet: data and replies (a registered transport: no pulling, no trimming)"
+
+// builtinTransport is the built-in transport.kind called name; ok is
+// false for a transport registered with cc.RegisterTransport.
+func builtinTransport(name string) (fabricTransport, bool) {
 	for _, t := range fabricTransports {
-		if t.name == kind {
-			return t.law, t.policy
+		if t.name == name {
+			return t, true
 		}
 	}
-	return "", ""
+	return fabricTransport{}, false
 }
 
 // Pulled reports whether the ToRs pull flow f (its data waits at its
@@ -179,11 +203,8 @@ func (c *Config) Pulled(f workload.Flow) bool {
 // flowTransport is the cc transport of the flows of transport.kind name
 // that the ToRs do not pull.
 func flowTransport(name string) cc.TransportSpec {
-	for _, t := range fabricTransports {
-		if t.name == name {
-			name = t.flows
-			break
-		}
+	if t, ok := builtinTransport(name); ok {
+		name = t.flows
 	}
 	spec, ok := cc.LookupTransport(name)
 	if !ok {
@@ -202,6 +223,11 @@ func transportRegistry() Registry {
 			e.Doc = t.doc
 		}
 		r.Entries = append(r.Entries, e)
+	}
+	for _, spec := range cc.Transports() {
+		if _, ok := builtinTransport(spec.Name); !ok {
+			r.Entries = append(r.Entries, Entry{Name: spec.Name, Doc: spec.Doc, Reads: spec.Params})
+		}
 	}
 	return r
 }

@@ -10,7 +10,7 @@ func TestDesignedRegistered(t *testing.T) {
 		if _, ok := Routers().Lookup(d.Routing); !ok {
 			t.Errorf("%s: designed routing %q unregistered", kind, d.Routing)
 		}
-		if _, ok := Transports.Lookup(d.Transport); !ok {
+		if _, ok := Transports().Lookup(d.Transport); !ok {
 			t.Errorf("%s: designed transport %q unregistered", kind, d.Transport)
 		}
 	}

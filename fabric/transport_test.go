@@ -14,7 +14,7 @@ import (
 // transport's flow ends read (scenario's TestRegistries checks that every
 // key an entry lists is a key).
 func TestTransportsFromCC(t *testing.T) {
-	for _, e := range Transports.Entries {
+	for _, e := range Transports().Entries {
 		spec := flowTransport(e.Name)
 		if e.Doc == "" {
 			t.Errorf("%s: no doc", e.Name)

@@ -78,7 +78,7 @@ func TestEveryKeyReadOrRefused(t *testing.T) {
 		}
 		for _, kind := range kinds {
 			for _, rt := range fabric.Routers().Names() {
-				for _, tp := range fabric.Transports.Names() {
+				for _, tp := range fabric.Transports().Names() {
 					law, pol := next()
 					runs = append(runs, composeRun{topo, kind, rt, tp, law, pol})
 				}
@@ -89,7 +89,7 @@ func TestEveryKeyReadOrRefused(t *testing.T) {
 		{topology: fabric.TopologyRotor, kind: "opera", routing: fabric.Paths},
 		{topology: fabric.TopologyLeafSpine, routing: fabric.ECMP}}
 	for _, b := range bases {
-		for _, tp := range fabric.Transports.Names() {
+		for _, tp := range fabric.Transports().Names() {
 			for _, law := range laws {
 				b.transport, b.law, b.policy = tp, law, fabric.DefaultBufferPolicy
 				runs = append(runs, b)
@@ -146,7 +146,7 @@ func TestEveryKeyReadOrRefused(t *testing.T) {
 		}
 	}
 	// Every value of every axis ran at least once.
-	axes := [][]string{Topologies.Names(), schedules.Kinds(), fabric.Routers().Names(), fabric.Transports.Names(), laws, policies}
+	axes := [][]string{Topologies.Names(), schedules.Kinds(), fabric.Routers().Names(), fabric.Transports().Names(), laws, policies}
 	for _, axis := range axes {
 		for _, v := range axis {
 			if ran[v] == 0 {

@@ -75,7 +75,7 @@ var keys = sync.OnceValue(func() []Key {
 		{"routing.bulk", fabric.DefaultBulkBytes.String(), "paths: flows of at least this size are bulk and use direct + RotorLB"},
 		{"routing.relay_limit", "", "rotorlb, paths (bulk flows): bytes an intermediate's circuit day to a destination carries; it accepts relayed bytes up to this minus its own backlog there and what it already relays there; empty: one circuit day"},
 		{"routing.offer", fabric.DefaultRelayOffer, "rotorlb, paths (bulk flows) with pull: a ToR offers all its backlog for relaying (`all`, RotorLB) or only its backlog to a destination beyond `routing.relay_limit` (`excess`)"},
-		{"transport.kind", "", fabric.Transports.Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, ndp for mars below degree n, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
+		{"transport.kind", "", fabric.Transports().Choices() + "; empty: the schedule's designed transport (pull where the designed mode is rotorlb or paths, ndp for mars below degree n, else window; window if routing.mode is one pull does not serve or no day fits a pulled packet)"},
 		{"transport.pull_depth", "0", "pull, ndp (bulk flows with paths): packets a ToR stages per next hop; 0: enough to cover the pull round trip, plus 2"},
 		{"transport.ndp_window", "0", "ndp: packets of a flow's first window, sent at line rate before any pull; 0: one bandwidth-delay product (host link × base RTT, rounded up)"},
 		{"transport.ndp_header_queue", itoa(fabric.DefaultNDPHeaderQueue), "ndp: trimmed headers and control packets each switch port holds outside the shared buffer (per next-hop ToR at a rotor ToR); a header that finds it full returns to its sender. Default: opera-sim's 8 × 1 500 B in 64-B headers"},
@@ -163,7 +163,7 @@ func Params(e fabric.Entry) []Key {
 // Config.LeafSpine set or not) and the engine's choices (package
 // fabric's registries, which Config's validation reads).
 func Registries() []fabric.Registry {
-	return []fabric.Registry{Topologies, fabric.BufferPolicies(), fabric.Routers(), fabric.Transports, fabric.CongestionControls(), fabric.Slowdowns}
+	return []fabric.Registry{Topologies, fabric.BufferPolicies(), fabric.Routers(), fabric.Transports(), fabric.CongestionControls(), fabric.Slowdowns}
 }
 
 // Topologies: how switches, ports and links are assembled.

@@ -463,7 +463,7 @@ func transportTable() string {
 		}
 		return "`" + strings.Join(keys, "`, `") + "`"
 	}
-	for _, kind := range fabric.Transports.Names() {
+	for _, kind := range fabric.Transports().Names() {
 		var topos []string
 		for _, topo := range scenario.Topologies.Names() {
 			keys := []string{"topology.kind=" + topo, "transport.kind=" + kind, "run.sim_time=1ms"}
