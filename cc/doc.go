@@ -18,10 +18,10 @@
 // packet's INT records (packet.Packet.IntN), so the sender's law sees the
 // data path; a NACK carries none.
 //
-// The registry (Transports, LookupTransport) holds one TransportSpec per
-// transport: its name, a one-line doc, the configuration keys its flow
-// ends read, whether its flows take a Law, and New, which makes a flow's
-// two ends from a Flow:
+// The registry (Transports, LookupTransport, RegisterTransport) holds one
+// TransportSpec per transport: its name, a one-line doc, the
+// configuration keys its flow ends read, whether its flows take a Law,
+// and New, which makes a flow's two ends from a Flow. The built-in ones:
 //
 //   - window: Sender (with the flow's Law) and a Receiver that ACKs every
 //     data packet, or with delayed ACKs (Flow.DelAck) every n-th in-order
@@ -199,7 +199,51 @@
 // Values. A Law's methods run per ACK: they must not allocate. The name
 // becomes a value of transport.cc and its parameters transport.cc_params
 // in rdcn simulate. A duplicate name, or a Register after the registry
-// has been read (a run has started), panics with the name. Transports
-// (Transports) are not registrable: the engine treats each of its own
-// (pulling, NDP's trimming) specially.
+// has been read (a run has started), panics with the name.
+//
+// # Registering a transport
+//
+// RegisterTransport adds an end-to-end transport, in an init function:
+// a TransportSpec with a unique Name (a value of transport.kind), a
+// one-line Doc, the keys its flow ends read (Params), whether its flows
+// take a law (Law), and New, which makes a flow's Source and Sink from a
+// Flow (ExampleRegisterTransport). The fabric runs it as it runs window
+// and linerate at the switches, and gives it exactly this:
+//
+//   - Keys: Params may list only TransportKeys, the keys behind Flow's
+//     fields (transport.mss and transport.incast_mss, ack_size, min_rto,
+//     max_rto, rto_clock, dupthresh, sack, delayed_ack,
+//     delayed_ack_timeout), and with Law must list LawKeys; any other key
+//     panics at registration, named. The fabric fills every Flow field
+//     for every flow (Window, NDP's first window, stays 0; MSS is the
+//     flow's class's transport.mss or transport.incast_mss if Params
+//     lists transport.mss, else topology.mtu). Params are the keys
+//     transport.kind reads: a run that sets another transport key
+//     (transport.acks, transport.handshake, pull's or ndp's, or a Flow
+//     key not listed) is refused before it starts, naming the key. A
+//     transport has no parameters of its own: a tunable belongs in a law.
+//   - Law: each flow gets the law transport.cc names (Flow.Law), with
+//     transport.cc_params and the initial windows, and the fabric provides
+//     what the law reads (ECN marks, INT records, circuit ECE); a flow
+//     between racks on a rotor hears Source.OnCircuit. Without Law, no law
+//     is made and no flow hears OnCircuit.
+//   - Packets: the sending host makes a data packet of each segment
+//     Source.Next hands out, paced by Source.Rate, in turn with its other
+//     flows and after its waiting replies. Data and replies (the packet
+//     the Sink turned into its reply, Verdict Reply) are routed as
+//     window's and pass every switch's buffer policy, which may drop them;
+//     replies cross the fabric back (transport.acks = fabric) and reach
+//     OnReply with their data packet's INT records.
+//   - Timers: one event per flow at Source.Timer, re-read after every
+//     call into the Source; Sink.AckTimer for a reply held back (Verdict
+//     Hold, SendHeld).
+//   - Completion: the flow completes when its Sink returns Complete; its
+//     ends are freed once the Source is Done as well.
+//
+// What stays engine-only: the ToRs pulling host-buffered flows (pull,
+// and ndp's bulk flows under paths routing), NDP's trimming, header
+// queues and pull pacers (a Sink's WantPull fails the run, naming the
+// transport), the SYN/SYN-ACK handshake and ideal ACKs. Flow ends run
+// per packet and must not allocate. A duplicate name, or a call after
+// the registry has been read (a run has started), panics with the name.
 package cc

@@ -1,6 +1,7 @@
 package cc_test
 
 import (
+	"errors"
 	"reflect"
 	"slices"
 	"strings"
@@ -212,5 +213,34 @@ func TestRegisteredTransportAsksPull(t *testing.T) {
 	_, err := fabric.Run(cfg)
 	if err == nil || !strings.Contains(err.Error(), "transport asks-pull: its Sink asked for a PULL") {
 		t.Errorf("err %v, want the run refused naming asks-pull", err)
+	}
+}
+
+// TestRegisteredTransportConfigRefusals: a fabric.Config built by hand
+// is refused, naming the key, where it asks a registered transport for
+// what only the built-in ones have (ideal ACKs, a handshake, delayed
+// ACKs or an initial window it does not read).
+func TestRegisteredTransportConfigRefusals(t *testing.T) {
+	cfg := incastConfig("paced")
+	cfg.CC = ""
+	if err := cfg.Resolve(); err != nil {
+		t.Fatalf("paced: %v", err)
+	}
+	for _, c := range []struct {
+		key string
+		set func(*fabric.Config)
+	}{
+		{"transport.acks", func(c *fabric.Config) { c.Acks = fabric.AcksIdeal }},
+		{"transport.handshake", func(c *fabric.Config) { c.Handshake = true }},
+		{"transport.delayed_ack", func(c *fabric.Config) { c.DelayedAck = 2 }},
+		{"transport.init_window", func(c *fabric.Config) { c.CC, c.InitWindow = "dctcp", 4000 }},
+	} {
+		cfg := incastConfig("paced")
+		cfg.CC = ""
+		c.set(&cfg)
+		var ce *fabric.ConfigError
+		if err := cfg.Resolve(); !errors.As(err, &ce) || ce.Field != c.key {
+			t.Errorf("paced with %s set: %v, want an error naming it", c.key, err)
+		}
 	}
 }

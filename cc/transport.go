@@ -102,7 +102,7 @@ type Flow struct {
 	RTOClock  rotor.Time // windowed: RFC 6298's clock granularity G
 	DupThresh int        // windowed: fast retransmit threshold, segments; 0: timeouts only
 	SACK      bool       // windowed: SACK recovery (RFC 6675); false: NewReno (RFC 6582)
-	Window    int        // NDP: the first window, packets
+	Window    int        // NDP: the first window, packets (0 for other transports)
 	// DelAck > 1: the receiver ACKs every DelAck-th in-order segment, or
 	// DelAckTimeout after the first one it holds back (windowed flows;
 	// RFC 1122 §4.2.3.2, RFC 5681 §4.2); ≤ 1: every segment at once.

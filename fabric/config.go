@@ -529,6 +529,9 @@ func (c *Config) validate() error {
 	if c.Acks != AcksFabric && c.Acks != AcksIdeal {
 		return cfgErr("transport.acks", "unknown ACK path %q (want fabric or ideal)", c.Acks)
 	}
+	if _, builtin := builtinTransport(c.Transport); !builtin && c.Acks == AcksIdeal {
+		return cfgErr("transport.acks", "ideal ACKs are window's and pull's; transport.kind %s (registered) sends its replies through the fabric", c.Transport)
+	}
 	if err := c.validateVOQ(); err != nil {
 		return err
 	}
