@@ -85,7 +85,10 @@
 // cc.PulledSource) and a cc.Sink (cc.Receiver), made by the cc transport
 // registry's entry (cc.Transports) that transport.kind names; the
 // Transports registry here is cc's, plus what the fabric adds (the pull
-// and NDP ToR sides, transport.acks). The hosts drive the ends through
+// and NDP ToR sides, transport.acks). A transport registered with
+// cc.RegisterTransport runs as window and linerate do at the switches
+// (no pulling, no trimming; package cc's doc, "Registering a
+// transport"). The hosts drive the ends through
 // these two interfaces only (hosts.go): a free NIC sends a waiting reply
 // first, then asks the flows' sources for segments in turn (round robin,
 // honouring each Source's Rate; NDP: the flows with credit); a data packet
