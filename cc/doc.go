@@ -234,9 +234,9 @@
 //     window's and pass every switch's buffer policy, which may drop them;
 //     replies cross the fabric back (transport.acks = fabric) and reach
 //     OnReply with their data packet's INT records.
-//   - Timers: one event per flow at Source.Timer, re-read after every
-//     call into the Source; Sink.AckTimer for a reply held back (Verdict
-//     Hold, SendHeld).
+//   - Timers: one event per flow at Source.Timer, re-read after each
+//     Next, OnReply and OnTimeout; Sink.AckTimer for a reply held back
+//     (Verdict Hold, SendHeld).
 //   - Completion: the flow completes when its Sink returns Complete; its
 //     ends are freed once the Source is Done as well.
 //
