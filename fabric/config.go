@@ -129,10 +129,17 @@ type Config struct {
 	// (Query 0) and incast responses (Query > 0). InitWindow is the law's
 	// initial window in bytes (laws with the parameter init_window); 0:
 	// the law's default, cc.DefaultInitWindow. IncastInitWindow: 0 as
-	// InitWindow; InitWindowResponse: the whole response. Handshake: a
-	// SYN/SYN-ACK round trip before the first data (flowsetup.go).
+	// InitWindow; InitWindowResponse: the whole response. Handshake: how
+	// the connection opens before the first data, a name of Handshakes
+	// ("": HandshakeNone; handshake.go).
 	InitWindow, IncastInitWindow int64
-	Handshake, IncastHandshake   bool
+	Handshake, IncastHandshake   string
+	// SynTimeout and SynTries: a queued handshake's SYN is sent again
+	// SynTimeout after the first, doubling, SynTries SYNs at most; 0:
+	// DefaultSynTimeout, DefaultSynTries (read only with a queued
+	// handshake).
+	SynTimeout rotor.Time
+	SynTries   int
 	// MSS and IncastMSS: payload bytes per segment of the windowed
 	// background flows and incast responses (a data packet is its
 	// payload on the wire, docs/model.md); 0: MTU, IncastMSS 0: as MSS.
@@ -241,6 +248,8 @@ const (
 	DefaultSlowdown                  = SlowdownIdeal           // run.slowdown
 	DefaultDelayedAck                = 1                       // transport.delayed_ack: every segment ACKed (the ABM, Credence and Reverie ns-3 scripts' DelAckCount 0)
 	DefaultDelayedAckTimeout         = 200 * rotor.Millisecond // transport.delayed_ack_timeout (ns-3.39's DelAckTimeout; Linux's TCP_DELACK_MAX), capped at MinRTO/DelayedAckRTODivisor
+	DefaultSynTimeout                = 10 * rotor.Millisecond  // transport.syn_timeout: the ABM ns-3 example's ConnTimeout (ns-3.39's own default is 3 s)
+	DefaultSynTries                  = 6                       // transport.syn_tries: ns-3.39's ConnCount, which the ABM example sets again
 	// DelayedAckRTODivisor caps the default delayed-ACK timeout at
 	// MinRTO/5, Linux's ratio of TCP_DELACK_MIN (40 ms) to TCP_RTO_MIN
 	// (200 ms): a held ACK goes before the sender's first timeout.

@@ -30,7 +30,9 @@
 // ndp.go (the NDP transport's fabric side: trimming, pull pacing), pfc.go
 // (priority flow control on the leaf-spine: Config.Lossless classes, pause
 // and resume frames that cross links and stop the upstream port's class or
-// the host's NIC, headroom, PFCStats).
+// the host's NIC, headroom, PFCStats), flowsetup.go (per-class initial
+// windows, send jitter), handshake.go (how a windowed flow opens its
+// connection: none, an idle round trip, or SYN packets in the queues).
 //
 // The base RTT is one number per fabric (Config.baseRTT), read by every
 // consumer: the largest round trip, on an idle fabric, of a full-size data

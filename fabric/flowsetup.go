@@ -11,14 +11,9 @@ import (
 )
 
 // How a windowed flow starts, per traffic class (background flows and
-// incast responses): its law's initial window, and whether a SYN/SYN-ACK
-// round trip precedes the first data. And how its hosts send: with a
-// small random delay on every send an ACK releases (send jitter).
-//
-// The handshake is the SYN and the SYN-ACK on the flow's idle path, one
-// ACK-sized packet each way, store-and-forward (handshakeTime): the
-// flow's first data leaves that long after its start, and its FCT counts
-// it. SYNs are not queued or lost.
+// incast responses): its law's initial window, and how it opens its
+// connection (handshake.go). And how its hosts send: with a small random
+// delay on every send an ACK releases (send jitter).
 //
 // Send jitter breaks the ties of a deterministic engine: a host whose
 // NIC runs at its switch port's rate sends packets that reach a full
@@ -89,12 +84,8 @@ func (c *Config) validateSetup() error {
 			return cfgErr(k.key, "is read by the windowed flows, and transport.kind %s has none", c.Transport)
 		}
 	}
-	if (c.Handshake || c.IncastHandshake) && !slices.Contains(tp.Reads, "transport.handshake") {
-		key := "transport.handshake"
-		if !c.Handshake {
-			key = "transport.incast_handshake"
-		}
-		return cfgErr(key, "only the windowed transport opens connections (transport.kind window), not %s", c.Transport)
+	if err := c.validateHandshake(); err != nil {
+		return err
 	}
 	if err := Slowdowns.Check(c.Slowdown); err != nil {
 		return err
@@ -181,14 +172,6 @@ func (s *sim) lawValues(f workload.Flow) cc.Values {
 		v[cc.InitWindowKey] = float64((f.Bytes + mss - 1) / mss * mss)
 	}
 	return v
-}
-
-// handshakes reports whether flow f opens with a handshake.
-func (s *sim) handshakes(f workload.Flow) bool {
-	if f.Query > 0 {
-		return s.cfg.IncastHandshake
-	}
-	return s.cfg.Handshake
 }
 
 // openFlow lets windowed flow id send: its host lists it with the flows

@@ -20,7 +20,7 @@ func TestHandshake(t *testing.T) {
 		{ID: 1, Src: 1, Dst: 3, Bytes: 2500, Start: rotor.Millisecond, Query: 1},
 	}
 	cfg := lsConfig(2, 2, 2, 1, 10*rotor.Gbps, 10*rotor.Gbps, flows)
-	cfg.Handshake = true
+	cfg.Handshake = HandshakeIdle
 	r, err := Run(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -90,8 +90,8 @@ func TestFlowSetupRefused(t *testing.T) {
 		}},
 		{"init window of a law without one", "transport.init_window", func(c *Config) { c.CC, c.InitWindow = "hpcc", 15000 }},
 		{"negative init window", "transport.init_window", func(c *Config) { c.CC, c.InitWindow = "newreno", -5 }},
-		{"handshake at line rate", "transport.handshake", func(c *Config) { c.Transport, c.Handshake = LineRate, true }},
-		{"incast handshake with ndp", "transport.incast_handshake", func(c *Config) { c.Transport, c.IncastHandshake = NDP, true }},
+		{"handshake at line rate", "transport.handshake", func(c *Config) { c.Transport, c.Handshake = LineRate, HandshakeIdle }},
+		{"incast handshake with ndp", "transport.incast_handshake", func(c *Config) { c.Transport, c.IncastHandshake = NDP, HandshakeIdle }},
 		{"negative jitter", "transport.send_jitter", func(c *Config) { c.SendJitter = -3 }},
 		{"huge jitter", "transport.send_jitter", func(c *Config) { c.SendJitter = 1000 }},
 		{"unknown slowdown", "run.slowdown", func(c *Config) { c.Slowdown = "fast" }},

@@ -80,11 +80,14 @@ func (s *sim) startFlow() {
 		if tp.Law {
 			s.watchCircuit(id)
 		}
-		if s.handshakes(f) { // its first data leaves after the SYN/SYN-ACK (flowsetup.go)
+		switch s.handshakeOf(f) { // its first data leaves after the SYN/SYN-ACK (handshake.go)
+		case HandshakeIdle:
 			s.q.Schedule(s.q.Now()+s.handshakeTime(f), evHandshake, id, 0)
-			return
+		case HandshakeQueued:
+			s.sendSyn(id)
+		default:
+			s.openFlow(id)
 		}
-		s.openFlow(id)
 	}
 }
 
@@ -301,6 +304,9 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 			s.m.hops[p.Hops]++
 		}
 	case packet.Trimmed:
+	case packet.Syn, packet.SynAck:
+		s.handshakeArrive(h, idx, p)
+		return
 	default:
 		s.fail("host %d: a %v packet reached a host", h, p.Kind)
 		s.pool.Free(idx)

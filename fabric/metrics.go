@@ -30,6 +30,7 @@ type metrics struct {
 	tailRx, tailTx, tailUp []int64
 	idealInFlight          int64
 	heldAcks               int64 // delayed ACKs the sinks hold back
+	syn                    synStats
 	circuitBytes, psBytes  int64
 	capBytes               int64 // circuit capacity during days so far
 	dayPorts               []int

@@ -238,3 +238,10 @@ func transportRegistry() Registry {
 func CongestionControls() Registry { return congestionControls() }
 
 var congestionControls = sync.OnceValue(ccRegistry)
+
+// transportReads reports whether transport.kind kind reads key (its
+// Transports entry's Reads).
+func transportReads(kind, key string) bool {
+	tp, _ := Transports().Lookup(kind)
+	return slices.Contains(tp.Reads, key)
+}

@@ -40,6 +40,8 @@ type Counters struct {
 	// PrebufferDropped counts the packets refused at a VOQ's prebuffer
 	// capacity (buffer.prebuffer); they are in DroppedPackets too.
 	PrebufferDropped int64
+	// Handshake counts the queued handshakes' SYNs; nil without one.
+	Handshake *HandshakeStats
 	// Trimmed counts the data packets switches cut to headers (transport
 	// ndp), TrimmedBytes the payload bytes cut, HeadersBounced the
 	// headers a full header queue returned to their senders, and
@@ -170,6 +172,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	}
 	r.InjectedData, r.DeliveredData, r.DroppedData = m.injectedData, m.deliveredData, m.droppedData
 	r.HopLimitDropped, r.PrebufferDropped = m.hopLimitDrops, m.prebufferDrops
+	r.Handshake = s.handshakeSummary()
 	s.fillPairs(r, stop)
 	r.PFC = s.pfcStats(stop)
 	r.ECN = s.markings()

@@ -179,6 +179,8 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.rto(target)
 	case evDelAck:
 		s.delAck(target)
+	case evSynTimer:
+		s.synTimer(target)
 	case evAckIdeal:
 		s.m.idealInFlight--
 		s.replyArrive(target, arg)

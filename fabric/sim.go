@@ -37,11 +37,12 @@ const (
 	evPFC                      // a PFC frame from global port target reaches its upstream (arg class | pause<<8)
 	evHandshake                // a windowed flow's handshake is over: it may send (target flow)
 	evDelAck                   // a delayed ACK's timer (target flow)
+	evSynTimer                 // a queued handshake's SYN timer (target flow)
 )
 
 // The event queue's ScheduleFirst keys hold kinds below des.MaxFirstKind:
 // this fails to compile otherwise.
-const _ = uint8(des.MaxFirstKind - 1 - evDelAck)
+const _ = uint8(des.MaxFirstKind - 1 - evSynTimer)
 
 type hostState struct {
 	busy   bool
@@ -65,6 +66,10 @@ type flowState struct {
 	// packet index + 1 of the ACK the sink holds back, 0: none.
 	ackTimerAt rotor.Time
 	heldAck    int32
+	// synTimerAt: a queued handshake's pending SYN timer, 0: none (open,
+	// failed or no such handshake); syns: the SYNs it sent.
+	synTimerAt rotor.Time
+	syns       uint8
 	finish     rotor.Time // last byte delivered, 0: not yet
 	ideal      rotor.Time
 	srcToR     int32 // racks of the source and destination hosts

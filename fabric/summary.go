@@ -169,6 +169,8 @@ type Summary struct {
 	PFC *PFCSummary `json:"pfc,omitempty"`
 	// ECN: the switches' marking per port rate, present only if they mark.
 	ECN []ECNSummary `json:"ecn,omitempty"`
+	// Handshake: the queued handshakes' SYNs, present only with one.
+	Handshake *HandshakeStats `json:"handshake,omitempty"`
 
 	Hops        []int64 `json:"hops"`
 	Reordered   int64   `json:"reordered_packets"`
@@ -231,6 +233,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 	s.Buffer.MeanBytes, s.Buffer.PeakBytes, s.Buffer.VOQMeanBytes = Num(r.BufferMean), r.BufferPeak, Num(r.VOQMean)
 	s.Buffer.P99Bytes, s.Buffer.VOQP99Bytes = Num(cdfQuantile(r.BufferCDF, 0.99)), Num(cdfQuantile(r.VOQCDF, 0.99))
 	s.Hops, s.Reordered, s.Retransmits, s.Timeouts, s.Events = r.Hops, r.Reordered, r.Retransmits, r.Timeouts, r.Events
+	s.Handshake = r.Handshake
 	if p := r.PFC; p != nil {
 		s.PFC = &PFCSummary{PauseFrames: p.PauseFrames, ResumeFrames: p.ResumeFrames,
 			PausedUs: Num(float64(p.PausedTime) / float64(rotor.Microsecond)), LosslessDropped: p.LosslessDropped}

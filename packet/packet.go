@@ -17,10 +17,12 @@ const (
 	Pull                // receiver's request for the next data packet (receiver-driven transports)
 	Pause               // PFC pause of the link's class
 	Resume              // PFC resume of the link's class
+	Syn                 // a connection's opening from its sender: the SYN (Seq 0), then the ACK of the SYN-ACK (Seq 1)
+	SynAck              // the receiver's answer to a SYN
 	numKinds
 )
 
-var kindNames = [numKinds]string{"data", "ack", "nack", "trimmed", "pull", "pause", "resume"}
+var kindNames = [numKinds]string{"data", "ack", "nack", "trimmed", "pull", "pause", "resume", "syn", "syn-ack"}
 
 func (k Kind) String() string {
 	if k < numKinds {

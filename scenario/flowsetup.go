@@ -36,10 +36,16 @@ func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
 	default:
 		cfg.IncastInitWindow = int64(p.posSize("transport.incast_init_window", incastMSS, false, ""))
 	}
-	cfg.Handshake = p.bool("transport.handshake")
+	cfg.Handshake = handshakeName(s.values["transport.handshake"])
 	cfg.IncastHandshake = cfg.Handshake
-	if s.values["transport.incast_handshake"] != "" {
-		cfg.IncastHandshake = p.bool("transport.incast_handshake")
+	if v := s.values["transport.incast_handshake"]; v != "" {
+		cfg.IncastHandshake = handshakeName(v)
+	}
+	if s.values["transport.syn_timeout"] != defaultOf("transport.syn_timeout") {
+		cfg.SynTimeout = p.posTime("transport.syn_timeout", false, "")
+	}
+	if s.values["transport.syn_tries"] != defaultOf("transport.syn_tries") {
+		cfg.SynTries = p.intIn("transport.syn_tries", 1, fabric.MaxSynTries, "")
 	}
 	cfg.DelayedAck = p.intIn("transport.delayed_ack", 1, fabric.MaxDelayedAck, "")
 	cfg.DelayedAckTimeout = p.posTime("transport.delayed_ack_timeout", true, "")
@@ -51,6 +57,19 @@ func (s *Spec) flowSetup(p *specParser, cfg *fabric.Config, mtu rotor.Bytes) {
 	default:
 		cfg.SendJitter = j
 	}
+}
+
+// handshakeName is the fabric's name of a transport.handshake value:
+// true and false, the key's values before the queued handshake, stand
+// for idle and none (an unknown name is the Config's error).
+func handshakeName(v string) string {
+	switch v {
+	case "true":
+		return fabric.HandshakeIdle
+	case "false":
+		return fabric.HandshakeNone
+	}
+	return v
 }
 
 // checkIncastSetup refuses the incast set-up keys when the workload has

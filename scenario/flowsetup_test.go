@@ -17,12 +17,17 @@ func TestFlowSetupKeys(t *testing.T) {
 	c := buildSpec(t, append(incast, "transport.cc=cubic", "transport.init_window=55pkt",
 		"transport.incast_init_window=response", "transport.handshake=true", "transport.incast_handshake=false",
 		"run.slowdown=ns3")...).Config
-	if c.InitWindow != 55*1500 || c.IncastInitWindow != fabric.InitWindowResponse || !c.Handshake || c.IncastHandshake || c.Slowdown != fabric.SlowdownNS3 {
+	if c.InitWindow != 55*1500 || c.IncastInitWindow != fabric.InitWindowResponse || c.Handshake != fabric.HandshakeIdle || c.IncastHandshake != fabric.HandshakeNone || c.Slowdown != fabric.SlowdownNS3 {
 		t.Errorf("got init %d, incast %d, handshake %v/%v, slowdown %q", c.InitWindow, c.IncastInitWindow, c.Handshake, c.IncastHandshake, c.Slowdown)
 	}
 	c = buildSpec(t, append(incast, "transport.handshake=true", "transport.send_jitter=0")...).Config
-	if !c.IncastHandshake || c.SendJitter != fabric.NoSendJitter || c.InitWindow != 0 {
+	if c.IncastHandshake != fabric.HandshakeIdle || c.SendJitter != fabric.NoSendJitter || c.InitWindow != 0 {
 		t.Errorf("got incast handshake %v (want as transport.handshake), jitter %g (want off), init %d (want the law's default)", c.IncastHandshake, c.SendJitter, c.InitWindow)
+	}
+	// The queued handshake and its SYN timer's keys.
+	c = buildSpec(t, append(incast, "transport.handshake=queued", "transport.incast_handshake=idle", "transport.syn_timeout=3ms", "transport.syn_tries=2")...).Config
+	if c.Handshake != fabric.HandshakeQueued || c.IncastHandshake != fabric.HandshakeIdle || c.SynTimeout != 3*rotor.Millisecond || c.SynTries != 2 {
+		t.Errorf("got handshake %q/%q, SYN timeout %v, tries %d", c.Handshake, c.IncastHandshake, c.SynTimeout, c.SynTries)
 	}
 	// Per-class MSS: pkt is a segment of the class's MSS.
 	c = buildSpec(t, append(incast, "transport.cc=cubic", "transport.mss=1000", "transport.incast_mss=400",

@@ -126,6 +126,13 @@ func (f *FBA) Tick(_ rotor.Time, s *State) {
 // 1) and γ (the queue's measured drain rate over its port rate) are
 // refreshed once per Period (an RTT); between refreshes the per-queue
 // saturation sum is kept exact in O(1) per packet.
+//
+// Two rules of ns-3's GenQueueDisc (the ABM paper's public code) may
+// replace rdcn's: with np_at_arrivals a queue's saturation is the one
+// its last arrival found before joining (ns-3 records it only at
+// arrivals, so a queue that drained keeps counting), and with gamma_ns3 a
+// measured γ below 1/queues or above 1 becomes 1 (rdcn clamps it to
+// [1/queues, 1]).
 type ABM struct {
 	alpha   classAlpha
 	unsched float64
@@ -137,12 +144,23 @@ type ABM struct {
 	deq    []int64            // bytes dequeued per queue this period
 	gamma  []float64          // per queue, snapshot
 	nq     int
+
+	// arrivalSat (np_at_arrivals; nil: off): each queue's saturation as
+	// its last arrival found it, arrivalSum its sum per priority.
+	arrivalSat []float64
+	arrivalSum [MaxQueues]float64
+	gammaNS3   bool
 }
 
 func (ABM) Name() string { return "abm" }
 
 func (m *ABM) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 	k := s.Prio(q)
+	if m.arrivalSat != nil {
+		sat := m.satOf(s.Queues[q].Bytes)
+		m.arrivalSum[k] += sat - m.arrivalSat[q]
+		m.arrivalSat[q] = sat
+	}
 	alpha := m.alpha[k]
 	if a.Unsched {
 		alpha = m.unsched
@@ -188,14 +206,26 @@ func (m *ABM) Tick(_ rotor.Time, s *State) {
 	for q := range s.Queues {
 		m.satSum[q%m.nq] += m.satOf(s.Queues[q].Bytes)
 	}
+	sum := &m.satSum
+	if m.arrivalSat != nil {
+		m.arrivalSum = [MaxQueues]float64{}
+		for q, sat := range m.arrivalSat {
+			m.arrivalSum[q%m.nq] += sat
+		}
+		sum = &m.arrivalSum
+	}
 	for k := 0; k < m.nq; k++ {
-		m.np[k] = max(m.satSum[k], 1)
+		m.np[k] = max(sum[k], 1)
 	}
 	secs := m.period.Seconds()
 	for q := range m.gamma {
 		p := &s.Ports[s.Queues[q].Port]
 		g := float64(m.deq[q]) * 8 / (float64(p.Rate) * secs)
-		if m.deq[q] == 0 {
+		switch {
+		case m.gammaNS3 && (g < 1/float64(m.nq) || g > 1):
+			g = 1
+		case m.gammaNS3:
+		case m.deq[q] == 0:
 			g = 1 / float64(max(bits.OnesCount8(p.Active), 1))
 		}
 		m.gamma[q] = min(max(g, 1/float64(m.nq)), 1)

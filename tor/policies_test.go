@@ -183,3 +183,85 @@ func TestLQDDropsOnlyWhenFull(t *testing.T) {
 		t.Error("no push-out: the test did not congest")
 	}
 }
+
+// abmBurst enqueues 1,500 B packets into queue q of port (q / queues)
+// until one is refused and returns how many were admitted.
+func abmBurst(sw *Switch, port int32, class uint8, first int32) int {
+	n := 0
+	for k := first; ; k++ {
+		if ok, _ := sw.Enqueue(0, &Arrival{Size: 1500, Port: port, Class: class}, k); !ok {
+			return n
+		}
+		n++
+	}
+}
+
+// ABM's n_p with ns-3's rule (np_at_arrivals): two ports fill to the
+// saturation level (21 packets: the last arrival finds 20 × 1,500 B =
+// sat) and drain. rdcn's n_p at the next refresh counts the empty queues
+// as 0, so n_p = 1, and a burst into a third port stops where k·1,500 ≤
+// α·(B − (k−1)·1,500) with α = 0.5, B = 10^6: k = 222. ns-3's queues keep
+// the saturation their last arrival found, 1 each: n_p = 2, and the burst
+// stops where k·1,500 ≤ (α/2)·(B − (k−1)·1,500): k = 133.
+func TestABMNPAtArrivals(t *testing.T) {
+	cfg := cfgN(4, 1, 1_000_000, rotor.Gbps)
+	for _, tc := range []struct {
+		rule float64
+		want int
+	}{{0, 222}, {1, 133}} {
+		p, err := NewBufferPolicy("abm", map[string]float64{"np_at_arrivals": tc.rule}, Env{Switch: &cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw, _ := NewSwitch(cfg, p, nil)
+		sw.Tick(cfg.RTT)
+		h := int32(0)
+		for port := int32(0); port < 2; port++ {
+			for k := 0; k < 21; k++ {
+				if ok, _ := sw.Enqueue(0, &Arrival{Size: 1500, Port: port}, h); !ok {
+					t.Fatalf("rule %v: packet %d of port %d refused", tc.rule, k, port)
+				}
+				h++
+			}
+			for k := 0; k < 21; k++ {
+				sw.DequeueQueue(0, port)
+			}
+		}
+		sw.Tick(2 * cfg.RTT)
+		if got := abmBurst(sw, 2, 0, h); got != tc.want {
+			t.Errorf("np_at_arrivals %v: burst admitted %d packets, want %d", tc.rule, got, tc.want)
+		}
+	}
+}
+
+// ABM's γ with ns-3's rule (gamma_ns3): a queue of a two-queue port
+// drains 3 packets (4,500 B) in a 120 µs period at 1 Gbps, γ = 0.3.
+// rdcn clamps it to 1/2: a burst into that queue then stops where k·1,500
+// ≤ 0.5·0.5·(B − (k−1)·1,500): k = 133. ns-3 sets a γ below 1/2 to 1: k =
+// 222 (as TestABMNPAtArrivals: n_p is 1 in both, the queue having drained).
+func TestABMGammaNS3(t *testing.T) {
+	cfg := cfgN(4, 2, 1_000_000, rotor.Gbps)
+	for _, tc := range []struct {
+		rule float64
+		want int
+	}{{0, 133}, {1, 222}} {
+		p, err := NewBufferPolicy("abm", map[string]float64{"gamma_ns3": tc.rule, "period_us": 120}, Env{Switch: &cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sw, _ := NewSwitch(cfg, p, nil)
+		for k := int32(0); k < 3; k++ {
+			sw.Enqueue(0, &Arrival{Size: 1500}, k)
+		}
+		for k := 0; k < 3; k++ {
+			sw.DequeueQueue(0, 0)
+		}
+		sw.Tick(120 * rotor.Microsecond)
+		if got := abmBurst(sw, 0, 0, 3); got != tc.want {
+			t.Errorf("gamma_ns3 %v: burst admitted %d packets, want %d", tc.rule, got, tc.want)
+		}
+	}
+	if _, err := NewBufferPolicy("abm", map[string]float64{"gamma_ns3": 0.5}, Env{Switch: &cfg}); err == nil {
+		t.Error("gamma_ns3 0.5: no error")
+	}
+}

@@ -70,17 +70,32 @@ var abmParams = []Param{pAlpha, pAlphaHi, pHi,
 	{Name: "sat", Derive: mtus(20), Positive: true, Doc: "bytes at which a queue counts fully congested (20 MTU)"},
 	{Name: "period_us", Derive: rtt, Positive: true, Doc: "n_p and μ update period, µs (one base RTT)"}}
 
-func newABM(a classAlpha, v map[string]float64, e Env) *ABM {
+// abmNS3Params choose ns-3's GenQueueDisc rules for ABM's state (abm
+// only; ABM's doc comment).
+var abmNS3Params = []Param{
+	{Name: "np_at_arrivals", Doc: "1: a queue counts in n_p with the saturation its last arrival found, before joining (ns-3's GenQueueDisc records it only then, so a drained queue keeps counting); 0: as it is at the refresh"},
+	{Name: "gamma_ns3", Doc: "1: a measured γ below 1/queues or above 1 is 1 (ns-3's UpdateDequeueRate); 0: clamped to [1/queues, 1], 1/(non-empty queues) for a queue that sent nothing"}}
+
+func newABM(a classAlpha, v map[string]float64, e Env) (*ABM, error) {
 	n := e.Switch.Ports * e.Switch.Queues
 	m := &ABM{alpha: a, unsched: v["alpha_unsched"], sat: v["sat"], period: us(v["period_us"]),
 		deq: make([]int64, n), gamma: make([]float64, n), nq: e.Switch.Queues}
+	for _, p := range abmNS3Params {
+		if x := v[p.Name]; x != 0 && x != 1 {
+			return nil, fmt.Errorf("%s %v: must be 0 or 1", p.Name, x)
+		}
+	}
+	m.gammaNS3 = v["gamma_ns3"] == 1
+	if v["np_at_arrivals"] == 1 {
+		m.arrivalSat = make([]float64, n)
+	}
 	for k := range m.np {
 		m.np[k] = 1
 	}
 	for q := range m.gamma {
 		m.gamma[q] = 1
 	}
-	return m
+	return m, nil
 }
 
 var sonicParams = []Param{{Name: "alpha_in_lossless", Default: 1, Positive: true, Doc: "ingress α of lossless classes"},
@@ -175,10 +190,13 @@ var builtinPolicies = []PolicySpec{
 			return f, err
 		}},
 	{Name: "abm", Doc: "Active Buffer Management: α_p·(1/n_p)·(μ/b)·(B − Q), n_p and μ every RTT",
-		Params: abmParams,
+		Params: slices.Concat(abmParams, abmNS3Params),
 		Build: func(v map[string]float64, e Env) (BufferPolicy, error) {
 			a, err := alphas(v, e)
-			return newABM(a, v, e), err
+			if err != nil {
+				return nil, err
+			}
+			return newABM(a, v, e)
 		}},
 	{Name: "lqd", Doc: "Longest Queue Drop: push out the longest queue's tail",
 		Build: func(_ map[string]float64, e Env) (BufferPolicy, error) {
@@ -240,7 +258,8 @@ var builtinPolicies = []PolicySpec{
 			m, err := newSonic(v, e)
 			a := newClassAlpha(1, 1, 0) // unused: Sonic's α apply
 			n := e.Switch.Ports * e.Switch.Queues
-			sa := &SonicABM{Sonic: m, ABM: newABM(a, v, e), inDeq: make([]int64, n), inGamma: make([]float64, n)}
+			abm, _ := newABM(a, v, e) // sonic-abm has none of abmNS3Params: no error
+			sa := &SonicABM{Sonic: m, ABM: abm, inDeq: make([]int64, n), inGamma: make([]float64, n)}
 			for k := range sa.inNP {
 				sa.inNP[k] = 1
 			}
