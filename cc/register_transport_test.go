@@ -231,7 +231,7 @@ func TestRegisteredTransportConfigRefusals(t *testing.T) {
 		set func(*fabric.Config)
 	}{
 		{"transport.acks", func(c *fabric.Config) { c.Acks = fabric.AcksIdeal }},
-		{"transport.handshake", func(c *fabric.Config) { c.Handshake = true }},
+		{"transport.handshake", func(c *fabric.Config) { c.Handshake = fabric.HandshakeIdle }},
 		{"transport.delayed_ack", func(c *fabric.Config) { c.DelayedAck = 2 }},
 		{"transport.init_window", func(c *fabric.Config) { c.CC, c.InitWindow = "dctcp", 4000 }},
 	} {
