@@ -14,67 +14,10 @@ import "math"
 // the work done (arc visits).
 func (s *pathSolver) coupledStep(budget int) int {
 	nt := &s.nt
-	nt.p, nt.b, nt.g, nt.m = nt.p[:0], nt.b[:0], nt.g[:0], nt.m[:0]
-	work := 0
-	for _, act := range s.active {
-		if len(act) < 2 {
-			continue
-		}
-		b := act[0]
-		for _, p := range act {
-			if s.x[p] > s.x[b] {
-				b = p
-			}
-		}
-		cb, hb := 0.0, 0.0
-		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			cb += s.l[a]
-			hb += s.l[a] / s.cap[a]
-			s.mark[a] = true
-		}
-		for _, p := range act {
-			if p == b {
-				continue
-			}
-			c, h, shared := 0.0, 0.0, 0.0
-			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				c += s.l[a]
-				w := s.l[a] / s.cap[a]
-				h += w
-				if s.mark[a] {
-					shared += w
-				}
-			}
-			work += int(s.off[p+1] - s.off[p])
-			if g := c - cb; s.x[p] > 0 || g < 0 {
-				nt.p = append(nt.p, p)
-				nt.b = append(nt.b, b)
-				nt.g = append(nt.g, g)
-				nt.m = append(nt.m, s.beta*max(h+hb-2*shared, 1e-300))
-			}
-		}
-		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.mark[a] = false
-		}
-	}
+	work := s.newtonVariables()
 	m := len(nt.p)
 	if m == 0 {
 		return work
-	}
-	// The variables come in runs sharing a basic path (one commodity
-	// each); arcs lists every arc of their paths once.
-	nt.runs, nt.arcs = nt.runs[:0], nt.arcs[:0]
-	for i, p := range nt.p {
-		b := nt.b[i]
-		if i == 0 || b != nt.b[i-1] {
-			nt.runs = append(nt.runs, int32(i))
-			nt.arcs = s.appendUnmarked(nt.arcs, b)
-		}
-		nt.arcs = s.appendUnmarked(nt.arcs, p)
-	}
-	nt.runs = append(nt.runs, int32(m))
-	for _, a := range nt.arcs {
-		s.mark[a] = false
 	}
 	nt.v = resize(nt.v, m)
 	nt.r = resize(nt.r, m)
@@ -133,6 +76,73 @@ func (s *pathSolver) coupledStep(budget int) int {
 			s.applyStep(nt.d)
 			return work
 		}
+	}
+	return work
+}
+
+// newtonVariables sets up the coupled step's variables in s.nt: per
+// commodity its largest path as the basic one and the paths with flow or
+// cheaper than it, with their gradients and diagonal preconditioner. It
+// returns the work done (arc visits).
+func (s *pathSolver) newtonVariables() int {
+	nt := &s.nt
+	nt.p, nt.b, nt.g, nt.m = nt.p[:0], nt.b[:0], nt.g[:0], nt.m[:0]
+	work := 0
+	for _, act := range s.active {
+		if len(act) < 2 {
+			continue
+		}
+		b := act[0]
+		for _, p := range act {
+			if s.x[p] > s.x[b] {
+				b = p
+			}
+		}
+		cb, hb := 0.0, 0.0
+		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
+			cb += s.l[a]
+			hb += s.l[a] / s.cap[a]
+			s.mark[a] = true
+		}
+		for _, p := range act {
+			if p == b {
+				continue
+			}
+			c, h, shared := 0.0, 0.0, 0.0
+			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+				c += s.l[a]
+				w := s.l[a] / s.cap[a]
+				h += w
+				if s.mark[a] {
+					shared += w
+				}
+			}
+			work += int(s.off[p+1] - s.off[p])
+			if g := c - cb; s.x[p] > 0 || g < 0 {
+				nt.p = append(nt.p, p)
+				nt.b = append(nt.b, b)
+				nt.g = append(nt.g, g)
+				nt.m = append(nt.m, s.beta*max(h+hb-2*shared, 1e-300))
+			}
+		}
+		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
+			s.mark[a] = false
+		}
+	}
+	// The variables come in runs sharing a basic path (one commodity
+	// each); arcs lists every arc of their paths once.
+	nt.runs, nt.arcs = nt.runs[:0], nt.arcs[:0]
+	for i, p := range nt.p {
+		b := nt.b[i]
+		if i == 0 || b != nt.b[i-1] {
+			nt.runs = append(nt.runs, int32(i))
+			nt.arcs = s.appendUnmarked(nt.arcs, b)
+		}
+		nt.arcs = s.appendUnmarked(nt.arcs, p)
+	}
+	nt.runs = append(nt.runs, int32(len(nt.p)))
+	for _, a := range nt.arcs {
+		s.mark[a] = false
 	}
 	return work
 }
