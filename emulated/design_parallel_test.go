@@ -81,9 +81,25 @@ func TestRecommendParallelMatchesSerial64(t *testing.T) {
 	}
 }
 
+// reference32 is each design's interval at n = 32, U = 4 from the solver
+// before issue 28's coupled-step rewrite (commit 9f8b614), which also
+// recommended rotornet at Δ = 1 µs.
+var reference32 = map[string][2]float64{
+	"static":   {0.26821362940634685, 0.27078897945186753},
+	"rotornet": {0.497447017606165, 0.5004824833539698},
+	"opera":    {0.497447017606165, 0.5004824833539698},
+	"mars-8":   {0.35457569503175035, 0.35768750092497714},
+	"mars-12":  {0.38659910599437813, 0.3900951408348394},
+	"mars-16":  {0.3313963398605053, 0.33353838999728735},
+	"mars-20":  {0.43762750428464037, 0.44159080868219064},
+	"mars-24":  {0.4500738926600101, 0.45448464095862445},
+	"mars-28":  {0.46484405946224566, 0.4695324774081338},
+}
+
 // Every interval the parallel Recommend prints is a certificate: each
 // design's θ0 and upper0 are exactly those of a serial solve whose flow
-// and dual lengths Verify accepts.
+// and dual lengths Verify accepts. Each overlaps the older solver's
+// interval (reference32; both contain θ*), with the same recommendation.
 func TestRecommendIntervalsVerify(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
@@ -119,10 +135,16 @@ func TestRecommendIntervalsVerify(t *testing.T) {
 		if r.Lower != d.Theta0 || r.Upper != d.Upper0 {
 			t.Errorf("%s: Recommend [%v, %v], serial certificate [%v, %v]", d.Name, d.Theta0, d.Upper0, r.Lower, r.Upper)
 		}
+		if ref, ok := reference32[d.Name]; !ok || d.Theta0 > ref[1] || ref[0] > d.Upper0 {
+			t.Errorf("%s: [%v, %v], the older solver's [%v, %v]: disjoint or missing", d.Name, d.Theta0, d.Upper0, ref[0], ref[1])
+		}
 		certified++
 	}
-	if certified < 3 {
-		t.Errorf("only %d designs certified", certified)
+	if certified != len(reference32) {
+		t.Errorf("%d designs certified, the reference has %d", certified, len(reference32))
+	}
+	if p, d, ok := ds.Recommended(); !ok || d.Name != "rotornet" || p.Slot != rotor.Microsecond {
+		t.Errorf("recommended %s, the reference rotornet at 1µs", ds.Reason())
 	}
 }
 

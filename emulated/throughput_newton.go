@@ -14,49 +14,7 @@ import "math"
 // the work done (arc visits).
 func (s *pathSolver) coupledStep(budget int) int {
 	nt := &s.nt
-	nt.p, nt.b, nt.g, nt.m = nt.p[:0], nt.b[:0], nt.g[:0], nt.m[:0]
-	work := 0
-	for _, act := range s.active {
-		if len(act) < 2 {
-			continue
-		}
-		b := act[0]
-		for _, p := range act {
-			if s.x[p] > s.x[b] {
-				b = p
-			}
-		}
-		cb, hb := 0.0, 0.0
-		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			cb += s.l[a]
-			hb += s.l[a] / s.cap[a]
-			s.mark[a] = true
-		}
-		for _, p := range act {
-			if p == b {
-				continue
-			}
-			c, h, shared := 0.0, 0.0, 0.0
-			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				c += s.l[a]
-				w := s.l[a] / s.cap[a]
-				h += w
-				if s.mark[a] {
-					shared += w
-				}
-			}
-			work += int(s.off[p+1] - s.off[p])
-			if g := c - cb; s.x[p] > 0 || g < 0 {
-				nt.p = append(nt.p, p)
-				nt.b = append(nt.b, b)
-				nt.g = append(nt.g, g)
-				nt.m = append(nt.m, s.beta*max(h+hb-2*shared, 1e-300))
-			}
-		}
-		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.mark[a] = false
-		}
-	}
+	work := s.newtonVariables()
 	m := len(nt.p)
 	if m == 0 {
 		return work
@@ -122,10 +80,79 @@ func (s *pathSolver) coupledStep(budget int) int {
 	return work
 }
 
+// newtonVariables sets up the coupled step's variables in s.nt: per
+// commodity its largest path as the basic one and the paths with flow or
+// cheaper than it, with their gradients and diagonal preconditioner. It
+// returns the work done (arc visits).
+func (s *pathSolver) newtonVariables() int {
+	nt := &s.nt
+	nt.p, nt.b, nt.g, nt.m = nt.p[:0], nt.b[:0], nt.g[:0], nt.m[:0]
+	work := 0
+	for _, act := range s.active {
+		if len(act) < 2 {
+			continue
+		}
+		b := act[0]
+		for _, p := range act {
+			if s.x[p] > s.x[b] {
+				b = p
+			}
+		}
+		cb, hb := 0.0, 0.0
+		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
+			cb += s.l[a]
+			hb += s.l[a] / s.cap[a]
+			s.mark[a] = true
+		}
+		for _, p := range act {
+			if p == b {
+				continue
+			}
+			c, h, shared := 0.0, 0.0, 0.0
+			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+				c += s.l[a]
+				w := s.l[a] / s.cap[a]
+				h += w
+				if s.mark[a] {
+					shared += w
+				}
+			}
+			work += int(s.off[p+1] - s.off[p])
+			if g := c - cb; s.x[p] > 0 || g < 0 {
+				nt.p = append(nt.p, p)
+				nt.b = append(nt.b, b)
+				nt.g = append(nt.g, g)
+				nt.m = append(nt.m, s.beta*max(h+hb-2*shared, 1e-300))
+			}
+		}
+		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
+			s.mark[a] = false
+		}
+	}
+	// The variables come in runs sharing a basic path (one commodity
+	// each); arcs lists every arc of their paths once.
+	nt.runs, nt.arcs = nt.runs[:0], nt.arcs[:0]
+	for i, p := range nt.p {
+		b := nt.b[i]
+		if i == 0 || b != nt.b[i-1] {
+			nt.runs = append(nt.runs, int32(i))
+			nt.arcs = s.appendUnmarked(nt.arcs, b)
+		}
+		nt.arcs = s.appendUnmarked(nt.arcs, p)
+	}
+	nt.runs = append(nt.runs, int32(len(nt.p)))
+	for _, a := range nt.arcs {
+		s.mark[a] = false
+	}
+	return work
+}
+
 type newtonScratch struct {
 	p, b                 []int32
 	g, m, v, r, z, d, hd []float64
 	basic                []float64 // per path id: change of a basic path
+	runs                 []int32   // p[runs[r]:runs[r+1]] share a basic path
+	arcs                 []int32   // every arc of the variables' paths, once
 }
 
 func resize(x []float64, n int) []float64 {
@@ -144,44 +171,61 @@ func dot(a, b []float64) float64 {
 }
 
 // hessVec sets out = H·v for the variables of s.nt and returns the work.
+// A run's basic path is summed once for all its variables.
 func (s *pathSolver) hessVec(v, out []float64) int {
 	nt := &s.nt
 	work := 0
-	for i, p := range nt.p {
-		b := nt.b[i]
-		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.acc[a] += v[i]
+	for r := 0; r+1 < len(nt.runs); r++ {
+		i0, i1 := nt.runs[r], nt.runs[r+1]
+		sum := 0.0
+		for i := i0; i < i1; i++ {
+			p := nt.p[i]
+			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+				s.acc[a] += v[i]
+			}
+			sum += v[i]
+			work += int(s.off[p+1] - s.off[p])
 		}
+		b := nt.b[i0]
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.acc[a] -= v[i]
+			s.acc[a] -= sum
 		}
-		work += int(s.off[p+1]-s.off[p]) + int(s.off[b+1]-s.off[b])
+		work += int(s.off[b+1] - s.off[b])
 	}
-	for i, p := range nt.p {
-		b := nt.b[i]
-		h := 0.0
-		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			h += s.l[a] / s.cap[a] * s.acc[a]
-		}
+	for r := 0; r+1 < len(nt.runs); r++ {
+		i0, i1 := nt.runs[r], nt.runs[r+1]
+		b := nt.b[i0]
+		hb := 0.0
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			h -= s.l[a] / s.cap[a] * s.acc[a]
+			hb += s.l[a] / s.cap[a] * s.acc[a]
 		}
-		out[i] = s.beta * h
+		for i := i0; i < i1; i++ {
+			p := nt.p[i]
+			h := 0.0
+			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+				h += s.l[a] / s.cap[a] * s.acc[a]
+			}
+			out[i] = s.beta * (h - hb)
+		}
 	}
 	s.clearAcc()
 	return 3 * work
 }
 
+// appendUnmarked appends the arcs of path p not yet marked, marking them.
+func (s *pathSolver) appendUnmarked(arcs []int32, p int32) []int32 {
+	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
+		if !s.mark[a] {
+			s.mark[a] = true
+			arcs = append(arcs, a)
+		}
+	}
+	return arcs
+}
+
 func (s *pathSolver) clearAcc() {
-	nt := &s.nt
-	for i, p := range nt.p {
-		b := nt.b[i]
-		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.acc[a] = 0
-		}
-		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.acc[a] = 0
-		}
+	for _, a := range s.nt.arcs {
+		s.acc[a] = 0
 	}
 }
 
@@ -210,19 +254,13 @@ func (s *pathSolver) stepChange(dx []float64) (dPhi float64, feasible bool) {
 			feasible = false
 		}
 	}
-	// Σ over touched arcs of c_e·(l_e(F+Δ) − l_e(F)): each arc once, as
-	// acc is cleared when first visited.
-	for i, p := range nt.p {
-		b := nt.b[i]
-		for _, q := range [2]int32{p, b} {
-			for _, a := range s.arcs[s.off[q]:s.off[q+1]] {
-				if y := s.acc[a]; y != 0 {
-					c := s.cap[a]
-					z := s.beta*s.load[a]/c - s.lift
-					dPhi += c * (math.Exp(min(700, z+s.beta*y/c)) - math.Exp(min(700, max(-700, z))))
-					s.acc[a] = 0
-				}
-			}
+	// Σ over the touched arcs of c_e·(l_e(F+Δ) − l_e(F)).
+	for _, a := range nt.arcs {
+		if y := s.acc[a]; y != 0 {
+			c := s.cap[a]
+			z := s.beta*s.load[a]/c - s.lift
+			dPhi += c * (math.Exp(min(700, z+s.beta*y/c)) - math.Exp(min(700, max(-700, z))))
+			s.acc[a] = 0
 		}
 	}
 	return dPhi, feasible
@@ -246,13 +284,10 @@ func (s *pathSolver) applyStep(dx []float64) {
 			s.load[a] -= d
 		}
 	}
-	for i, p := range nt.p {
-		b := nt.b[i]
-		for _, q := range [2]int32{p, b} {
-			for _, a := range s.arcs[s.off[q]:s.off[q+1]] {
-				s.l[a] = s.arcCost(int(a))
-			}
-		}
+	for _, a := range nt.arcs {
+		s.l[a] = s.arcCost(int(a))
+	}
+	for _, b := range nt.b {
 		if s.x[b] < 0 {
 			s.x[b] = 0
 		}

@@ -633,14 +633,21 @@ func (s *pathSolver) equilibrate(k int) int {
 			big = p
 		}
 	}
+	drifted := int32(-1)
 	if drift := d - sum; drift != 0 && s.x[big]+drift >= 0 {
 		s.x[big] += drift
 		for _, a := range s.arcs[s.off[big]:s.off[big+1]] {
 			s.load[a] += drift
 		}
+		drifted = big
 	}
+	// Only the arcs of paths whose flow moved have new loads (the others'
+	// costs would be recomputed to the same values).
 	for _, b := range bp {
 		p := act[b.i]
+		if alpha*b.mu == 0 && p != drifted {
+			continue
+		}
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 			s.l[a] = s.arcCost(int(a))
 		}
