@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -223,4 +224,44 @@ func TestNDPOperaSimKeys(t *testing.T) {
 	if _, err := newSimFor(operaSimConfig(t, nil, 8, 10)); err != nil {
 		t.Errorf("operasim on a rotor fabric: %v", err)
 	}
+}
+
+// TestNDPOperaSimNoAllocPerPacket: opera-sim's port model allocates
+// nothing per packet. The incast of TestNDPOperaSimConserves (RotorLB)
+// runs with 300 kB and 1.2 MB per flow: the longer run delivers about
+// four times the packets and trims far more, but allocates about as
+// often (set-up, and the growth of queues): the extra allocations are
+// under 1 % of the extra packets.
+func TestNDPOperaSimNoAllocPerPacket(t *testing.T) {
+	run := func(bytes int64) (uint64, *Result, int64) {
+		var flows []workload.Flow
+		for i := range 3 {
+			flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 3, Bytes: bytes})
+		}
+		cfg := operaSimConfig(t, flows, 4, 8)
+		cfg.Routing, cfg.SimTime, cfg.NDPWindow, cfg.Check = RotorLB, 50*rotor.Millisecond, 7, false
+		s, err := newSimFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ms0, ms1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		r, err := s.run()
+		runtime.ReadMemStats(&ms1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ms1.Mallocs - ms0.Mallocs, r, s.ndp.trimmedLast
+	}
+	a1, r1, l1 := run(300_000)
+	a2, r2, l2 := run(1_200_000)
+	dp := r2.DeliveredPackets - r1.DeliveredPackets
+	if dp < 1_500 || r2.Trimmed-r1.Trimmed < 100 || l2 <= l1 {
+		t.Fatalf("%d more packets, %d more trims (%d → %d of the last packet): the longer run does not exercise the ports", dp, r2.Trimmed-r1.Trimmed, l1, l2)
+	}
+	if extra := float64(a2) - float64(a1); extra > 0.01*float64(dp) {
+		t.Errorf("%d allocations for %d packets, %d for %d: %.0f more for %d more packets", a1, r1.DeliveredPackets, a2, r2.DeliveredPackets, extra, dp)
+	}
+	t.Logf("%d allocations for %d packets (%d trims), %d for %d (%d)", a1, r1.DeliveredPackets, r1.Trimmed, a2, r2.DeliveredPackets, r2.Trimmed)
 }
