@@ -211,7 +211,7 @@ func (s *sim) checkConservation(full bool) {
 	s.checkSwitches()
 	var inNet int64
 	for _, tr := range s.switches() {
-		inNet += tr.Used() + tr.HeaderBytes()
+		inNet += tr.Used() + tr.HeaderBytes() + tr.PrivateBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
 	for _, w := range s.pull.waiting {
