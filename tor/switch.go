@@ -582,7 +582,7 @@ func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
 func (sw *Switch) placePlain(q int32, h int32, size int32) {
 	sw.q[q].Push(newEntry(h, size, false))
 	sw.add(q, size)
-	if u := sw.st.Used - sw.reserved; u > sw.PeakUsed {
+	if u := sw.st.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
 		sw.PeakUsed = u
 	}
 }
@@ -599,8 +599,8 @@ func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless b
 		}
 	}
 	sw.add(q, a.Size)
-	if s.Used-sw.reserved > sw.PeakUsed {
-		sw.PeakUsed = s.Used - sw.reserved
+	if u := s.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
+		sw.PeakUsed = u
 	}
 	if sw.enq != nil {
 		sw.enq.Enqueued(now, a, q, s)
@@ -671,6 +671,9 @@ func (sw *Switch) EnqueuePrivate(q int32, h int32, size int32) bool {
 	}
 	sw.add(q, size)
 	sw.st.Used -= int64(size) // not in the shared buffer
+	if u := sw.st.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
+		sw.PeakUsed = u
+	}
 	return true
 }
 
