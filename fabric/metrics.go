@@ -108,8 +108,10 @@ func (s *sim) sample() {
 	pulled := m.voqPulled // all zero between ToRs: only the entries pulledPresent set are cleared
 	var voqs float64      // bytes in all VOQs
 	for _, tr := range s.tors {
-		used := tr.Used() + tr.PrivateBytes() // operasim's private data queues are buffer too
-		if s.pulling {                        // pulled packets are tracked by the fabric, not in the ToR's queues
+		// operasim's private data queues are buffer too; pulled packets are
+		// tracked by the fabric, not in the ToR's queues.
+		used := tr.Used() + tr.PrivateBytes()
+		if s.pulling {
 			s.settle(tr.ID)
 			used += s.pulledPresent(tr.ID, pulled)
 		}
