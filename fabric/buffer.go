@@ -40,6 +40,10 @@ func (s *sim) newSwitch(id, sw int, c tor.Config) (*tor.ToR, error) {
 	c.RecordINT, c.Ints = s.cfg.RecordINT, s.ints
 	if s.cfg.Transport == NDP {
 		c.HeaderQueue = s.cfg.NDPHeaderQueue
+		if s.cfg.NDPPorts == NDPPortsOperaSim && c.Uplinks > 0 { // a rotor ToR: opera-sim's CompositeQueue per port
+			c.PortData = int64(s.cfg.NDPPortData)
+			c.HeaderWeight = NDPHeaderWeight
+		}
 	}
 	tr, err := tor.New(id, c, &s.pool)
 	if err != nil {
@@ -110,8 +114,8 @@ func (s *sim) switches() []*tor.ToR {
 func (s *sim) checkSwitches() {
 	drops := s.m.hopLimitDrops + s.m.prebufferDrops + s.ndp.queueDrops
 	for _, tr := range s.switches() {
-		if got := tr.QueuedBytes(); got != tr.Used()+tr.HeaderBytes() {
-			s.fail("switch %d: its queues hold %d B, its counters say %d B and %d B of headers", tr.ID, got, tr.Used(), tr.HeaderBytes())
+		if got := tr.QueuedBytes(); got != tr.Used()+tr.HeaderBytes()+tr.PrivateBytes() {
+			s.fail("switch %d: its queues hold %d B, its counters say %d B, %d B of headers and %d B of private data", tr.ID, got, tr.Used(), tr.HeaderBytes(), tr.PrivateBytes())
 			return
 		}
 		drops += tr.Drops

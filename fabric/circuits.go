@@ -229,7 +229,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds freeAt and schedules it then.
-	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.ndp.private && tr.Len(tr.VOQ(int(v), tor.HeaderVOQ)) > 0 || s.relay != nil && tr.AnyLocal()) {
 		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
 		s.wakeTimed(i, max(now+ser, w.Head().ready))
@@ -263,7 +263,8 @@ func (s *sim) uplinkFree(g int32) {
 // reroute moves the multi-hop packets waiting at ToR t for the circuit to
 // v, which just went down, onto their next hop in the new epoch, as Opera
 // does at every slice change (Paths: the Transit class; Earliest: both
-// classes, since a packet waits where its earliest path leaves). Packets
+// classes, since a packet waits where its earliest path leaves; with
+// transport.ndp_ports = operasim, NDP's header class too). Packets
 // for v itself stay. The packets never leave the buffer: they move
 // between queues without the policy's admission, an ECN mark, a drop, or
 // bytes counted as sent (tor.ToR.Move); run.check verifies it.
@@ -271,9 +272,13 @@ func (s *sim) reroute(t int, v int32) {
 	tr := s.tors[t]
 	now := s.q.Now()
 	s.settle(t)
-	for class := tor.Transit; class <= tor.Local; class++ {
+	last := tor.Local
+	if s.ndp.private { // NDP's headers wait in a class of their own
+		last = tor.HeaderVOQ
+	}
+	for class := tor.Transit; class <= last; class++ {
 		if class == tor.Local && s.rerouting != routing.RerouteAll {
-			break
+			continue
 		}
 		q := tr.VOQ(int(v), class)
 		n := tr.Len(q)
@@ -282,7 +287,7 @@ func (s *sim) reroute(t int, v int32) {
 			next, nclass := v, class
 			if p.DstToR != v {
 				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
-				if s.rerouting == routing.RerouteAll {
+				if s.rerouting == routing.RerouteAll || class == tor.HeaderVOQ {
 					nclass = class
 				}
 			}

@@ -169,6 +169,11 @@ type Config struct {
 	// NDPNIC is how an NDP sender's NIC orders its flows' data packets
 	// (ndp.go): NDPNICTurns (default) or NDPNICFIFO.
 	NDPNIC string
+	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
+	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
+	// NDPPortsOperaSim, each port's private data queue in bytes.
+	NDPPorts    string
+	NDPPortData rotor.Bytes
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
 	// a law of its own whose Window changes only in its own methods: the
@@ -257,9 +262,14 @@ const (
 	// DefaultNDPHeaderQueue is transport.ndp_header_queue: opera-sim's
 	// header queue of 8 × 1 500 B per port, in headers of DefaultAckSize.
 	DefaultNDPHeaderQueue = 8 * 1500 / int(DefaultAckSize)
-	DefaultNDPDark        = NDPDarkTrim // transport.ndp_dark
-	DefaultNDPPullPacing  = NDPPaceHost // transport.ndp_pull_pacing
-	DefaultNDPNIC         = NDPNICTurns // transport.ndp_nic
+	DefaultNDPDark        = NDPDarkTrim    // transport.ndp_dark
+	DefaultNDPPullPacing  = NDPPaceHost    // transport.ndp_pull_pacing
+	DefaultNDPNIC         = NDPNICTurns    // transport.ndp_nic
+	DefaultNDPPorts       = NDPPortsShared // transport.ndp_ports
+	// NDPHeaderWeight is opera-sim's CompositeQueue service: 10 headers
+	// for each data packet while both wait (its _ratio_high 640 B of
+	// 64-B headers against _ratio_low 1 500 B).
+	NDPHeaderWeight = 10
 )
 
 // transport.ndp_dark: NDP packets queued for a circuit that goes dark.
@@ -278,6 +288,12 @@ const (
 const (
 	NDPNICTurns = "turns" // the flows with credit take turns, one packet each
 	NDPNICFIFO  = "fifo"  // each credit queues its packet at once, first come first served, retransmissions first (opera-sim)
+)
+
+// transport.ndp_ports: the NDP port model of a rotor ToR.
+const (
+	NDPPortsShared   = "shared"   // data in the shared buffer under buffer.policy; headers in line with the Transit class, served first
+	NDPPortsOperaSim = "operasim" // opera-sim's CompositeQueue: a private data queue per port, a header queue per port served 10 : 1 against data, a full data queue trims the arrival or (probability ½) the last packet queued
 )
 
 func (c *Config) defaults() {
@@ -323,6 +339,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPNIC == "" {
 		c.NDPNIC = DefaultNDPNIC
+	}
+	if c.NDPPorts == "" {
+		c.NDPPorts = DefaultNDPPorts
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -526,6 +545,9 @@ func (c *Config) validate() error {
 	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO {
 		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns or fifo)", c.NDPNIC)
 	}
+	if err := c.validateNDPPorts(); err != nil {
+		return err
+	}
 	if c.PullDepth < 0 {
 		return cfgErr("transport.pull_depth", "must not be negative, got %d", c.PullDepth)
 	}
@@ -551,6 +573,26 @@ func (c *Config) validate() error {
 		return err
 	}
 	return c.validateCC()
+}
+
+// validateNDPPorts checks transport.ndp_ports: opera-sim's port model is
+// a rotor ToR's, for NDP, with a private queue of at least one packet.
+func (c *Config) validateNDPPorts() error {
+	switch {
+	case c.NDPPorts != NDPPortsShared && c.NDPPorts != NDPPortsOperaSim:
+		return cfgErr("transport.ndp_ports", "unknown choice %q (want %s or %s)", c.NDPPorts, NDPPortsShared, NDPPortsOperaSim)
+	case c.NDPPorts == NDPPortsShared && c.NDPPortData != 0:
+		return cfgErr("transport.ndp_ports", "a private data queue per port (%d B) is read only with %s", c.NDPPortData, NDPPortsOperaSim)
+	case c.NDPPorts == NDPPortsShared:
+		return nil
+	case c.Transport != NDP:
+		return cfgErr("transport.ndp_ports", "%s is NDP's port model; transport.kind is %s", NDPPortsOperaSim, c.Transport)
+	case c.LeafSpine != nil || c.PacketSwitchLink > 0:
+		return cfgErr("transport.ndp_ports", "%s models a rotor ToR's ports; not with a leaf-spine or a packet switch", NDPPortsOperaSim)
+	case c.NDPPortData < rotor.Bytes(c.MTU):
+		return cfgErr("buffer.per_port", "%s needs a private data queue of at least one packet (%d B), got %d B", NDPPortsOperaSim, c.MTU, c.NDPPortData)
+	}
+	return nil
 }
 
 // validateRotor checks what only the rotor fabric needs.

@@ -170,7 +170,12 @@
 // slice's next hop, unless transport.ndp_dark = wait keeps them for the
 // circuit's next day (a cut at a dark circuit is no refusal: it adds to
 // the cut payload only); transport.ndp_pull_pacing = flow gives each flow
-// a pull pacer of its own (opera-sim) instead of one per host.
+// a pull pacer of its own (opera-sim) instead of one per host;
+// transport.ndp_ports = operasim makes every rotor ToR port opera-sim's
+// CompositeQueue (a private data queue of buffer.per_port packets outside
+// the shared buffer, trimming the arrival or with probability ½ the last
+// packet queued; a VOQ output's headers in a class of their own served
+// 10 : 1 against its data).
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

@@ -109,8 +109,10 @@ func (s *sim) sample() {
 	pulled := m.voqPulled // all zero between ToRs: only the entries pulledPresent set are cleared
 	var voqs float64      // bytes in all VOQs
 	for _, tr := range s.tors {
-		used := tr.Used()
-		if s.pulling { // pulled packets are tracked by the fabric, not in the ToR's queues
+		// operasim's private data queues are buffer too; pulled packets are
+		// tracked by the fabric, not in the ToR's queues.
+		used := tr.Used() + tr.PrivateBytes()
+		if s.pulling {
 			s.settle(tr.ID)
 			used += s.pulledPresent(tr.ID, pulled)
 		}
@@ -212,7 +214,7 @@ func (s *sim) checkConservation(full bool) {
 	s.checkSwitches()
 	var inNet int64
 	for _, tr := range s.switches() {
-		inNet += tr.Used() + tr.HeaderBytes()
+		inNet += tr.Used() + tr.HeaderBytes() + tr.PrivateBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
 	for _, w := range s.pull.waiting {

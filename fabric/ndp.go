@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"math/rand/v2"
+
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/packet"
@@ -85,11 +87,17 @@ type ndpState struct {
 	// control packets: not in any switch's Drops).
 	trimmed, trimmedBytes, headerDrops, bounced, queueDrops int64
 
-	perFlow  bool      // transport.ndp_pull_pacing = flow
-	fifo     bool      // transport.ndp_nic = fifo
-	trimDark bool      // transport.ndp_dark = trim
-	flows    []ndpFlow // by flow id, grown as flows start
-	dark     DarkStats
+	perFlow  bool // transport.ndp_pull_pacing = flow
+	fifo     bool // transport.ndp_nic = fifo
+	trimDark bool // transport.ndp_dark = trim
+	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
+	// CompositeQueue; portRand draws whether a full data queue trims its
+	// last packet (½) or the arrival, and trimmedLast counts the former.
+	private     bool
+	portRand    *rand.Rand
+	trimmedLast int64
+	flows       []ndpFlow // by flow id, grown as flows start
+	dark        DarkStats
 }
 
 // DarkStats counts what NDP's ToRs did with the packets queued for a
@@ -147,6 +155,10 @@ func (s *sim) initNDP() error {
 	nd.perFlow = s.cfg.NDPPullPacing == NDPPaceFlow
 	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
 	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
+	if s.cfg.NDPPorts == NDPPortsOperaSim {
+		nd.private = true
+		nd.portRand = rand.New(rand.NewPCG(s.cfg.Seed, 0xc0b05e))
+	}
 	if s.cfg.NDPDark != DefaultNDPDark && (s.cfg.LeafSpine != nil || s.rerouting == routing.RerouteNone) {
 		return cfgErr("transport.ndp_dark", "routing.mode %s keeps every packet for its circuit; the key is read only with a routing that re-routes at slice changes (paths, vlb-paths, earliest)", s.cfg.Routing)
 	}
@@ -339,7 +351,11 @@ func (s *sim) ndpSendPull(h int32, id int32) {
 func (s *sim) ndpEnqueue(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	p := s.pool.At(idx)
 	if p.Kind == packet.Data {
-		if tr.EnqueueFrom(s.q.Now(), q, idx, in) {
+		if s.ndp.private && tr.ID >= 0 && !p.Has(packet.Pulled) {
+			if s.ndpPortEnqueue(tr, q, idx) {
+				return true
+			}
+		} else if tr.EnqueueFrom(s.q.Now(), q, idx, in) {
 			return true
 		}
 		if !s.trim(idx) {
@@ -347,9 +363,52 @@ func (s *sim) ndpEnqueue(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 			return false
 		}
 	}
+	return s.ndpEnqueueHeader(tr, q, idx)
+}
+
+// ndpPortEnqueue puts data packet idx into the private data queue of q's
+// port at rotor ToR tr (transport.ndp_ports = operasim), as opera-sim's
+// CompositeQueue does: if it is full, with probability ½ the port's last
+// queued data packet, if at least as large, is trimmed to its header
+// (which goes into the port's header queue, or back to its sender) and
+// idx takes its place. It reports whether idx is queued; if not, the
+// port refused it (counted in tr's Drops) and the caller trims it.
+func (s *sim) ndpPortEnqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	if tr.EnqueuePrivate(q, idx) {
+		return true
+	}
+	p := s.pool.At(idx)
+	if s.ndp.portRand.Float64() < 0.5 {
+		if last, from, ok := tr.PopLastPrivate(q, p.Size); ok {
+			lp := s.pool.At(last)
+			host := tr.NextHop(from) < 0 // a booked ToR→host port
+			if host {
+				s.giveBackTurn(lp.DstHost, lp.Size)
+			}
+			s.trim(last)
+			s.ndp.trimmedLast++
+			if s.ndpEnqueueHeader(tr, from, last) && host {
+				s.bookHostPort(lp.DstHost, lp.Size)
+			}
+			if tr.EnqueuePrivate(q, idx) { // it may not fit a port that packets moved into at a slice change
+				return true
+			}
+		}
+	}
+	tr.Refused(p.Size)
+	return false
+}
+
+// ndpEnqueueHeader puts header or control packet idx into the header
+// queue of q's port at tr, in line with its first class (with
+// transport.ndp_ports = operasim, a VOQ output's own header queue). A
+// header that finds it full is returned to its sender; other packets
+// refused are dropped. It reports whether idx is queued.
+func (s *sim) ndpEnqueueHeader(tr *tor.ToR, q tor.QueueID, idx int32) bool {
+	p := s.pool.At(idx)
 	hq := tr.PortQueue(tr.QueuePort(q), 0)
 	if v := tr.NextHop(q); v >= 0 {
-		hq = tr.VOQ(v, tor.Transit)
+		hq = tr.VOQ(v, s.ndpHeaderClass())
 	}
 	if tr.EnqueueHeader(hq, idx) {
 		return true
@@ -364,6 +423,14 @@ func (s *sim) ndpEnqueue(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 	}
 	s.drop(idx)
 	return false
+}
+
+// ndpHeaderClass is the VOQ class NDP's headers wait in.
+func (s *sim) ndpHeaderClass() int {
+	if s.ndp.private {
+		return tor.HeaderVOQ
+	}
+	return tor.Transit
 }
 
 // trim cuts data packet idx, refused by a switch, to its header; false

@@ -17,6 +17,13 @@ import (
 // refused here, naming its key.
 func (s *Spec) bufferPolicy(cfg *fabric.Config, ports, mtu int) (func(int) tor.PolicyMaker, error) {
 	name := s.values["buffer.policy"]
+	if s.values["transport.ndp_ports"] == fabric.NDPPortsOperaSim { // NDP's data never enters the shared buffer, which holds pulled packets only
+		if s.set["buffer.policy"] && name != operaSimPolicy {
+			return nil, cfgErr("buffer.policy", "%s with transport.ndp_ports = %s: opera-sim's ports share no buffer (each has a private data queue of buffer.per_port packets); leave buffer.policy unset or %s", name, fabric.NDPPortsOperaSim, operaSimPolicy)
+		}
+		name = operaSimPolicy
+		s.resolved["buffer.policy"] = name
+	}
 	if err := fabric.BufferPolicies().Check(name); err != nil {
 		return nil, err
 	}
@@ -82,6 +89,12 @@ func (s *Spec) bufferPolicy(cfg *fabric.Config, ports, mtu int) (func(int) tor.P
 	}
 	return fabric.NamedPolicy(name, set, oracle, cfg.Seed), nil
 }
+
+// operaSimPolicy is the buffer policy under transport.ndp_ports =
+// operasim: the shared buffer holds only the pulled bulk flows' packets
+// (opera-sim queues them apart from NDP's, without a policy), so it
+// admits whatever fits.
+const operaSimPolicy = "cs"
 
 // paramKey is the key an error of policy p's parameters is about: tor's
 // errors start with the parameter's name.

@@ -92,6 +92,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPDark:            s.values["transport.ndp_dark"],
 		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
 		NDPNIC:             s.values["transport.ndp_nic"],
+		NDPPorts:           s.values["transport.ndp_ports"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
 		ECNThreshold:       p.posSize("buffer.ecn_threshold", rotor.Bytes(mtu), true, "empty: the law's default marking"),
@@ -242,6 +243,9 @@ func (s *Spec) buildRest(ctx context.Context, p *specParser, cfg fabric.Config, 
 	cfg.Buffer = p.posSize("buffer.size", rotor.Bytes(mtu), true, "empty: buffer.per_port × ports")
 	if cfg.Buffer == 0 {
 		cfg.Buffer = rotor.Bytes(p.int("buffer.per_port", 1)*ports) * rotor.Bytes(mtu)
+	}
+	if cfg.NDPPorts == fabric.NDPPortsOperaSim { // each port's private data queue (opera-sim's -q)
+		cfg.NDPPortData = rotor.Bytes(p.int("buffer.per_port", 1)) * rotor.Bytes(mtu)
 	}
 	if p.err != nil {
 		return nil, p.err

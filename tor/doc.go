@@ -158,6 +158,17 @@
 // refused instead. The limit counts headers, not bytes, as a header's
 // size is fixed.
 //
+// Private data queues (Config.PortData, ToR.EnqueuePrivate; opera-sim's
+// CompositeQueue): each port, a VOQ output per next-hop ToR included,
+// holds up to PortData bytes of data outside the shared buffer, counted
+// like headers (in the queue's and port's lengths, not in Used, unseen by
+// the policy); PopLastPrivate takes the port's packet queued last (to be
+// trimmed for an arrival). With Config.HeaderWeight a VOQ output's headers
+// wait in a class of their own (HeaderVOQ) that PickCircuit serves
+// against its data as opera-sim does: while both wait, a round of
+// HeaderWeight headers' bytes, then up to one MTU of data, counted in
+// bytes (TestCompositeServiceOrder works the order by hand).
+//
 // Credence's oracles: PerfectOracle (LQD's decisions replayed, for open-
 // loop sequences), Flipped (each answer inverted with probability p) and
 // Forest (a random forest evaluated from one flat node array without

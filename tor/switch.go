@@ -98,6 +98,10 @@ type SwitchConfig struct {
 	// control packets, EnqueueHeader) each port holds apart from the
 	// shared buffer; 0: none.
 	HeaderQueue int
+	// PortData is the bytes of data each port holds in a private queue
+	// outside the shared buffer (EnqueuePrivate: opera-sim's
+	// CompositeQueue); 0: none.
+	PortData int64
 }
 
 // Validate reports the first bad field.
@@ -127,6 +131,8 @@ func (c *SwitchConfig) Validate() error {
 		return fmt.Errorf("headroom %d, headroom_pool %d: set only with lossless classes", c.Headroom, c.HeadroomPool)
 	case c.HeaderQueue < 0:
 		return fmt.Errorf("header_queue %d: must not be negative", c.HeaderQueue)
+	case c.PortData < 0:
+		return fmt.Errorf("port_data %d: must not be negative", c.PortData)
 	}
 	for i, r := range c.Rates {
 		if r <= 0 {
@@ -325,6 +331,10 @@ type Switch struct {
 	reserved             int64   // Reserve's bytes, in Used but in no queue
 	hdrs                 []int32 // per port: headers in its header queue (EnqueueHeader)
 	hdrBytes             int64   // bytes in all header queues
+	priv                 []int64 // per port: bytes in its private data queue (EnqueuePrivate)
+	lastPriv             []int32 // per port: the queue its latest private packet entered
+	lastPrivH            []int32 // per port: that packet's handle; −1 after PopLastPrivate
+	privBytes            int64   // bytes in all private data queues
 
 	// OnPFC, if set, hears every pause (pause true) and resume of ingress
 	// port inPort's class: the caller stops or restarts the upstream.
@@ -342,16 +352,20 @@ type Switch struct {
 }
 
 // entry is one queued packet: the caller's handle, its size, and whether
-// it sits in its port's header queue (EnqueueHeader) rather than the
-// buffer. Handle and size are kept together (one cache line per queue
-// head, not two) in 8 bytes: the header mark is the top bit of the size
-// word, read only through size and hdr.
+// it sits in its port's header queue (EnqueueHeader) or private data
+// queue (EnqueuePrivate) rather than the buffer. Handle and size are kept
+// together (one cache line per queue head, not two) in 8 bytes: the marks
+// are the top bits of the size word, read only through size, hdr and
+// private.
 type entry struct {
 	h    int32
-	word uint32 // size in bytes (< 2³¹) | headerBit
+	word uint32 // size in bytes (< 2³⁰) | headerBit | privateBit
 }
 
-const headerBit = 1 << 31
+const (
+	headerBit  = 1 << 31
+	privateBit = 1 << 30
+)
 
 func newEntry(h, size int32, hdr bool) entry {
 	e := entry{h: h, word: uint32(size)}
@@ -362,10 +376,17 @@ func newEntry(h, size int32, hdr bool) entry {
 }
 
 // size is the packet's size in bytes.
-func (e entry) size() int32 { return int32(e.word &^ headerBit) }
+func (e entry) size() int32 { return int32(e.word &^ (headerBit | privateBit)) }
 
 // hdr reports whether the packet is in its port's header queue.
 func (e entry) hdr() bool { return e.word&headerBit != 0 }
+
+// private reports whether the packet is in its port's private data queue.
+func (e entry) private() bool { return e.word&privateBit != 0 }
+
+// outside reports whether the packet is outside the shared buffer (a
+// header or private data: the policy never saw it).
+func (e entry) outside() bool { return e.word&(headerBit|privateBit) != 0 }
 
 // NewSwitch builds a switch. rng draws RED's marks and is passed to
 // nothing else; it may be nil when no queue uses RED.
@@ -405,6 +426,14 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.circ, _ = p.(CircuitAware)
 	if cfg.HeaderQueue > 0 {
 		sw.hdrs = make([]int32, cfg.Ports)
+	}
+	if cfg.PortData > 0 {
+		sw.priv = make([]int64, cfg.Ports)
+		sw.lastPriv = make([]int32, cfg.Ports)
+		sw.lastPrivH = make([]int32, cfg.Ports)
+		for p := range sw.lastPriv {
+			sw.lastPriv[p], sw.lastPrivH[p] = int32(p*cfg.Queues), -1
+		}
 	}
 	_, cs := p.(CompleteSharingPolicy)
 	sw.plain = cs && cfg.Lossless == 0 && !sw.ecnOn
@@ -517,7 +546,7 @@ func (sw *Switch) admit(now rotor.Time, a *Arrival, q int32) Verdict {
 	}
 	for s.Used-s.HeadroomUsed+size > s.SharedSize() {
 		v := sw.push.Victim(now, a, q, s)
-		if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).hdr() { // headers are not in the buffer
+		if v < 0 || sw.q[v].Len() == 0 || sw.q[v].At(sw.q[v].Len()-1).outside() { // headers and private data are not in the buffer
 			return NoRoom
 		}
 		e := sw.q[v].PopTail()
@@ -553,7 +582,7 @@ func (sw *Switch) enqueuePlain(q int32, h int32, size int32) bool {
 func (sw *Switch) placePlain(q int32, h int32, size int32) {
 	sw.q[q].Push(newEntry(h, size, false))
 	sw.add(q, size)
-	if u := sw.st.Used - sw.reserved; u > sw.PeakUsed {
+	if u := sw.st.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
 		sw.PeakUsed = u
 	}
 }
@@ -570,8 +599,8 @@ func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless b
 		}
 	}
 	sw.add(q, a.Size)
-	if s.Used-sw.reserved > sw.PeakUsed {
-		sw.PeakUsed = s.Used - sw.reserved
+	if u := s.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
+		sw.PeakUsed = u
 	}
 	if sw.enq != nil {
 		sw.enq.Enqueued(now, a, q, s)
@@ -619,6 +648,96 @@ func (sw *Switch) Headers(port int) int {
 
 // HeaderBytes is the bytes in all header queues (not in State.Used).
 func (sw *Switch) HeaderBytes() int64 { return sw.hdrBytes }
+
+// EnqueuePrivate puts data packet h of size bytes into queue q, in the
+// private data queue of q's port (opera-sim's CompositeQueue), if the
+// port's private data and size fit in PortData bytes. Like a header it
+// is outside the shared buffer: it counts in its queue's and port's
+// lengths but not in Used, and the policy neither decides on it nor
+// hears of it.
+func (sw *Switch) EnqueuePrivate(q int32, h int32, size int32) bool {
+	port := sw.st.Queues[q].Port
+	if sw.priv == nil || sw.priv[port]+int64(size) > sw.cfg.PortData {
+		return false
+	}
+	sw.priv[port] += int64(size)
+	sw.lastPriv[port], sw.lastPrivH[port] = q, h
+	sw.privBytes += int64(size)
+	e := newEntry(h, size, false)
+	e.word |= privateBit
+	sw.q[q].Push(e)
+	if sw.pfc != nil {
+		sw.ingr[q].Push(-1)
+	}
+	sw.add(q, size)
+	sw.st.Used -= int64(size) // not in the shared buffer
+	if u := sw.st.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
+		sw.PeakUsed = u
+	}
+	return true
+}
+
+// subPrivate takes a private data packet of size bytes off queue q's
+// counters.
+func (sw *Switch) subPrivate(q int32, size int32) {
+	port := sw.st.Queues[q].Port
+	sw.priv[port] -= int64(size)
+	sw.privBytes -= int64(size)
+	sw.st.Used += int64(size) // sub takes it off Used, which never had it
+	sw.sub(q, size)
+}
+
+// PopLastPrivate removes the private data packet that entered port's
+// private queue last, if it is still the tail of its queue, and if it is
+// at least atLeast bytes long (opera-sim trims it to make room for an
+// arrival of atLeast bytes, and only if it makes that room). When that
+// packet has left its tail (sent, moved, or taken by the last call), the
+// candidate is the tail of the port's first queue whose tail is private
+// data. ok is false if the candidate is too small or there is none (a
+// header behind the last data packet of a single-queue port hides it:
+// only tails are taken).
+func (sw *Switch) PopLastPrivate(port int, atLeast int32) (h int32, q int32, size int32, ok bool) {
+	if sw.priv == nil {
+		return 0, 0, 0, false
+	}
+	q = sw.lastPriv[port]
+	if r := &sw.q[q]; r.Len() == 0 || r.At(r.Len()-1).h != sw.lastPrivH[port] || !r.At(r.Len()-1).private() {
+		base := int32(port * sw.cfg.Queues)
+		for q = base; q < base+int32(sw.cfg.Queues) && !sw.privateTail(q); q++ {
+		}
+		if q == base+int32(sw.cfg.Queues) {
+			return 0, 0, 0, false
+		}
+	}
+	r := &sw.q[q]
+	if r.At(r.Len()-1).size() < atLeast {
+		return 0, 0, 0, false
+	}
+	e := r.PopTail()
+	if sw.pfc != nil {
+		sw.ingr[q].PopTail()
+	}
+	sw.subPrivate(q, e.size())
+	sw.lastPrivH[port] = -1
+	return e.h, q, e.size(), true
+}
+
+// privateTail reports whether queue q's tail is a private data packet.
+func (sw *Switch) privateTail(q int32) bool {
+	r := &sw.q[q]
+	return r.Len() > 0 && r.At(r.Len()-1).private()
+}
+
+// PrivateBytes is the bytes in all private data queues (not in
+// State.Used), and PortPrivate those of port's.
+func (sw *Switch) PrivateBytes() int64 { return sw.privBytes }
+
+func (sw *Switch) PortPrivate(port int) int64 {
+	if sw.priv == nil {
+		return 0
+	}
+	return sw.priv[port]
+}
 
 // Reserve promises size bytes of buffer to a packet on its way (hop-by-hop
 // flow control): the policy sees them as occupied until PlaceReserved or
@@ -890,9 +1009,12 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.pfc != nil {
 		iq = sw.ingr[q].Pop()
 	}
-	if e.hdr() {
+	switch {
+	case e.hdr():
 		sw.subHeader(q, size)
-	} else {
+	case e.private():
+		sw.subPrivate(q, size)
+	default:
 		sw.sub(q, size)
 	}
 	port := sw.st.Queues[q].Port
@@ -900,7 +1022,7 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	if sw.cfg.Sched == RoundRobin {
 		sw.rr[port] = uint8((sw.st.Prio(q) + 1) % sw.cfg.Queues)
 	}
-	if e.hdr() { // the policy never saw it
+	if e.outside() { // the policy never saw it
 		return h, size, true
 	}
 	if sw.deq != nil {
@@ -921,7 +1043,8 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 // without it leaving the buffer: the policy does not decide on it and
 // hears no dequeue (OnMove tells it of the new lengths), it is neither
 // marked nor dropped, and the port it left counts no bytes sent. A header
-// moves between its ports' header queues. It returns the packet's handle;
+// moves between its ports' header queues, private data between their
+// private queues (the port it enters may then hold more than PortData). It returns the packet's handle;
 // ok is false if from is empty.
 func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 	if sw.q[from].Len() == 0 {
@@ -934,12 +1057,16 @@ func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 	}
 	sw.sub(from, size)
 	sw.add(to, size)
-	if e.hdr() {
+	switch {
+	case e.hdr():
 		sw.hdrs[sw.st.Queues[from].Port]--
 		sw.hdrs[sw.st.Queues[to].Port]++
+	case e.private(): // a move is never refused: the port may hold more than PortData
+		sw.priv[sw.st.Queues[from].Port] -= int64(size)
+		sw.priv[sw.st.Queues[to].Port] += int64(size)
 	}
 	sw.q[to].Push(e)
-	if !e.hdr() && sw.move != nil {
+	if !e.outside() && sw.move != nil {
 		sw.move.Moved(now, size, from, to, &sw.st)
 	}
 	return e.h, true
@@ -949,9 +1076,12 @@ func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 // hook) whose queue q is not empty.
 func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
 	e := sw.q[q].Pop()
-	if e.hdr() {
+	switch {
+	case e.hdr():
 		sw.subHeader(q, e.size())
-	} else {
+	case e.private():
+		sw.subPrivate(q, e.size())
+	default:
 		sw.sub(q, e.size())
 	}
 	port := sw.st.Queues[q].Port

@@ -11,8 +11,9 @@ import (
 
 // VOQ classes.
 const (
-	Transit = 0 // relayed traffic, served first
-	Local   = 1 // traffic from this rack's hosts
+	Transit   = 0 // relayed traffic, served first
+	Local     = 1 // traffic from this rack's hosts
+	HeaderVOQ = 2 // with Config.HeaderWeight: NDP's headers and control packets
 )
 
 // QueueID indexes a queue of one ToR (see ToR.VOQ, ToR.HostQueue,
@@ -73,6 +74,15 @@ type Config struct {
 	// HeaderQueue is the number of headers each port holds apart from
 	// the shared buffer (EnqueueHeader; NDP's header queue); 0: none.
 	HeaderQueue int
+	// PortData is the bytes of data each port (a VOQ output: per
+	// next-hop ToR) holds in a private queue outside the shared buffer
+	// (EnqueuePrivate; opera-sim's CompositeQueue); 0: none.
+	PortData int64
+	// HeaderWeight > 0 gives each VOQ output a header queue of its own
+	// (HeaderVOQ) that PickCircuit serves against the data as opera-sim's
+	// CompositeQueue does: while both wait, HeaderWeight headers for each
+	// MTU of data, counted in bytes. 0: headers wait in the Transit class.
+	HeaderWeight int
 }
 
 // MaxClasses is the most queues a port may have.
@@ -105,6 +115,12 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("ecn threshold %d: must not be negative", c.ECNThreshold)
 	case c.HeaderQueue < 0:
 		return fmt.Errorf("header queue %d: must not be negative", c.HeaderQueue)
+	case c.PortData < 0:
+		return fmt.Errorf("port data %d: must not be negative", c.PortData)
+	case c.HeaderWeight < 0:
+		return fmt.Errorf("header weight %d: must not be negative", c.HeaderWeight)
+	case c.HeaderWeight > 0 && c.HeaderQueue == 0:
+		return fmt.Errorf("header weight %d: needs a header queue", c.HeaderWeight)
 	case c.RecordINT && c.Ints == nil:
 		return fmt.Errorf("ints: RecordINT needs an IntStore")
 	}
@@ -155,6 +171,9 @@ type ToR struct {
 	rr      int      // round-robin position for indirect (two-hop) service
 	classes int
 	own     int // host + packet-switch + fabric ports
+	// served [v]: the bytes VOQ output v served in the current round of
+	// HeaderWeight's service while its headers and data both waited.
+	served []int32
 
 	Drops     int64 // packets dropped on arrival or pushed out
 	DropBytes int64
@@ -174,9 +193,12 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	nq := c
 	if cfg.ToRs > 0 {
 		nq = max(nq, 2)
+		if cfg.HeaderWeight > 0 {
+			nq = max(nq, HeaderVOQ+1)
+		}
 	}
 	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT,
-		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool, HeaderQueue: cfg.HeaderQueue}
+		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool, HeaderQueue: cfg.HeaderQueue, PortData: cfg.PortData}
 	if sc.MTU == 0 {
 		sc.MTU = int32(min(rotor.DefaultMTU, cfg.Buffer))
 	}
@@ -224,7 +246,12 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	if err != nil {
 		return nil, err
 	}
+	var served []int32
+	if cfg.HeaderWeight > 0 {
+		served = make([]int32, cfg.ToRs)
+	}
 	return &ToR{
+		served:  served,
 		ecn:     ecn,
 		ID:      id,
 		cfg:     cfg,
@@ -499,6 +526,44 @@ func (t *ToR) EnqueueHeader(q QueueID, idx int32) bool {
 // HeaderBytes is the bytes in the header queues (not in Used).
 func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 
+// EnqueuePrivate puts data packet idx into queue q outside the shared
+// buffer, in the private data queue of q's port (Config.PortData;
+// Switch.EnqueuePrivate). It returns false if that is full (the caller
+// then owns the packet; Refused counts it if the caller refuses it).
+func (t *ToR) EnqueuePrivate(q QueueID, idx int32) bool {
+	p := t.pool.At(idx)
+	if !t.sw.EnqueuePrivate(int32(q), idx, p.Size) {
+		return false
+	}
+	t.queued(q, p)
+	return true
+}
+
+// PopLastPrivate takes the private data packet of q's port that entered
+// last, if it has at least atLeast bytes (Switch.PopLastPrivate), and
+// counts it as pushed out (Drops): the caller owns it. ok is false if
+// there is none.
+func (t *ToR) PopLastPrivate(q QueueID, atLeast int32) (idx int32, from QueueID, ok bool) {
+	idx, f, size, ok := t.sw.PopLastPrivate(int(t.sw.st.PortOf(int32(q))), atLeast)
+	if !ok {
+		return 0, 0, false
+	}
+	t.Drops++
+	t.DropBytes += int64(size)
+	t.removed(QueueID(f))
+	return idx, QueueID(f), true
+}
+
+// Refused counts an arrival of size bytes refused outside the policy
+// (a full private data queue) in Drops.
+func (t *ToR) Refused(size int32) {
+	t.Drops++
+	t.DropBytes += int64(size)
+}
+
+// PrivateBytes is the bytes in the private data queues (not in Used).
+func (t *ToR) PrivateBytes() int64 { return t.sw.privBytes }
+
 // queued updates the ToR's own counters after p entered q.
 func (t *ToR) queued(q QueueID, p *Packet) {
 	if t.ecn != nil && t.ecn[t.sw.st.PortOf(int32(q))].Marks(t.sw.st.Queues[q].Bytes-int64(p.Size), t.cfg.ECNRand) {
@@ -598,10 +663,13 @@ func (t *ToR) SetCircuit(now rotor.Time, v int, up bool) {
 // relay). A non-nil gate may hold a queue's head back. ok is false if
 // nothing fits.
 func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueID, ok bool) {
-	if q := t.VOQ(v, Transit); t.sendable(q, v, budget, gate) {
+	if t.served != nil {
+		if q, ok := t.pickWeighted(v, budget, gate); ok {
+			return q, true
+		}
+	} else if q := t.VOQ(v, Transit); t.sendable(q, v, budget, gate) {
 		return q, true
-	}
-	if q := t.VOQ(v, Local); t.sendable(q, v, budget, gate) {
+	} else if q := t.VOQ(v, Local); t.sendable(q, v, budget, gate) {
 		return q, true
 	}
 	if relay == nil {
@@ -635,6 +703,44 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 				return q, true
 			}
 		}
+	}
+	return 0, false
+}
+
+// pickWeighted is PickCircuit's choice between VOQ output v's header
+// queue and its data (Transit, then Local) under Config.HeaderWeight, as
+// opera-sim's CompositeQueue: while both can send, a round serves
+// headers while the bytes served in it are below HeaderWeight headers'
+// bytes, then data up to one MTU beyond that, and starts again; the
+// bytes count only while both wait. The choice is the service: the
+// caller sends what it returns.
+func (t *ToR) pickWeighted(v int, budget int64, gate Gate) (QueueID, bool) {
+	hq := t.VOQ(v, HeaderVOQ)
+	dq, data := t.VOQ(v, Transit), false
+	if t.sendable(dq, v, budget, gate) {
+		data = true
+	} else if dq = t.VOQ(v, Local); t.sendable(dq, v, budget, gate) {
+		data = true
+	}
+	hdr := t.sendable(hq, v, budget, gate)
+	switch {
+	case hdr && data:
+		hsize := t.sw.q[hq].Head().size()
+		hi := int32(t.cfg.HeaderWeight) * hsize
+		c := &t.served[v]
+		if *c >= hi+t.sw.st.MTU {
+			*c = 0
+		}
+		if *c < hi {
+			*c += hsize
+			return hq, true
+		}
+		*c += t.sw.q[dq].Head().size()
+		return dq, true
+	case hdr:
+		return hq, true
+	case data:
+		return dq, true
 	}
 	return 0, false
 }
