@@ -162,6 +162,7 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	var idx int32
 	var q tor.QueueID
+	nh := v // the packet's next hop: v, or for RotorLB's relayed Local traffic its VOQ's
 	ok := false
 	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
 		budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
@@ -173,6 +174,7 @@ func (s *sim) startUplink(t, sw int) {
 	case ok:
 		s.settle(t) // the policy's dequeue hook sees the buffer
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
+		nh = int32(tr.NextHop(q))
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is
@@ -194,7 +196,6 @@ func (s *sim) startUplink(t, sw int) {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
 		}
 		idx = pk.idx // its stay at t ends in pullSent
-		q = tr.VOQ(int(v), tor.Local)
 	default:
 		return
 	}
@@ -202,7 +203,6 @@ func (s *sim) startUplink(t, sw int) {
 	if p.Has(packet.Parked) {
 		s.ndpUnpark(p)
 	}
-	nh := int32(tr.NextHop(q))
 	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
 	}
@@ -229,7 +229,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds freeAt and schedules it then.
-	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.relay != nil && tr.AnyLocal()) {
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.VOQLen(int(v), tor.Transit)+tr.VOQLen(int(v), tor.Local) > 0 || s.relay != nil && tr.AnyLocal()) {
 		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
 		s.wakeTimed(i, max(now+ser, w.Head().ready))
@@ -275,8 +275,11 @@ func (s *sim) reroute(t int, v int32) {
 		if class == tor.Local && s.rerouting != routing.RerouteAll {
 			break
 		}
+		n := tr.VOQLen(int(v), class)
+		if n == 0 {
+			continue // (and creates no VOQ port toward v)
+		}
 		q := tr.VOQ(int(v), class)
-		n := tr.Len(q)
 		for k := 0; k < n; k++ {
 			p := s.pool.At(tr.Head(q))
 			next, nclass := v, class

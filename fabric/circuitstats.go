@@ -145,7 +145,7 @@ func (s *sim) pairSample(now rotor.Time) {
 		return
 	}
 	tr := s.tors[ps.watchSrc]
-	ps.voqSum.Add(now, float64(tr.Bytes(tr.VOQ(ps.watchDst, tor.Transit))+tr.Bytes(tr.VOQ(ps.watchDst, tor.Local))))
+	ps.voqSum.Add(now, float64(tr.VOQBytes(ps.watchDst)))
 }
 
 // PairCircuit is the circuit utilisation of one ToR pair on the days that

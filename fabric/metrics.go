@@ -144,7 +144,7 @@ func (s *sim) sampleVOQs(tr *tor.ToR, pulled []int64, voqs *float64) (empty int)
 		if v == tr.ID {
 			continue
 		}
-		b := pulled[v] + tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local))
+		b := pulled[v] + tr.VOQBytes(v)
 		pulled[v] = 0
 		if b == 0 {
 			empty++

@@ -242,7 +242,7 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 		ps.staged[t] += int64(size)
 		return true
 	}
-	if !s.admitHeld(tr, tr.VOQ(v, class), flow, size, &ps.stagedTo[t*s.n+v]) {
+	if !s.admitHeldVOQ(tr, v, class, flow, size, &ps.stagedTo[t*s.n+v]) {
 		return false
 	}
 	ps.staged[t] += int64(size)
@@ -278,7 +278,19 @@ func (s *sim) admitsAt(v int, idx int32) bool {
 // refusal by the policy (not by the room) counts in heldBack.
 func (s *sim) admitHeld(tr *tor.ToR, q tor.QueueID, flow int32, size int32, held *int64) bool {
 	s.settle(tr.ID) // the policy sees the buffer as it is
-	v := tr.AdmitHeld(s.q.Now(), q, flow, size, *held)
+	return s.heldVerdict(tr, tr.AdmitHeld(s.q.Now(), q, flow, size, *held))
+}
+
+// admitHeldVOQ is admitHeld for ToR tr's VOQ(v, class), which it creates
+// only if the policy needs it (tor.ToR.AdmitHeldVOQ).
+func (s *sim) admitHeldVOQ(tr *tor.ToR, v, class int, flow int32, size int32, held *int64) bool {
+	s.settle(tr.ID)
+	return s.heldVerdict(tr, tr.AdmitHeldVOQ(s.q.Now(), v, class, flow, size, *held))
+}
+
+// heldVerdict drops what admitting a held packet pushed out and counts a
+// refusal.
+func (s *sim) heldVerdict(tr *tor.ToR, v tor.Verdict) bool {
 	s.m.pulledPushOuts += int64(len(tr.Switch().Evicted))
 	s.dropEvicted(tr) // also when pushing out did not make room enough
 	if v == tor.Refused {
@@ -683,7 +695,7 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 			s.settle(t) // the policy hears the departure on a settled buffer
 		}
 		tr.Release(p.Size)
-		tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
+		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, ps.stagedTo[t*s.n+v])
 	}
 	if p.Hops > 0 { // second hop of a relayed packet
 		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)

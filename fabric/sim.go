@@ -355,5 +355,5 @@ type relay struct{ s *sim }
 
 func (r relay) AcceptRelay(via, dst int, size int32) bool {
 	t := r.s.tors[via]
-	return t.Bytes(t.VOQ(dst, tor.Transit))+t.Bytes(t.VOQ(dst, tor.Local))+int64(size) <= r.s.relayLimit
+	return t.VOQBytes(dst)+int64(size) <= r.s.relayLimit
 }
