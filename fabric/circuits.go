@@ -24,26 +24,12 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		s.peer[t*s.U+sw] = v
 		if v != rotor.Idle {
 			active++
-			s.upTo[t*s.n+int(v)] |= 1 << sw
 		}
 	}
 	s.m.dayPorts[sw] = active
 	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
-	nextTo := s.pull.nextTo
 	for t := 0; t < s.n; t++ {
-		u := t*s.U + sw
-		if nextTo != nil {
-			if old := s.peerNext[u]; old >= 0 {
-				nextTo[t*s.n+int(old)] &^= 1 << sw
-			}
-			if next[t] >= 0 {
-				nextTo[t*s.n+next[t]] |= 1 << sw
-			}
-		}
-		s.peerNext[u] = int32(next[t])
-	}
-	if s.cfg.Check && nextTo != nil {
-		s.checkNextTo()
+		s.peerNext[t*s.U+sw] = int32(next[t])
 	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
@@ -58,23 +44,29 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 }
 
-// checkNextTo verifies (run.check) that nextTo holds exactly the switches
-// whose next slot connects t to x, as peerNext says.
-func (s *sim) checkNextTo() {
-	for t := 0; t < s.n; t++ {
-		for x := 0; x < s.n; x++ {
-			var want uint64
-			for sw := 0; sw < s.U; sw++ {
-				if s.peerNext[t*s.U+sw] == int32(x) {
-					want |= 1 << sw
-				}
-			}
-			if got := s.pull.nextTo[t*s.n+x]; got != want {
-				s.fail("ToR %d: next-slot circuits to %d are %b, the schedule says %b", t, x, got, want)
-				return
-			}
+// upTo is the set of switches (bit sw) whose circuit t→v is up now: read
+// from the uplinks' peers (U entries, one cache line for U ≤ 16), not
+// kept per ToR pair.
+func (s *sim) upTo(t, v int) uint64 {
+	var m uint64
+	for sw, p := range s.peer[t*s.U : (t+1)*s.U] {
+		if p == int32(v) {
+			m |= 1 << sw
 		}
 	}
+	return m
+}
+
+// nextTo is the set of switches (bit sw) whose next slot, as of its last
+// day start, holds the circuit t→x.
+func (s *sim) nextTo(t, x int) uint64 {
+	var m uint64
+	for sw, p := range s.peerNext[t*s.U : (t+1)*s.U] {
+		if p == int32(x) {
+			m |= 1 << sw
+		}
+	}
+	return m
 }
 
 // prefetch stages pulled packets for the circuits switch sw brings up at
@@ -108,7 +100,6 @@ func (s *sim) nightStart(sw int) {
 		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
 		if v != rotor.Idle {
-			s.upTo[t*s.n+int(v)] &^= 1 << sw
 			s.circuitToR(t, v, false)
 			s.notifyCircuit(t, v, false)
 		}
@@ -150,13 +141,15 @@ func (s *sim) startUplink(t, sw int) {
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if s.pulling {
-		w = &s.pull.waiting[t*s.n+int(v)]
+		if h := s.pull.hops[t].get(int(v)); h != nil {
+			w = &h.waiting
+		}
 		if s.pull.relay {
 			// The fill at the end of this event looks at the stored packet
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
-			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
-				s.pool.Prefetch(st.Head())
+			if pd := s.pull.dests[t].get(int(v)); pd != nil && pd.store.Len() > 0 {
+				s.pool.Prefetch(pd.store.Head())
 			}
 		}
 	}

@@ -192,11 +192,16 @@ func (s *sim) checkConservation(full bool) {
 	}
 	live := int64(s.pool.Live()) - m.idealInFlight - m.heldAcks - waiting
 	if ps := &s.pull; ps.waitBits != nil {
-		for i := range ps.waiting {
-			t, v := i/s.n, i%s.n
-			if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (ps.waiting[i].Len() > 0) {
-				s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, ps.waiting[i].Len())
-				return
+		for t := range s.n {
+			for v := range s.n {
+				n := 0
+				if h := ps.hops[t].get(v); h != nil {
+					n = h.waiting.Len()
+				}
+				if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (n > 0) {
+					s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, n)
+					return
+				}
 			}
 		}
 	}
@@ -214,9 +219,12 @@ func (s *sim) checkConservation(full bool) {
 		inNet += tr.Used() + tr.HeaderBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
-	for _, w := range s.pull.waiting {
-		for i := 0; i < w.Len(); i++ {
-			inNet += int64(w.At(i).size)
+	for t := range s.pull.hops {
+		for k := range s.pull.hops[t].items {
+			w := &s.pull.hops[t].items[k].waiting
+			for i := 0; i < w.Len(); i++ {
+				inNet += int64(w.At(i).size)
+			}
 		}
 	}
 	for _, e := range s.q.Pending() {

@@ -113,7 +113,6 @@ type sim struct {
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
 	peerNext []int32
-	upTo     []uint64 // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
 
 	hosts []hostState
 	flows []flowState
@@ -246,7 +245,6 @@ func newSim(cfg Config) (*sim, error) {
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
 	s.peerNext = make([]int32, s.n*s.U)
-	s.upTo = make([]uint64, s.n*s.n)
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}

@@ -106,7 +106,7 @@ func (s *sim) pickVOQ(t int) (tor.QueueID, bool) {
 	for _, class := range [2]int{tor.Transit, tor.Local} {
 		for k := int32(0); k < int32(s.n); k++ {
 			v := (start + k) % int32(s.n)
-			if int(v) == t || s.upTo[t*s.n+int(v)] != 0 {
+			if int(v) == t || s.upTo(t, int(v)) != 0 {
 				continue
 			}
 			if tr.VOQLen(int(v), class) > 0 {

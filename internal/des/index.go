@@ -32,9 +32,13 @@ func (x *Index) Len() int { return int(x.n) }
 
 // Get is key k's slot, −1 if k was never added.
 func (x *Index) Get(k int32) int32 {
-	if x.direct != nil {
+	if x.direct != nil { // inlined
 		return x.direct[k] - 1
 	}
+	return x.getHashed(k)
+}
+
+func (x *Index) getHashed(k int32) int32 {
 	mask := uint32(len(x.keys) - 1)
 	for i := uint32(k) * 0x9E3779B9 >> x.shift; ; i = (i + 1) & mask {
 		switch x.keys[i] {
