@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
@@ -720,6 +721,7 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 type pairRow[T any] struct {
 	index des.Index
 	items []T
+	keys  []int32 // per item, its ToR
 }
 
 func newPairRows[T any](n int) []pairRow[T] {
@@ -745,8 +747,19 @@ func (r *pairRow[T]) at(x int) *T {
 	if added {
 		var zero T
 		r.items = append(r.items, zero)
+		r.keys = append(r.keys, int32(x))
 	}
 	return &r.items[k]
+}
+
+// byKey is the row's item indices in the order of their ToRs.
+func (r *pairRow[T]) byKey() []int32 {
+	order := make([]int32, len(r.items))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
+	return order
 }
 
 // pullDest is what ToR t keeps toward destination ToR d (dests[t], key d).
