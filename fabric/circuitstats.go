@@ -193,7 +193,7 @@ func (s *sim) fillPairs(r *Result, stop rotor.Time) {
 				continue
 			}
 			b, c = b+st.bytes, c+st.capB
-			r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: t, Dst: int(ps.rows[t].keys[k]), Bytes: st.bytes,
+			r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: t, Dst: ps.rows[t].key(int(k)), Bytes: st.bytes,
 				CapacityBytes: st.capB, Utilization: float64(st.bytes) / float64(st.capB)})
 		}
 	}

@@ -681,7 +681,10 @@ func (s *sim) roomSettled(t int, size int32) bool {
 // are left out: relayed ones are already in relayed[v·n+x].)
 func (s *sim) spare(v, x int) int64 {
 	ps := &s.pull
-	return s.relayLimit - ps.ownBytes(v, x) - ps.relayedBytes(v, x)
+	if d := ps.dests[v].get(x); d != nil {
+		return s.relayLimit - d.own - d.relayed
+	}
+	return s.relayLimit
 }
 
 // pullSent does the bookkeeping of a pulled packet leaving ToR t for v
@@ -717,32 +720,60 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 
 // pairRow is what one ToR keeps per other ToR, for those in use only: an
 // item is created on first use (at) and kept for the rest of the run, so
-// memory grows with the pairs in use, not with n².
+// memory grows with the pairs in use, not with n². Up to tor.DenseToRs
+// ToRs a row is a plain table of n items (dense), indexed by ToR.
 type pairRow[T any] struct {
+	dense bool
 	index des.Index
 	items []T
-	keys  []int32 // per item, its ToR
+	keys  []int32 // per item, its ToR (not dense)
 }
 
 func newPairRows[T any](n int) []pairRow[T] {
 	rows := make([]pairRow[T], n)
 	for i := range rows {
-		rows[i].index = des.NewIndex(n)
+		if n <= tor.DenseToRs {
+			rows[i].dense, rows[i].items = true, make([]T, n)
+		} else {
+			rows[i].index = des.NewIndex(n)
+		}
 	}
 	return rows
 }
 
-// get is x's item, nil if it has none; the pointer is valid until the
-// row's next at of a new ToR.
+// get is x's item, nil if it has none (a dense row has every item); the
+// pointer is valid until the row's next at of a new ToR.
 func (r *pairRow[T]) get(x int) *T {
+	if r.dense {
+		return &r.items[x]
+	}
+	return r.lookup(x)
+}
+
+func (r *pairRow[T]) lookup(x int) *T {
 	if k := r.index.Get(int32(x)); k >= 0 {
 		return &r.items[k]
 	}
 	return nil
 }
 
+// key is item k's ToR.
+func (r *pairRow[T]) key(k int) int {
+	if r.dense {
+		return k
+	}
+	return int(r.keys[k])
+}
+
 // at is x's item, created (zero) if it has none.
 func (r *pairRow[T]) at(x int) *T {
+	if r.dense {
+		return &r.items[x]
+	}
+	return r.add(x)
+}
+
+func (r *pairRow[T]) add(x int) *T {
 	k, added := r.index.Add(int32(x))
 	if added {
 		var zero T
@@ -758,7 +789,9 @@ func (r *pairRow[T]) byKey() []int32 {
 	for k := range order {
 		order[k] = int32(k)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
+	if !r.dense {
+		slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
+	}
 	return order
 }
 
@@ -776,20 +809,4 @@ type pullDest struct {
 type pullHop struct {
 	waiting  des.Ring[pulledPkt] // packets t pulled for its circuit to v (requested or at t), by arrival at t
 	stagedTo int64               // bytes t requested or holds for v (the policy sees them in VOQ t→v)
-}
-
-// ownBytes and relayedBytes are dests[t]'s own and relayed toward x, 0
-// if t has no state for x.
-func (ps *pullState) ownBytes(t, x int) int64 {
-	if d := ps.dests[t].get(x); d != nil {
-		return d.own
-	}
-	return 0
-}
-
-func (ps *pullState) relayedBytes(t, x int) int64 {
-	if d := ps.dests[t].get(x); d != nil {
-		return d.relayed
-	}
-	return 0
 }

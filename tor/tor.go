@@ -145,9 +145,10 @@ type Gate interface {
 // Switch's port ids, so their state grows with the destinations a ToR
 // sends to, not with n. Queue and port ids of VOQs are in order of first
 // use; NextHop maps them back. Readers that must not create a port use
-// VOQLen and VOQBytes. A CircuitAware policy hears every destination's
-// day and night: its switch has all VOQ ports from the start, in
-// destination order.
+// VOQLen and VOQBytes. Up to DenseToRs ToRs, and with a CircuitAware
+// policy (which hears every destination's day and night), the switch has
+// all VOQ ports from the start, in destination order, and VOQ is plain
+// arithmetic.
 type ToR struct {
 	ID  int
 	cfg Config
@@ -166,6 +167,7 @@ type ToR struct {
 	voqDest []int32   // per VOQ port (in order of creation): its next-hop ToR
 	ups     []upCount // next-hop ToRs that a circuit reaches now (at most Uplinks)
 	scratch int32     // a spare VOQ port for AdmitHeldVOQ's stateless decisions, −1: none
+	dense   bool      // every VOQ port exists, in destination order
 	rr      int       // round-robin position for indirect (two-hop) service
 	classes int
 	own     int // host + packet-switch + fabric ports
@@ -251,10 +253,11 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		classes: c,
 		own:     own,
 	}
-	if sw.circ != nil { // a policy that hears every circuit gets every VOQ port, in destination order
+	if cfg.ToRs <= DenseToRs || sw.circ != nil { // every VOQ port, in destination order
 		for v := range cfg.ToRs {
 			t.voqPort(v)
 		}
+		t.dense = true
 	}
 	return t, nil
 }
@@ -287,6 +290,11 @@ func portMarking(cfg *Config, rates []rotor.Rate) ([]ECN, error) {
 	return ecn, nil
 }
 
+// DenseToRs is the largest fabric whose ToRs create every VOQ port at the
+// start (in destination order, as a table indexed by destination): small
+// tables cost little memory and a lookup less per packet.
+const DenseToRs = 128
+
 // upCount is a next-hop ToR and how many uplinks' circuits reach it now.
 type upCount struct {
 	v int32
@@ -302,6 +310,9 @@ func (t *ToR) VOQ(v, class int) QueueID {
 // voqPort is the index (among the VOQ ports) of v's port, created if v
 // has none.
 func (t *ToR) voqPort(v int) int32 {
+	if t.dense {
+		return int32(v)
+	}
 	if k := t.voqs.Get(int32(v)); k >= 0 {
 		return k
 	}
@@ -329,6 +340,9 @@ func (t *ToR) isUp(v int) bool {
 // voqQueue is VOQ(v, class), ok false (and no port created) if v has no
 // VOQ port yet.
 func (t *ToR) voqQueue(v, class int) (q QueueID, ok bool) {
+	if t.dense {
+		return QueueID(t.voqBase + int32(v)*t.nq + int32(class)), true
+	}
 	k := t.voqs.Get(int32(v))
 	return QueueID(t.voqBase + k*t.nq + int32(class)), k >= 0
 }
