@@ -24,12 +24,24 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		s.peer[t*s.U+sw] = v
 		if v != rotor.Idle {
 			active++
+			if s.upToTab != nil {
+				s.upToTab[t*s.n+int(v)] |= 1 << sw
+			}
 		}
 	}
 	s.m.dayPorts[sw] = active
 	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
 	for t := 0; t < s.n; t++ {
-		s.peerNext[t*s.U+sw] = int32(next[t])
+		u := t*s.U + sw
+		if s.nextToTab != nil {
+			if old := s.peerNext[u]; old >= 0 {
+				s.nextToTab[t*s.n+int(old)] &^= 1 << sw
+			}
+			if next[t] >= 0 {
+				s.nextToTab[t*s.n+next[t]] |= 1 << sw
+			}
+		}
+		s.peerNext[u] = int32(next[t])
 	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
@@ -45,9 +57,16 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 }
 
 // upTo is the set of switches (bit sw) whose circuit t→v is up now: read
-// from the uplinks' peers (U entries, one cache line for U ≤ 16), not
-// kept per ToR pair.
+// from the uplinks' peers (U entries, one cache line for U ≤ 16), or up
+// to tor.DenseToRs ToRs from a table per ToR pair.
 func (s *sim) upTo(t, v int) uint64 {
+	if s.upToTab != nil {
+		return s.upToTab[t*s.n+v]
+	}
+	return s.upToPeers(t, v)
+}
+
+func (s *sim) upToPeers(t, v int) uint64 {
 	var m uint64
 	for sw, p := range s.peer[t*s.U : (t+1)*s.U] {
 		if p == int32(v) {
@@ -58,8 +77,15 @@ func (s *sim) upTo(t, v int) uint64 {
 }
 
 // nextTo is the set of switches (bit sw) whose next slot, as of its last
-// day start, holds the circuit t→x.
+// day start, holds the circuit t→x (a table up to tor.DenseToRs ToRs).
 func (s *sim) nextTo(t, x int) uint64 {
+	if s.nextToTab != nil {
+		return s.nextToTab[t*s.n+x]
+	}
+	return s.nextToPeers(t, x)
+}
+
+func (s *sim) nextToPeers(t, x int) uint64 {
 	var m uint64
 	for sw, p := range s.peerNext[t*s.U : (t+1)*s.U] {
 		if p == int32(x) {
@@ -100,6 +126,9 @@ func (s *sim) nightStart(sw int) {
 		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
 		if v != rotor.Idle {
+			if s.upToTab != nil {
+				s.upToTab[t*s.n+int(v)] &^= 1 << sw
+			}
 			s.circuitToR(t, v, false)
 			s.notifyCircuit(t, v, false)
 		}
