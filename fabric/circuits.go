@@ -170,14 +170,14 @@ func (s *sim) startUplink(t, sw int) {
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if s.pulling {
-		if h := s.pull.hops[t].get(int(v)); h != nil {
+		if h := s.pull.hops.get(t, int(v)); h != nil {
 			w = &h.waiting
 		}
 		if s.pull.relay {
 			// The fill at the end of this event looks at the stored packet
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
-			if pd := s.pull.dests[t].get(int(v)); pd != nil && pd.store.Len() > 0 {
+			if pd := s.pull.dests.get(t, int(v)); pd != nil && pd.store.Len() > 0 {
 				s.pool.Prefetch(pd.store.Head())
 			}
 		}

@@ -27,7 +27,7 @@ import (
 
 type pairStats struct {
 	n, U    int
-	rows    []pairRow[pairStat] // [t]: per ToR v that t has started flows to
+	rows    pairTable[pairStat] // t→v: per ToR v that t has started flows to
 	demand  []bool              // [t·U+sw]: the uplink's current day carries demand
 	dayFrom []rotor.Time        // [t·U+sw]: its current demand day, not yet in capB
 	dayTo   []rotor.Time
@@ -49,7 +49,7 @@ type pairStat struct {
 func (s *sim) initPairStats() error {
 	ps := &s.pairs
 	ps.n, ps.U, ps.watch = s.n, s.U, -1
-	ps.rows = newPairRows[pairStat](s.n)
+	ps.rows = newPairTable[pairStat](s.n)
 	ps.demand = make([]bool, s.n*s.U)
 	ps.dayFrom, ps.dayTo, ps.dayPair = make([]rotor.Time, s.n*s.U), make([]rotor.Time, s.n*s.U), make([]int32, s.n*s.U)
 	if w := s.cfg.WatchPair; w != nil {
@@ -68,13 +68,13 @@ func (s *sim) initPairStats() error {
 // pairFlowStart and pairFlowDone count the flows between ToR pairs.
 func (s *sim) pairFlowStart(fs *flowState) {
 	if fs.srcToR != fs.dstToR {
-		s.pairs.rows[fs.srcToR].at(int(fs.dstToR)).active++
+		s.pairs.rows.at(int(fs.srcToR), int(fs.dstToR)).active++
 	}
 }
 
 func (s *sim) pairFlowDone(fs *flowState) {
 	if fs.srcToR != fs.dstToR {
-		s.pairs.rows[fs.srcToR].at(int(fs.dstToR)).active--
+		s.pairs.rows.at(int(fs.srcToR), int(fs.dstToR)).active--
 	}
 }
 
@@ -85,7 +85,7 @@ func (s *sim) pairDay(t, sw int, v int32, now, night rotor.Time) {
 	i := t*s.U + sw
 	s.pairCapacity(i, rotor.MaxTime)
 	pair := t*s.n + int(v)
-	st := ps.rows[t].get(int(v))
+	st := ps.rows.get(t, int(v))
 	d := st != nil && st.active > 0
 	ps.demand[i] = d
 	if d {
@@ -99,7 +99,7 @@ func (s *sim) pairCapacity(i int, stop rotor.Time) {
 	ps := &s.pairs
 	if to := min(ps.dayTo[i], stop); to > ps.dayFrom[i] {
 		pair := int(ps.dayPair[i])
-		ps.rows[pair/s.n].at(pair % s.n).capB += int64(s.rates[linkCircuit].BytesIn(to - ps.dayFrom[i]))
+		ps.rows.at(pair/s.n, pair%s.n).capB += int64(s.rates[linkCircuit].BytesIn(to - ps.dayFrom[i]))
 	}
 	ps.dayFrom[i], ps.dayTo[i] = 0, 0
 }
@@ -109,7 +109,7 @@ func (s *sim) pairCapacity(i int, stop rotor.Time) {
 func (s *sim) pairSent(t, i int, v int32, size int32, now rotor.Time) {
 	ps := &s.pairs
 	if ps.demand[i] { // the pair has flows: it has a row entry
-		ps.rows[t].at(int(v)).bytes += int64(size)
+		ps.rows.at(t, int(v)).bytes += int64(size)
 	}
 	if t*s.n+int(v) == ps.watch {
 		ps.onCircuit.Add(now, float64(size))
@@ -186,16 +186,15 @@ func (s *sim) fillPairs(r *Result, stop rotor.Time) {
 		s.pairCapacity(i, stop)
 	}
 	var b, c int64
-	for t := range ps.rows {
-		for _, k := range ps.rows[t].byKey() {
-			st := &ps.rows[t].items[k]
+	for t := range s.n {
+		ps.rows.each(t, func(x int, st *pairStat) {
 			if st.capB == 0 {
-				continue
+				return
 			}
 			b, c = b+st.bytes, c+st.capB
-			r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: t, Dst: ps.rows[t].key(int(k)), Bytes: st.bytes,
+			r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: t, Dst: x, Bytes: st.bytes,
 				CapacityBytes: st.capB, Utilization: float64(st.bytes) / float64(st.capB)})
-		}
+		})
 	}
 	r.DemandCircuitUtilization = -1
 	if c > 0 {

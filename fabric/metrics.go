@@ -195,7 +195,7 @@ func (s *sim) checkConservation(full bool) {
 		for t := range s.n {
 			for v := range s.n {
 				n := 0
-				if h := ps.hops[t].get(v); h != nil {
+				if h := ps.hops.get(t, v); h != nil {
 					n = h.waiting.Len()
 				}
 				if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (n > 0) {
@@ -219,12 +219,13 @@ func (s *sim) checkConservation(full bool) {
 		inNet += tr.Used() + tr.HeaderBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
-	for t := range s.pull.hops {
-		for k := range s.pull.hops[t].items {
-			w := &s.pull.hops[t].items[k].waiting
-			for i := 0; i < w.Len(); i++ {
-				inNet += int64(w.At(i).size)
-			}
+	if s.pulling {
+		for t := range s.n {
+			s.pull.hops.each(t, func(_ int, h *pullHop) {
+				for i := 0; i < h.waiting.Len(); i++ {
+					inNet += int64(h.waiting.At(i).size)
+				}
+			})
 		}
 	}
 	for _, e := range s.q.Pending() {

@@ -45,8 +45,8 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	dests     []pairRow[pullDest] // [t]: per destination ToR d
-	hops      []pairRow[pullHop]  // [t]: per next-hop ToR v
+	dests     pairTable[pullDest] // t→d: per destination ToR d
+	hops      pairTable[pullHop]  // t→v: per next-hop ToR v
 	bits      []uint64            // [t·words+…]: d's with a non-empty pend list
 	words     int
 	rr        []int32             // [t]: round-robin start over relay destinations
@@ -74,8 +74,8 @@ func (s *sim) initPull() {
 	n := s.n
 	ps := &s.pull
 	ps.words = (n + 63) / 64
-	ps.dests = newPairRows[pullDest](n)
-	ps.hops = newPairRows[pullHop](n)
+	ps.dests = newPairTable[pullDest](n)
+	ps.hops = newPairTable[pullHop](n)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
 	ps.waitBits = make([]uint64, n*ps.words)
@@ -117,7 +117,7 @@ func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
-	pd := ps.dests[t].at(d)
+	pd := ps.dests.at(t, d)
 	pd.pend.Push(id)
 	pd.own += fs.f.Bytes
 	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
@@ -142,7 +142,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 	ps := &s.pull
 	now := s.q.Now()
 	var w *des.Ring[pulledPkt] // created with the first packet staged
-	if h := ps.hops[t].get(v); h != nil {
+	if h := ps.hops.get(t, v); h != nil {
 		w = &h.waiting
 	}
 	pkt := s.serMTU[linkCircuit]
@@ -159,7 +159,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		// reach the ToR and finish crossing before the night.
 		ready := max(now, day) + rotor.Time(staged)*pkt
 		if ps.relay {
-			if pd := ps.dests[t].get(v); pd != nil && pd.store.Len() > 0 {
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
 				st := &pd.store
 				idx := st.Head()
 				p := s.pool.At(idx)
@@ -187,7 +187,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		seq, size := s.takePulled(t, d)
 		if via >= 0 {
-			ps.dests[v].at(d).relayed += int64(size) // v's relay room is promised now
+			ps.dests.at(v, d).relayed += int64(size) // v's relay room is promised now
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
@@ -209,7 +209,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 // v looks at it when it is there, and returns the list.
 func (s *sim) wait(w *des.Ring[pulledPkt], t, v int, e pulledPkt) *des.Ring[pulledPkt] {
 	if w == nil {
-		w = &s.pull.hops[t].at(v).waiting
+		w = &s.pull.hops.at(t, v).waiting
 	}
 	insertByReady(w, e)
 	if w.Len() == 1 {
@@ -244,7 +244,7 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 		ps.staged[t] += int64(size)
 		return true
 	}
-	h := ps.hops[t].at(v)
+	h := ps.hops.at(t, v)
 	if !s.admitHeldVOQ(tr, v, class, flow, size, &h.stagedTo) {
 		return false
 	}
@@ -308,7 +308,7 @@ func (s *sim) heldVerdict(tr *tor.ToR, v tor.Verdict) bool {
 // NIC may be busy with pulls for other circuits.
 func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32) {
 	ps := &s.pull
-	if pd := ps.dests[t].get(v); pd != nil && pd.pend.Len() > 0 {
+	if pd := ps.dests.get(t, v); pd != nil && pd.pend.Len() > 0 {
 		f := &pd.pend
 		for k := f.Len(); k > 0; k-- {
 			if id := f.Head(); s.inTime(int32(s.flows[id].f.Src), ready, night) {
@@ -340,7 +340,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if x == v || x >= n {
 				continue
 			}
-			px := ps.dests[t].get(x) // x's pend list is not empty
+			px := ps.dests.get(t, x) // x's pend list is not empty
 			if !ps.offerAll && px.own <= s.relayLimit {
 				continue // excess offers: t's next day to x carries its backlog
 			}
@@ -384,7 +384,7 @@ func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSou
 // requested.
 func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
-	pd := ps.dests[t].get(d)
+	pd := ps.dests.get(t, d)
 	f := &pd.pend
 	id := f.Pop()
 	fs := &s.flows[id]
@@ -527,7 +527,7 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	for k, b := range ps.waitBits[t*ps.words : (t+1)*ps.words] {
 		for ; b != 0; b &= b - 1 {
 			v := k<<6 + bits.TrailingZeros64(b)
-			w := &ps.hops[t].get(v).waiting
+			w := &ps.hops.get(t, v).waiting
 			for i := 0; i < w.Len(); i++ {
 				if e := w.At(i); e.ready <= now {
 					total += int64(e.size)
@@ -582,7 +582,7 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	ps := &s.pull
 	x := int(p.DstToR)
 	p.Ready, p.Keeper = at, host
-	pd := ps.dests[v].at(x)
+	pd := ps.dests.at(v, x)
 	st := &pd.store
 	st.Push(idx)
 	if st.Len() > 1 && at < pd.storeLast { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
@@ -681,7 +681,7 @@ func (s *sim) roomSettled(t int, size int32) bool {
 // are left out: relayed ones are already in relayed[v·n+x].)
 func (s *sim) spare(v, x int) int64 {
 	ps := &s.pull
-	if d := ps.dests[v].get(x); d != nil {
+	if d := ps.dests.get(v, x); d != nil {
 		return s.relayLimit - d.own - d.relayed
 	}
 	return s.relayLimit
@@ -698,7 +698,7 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 		s.tors[v].Reserve(p.Size) // it fits (roomAt): admitted
 		tr.Release(p.Size)
 	} else {
-		h := ps.hops[t].get(v)
+		h := ps.hops.get(t, v)
 		h.stagedTo -= int64(p.Size)
 		class := tor.Local
 		if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
@@ -711,69 +711,88 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, h.stagedTo)
 	}
 	if p.Hops > 0 { // second hop of a relayed packet
-		ps.dests[t].at(int(p.DstToR)).relayed -= int64(p.Size)
+		ps.dests.at(t, int(p.DstToR)).relayed -= int64(p.Size)
 	}
 	if relayNow {
-		ps.dests[v].at(int(p.DstToR)).relayed += int64(p.Size)
+		ps.dests.at(v, int(p.DstToR)).relayed += int64(p.Size)
 	}
 }
 
-// pairRow is what one ToR keeps per other ToR, for those in use only: an
-// item is created on first use (at) and kept for the rest of the run, so
-// memory grows with the pairs in use, not with n². Up to tor.DenseToRs
-// ToRs a row is a plain table of n items (dense), indexed by ToR.
+// pairTable is what each ToR keeps per other ToR, for the pairs in use
+// only: an item is created on first use (at) and kept for the rest of the
+// run, so memory grows with the pairs in use, not with n². Up to
+// tor.DenseToRs ToRs it is a plain table of n² items (flat), indexed by
+// t·n+x; above, a row per ToR (pairRow).
+type pairTable[T any] struct {
+	n    int
+	flat []T
+	rows []pairRow[T]
+}
+
+// pairRow is one ToR's items, in order of creation, and their ToRs.
 type pairRow[T any] struct {
-	dense bool
 	index des.Index
 	items []T
-	keys  []int32 // per item, its ToR (not dense)
+	keys  []int32
 }
 
-func newPairRows[T any](n int) []pairRow[T] {
+func newPairTable[T any](n int) pairTable[T] {
+	if n <= tor.DenseToRs {
+		return pairTable[T]{n: n, flat: make([]T, n*n)}
+	}
 	rows := make([]pairRow[T], n)
 	for i := range rows {
-		if n <= tor.DenseToRs {
-			rows[i].dense, rows[i].items = true, make([]T, n)
-		} else {
-			rows[i].index = des.NewIndex(n)
+		rows[i].index = des.NewIndex(n)
+	}
+	return pairTable[T]{n: n, rows: rows}
+}
+
+// get is the item of pair t→x, nil if it has none (a flat table has
+// every item); the pointer is valid until the next at of a new pair of
+// row t.
+func (p *pairTable[T]) get(t, x int) *T {
+	if p.flat != nil {
+		return &p.flat[t*p.n+x]
+	}
+	return p.rows[t].get(x)
+}
+
+// at is the item of pair t→x, created (zero) if it has none.
+func (p *pairTable[T]) at(t, x int) *T {
+	if p.flat != nil {
+		return &p.flat[t*p.n+x]
+	}
+	return p.rows[t].at(x)
+}
+
+// each calls f for the items of row t, in the order of their ToRs (not
+// per packet: it allocates for a sparse row).
+func (p *pairTable[T]) each(t int, f func(x int, it *T)) {
+	if p.flat != nil {
+		for x := range p.n {
+			f(x, &p.flat[t*p.n+x])
 		}
+		return
 	}
-	return rows
+	r := &p.rows[t]
+	order := make([]int32, len(r.items))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
+	for _, k := range order {
+		f(int(r.keys[k]), &r.items[k])
+	}
 }
 
-// get is x's item, nil if it has none (a dense row has every item); the
-// pointer is valid until the row's next at of a new ToR.
 func (r *pairRow[T]) get(x int) *T {
-	if r.dense {
-		return &r.items[x]
-	}
-	return r.lookup(x)
-}
-
-func (r *pairRow[T]) lookup(x int) *T {
 	if k := r.index.Get(int32(x)); k >= 0 {
 		return &r.items[k]
 	}
 	return nil
 }
 
-// key is item k's ToR.
-func (r *pairRow[T]) key(k int) int {
-	if r.dense {
-		return k
-	}
-	return int(r.keys[k])
-}
-
-// at is x's item, created (zero) if it has none.
 func (r *pairRow[T]) at(x int) *T {
-	if r.dense {
-		return &r.items[x]
-	}
-	return r.add(x)
-}
-
-func (r *pairRow[T]) add(x int) *T {
 	k, added := r.index.Add(int32(x))
 	if added {
 		var zero T
@@ -781,18 +800,6 @@ func (r *pairRow[T]) add(x int) *T {
 		r.keys = append(r.keys, int32(x))
 	}
 	return &r.items[k]
-}
-
-// byKey is the row's item indices in the order of their ToRs.
-func (r *pairRow[T]) byKey() []int32 {
-	order := make([]int32, len(r.items))
-	for k := range order {
-		order[k] = int32(k)
-	}
-	if !r.dense {
-		slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
-	}
-	return order
 }
 
 // pullDest is what ToR t keeps toward destination ToR d (dests[t], key d).
