@@ -27,8 +27,8 @@ const (
 	// (uplinks × slots elapsed, at most n), per host of the ToR: its VOQ
 	// port, pull lists and their rings, relay store and pair statistics,
 	// which a ToR creates as its hosts' flows and relayed packets use
-	// them (about 190 B a met pair with 4 hosts, 50 B with 1).
-	memoryPerMetPairHost = 48
+	// them (fitted: 56 B a met pair per host).
+	memoryPerMetPairHost = 56
 	// memoryPerFlow: a flow as read or generated, its result record and
 	// its share of the sender state (172 B measured).
 	memoryPerFlow = 180
