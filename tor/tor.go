@@ -304,7 +304,18 @@ type upCount struct {
 // VOQ is the queue toward next-hop ToR v of the given class. It creates
 // v's VOQ port on first use.
 func (t *ToR) VOQ(v, class int) QueueID {
-	return QueueID(t.voqBase + t.voqPort(v)*t.nq + int32(class))
+	if t.dense { // inlined: arithmetic
+		return QueueID(t.voqBase + int32(v)*t.nq + int32(class))
+	}
+	return t.sparseVOQ(v, class)
+}
+
+func (t *ToR) sparseVOQ(v, class int) QueueID {
+	k := t.voqs.Get(int32(v))
+	if k < 0 {
+		k = t.addVOQPort(v)
+	}
+	return QueueID(t.voqBase + k*t.nq + int32(class))
 }
 
 // voqPort is the index (among the VOQ ports) of v's port, created if v
@@ -337,20 +348,26 @@ func (t *ToR) isUp(v int) bool {
 	return false
 }
 
-// voqQueue is VOQ(v, class), ok false (and no port created) if v has no
-// VOQ port yet.
-func (t *ToR) voqQueue(v, class int) (q QueueID, ok bool) {
-	if t.dense {
-		return QueueID(t.voqBase + int32(v)*t.nq + int32(class)), true
+// voqQueue is VOQ(v, class), −1 (and no port created) if v has no VOQ
+// port yet.
+func (t *ToR) voqQueue(v, class int) QueueID {
+	if t.dense { // inlined
+		return QueueID(t.voqBase + int32(v)*t.nq + int32(class))
 	}
-	k := t.voqs.Get(int32(v))
-	return QueueID(t.voqBase + k*t.nq + int32(class)), k >= 0
+	return t.sparseQueue(v, class)
+}
+
+func (t *ToR) sparseQueue(v, class int) QueueID {
+	if k := t.voqs.Get(int32(v)); k >= 0 {
+		return QueueID(t.voqBase + k*t.nq + int32(class))
+	}
+	return -1
 }
 
 // VOQLen is the number of packets in VOQ(v, class), without creating v's
 // port.
 func (t *ToR) VOQLen(v, class int) int {
-	if q, ok := t.voqQueue(v, class); ok {
+	if q := t.voqQueue(v, class); q >= 0 {
 		return t.sw.q[q].Len()
 	}
 	return 0
@@ -358,7 +375,7 @@ func (t *ToR) VOQLen(v, class int) int {
 
 // VOQBytes is the bytes in both VOQs toward v, without creating v's port.
 func (t *ToR) VOQBytes(v int) int64 {
-	if q, ok := t.voqQueue(v, Transit); ok {
+	if q := t.voqQueue(v, Transit); q >= 0 {
 		return t.sw.st.Queues[q].Bytes + t.sw.st.Queues[q+Local].Bytes
 	}
 	return 0
@@ -415,6 +432,9 @@ func (t *ToR) QueuePort(q QueueID) int { return t.cfg.Uplinks + int(t.sw.st.Port
 func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
+	}
+	if t.dense {
+		return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
 	}
 	return int(t.voqDest[(int32(q)-t.voqBase)/t.nq])
 }
@@ -499,7 +519,8 @@ func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32,
 	if t.sw.plain {
 		return t.AdmitHeld(now, 0, flow, size, held) // the queue is not read
 	}
-	q, ok := t.voqQueue(v, class)
+	q := t.voqQueue(v, class)
+	ok := q >= 0
 	if !ok && t.sw.Stateless() {
 		if t.scratch < 0 {
 			t.scratch = t.sw.AddPort()
@@ -743,7 +764,7 @@ func (t *ToR) SetCircuit(now rotor.Time, v int, up bool) {
 // relay). A non-nil gate may hold a queue's head back. ok is false if
 // nothing fits.
 func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueID, ok bool) {
-	if q, ok := t.voqQueue(v, Transit); ok {
+	if q := t.voqQueue(v, Transit); q >= 0 {
 		if t.sendable(q, v, budget, gate) {
 			return q, true
 		}
