@@ -251,7 +251,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds freeAt and schedules it then.
-	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.VOQLen(int(v), tor.Transit)+tr.VOQLen(int(v), tor.Local) > 0 || s.relay != nil && tr.AnyLocal()) {
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.VOQsLen(int(v)) > 0 || s.relay != nil && tr.AnyLocal()) {
 		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
 		s.wakeTimed(i, max(now+ser, w.Head().ready))

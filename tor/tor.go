@@ -367,15 +367,41 @@ func (t *ToR) sparseQueue(v, class int) QueueID {
 // VOQLen is the number of packets in VOQ(v, class), without creating v's
 // port.
 func (t *ToR) VOQLen(v, class int) int {
-	if q := t.voqQueue(v, class); q >= 0 {
+	if t.dense { // inlined
+		return t.sw.q[t.voqBase+int32(v)*t.nq+int32(class)].Len()
+	}
+	return t.sparseLen(v, class)
+}
+
+//go:noinline
+func (t *ToR) sparseLen(v, class int) int {
+	if q := t.sparseQueue(v, class); q >= 0 {
 		return t.sw.q[q].Len()
+	}
+	return 0
+}
+
+// VOQsLen is the number of packets in both VOQs toward v, without
+// creating v's port.
+func (t *ToR) VOQsLen(v int) int {
+	if q := t.voqQueue(v, Transit); q >= 0 {
+		return t.sw.q[q].Len() + t.sw.q[q+Local].Len()
 	}
 	return 0
 }
 
 // VOQBytes is the bytes in both VOQs toward v, without creating v's port.
 func (t *ToR) VOQBytes(v int) int64 {
-	if q := t.voqQueue(v, Transit); q >= 0 {
+	if t.dense { // inlined
+		q := t.sw.st.Queues[t.voqBase+int32(v)*t.nq:]
+		return q[Transit].Bytes + q[Local].Bytes
+	}
+	return t.sparseBytes(v)
+}
+
+//go:noinline
+func (t *ToR) sparseBytes(v int) int64 {
+	if q := t.sparseQueue(v, Transit); q >= 0 {
 		return t.sw.st.Queues[q].Bytes + t.sw.st.Queues[q+Local].Bytes
 	}
 	return 0
