@@ -158,22 +158,23 @@ type ToR struct {
 	arr     Arrival  // the arrival being offered (reused: no allocation)
 	nq      int32    // queues per Switch port
 	voqBase int32    // first VOQ queue
+	dense   bool     // every VOQ port exists, in destination order
 	txBytes []int64  // per egress port id
 	intPort []int32  // per egress port id: the id its INT records carry (SetINTPorts); nil: its own
 	ecn     []ECN    // per Switch port: its marking (nil: none)
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
 	voqPkts int      // packets in all VOQs, both classes
-	voqs    des.Index
-	voqDest []int32   // per VOQ port (in order of creation): its next-hop ToR
-	ups     []upCount // next-hop ToRs that a circuit reaches now (at most Uplinks)
-	scratch int32     // a spare VOQ port for AdmitHeldVOQ's stateless decisions, −1: none
-	dense   bool      // every VOQ port exists, in destination order
-	rr      int       // round-robin position for indirect (two-hop) service
+	rr      int      // round-robin position for indirect (two-hop) service
 	classes int
 	own     int // host + packet-switch + fabric ports
 
 	Drops     int64 // packets dropped on arrival or pushed out
 	DropBytes int64
+
+	voqs    des.Index // next-hop ToR → its VOQ port's index among the VOQ ports
+	voqDest []int32   // per VOQ port (in order of creation): its next-hop ToR
+	ups     []upCount // next-hop ToRs that a circuit reaches now (at most Uplinks)
+	scratch int32     // a spare VOQ port for AdmitHeldVOQ's stateless decisions, −1: none
 }
 
 // New builds switch id. Packets are looked up in pool.
