@@ -294,7 +294,7 @@ func portMarking(cfg *Config, rates []rotor.Rate) ([]ECN, error) {
 // DenseToRs is the largest fabric whose ToRs create every VOQ port at the
 // start (in destination order, as a table indexed by destination): small
 // tables cost little memory and a lookup less per packet.
-const DenseToRs = 128
+const DenseToRs = 256
 
 // upCount is a next-hop ToR and how many uplinks' circuits reach it now.
 type upCount struct {
