@@ -12,8 +12,9 @@ import (
 // topology.uplinks=4 --set run.sim_time=T`, N = 512, 1024, T = 1 ms and
 // 10 ms, and 2,048 ToRs of 1 host with 8 uplinks; docs/perf-history.md,
 // issue 26). What a ToR keeps per other ToR (VOQ ports, pull lists,
-// circuit pair statistics) exists only for the ToRs it has used, so it
-// grows with the circuits a ToR has met, not with n².
+// circuit pair statistics) exists, above tor.DenseToRs ToRs, only for the
+// ToRs it has used, so it grows with the circuits a ToR has met, not with
+// n² (up to DenseToRs these tables, a few MB, are in memoryBase's slack).
 const (
 	// memoryBase: the process, tables and event queue of a small run.
 	memoryBase = 22 << 20
