@@ -160,7 +160,7 @@ func (s *sim) pathRTT(f workload.Flow) rotor.Time {
 // the data's sender: set iff a circuit from t to the data's destination
 // ToR (the ACK's source ToR) is up now (reTCP's ECE map).
 func (s *sim) circuitECE(t int, p *packet.Packet) {
-	if s.upTo[t*s.n+int(s.torOf(p.SrcHost))] != 0 {
+	if s.upTo(t, int(s.torOf(p.SrcHost))) != 0 {
 		p.Set(packet.ECE)
 	} else {
 		p.Flags &^= packet.ECE

@@ -24,26 +24,24 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 		s.peer[t*s.U+sw] = v
 		if v != rotor.Idle {
 			active++
-			s.upTo[t*s.n+int(v)] |= 1 << sw
+			if s.upToTab != nil {
+				s.upToTab[t*s.n+int(v)] |= 1 << sw
+			}
 		}
 	}
 	s.m.dayPorts[sw] = active
 	next := s.sched.Matchings[sw][(k+1)%s.sched.Period]
-	nextTo := s.pull.nextTo
 	for t := 0; t < s.n; t++ {
 		u := t*s.U + sw
-		if nextTo != nil {
+		if s.nextToTab != nil {
 			if old := s.peerNext[u]; old >= 0 {
-				nextTo[t*s.n+int(old)] &^= 1 << sw
+				s.nextToTab[t*s.n+int(old)] &^= 1 << sw
 			}
 			if next[t] >= 0 {
-				nextTo[t*s.n+next[t]] |= 1 << sw
+				s.nextToTab[t*s.n+next[t]] |= 1 << sw
 			}
 		}
 		s.peerNext[u] = int32(next[t])
-	}
-	if s.cfg.Check && nextTo != nil {
-		s.checkNextTo()
 	}
 	for t := 0; t < s.n; t++ {
 		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
@@ -58,23 +56,43 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 }
 
-// checkNextTo verifies (run.check) that nextTo holds exactly the switches
-// whose next slot connects t to x, as peerNext says.
-func (s *sim) checkNextTo() {
-	for t := 0; t < s.n; t++ {
-		for x := 0; x < s.n; x++ {
-			var want uint64
-			for sw := 0; sw < s.U; sw++ {
-				if s.peerNext[t*s.U+sw] == int32(x) {
-					want |= 1 << sw
-				}
-			}
-			if got := s.pull.nextTo[t*s.n+x]; got != want {
-				s.fail("ToR %d: next-slot circuits to %d are %b, the schedule says %b", t, x, got, want)
-				return
-			}
+// upTo is the set of switches (bit sw) whose circuit t→v is up now: read
+// from the uplinks' peers (U entries, one cache line for U ≤ 16), or up
+// to tor.DenseToRs ToRs from a table per ToR pair.
+func (s *sim) upTo(t, v int) uint64 {
+	if s.upToTab != nil {
+		return s.upToTab[t*s.n+v]
+	}
+	return s.upToPeers(t, v)
+}
+
+func (s *sim) upToPeers(t, v int) uint64 {
+	var m uint64
+	for sw, p := range s.peer[t*s.U : (t+1)*s.U] {
+		if p == int32(v) {
+			m |= 1 << sw
 		}
 	}
+	return m
+}
+
+// nextTo is the set of switches (bit sw) whose next slot, as of its last
+// day start, holds the circuit t→x (a table up to tor.DenseToRs ToRs).
+func (s *sim) nextTo(t, x int) uint64 {
+	if s.nextToTab != nil {
+		return s.nextToTab[t*s.n+x]
+	}
+	return s.nextToPeers(t, x)
+}
+
+func (s *sim) nextToPeers(t, x int) uint64 {
+	var m uint64
+	for sw, p := range s.peerNext[t*s.U : (t+1)*s.U] {
+		if p == int32(x) {
+			m |= 1 << sw
+		}
+	}
+	return m
 }
 
 // prefetch stages pulled packets for the circuits switch sw brings up at
@@ -108,7 +126,9 @@ func (s *sim) nightStart(sw int) {
 		v := s.peer[t*s.U+sw]
 		s.peer[t*s.U+sw] = rotor.Idle
 		if v != rotor.Idle {
-			s.upTo[t*s.n+int(v)] &^= 1 << sw
+			if s.upToTab != nil {
+				s.upToTab[t*s.n+int(v)] &^= 1 << sw
+			}
 			s.circuitToR(t, v, false)
 			s.notifyCircuit(t, v, false)
 		}
@@ -150,18 +170,21 @@ func (s *sim) startUplink(t, sw int) {
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if s.pulling {
-		w = &s.pull.waiting[t*s.n+int(v)]
+		if h := s.pull.hops.get(t, int(v)); h != nil {
+			w = &h.waiting
+		}
 		if s.pull.relay {
 			// The fill at the end of this event looks at the stored packet
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
-			if st := &s.pull.store[t*s.n+int(v)]; st.Len() > 0 {
-				s.pool.Prefetch(st.Head())
+			if pd := s.pull.dests.get(t, int(v)); pd != nil && pd.store.Len() > 0 {
+				s.pool.Prefetch(pd.store.Head())
 			}
 		}
 	}
 	var idx int32
 	var q tor.QueueID
+	nh := v // the packet's next hop: v, or for RotorLB's relayed Local traffic its VOQ's
 	ok := false
 	if tr.VOQPackets() > 0 { // host-buffered traffic never is in the VOQs
 		budget := int64(s.rates[linkCircuit].BytesIn(st.nightAt - now))
@@ -173,6 +196,7 @@ func (s *sim) startUplink(t, sw int) {
 	case ok:
 		s.settle(t) // the policy's dequeue hook sees the buffer
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
+		nh = int32(tr.NextHop(q))
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is
@@ -194,7 +218,6 @@ func (s *sim) startUplink(t, sw int) {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
 		}
 		idx = pk.idx // its stay at t ends in pullSent
-		q = tr.VOQ(int(v), tor.Local)
 	default:
 		return
 	}
@@ -202,7 +225,6 @@ func (s *sim) startUplink(t, sw int) {
 	if p.Has(packet.Parked) {
 		s.ndpUnpark(p)
 	}
-	nh := int32(tr.NextHop(q))
 	if nh != v { // relayed by RotorLB: first of two hops
 		p.Via = v
 	}
@@ -229,7 +251,7 @@ func (s *sim) startUplink(t, sw int) {
 	s.m.circuitSeries.Add(now, float64(p.Size))
 	// The "uplink free" event is needed only if more could go now; an
 	// arrival later finds freeAt and schedules it then.
-	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.Len(tr.VOQ(int(v), tor.Transit))+tr.Len(tr.VOQ(int(v), tor.Local)) > 0 || s.ndp.private && tr.Len(tr.VOQ(int(v), tor.HeaderVOQ)) > 0 || s.relay != nil && tr.AnyLocal()) {
+	if s.cfg.eagerFree || tr.VOQPackets() > 0 && (tr.VOQsLen(int(v)) > 0 || s.ndp.private && tr.VOQLen(int(v), tor.HeaderVOQ) > 0 || s.relay != nil && tr.AnyLocal()) {
 		s.wakeTimed(i, now+ser)
 	} else if w != nil && w.Len() > 0 {
 		s.wakeTimed(i, max(now+ser, w.Head().ready))
@@ -280,8 +302,11 @@ func (s *sim) reroute(t int, v int32) {
 		if class == tor.Local && s.rerouting != routing.RerouteAll {
 			continue
 		}
+		n := tr.VOQLen(int(v), class)
+		if n == 0 {
+			continue // (and creates no VOQ port toward v)
+		}
 		q := tr.VOQ(int(v), class)
-		n := tr.Len(q)
 		for k := 0; k < n; k++ {
 			p := s.pool.At(tr.Head(q))
 			next, nclass := v, class

@@ -26,14 +26,13 @@ import (
 // their hosts by design.
 
 type pairStats struct {
-	n, U        int
-	active      []int32      // [t·n+v]: flows t→v started and not complete
-	demand      []bool       // [t·U+sw]: the uplink's current day carries demand
-	dayFrom     []rotor.Time // [t·U+sw]: its current demand day, not yet in capB
-	dayTo       []rotor.Time
-	dayPair     []int32
-	bytes, capB []int64 // [t·n+v]: circuit bytes and capacity on demand days
-	qlat        latencyHist
+	n, U    int
+	rows    pairTable[pairStat] // t→v: per ToR v that t has started flows to
+	demand  []bool              // [t·U+sw]: the uplink's current day carries demand
+	dayFrom []rotor.Time        // [t·U+sw]: its current demand day, not yet in capB
+	dayTo   []rotor.Time
+	dayPair []int32
+	qlat    latencyHist
 
 	watch                int // t·n+v of the watched pair; −1: none
 	delivered, onCircuit *stats.TimeSeries
@@ -41,13 +40,18 @@ type pairStats struct {
 	watchSrc, watchDst   int
 }
 
+// pairStat is what pairStats keeps for ToR pair t→v (rows[t], key v).
+type pairStat struct {
+	active      int32 // flows t→v started and not complete
+	bytes, capB int64 // circuit bytes and capacity on demand days
+}
+
 func (s *sim) initPairStats() error {
 	ps := &s.pairs
 	ps.n, ps.U, ps.watch = s.n, s.U, -1
-	ps.active = make([]int32, s.n*s.n)
+	ps.rows = newPairTable[pairStat](s.n)
 	ps.demand = make([]bool, s.n*s.U)
 	ps.dayFrom, ps.dayTo, ps.dayPair = make([]rotor.Time, s.n*s.U), make([]rotor.Time, s.n*s.U), make([]int32, s.n*s.U)
-	ps.bytes, ps.capB = make([]int64, s.n*s.n), make([]int64, s.n*s.n)
 	if w := s.cfg.WatchPair; w != nil {
 		ps.watch, ps.watchSrc, ps.watchDst = w[0]*s.n+w[1], w[0], w[1]
 		maxBins := int(s.cfg.SimTime/s.cfg.SeriesInterval) + 2
@@ -64,13 +68,13 @@ func (s *sim) initPairStats() error {
 // pairFlowStart and pairFlowDone count the flows between ToR pairs.
 func (s *sim) pairFlowStart(fs *flowState) {
 	if fs.srcToR != fs.dstToR {
-		s.pairs.active[int(fs.srcToR)*s.n+int(fs.dstToR)]++
+		s.pairs.rows.at(int(fs.srcToR), int(fs.dstToR)).active++
 	}
 }
 
 func (s *sim) pairFlowDone(fs *flowState) {
 	if fs.srcToR != fs.dstToR {
-		s.pairs.active[int(fs.srcToR)*s.n+int(fs.dstToR)]--
+		s.pairs.rows.at(int(fs.srcToR), int(fs.dstToR)).active--
 	}
 }
 
@@ -81,7 +85,8 @@ func (s *sim) pairDay(t, sw int, v int32, now, night rotor.Time) {
 	i := t*s.U + sw
 	s.pairCapacity(i, rotor.MaxTime)
 	pair := t*s.n + int(v)
-	d := ps.active[pair] > 0
+	st := ps.rows.get(t, int(v))
+	d := st != nil && st.active > 0
 	ps.demand[i] = d
 	if d {
 		ps.dayFrom[i], ps.dayTo[i], ps.dayPair[i] = now, night, int32(pair)
@@ -93,7 +98,8 @@ func (s *sim) pairDay(t, sw int, v int32, now, night rotor.Time) {
 func (s *sim) pairCapacity(i int, stop rotor.Time) {
 	ps := &s.pairs
 	if to := min(ps.dayTo[i], stop); to > ps.dayFrom[i] {
-		ps.capB[ps.dayPair[i]] += int64(s.rates[linkCircuit].BytesIn(to - ps.dayFrom[i]))
+		pair := int(ps.dayPair[i])
+		ps.rows.at(pair/s.n, pair%s.n).capB += int64(s.rates[linkCircuit].BytesIn(to - ps.dayFrom[i]))
 	}
 	ps.dayFrom[i], ps.dayTo[i] = 0, 0
 }
@@ -102,11 +108,10 @@ func (s *sim) pairCapacity(i int, stop rotor.Time) {
 // to v.
 func (s *sim) pairSent(t, i int, v int32, size int32, now rotor.Time) {
 	ps := &s.pairs
-	pair := t*s.n + int(v)
-	if ps.demand[i] {
-		ps.bytes[pair] += int64(size)
+	if ps.demand[i] { // the pair has flows: it has a row entry
+		ps.rows.at(t, int(v)).bytes += int64(size)
 	}
-	if pair == ps.watch {
+	if t*s.n+int(v) == ps.watch {
 		ps.onCircuit.Add(now, float64(size))
 	}
 }
@@ -145,7 +150,7 @@ func (s *sim) pairSample(now rotor.Time) {
 		return
 	}
 	tr := s.tors[ps.watchSrc]
-	ps.voqSum.Add(now, float64(tr.Bytes(tr.VOQ(ps.watchDst, tor.Transit))+tr.Bytes(tr.VOQ(ps.watchDst, tor.Local))))
+	ps.voqSum.Add(now, float64(tr.VOQBytes(ps.watchDst)))
 }
 
 // PairCircuit is the circuit utilisation of one ToR pair on the days that
@@ -181,13 +186,15 @@ func (s *sim) fillPairs(r *Result, stop rotor.Time) {
 		s.pairCapacity(i, stop)
 	}
 	var b, c int64
-	for pair, cb := range ps.capB {
-		if cb == 0 {
-			continue
-		}
-		b, c = b+ps.bytes[pair], c+cb
-		r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: pair / s.n, Dst: pair % s.n, Bytes: ps.bytes[pair],
-			CapacityBytes: cb, Utilization: float64(ps.bytes[pair]) / float64(cb)})
+	for t := range s.n {
+		ps.rows.each(t, func(x int, st *pairStat) {
+			if st.capB == 0 {
+				return
+			}
+			b, c = b+st.bytes, c+st.capB
+			r.PairCircuits = append(r.PairCircuits, PairCircuit{Src: t, Dst: x, Bytes: st.bytes,
+				CapacityBytes: st.capB, Utilization: float64(st.bytes) / float64(st.capB)})
+		})
 	}
 	r.DemandCircuitUtilization = -1
 	if c > 0 {

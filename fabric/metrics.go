@@ -147,7 +147,7 @@ func (s *sim) sampleVOQs(tr *tor.ToR, pulled []int64, voqs *float64) (empty int)
 		if v == tr.ID {
 			continue
 		}
-		b := pulled[v] + tr.Bytes(tr.VOQ(v, tor.Transit)) + tr.Bytes(tr.VOQ(v, tor.Local))
+		b := pulled[v] + tr.VOQBytes(v)
 		pulled[v] = 0
 		if b == 0 {
 			empty++
@@ -195,11 +195,16 @@ func (s *sim) checkConservation(full bool) {
 	}
 	live := int64(s.pool.Live()) - m.idealInFlight - m.heldAcks - waiting
 	if ps := &s.pull; ps.waitBits != nil {
-		for i := range ps.waiting {
-			t, v := i/s.n, i%s.n
-			if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (ps.waiting[i].Len() > 0) {
-				s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, ps.waiting[i].Len())
-				return
+		for t := range s.n {
+			for v := range s.n {
+				n := 0
+				if h := ps.hops.get(t, v); h != nil {
+					n = h.waiting.Len()
+				}
+				if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (n > 0) {
+					s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, n)
+					return
+				}
 			}
 		}
 	}
@@ -217,9 +222,13 @@ func (s *sim) checkConservation(full bool) {
 		inNet += tr.Used() + tr.HeaderBytes() + tr.PrivateBytes()
 	}
 	inNet += s.pull.stored + s.pull.late
-	for _, w := range s.pull.waiting {
-		for i := 0; i < w.Len(); i++ {
-			inNet += int64(w.At(i).size)
+	if s.pulling {
+		for t := range s.n {
+			s.pull.hops.each(t, func(_ int, h *pullHop) {
+				for i := 0; i < h.waiting.Len(); i++ {
+					inNet += int64(h.waiting.At(i).size)
+				}
+			})
 		}
 	}
 	for _, e := range s.q.Pending() {

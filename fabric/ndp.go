@@ -471,7 +471,7 @@ func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
 	tr := s.tors[t]
 	idx := tr.Head(q)
 	p := s.pool.At(idx)
-	if p.Has(packet.Pulled) || s.upTo[t*s.n+int(v)] != 0 { // a bulk flow's (waits, as RotorLB does), or another switch still connects t to v
+	if p.Has(packet.Pulled) || s.upTo(t, int(v)) != 0 { // a bulk flow's (waits, as RotorLB does), or another switch still connects t to v
 		return false
 	}
 	if s.ndp.trimDark && !s.circuitBackWithinSlot(t, v) {

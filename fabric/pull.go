@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"math/bits"
+	"slices"
 
 	"github.com/rdcn/rdcn/cc"
 	"github.com/rdcn/rdcn/internal/des"
@@ -14,7 +15,7 @@ import (
 // design: bulk data waits at the hosts, not in the shallow ToR buffers.
 //
 // A pulled flow's bytes wait at its sending host. Its source ToR keeps the
-// flow on a list per destination ToR (pend[t·n+d]) and a bitmap of the
+// flow on a list per destination ToR (dests[t], key d: pend) and a bitmap of the
 // destinations with such flows. When an uplink of ToR t is (about to be) in
 // its day with peer v, the ToR stages a few packets for it (fill): it
 // reserves buffer room and sends a pull request down to a host, which
@@ -38,32 +39,28 @@ import (
 // buffer. So every buffer regains room and flow control cannot deadlock.
 //
 // Cost: a fill is O(packets staged), plus, when relaying, one pass over the
-// bitmap of pending destinations (n/64 words); nothing is O(hosts²).
+// bitmap of pending destinations (n/64 words); nothing is O(hosts²). What
+// a ToR keeps per other ToR (dests, hops) exists only for the ToRs it has
+// used (pairRow): memory grows with the pairs in use, not with n².
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pend      []des.FIFO // [t·n+d]: flows at ToR t with unrequested bytes for ToR d
-	bits      []uint64   // [t·words+…]: d's with a non-empty pend list
+	dests     pairTable[pullDest] // t→d: per destination ToR d
+	hops      pairTable[pullHop]  // t→v: per next-hop ToR v
+	bits      []uint64            // [t·words+…]: d's with a non-empty pend list
 	words     int
-	rr        []int32               // [t]: round-robin start over relay destinations
-	store     []des.FIFO            // [v·n+x]: relayed packets v's hosts store for x
-	relayed   []int64               // [v·n+x]: bytes v stores or was promised for x
-	nextTo    []uint64              // [v·n+x]: bit sw set iff switch sw's next slot (as of its last day start) holds v→x
-	own       []int64               // [t·n+d]: unrequested bytes of t's own pulled flows for d
-	hostRR    []int32               // [v]: next of v's hosts to store a relayed packet
-	waiting   []des.Ring[pulledPkt] // [t·n+v]: packets t pulled for its circuit to v (requested or at t), by arrival at t
-	waitBits  []uint64              // [t·words+…]: v's with a non-empty waiting list (samples read only those)
-	booked    []des.Ring[booking]   // [host]: the ToR→host port's bookings by pulled packets, in order
-	headLeave []rotor.Time          // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
-	storeLast []rotor.Time          // [v·n+x]: Ready of the last packet in store[v·n+x]
-	late      int64                 // bytes of pulled packets that reach their host after the end of the run
-	nextLeave []rotor.Time          // [t]: earliest leave of t's bookings (settle has nothing to do before)
-	staged    []int64               // [t]: bytes t has requested or holds for its circuits
-	stagedTo  []int64               // [t·n+v]: of those, the bytes for its circuits to v (the policy sees them in VOQ t→v)
-	bookedTo  []int64               // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
-	plain     bool                  // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
-	left      []leftHost            // scratch of settleBookings: the departures the policy hears
-	heldBack  int64                 // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
+	rr        []int32             // [t]: round-robin start over relay destinations
+	hostRR    []int32             // [v]: next of v's hosts to store a relayed packet
+	waitBits  []uint64            // [t·words+…]: v's with a non-empty waiting list (samples read only those)
+	booked    []des.Ring[booking] // [host]: the ToR→host port's bookings by pulled packets, in order
+	headLeave []rotor.Time        // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
+	late      int64               // bytes of pulled packets that reach their host after the end of the run
+	nextLeave []rotor.Time        // [t]: earliest leave of t's bookings (settle has nothing to do before)
+	staged    []int64             // [t]: bytes t has requested or holds for its circuits
+	bookedTo  []int64             // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	plain     bool                // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
+	left      []leftHost          // scratch of settleBookings: the departures the policy hears
+	heldBack  int64               // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
 	stageCap  int64
 	depth     int // packets staged per next hop
 	latency   rotor.Time
@@ -77,10 +74,10 @@ func (s *sim) initPull() {
 	n := s.n
 	ps := &s.pull
 	ps.words = (n + 63) / 64
-	ps.pend = make([]des.FIFO, n*n)
+	ps.dests = newPairTable[pullDest](n)
+	ps.hops = newPairTable[pullHop](n)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
-	ps.waiting = make([]des.Ring[pulledPkt], n*n)
 	ps.waitBits = make([]uint64, n*ps.words)
 	ps.booked = make([]des.Ring[booking], n*s.H)
 	ps.headLeave = make([]rotor.Time, n*s.H)
@@ -94,18 +91,12 @@ func (s *sim) initPull() {
 		ps.plain = ps.plain && tr.Plain()
 	}
 	if !ps.plain {
-		ps.stagedTo = make([]int64, n*n)
 		ps.bookedTo = make([]int64, n*s.H)
 	}
-	ps.own = make([]int64, n*n)
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
-		ps.store = make([]des.FIFO, n*n)
-		ps.storeLast = make([]rotor.Time, n*n)
-		ps.relayed = make([]int64, n*n)
-		ps.nextTo = make([]uint64, n*n)
 		ps.hostRR = make([]int32, n)
 	}
 	// A pull takes ps.latency: that many circuit packet times must be
@@ -126,8 +117,9 @@ func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
-	ps.pend[t*s.n+d].Push(id)
-	ps.own[t*s.n+d] += fs.f.Bytes
+	pd := ps.dests.at(t, d)
+	pd.pend.Push(id)
+	pd.own += fs.f.Bytes
 	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
 	s.fillUp(t, d)
 }
@@ -149,12 +141,17 @@ func (s *sim) fillUp(t, d int) {
 func (s *sim) fill(t, v int, day, night rotor.Time) {
 	ps := &s.pull
 	now := s.q.Now()
-	tv := t*s.n + v
-	w := &ps.waiting[tv]
+	var w *des.Ring[pulledPkt] // created with the first packet staged
+	if h := ps.hops.get(t, v); h != nil {
+		w = &h.waiting
+	}
 	pkt := s.serMTU[linkCircuit]
 	first := max(now+ps.latency, day) // the earliest a packet requested now is at the ToR
 	for {
-		staged := w.Len()
+		staged := 0
+		if w != nil {
+			staged = w.Len()
+		}
 		if staged >= ps.depth || first+rotor.Time(staged+1)*pkt > night {
 			return
 		}
@@ -162,7 +159,8 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		// reach the ToR and finish crossing before the night.
 		ready := max(now, day) + rotor.Time(staged)*pkt
 		if ps.relay {
-			if st := &ps.store[tv]; st.Len() > 0 {
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
+				st := &pd.store
 				idx := st.Head()
 				p := s.pool.At(idx)
 				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
@@ -174,7 +172,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 				}
 				ps.stored -= int64(p.Size)
 				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
-				s.wait(w, t, tv, v, pulledPkt{idx: idx, size: p.Size, ready: at})
+				w = s.wait(w, t, v, pulledPkt{idx: idx, size: p.Size, ready: at})
 				continue
 			}
 		}
@@ -189,7 +187,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		seq, size := s.takePulled(t, d)
 		if via >= 0 {
-			ps.relayed[v*s.n+d] += int64(size) // v's relay room is promised now
+			ps.dests.at(v, d).relayed += int64(size) // v's relay room is promised now
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
@@ -201,23 +199,27 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		s.m.injectedPkts++
 		s.m.injectedBytes += int64(size)
 		s.m.injectedData += int64(size)
-		s.wait(w, t, tv, v, pulledPkt{idx: idx, size: size, ready: at})
+		w = s.wait(w, t, v, pulledPkt{idx: idx, size: size, ready: at})
 	}
 }
 
 // wait files packet e, which reaches ToR t at e.ready, among the packets
-// waiting for t's circuit to v (w, the list of pair tv = t·n+v; ordered by
-// arrival, equal times in request order) and makes sure an idle uplink to
-// v looks at it when it is there.
-func (s *sim) wait(w *des.Ring[pulledPkt], t, tv, v int, e pulledPkt) {
+// waiting for t's circuit to v (w, nil if t has no list for v yet; ordered
+// by arrival, equal times in request order), makes sure an idle uplink to
+// v looks at it when it is there, and returns the list.
+func (s *sim) wait(w *des.Ring[pulledPkt], t, v int, e pulledPkt) *des.Ring[pulledPkt] {
+	if w == nil {
+		w = &s.pull.hops.at(t, v).waiting
+	}
 	insertByReady(w, e)
 	if w.Len() == 1 {
 		s.pull.waitBits[t*s.pull.words+v>>6] |= 1 << (v & 63)
 	}
-	for m := s.upTo[tv]; m != 0; m &= m - 1 {
+	for m := s.upTo(t, v); m != 0; m &= m - 1 {
 		u := t*s.U + bits.TrailingZeros64(m)
 		s.wakeTimed(u, max(e.ready, s.ports.freeAt[u], s.q.Now()))
 	}
+	return w
 }
 
 // stage reserves room at ToR t for a packet of flow (size bytes) pulled
@@ -242,11 +244,12 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 		ps.staged[t] += int64(size)
 		return true
 	}
-	if !s.admitHeld(tr, tr.VOQ(v, class), flow, size, &ps.stagedTo[t*s.n+v]) {
+	h := ps.hops.at(t, v)
+	if !s.admitHeldVOQ(tr, v, class, flow, size, &h.stagedTo) {
 		return false
 	}
 	ps.staged[t] += int64(size)
-	ps.stagedTo[t*s.n+v] += int64(size)
+	h.stagedTo += int64(size)
 	return true
 }
 
@@ -278,7 +281,19 @@ func (s *sim) admitsAt(v int, idx int32) bool {
 // refusal by the policy (not by the room) counts in heldBack.
 func (s *sim) admitHeld(tr *tor.ToR, q tor.QueueID, flow int32, size int32, held *int64) bool {
 	s.settle(tr.ID) // the policy sees the buffer as it is
-	v := tr.AdmitHeld(s.q.Now(), q, flow, size, *held)
+	return s.heldVerdict(tr, tr.AdmitHeld(s.q.Now(), q, flow, size, *held))
+}
+
+// admitHeldVOQ is admitHeld for ToR tr's VOQ(v, class), which it creates
+// only if the policy needs it (tor.ToR.AdmitHeldVOQ).
+func (s *sim) admitHeldVOQ(tr *tor.ToR, v, class int, flow int32, size int32, held *int64) bool {
+	s.settle(tr.ID)
+	return s.heldVerdict(tr, tr.AdmitHeldVOQ(s.q.Now(), v, class, flow, size, *held))
+}
+
+// heldVerdict drops what admitting a held packet pushed out and counts a
+// refusal.
+func (s *sim) heldVerdict(tr *tor.ToR, v tor.Verdict) bool {
 	s.m.pulledPushOuts += int64(len(tr.Switch().Evicted))
 	s.dropEvicted(tr) // also when pushing out did not make room enough
 	if v == tor.Refused {
@@ -293,7 +308,8 @@ func (s *sim) admitHeld(tr *tor.ToR, q tor.QueueID, flow int32, size int32, held
 // NIC may be busy with pulls for other circuits.
 func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32) {
 	ps := &s.pull
-	if f := &ps.pend[t*s.n+v]; f.Len() > 0 {
+	if pd := ps.dests.get(t, v); pd != nil && pd.pend.Len() > 0 {
+		f := &pd.pend
 		for k := f.Len(); k > 0; k-- {
 			if id := f.Head(); s.inTime(int32(s.flows[id].f.Src), ready, night) {
 				return id, -1
@@ -321,14 +337,18 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 		for b != 0 {
 			x := w<<6 + bits.TrailingZeros64(b)
 			b &= b - 1
-			if x == v || x >= n || !ps.offerAll && ps.own[t*n+x] <= s.relayLimit {
+			if x == v || x >= n {
+				continue
+			}
+			px := ps.dests.get(t, x) // x's pend list is not empty
+			if !ps.offerAll && px.own <= s.relayLimit {
 				continue // excess offers: t's next day to x carries its backlog
 			}
 			sp := s.spare(v, x)
 			if sp <= 0 {
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
-			fs := &s.flows[ps.pend[t*n+x].Head()]
+			fs := &s.flows[px.pend.Head()]
 			// A segment is at most an MTU: most checks need not ask the
 			// flow's host for its next size.
 			if (sp >= int64(s.cfg.MTU) || sp >= int64(s.pulledSize(fs))) && s.inTime(int32(fs.f.Src), ready, night) {
@@ -337,7 +357,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 					next = 0
 				}
 				ps.rr[t] = int32(next)
-				return ps.pend[t*n+x].Head(), int32(v)
+				return px.pend.Head(), int32(v)
 			}
 		}
 	}
@@ -364,12 +384,13 @@ func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSou
 // requested.
 func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
-	f := &ps.pend[t*s.n+d]
+	pd := ps.dests.get(t, d)
+	f := &pd.pend
 	id := f.Pop()
 	fs := &s.flows[id]
 	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
-	ps.own[t*s.n+d] -= int64(size)
+	pd.own -= int64(size)
 	if src.Pending() > 0 {
 		f.Push(id)
 	} else if f.Len() == 0 {
@@ -506,7 +527,7 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	for k, b := range ps.waitBits[t*ps.words : (t+1)*ps.words] {
 		for ; b != 0; b &= b - 1 {
 			v := k<<6 + bits.TrailingZeros64(b)
-			w := &ps.waiting[t*s.n+v]
+			w := &ps.hops.get(t, v).waiting
 			for i := 0; i < w.Len(); i++ {
 				if e := w.At(i); e.ready <= now {
 					total += int64(e.size)
@@ -561,20 +582,20 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	ps := &s.pull
 	x := int(p.DstToR)
 	p.Ready, p.Keeper = at, host
-	i := v*s.n + x
-	st := &ps.store[i]
+	pd := ps.dests.at(v, x)
+	st := &pd.store
 	st.Push(idx)
-	if st.Len() > 1 && at < ps.storeLast[i] { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
+	if st.Len() > 1 && at < pd.storeLast { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
 		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
 			st.Set(k, st.At(k-1))
 		}
 		st.Set(k, idx)
 	} else {
-		ps.storeLast[i] = at
+		pd.storeLast = at
 	}
 	ps.stored += int64(p.Size)
-	if s.upTo[i]|ps.nextTo[i] == 0 {
+	if s.upTo(v, x)|s.nextTo(v, x) == 0 {
 		return // no circuit v→x now or in a switch's next slot
 	}
 	// The offer stages nothing if no circuit v→x is up at its time (it
@@ -629,7 +650,7 @@ func (s *sim) circuitMayBeUp(sw, v, x int, at rotor.Time) bool {
 // offerStored stages stored relayed packets at ToR v for its circuits up
 // now to x.
 func (s *sim) offerStored(v, x int) {
-	for m := s.upTo[v*s.n+x]; m != 0; m &= m - 1 {
+	for m := s.upTo(v, x); m != 0; m &= m - 1 {
 		sw := bits.TrailingZeros64(m)
 		s.fill(v, x, s.sw[sw].dayAt, s.sw[sw].nightAt)
 	}
@@ -660,7 +681,10 @@ func (s *sim) roomSettled(t int, size int32) bool {
 // are left out: relayed ones are already in relayed[v·n+x].)
 func (s *sim) spare(v, x int) int64 {
 	ps := &s.pull
-	return s.relayLimit - ps.own[v*s.n+x] - ps.relayed[v*s.n+x]
+	if d := ps.dests.get(v, x); d != nil {
+		return s.relayLimit - d.own - d.relayed
+	}
+	return s.relayLimit
 }
 
 // pullSent does the bookkeeping of a pulled packet leaving ToR t for v
@@ -674,7 +698,8 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 		s.tors[v].Reserve(p.Size) // it fits (roomAt): admitted
 		tr.Release(p.Size)
 	} else {
-		ps.stagedTo[t*s.n+v] -= int64(p.Size)
+		h := ps.hops.get(t, v)
+		h.stagedTo -= int64(p.Size)
 		class := tor.Local
 		if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
 			class = tor.Transit
@@ -683,12 +708,112 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 			s.settle(t) // the policy hears the departure on a settled buffer
 		}
 		tr.Release(p.Size)
-		tr.HeldLeft(s.q.Now(), tr.VOQ(v, class), p.Size, ps.stagedTo[t*s.n+v])
+		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, h.stagedTo)
 	}
 	if p.Hops > 0 { // second hop of a relayed packet
-		ps.relayed[t*s.n+int(p.DstToR)] -= int64(p.Size)
+		ps.dests.at(t, int(p.DstToR)).relayed -= int64(p.Size)
 	}
 	if relayNow {
-		ps.relayed[v*s.n+int(p.DstToR)] += int64(p.Size)
+		ps.dests.at(v, int(p.DstToR)).relayed += int64(p.Size)
 	}
+}
+
+// pairTable is what each ToR keeps per other ToR, for the pairs in use
+// only: an item is created on first use (at) and kept for the rest of the
+// run, so memory grows with the pairs in use, not with n². Up to
+// tor.DenseToRs ToRs it is a plain table of n² items (flat), indexed by
+// t·n+x; above, a row per ToR (pairRow).
+type pairTable[T any] struct {
+	n    int
+	flat []T
+	rows []pairRow[T]
+}
+
+// pairRow is one ToR's items, in order of creation, and their ToRs.
+type pairRow[T any] struct {
+	index des.Index
+	items []T
+	keys  []int32
+}
+
+func newPairTable[T any](n int) pairTable[T] {
+	if n <= tor.DenseToRs {
+		return pairTable[T]{n: n, flat: make([]T, n*n)}
+	}
+	rows := make([]pairRow[T], n)
+	for i := range rows {
+		rows[i].index = des.NewIndex(n)
+	}
+	return pairTable[T]{n: n, rows: rows}
+}
+
+// get is the item of pair t→x, nil if it has none (a flat table has
+// every item); the pointer is valid until the next at of a new pair of
+// row t.
+func (p *pairTable[T]) get(t, x int) *T {
+	if p.flat != nil {
+		return &p.flat[t*p.n+x]
+	}
+	return p.rows[t].get(x)
+}
+
+// at is the item of pair t→x, created (zero) if it has none.
+func (p *pairTable[T]) at(t, x int) *T {
+	if p.flat != nil {
+		return &p.flat[t*p.n+x]
+	}
+	return p.rows[t].at(x)
+}
+
+// each calls f for the items of row t, in the order of their ToRs (not
+// per packet: it allocates for a sparse row).
+func (p *pairTable[T]) each(t int, f func(x int, it *T)) {
+	if p.flat != nil {
+		for x := range p.n {
+			f(x, &p.flat[t*p.n+x])
+		}
+		return
+	}
+	r := &p.rows[t]
+	order := make([]int32, len(r.items))
+	for k := range order {
+		order[k] = int32(k)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return int(r.keys[a] - r.keys[b]) })
+	for _, k := range order {
+		f(int(r.keys[k]), &r.items[k])
+	}
+}
+
+func (r *pairRow[T]) get(x int) *T {
+	if k := r.index.Get(int32(x)); k >= 0 {
+		return &r.items[k]
+	}
+	return nil
+}
+
+func (r *pairRow[T]) at(x int) *T {
+	k, added := r.index.Add(int32(x))
+	if added {
+		var zero T
+		r.items = append(r.items, zero)
+		r.keys = append(r.keys, int32(x))
+	}
+	return &r.items[k]
+}
+
+// pullDest is what ToR t keeps toward destination ToR d (dests[t], key d).
+type pullDest struct {
+	pend      des.FIFO   // flows at t with unrequested bytes for d
+	store     des.FIFO   // relayed packets t's hosts store for d
+	own       int64      // unrequested bytes of t's own pulled flows for d
+	relayed   int64      // bytes t stores or was promised for d
+	storeLast rotor.Time // Ready of the last packet in store
+}
+
+// pullHop is what ToR t keeps for its circuits to next hop v (hops[t],
+// key v).
+type pullHop struct {
+	waiting  des.Ring[pulledPkt] // packets t pulled for its circuit to v (requested or at t), by arrival at t
+	stagedTo int64               // bytes t requested or holds for v (the policy sees them in VOQ t→v)
 }

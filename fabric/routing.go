@@ -67,7 +67,7 @@ type circuitState struct{ s *sim }
 
 func (c circuitState) Peer(t, sw int) int32 { return c.s.peer[t*c.s.U+sw] }
 
-func (c circuitState) Up(t int, v int32) bool { return c.s.upTo[t*c.s.n+int(v)] != 0 }
+func (c circuitState) Up(t int, v int32) bool { return c.s.upTo(t, int(v)) != 0 }
 
 // routerEntries is the routing.mode registry: package routing's table.
 func routerEntries() []Entry {

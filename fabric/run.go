@@ -214,7 +214,7 @@ func (s *sim) dispatch(kind uint8, target, arg int32) {
 		s.prefetch(int(target))
 	case evStored:
 		if arg&noCircuit != 0 { // run.check: a skipped offer, which must find no circuit
-			if x := int(arg &^ noCircuit); s.upTo[int(target)*s.n+x] != 0 {
+			if x := int(arg &^ noCircuit); s.upTo(int(target), x) != 0 {
 				s.fail("ToR %d: the offer of a stored packet for %d was skipped, but a circuit to %d is up", target, x, x)
 			}
 			return

@@ -118,7 +118,9 @@ type sim struct {
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
 	peerNext []int32
-	upTo     []uint64 // [t·n+v]: bit sw set iff switch sw's circuit t→v is up now (U ≤ 64)
+	// upToTab and nextToTab (up to tor.DenseToRs ToRs, else nil):
+	// [t·n+v] the bits of upTo and nextTo.
+	upToTab, nextToTab []uint64
 
 	hosts []hostState
 	flows []flowState
@@ -251,7 +253,9 @@ func newSim(cfg Config) (*sim, error) {
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
 	s.peerNext = make([]int32, s.n*s.U)
-	s.upTo = make([]uint64, s.n*s.n)
+	if s.n <= tor.DenseToRs {
+		s.upToTab, s.nextToTab = make([]uint64, s.n*s.n), make([]uint64, s.n*s.n)
+	}
 	for i := range s.peer {
 		s.peer[i], s.peerNext[i] = rotor.Idle, rotor.Idle
 	}
@@ -360,5 +364,5 @@ type relay struct{ s *sim }
 
 func (r relay) AcceptRelay(via, dst int, size int32) bool {
 	t := r.s.tors[via]
-	return t.Bytes(t.VOQ(dst, tor.Transit))+t.Bytes(t.VOQ(dst, tor.Local))+int64(size) <= r.s.relayLimit
+	return t.VOQBytes(dst)+int64(size) <= r.s.relayLimit
 }

@@ -78,7 +78,7 @@ func (s *sim) voqArrive(t int, next int32, class int, idx int32) {
 		class = tor.Transit
 	}
 	if c := s.voqCapacity(t, next, s.q.Now()); c >= 0 {
-		if tr.Bytes(tr.VOQ(int(next), tor.Transit))+tr.Bytes(tr.VOQ(int(next), tor.Local))+int64(p.Size) > c {
+		if tr.VOQBytes(int(next))+int64(p.Size) > c {
 			s.m.prebufferDrops++
 			s.drop(idx)
 			return
@@ -106,10 +106,11 @@ func (s *sim) pickVOQ(t int) (tor.QueueID, bool) {
 	for _, class := range [2]int{tor.Transit, tor.Local} {
 		for k := int32(0); k < int32(s.n); k++ {
 			v := (start + k) % int32(s.n)
-			if int(v) == t || s.upTo[t*s.n+int(v)] != 0 {
+			if int(v) == t || s.upTo(t, int(v)) != 0 {
 				continue
 			}
-			if q := tr.VOQ(int(v), class); tr.Len(q) > 0 {
+			if tr.VOQLen(int(v), class) > 0 {
+				q := tr.VOQ(int(v), class)
 				if class == tor.Local {
 					s.voq.rr[t] = (v + 1) % int32(s.n)
 				}

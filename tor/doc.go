@@ -22,7 +22,10 @@
 // VOQ has two classes: Transit (packets relayed for another ToR, served
 // first, as RotorNet's RotorLB prescribes) and Local (packets from this
 // rack's hosts). Packets of a flow's first Config.Unsched bytes count as
-// unscheduled (ABM's first-RTT packets).
+// unscheduled (ABM's first-RTT packets). Above DenseToRs ToRs a VOQ port
+// exists only once its destination is used (SwitchConfig.OnDemand,
+// Switch.AddPort), so a ToR's memory grows with the destinations it uses,
+// not with the fabric's n.
 //
 // # Shared-buffer switch and policies
 //

@@ -109,11 +109,11 @@ func (f *FBA) Admit(_ rotor.Time, a *Arrival, q int32, s *State) bool {
 func (f *FBA) Every() rotor.Time { return f.period }
 
 func (f *FBA) Tick(_ rotor.Time, s *State) {
-	for q := range f.alpha {
-		k := s.Prio(int32(q))
+	for q := range f.alpha { // queues not created yet (SwitchConfig.OnDemand) are empty
+		k := q % s.NQ
 		np := max(s.PrioActive[k], 1)
 		gamma := 1.0
-		if f.fb.rr {
+		if f.fb.rr && q < len(s.Queues) {
 			gamma = 1 / float64(max(bits.OnesCount8(s.Ports[s.Queues[q].Port].Active), 1))
 		}
 		f.alpha[q] = f.fb.alpha[k] / float64(np) * gamma
@@ -219,6 +219,10 @@ func (m *ABM) Tick(_ rotor.Time, s *State) {
 	}
 	secs := m.period.Seconds()
 	for q := range m.gamma {
+		if q >= len(s.Queues) { // not created yet (SwitchConfig.OnDemand): empty, nothing sent
+			m.gamma[q] = 1
+			continue
+		}
 		p := &s.Ports[s.Queues[q].Port]
 		g := float64(m.deq[q]) * 8 / (float64(p.Rate) * secs)
 		switch {
@@ -311,7 +315,10 @@ func (b *IB) Every() rotor.Time { return b.window }
 func (b *IB) Tick(_ rotor.Time, s *State) {
 	for q := range b.mCur {
 		b.mPrev[q], b.mCur[q] = b.mCur[q], 1
-		now := float64(s.Queues[q].Bytes)
+		now := 0.0 // a queue not created yet (SwitchConfig.OnDemand) is empty
+		if q < len(s.Queues) {
+			now = float64(s.Queues[q].Bytes)
+		}
 		b.mFair[q] = max(0, b.mFair[q]-b.a1*(now-b.qref)+b.a2*(b.qOld[q]-b.qref))
 		b.qOld[q] = now
 	}

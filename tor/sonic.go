@@ -140,6 +140,10 @@ func (m *SonicABM) Tick(now rotor.Time, s *State) {
 	var sum [MaxQueues]float64
 	secs := m.period.Seconds()
 	for iq := range m.inGamma {
+		if iq >= len(s.Ingress) { // not created yet (SwitchConfig.OnDemand): empty, nothing sent
+			m.inGamma[iq] = 1
+			continue
+		}
 		in := &s.Ingress[iq]
 		sum[iq%s.NQ] += m.satOf(in.Shared)
 		g := float64(m.inDeq[iq]) * 8 / (float64(s.Ports[iq/s.NQ].Rate) * secs)

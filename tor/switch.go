@@ -102,7 +102,17 @@ type SwitchConfig struct {
 	// outside the shared buffer (EnqueuePrivate: opera-sim's
 	// CompositeQueue); 0: none.
 	PortData int64
+	// OnDemand is how many of the Ports exist only once AddPort creates
+	// them, each taking the next id (a rotor ToR's VOQ ports, one per
+	// destination in use). Policies size their state and derive their
+	// defaults from Ports all the same. With OnDemand > 0, Rates holds one
+	// rate per port that exists from the start and one for all on-demand
+	// ports (or a single rate).
+	OnDemand int
 }
+
+// Initial is the number of ports that exist from the start.
+func (c *SwitchConfig) Initial() int { return c.Ports - c.OnDemand }
 
 // Validate reports the first bad field.
 func (c *SwitchConfig) Validate() error {
@@ -115,8 +125,10 @@ func (c *SwitchConfig) Validate() error {
 		return fmt.Errorf("buffer %d: must be positive", c.Buffer)
 	case c.MTU <= 0:
 		return fmt.Errorf("mtu %d: must be positive", c.MTU)
-	case len(c.Rates) != 1 && len(c.Rates) != c.Ports:
-		return fmt.Errorf("rates: %d given, want 1 or %d (one per port)", len(c.Rates), c.Ports)
+	case c.OnDemand < 0 || c.OnDemand > c.Ports:
+		return fmt.Errorf("on_demand %d: must be in [0, ports %d]", c.OnDemand, c.Ports)
+	case len(c.Rates) != 1 && len(c.Rates) != c.Initial()+min(c.OnDemand, 1):
+		return fmt.Errorf("rates: %d given, want 1 or %d (one per port)", len(c.Rates), c.Initial()+min(c.OnDemand, 1))
 	case c.Sched > RoundRobin:
 		return fmt.Errorf("sched %d: unknown scheduler", c.Sched)
 	case len(c.ECN) > 1 && len(c.ECN) != c.Queues:
@@ -397,10 +409,10 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	if p == nil {
 		return nil, fmt.Errorf("policy: is nil")
 	}
-	n := cfg.Ports * cfg.Queues
-	sw := &Switch{cfg: cfg, q: make([]des.Ring[entry], n), rr: make([]uint8, cfg.Ports), policy: p, rng: rng}
+	n := cfg.Initial() * cfg.Queues
+	sw := &Switch{cfg: cfg, q: make([]des.Ring[entry], n), rr: make([]uint8, cfg.Initial()), policy: p, rng: rng}
 	sw.st = State{B: cfg.Buffer, MTU: cfg.MTU, NQ: cfg.Queues, RTT: cfg.RTT,
-		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Ports)}
+		Queues: make([]QueueCounters, n), Ports: make([]PortCounters, cfg.Initial())}
 	for i := range sw.st.Queues {
 		sw.st.Queues[i].Port = int32(i / cfg.Queues)
 	}
@@ -425,7 +437,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
 	if cfg.HeaderQueue > 0 {
-		sw.hdrs = make([]int32, cfg.Ports)
+		sw.hdrs = make([]int32, cfg.Initial())
 	}
 	if cfg.PortData > 0 {
 		sw.priv = make([]int64, cfg.Ports)
@@ -450,6 +462,39 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 		sw.st.Lossless = cfg.Lossless
 	}
 	return sw, nil
+}
+
+// AddPort creates the next on-demand port (SwitchConfig.OnDemand), with
+// the on-demand ports' rate and empty queues, and returns its id. It
+// allocates: it is called on a destination's first use, not per packet.
+// One port beyond Ports may be created, as a spare for decisions of a
+// policy without hooks (Stateless), which keeps nothing per port.
+func (sw *Switch) AddPort() int32 {
+	id := len(sw.st.Ports)
+	if id > sw.cfg.Ports || id == sw.cfg.Ports && !sw.Stateless() {
+		panic(fmt.Sprintf("tor: AddPort: all %d ports exist", sw.cfg.Ports))
+	}
+	sw.st.Ports = append(sw.st.Ports, PortCounters{Rate: sw.cfg.Rates[len(sw.cfg.Rates)-1]})
+	sw.rr = append(sw.rr, 0)
+	if sw.hdrs != nil {
+		sw.hdrs = append(sw.hdrs, 0)
+	}
+	for range sw.cfg.Queues {
+		sw.st.Queues = append(sw.st.Queues, QueueCounters{Port: int32(id)})
+		sw.q = append(sw.q, des.Ring[entry]{})
+		if sw.pfc != nil {
+			sw.ingr = append(sw.ingr, des.FIFO{})
+			sw.inIdle = append(sw.inIdle, false)
+			sw.st.Ingress = append(sw.st.Ingress, IngressCounters{})
+		}
+	}
+	return int32(id)
+}
+
+// Stateless reports whether the policy keeps no state of its own between
+// decisions (it has none of the hooks): its answers depend on State alone.
+func (sw *Switch) Stateless() bool {
+	return sw.push == nil && sw.enq == nil && sw.deq == nil && sw.move == nil && sw.drop == nil && sw.tick == nil && sw.circ == nil && sw.pfc == nil
 }
 
 // State is the switch's counters (read only for callers).

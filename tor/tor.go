@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/rdcn/rdcn/internal/des"
+
 	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
@@ -153,6 +155,16 @@ type Gate interface {
 // of virtual output VOQPort(v), and its circuit day and night are those of
 // the circuits toward v. Every Switch port has max(Classes, 2 if there are
 // VOQs) queues; the ones beyond a port's classes stay empty.
+//
+// The VOQ ports exist only for the destinations in use (SwitchConfig.
+// OnDemand): the first VOQ call for v creates v's port, the next of the
+// Switch's port ids, so their state grows with the destinations a ToR
+// sends to, not with n. Queue and port ids of VOQs are in order of first
+// use; NextHop maps them back. Readers that must not create a port use
+// VOQLen and VOQBytes. Up to DenseToRs ToRs, and with a CircuitAware
+// policy (which hears every destination's day and night), the switch has
+// all VOQ ports from the start, in destination order, and VOQ is plain
+// arithmetic.
 type ToR struct {
 	ID  int
 	cfg Config
@@ -162,12 +174,12 @@ type ToR struct {
 	arr     Arrival  // the arrival being offered (reused: no allocation)
 	nq      int32    // queues per Switch port
 	voqBase int32    // first VOQ queue
+	dense   bool     // every VOQ port exists, in destination order
 	txBytes []int64  // per egress port id
 	intPort []int32  // per egress port id: the id its INT records carry (SetINTPorts); nil: its own
 	ecn     []ECN    // per Switch port: its marking (nil: none)
 	local   []uint64 // bit v set iff VOQ(v, Local) is not empty
 	voqPkts int      // packets in all VOQs, both classes
-	up      []uint16 // per next-hop ToR: uplinks whose circuit reaches it
 	rr      int      // round-robin position for indirect (two-hop) service
 	classes int
 	own     int // host + packet-switch + fabric ports
@@ -177,6 +189,11 @@ type ToR struct {
 
 	Drops     int64 // packets dropped on arrival or pushed out
 	DropBytes int64
+
+	voqs    des.Index // next-hop ToR → its VOQ port's index among the VOQ ports
+	voqDest []int32   // per VOQ port (in order of creation): its next-hop ToR
+	ups     []upCount // next-hop ToRs that a circuit reaches now (at most Uplinks)
+	scratch int32     // a spare VOQ port for AdmitHeldVOQ's stateless decisions, −1: none
 }
 
 // New builds switch id. Packets are looked up in pool.
@@ -198,7 +215,8 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		}
 	}
 	sc := SwitchConfig{Ports: own + cfg.ToRs, Queues: nq, Buffer: int64(cfg.Buffer), MTU: cfg.MTU, RTT: cfg.RTT,
-		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool, HeaderQueue: cfg.HeaderQueue, PortData: cfg.PortData}
+		Lossless: cfg.Lossless, Headroom: cfg.Headroom, HeadroomPool: cfg.HeadroomPool, HeaderQueue: cfg.HeaderQueue, PortData: cfg.PortData,
+		OnDemand: cfg.ToRs}
 	if sc.MTU == 0 {
 		sc.MTU = int32(min(rotor.DefaultMTU, cfg.Buffer))
 	}
@@ -214,7 +232,7 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		}
 		return r
 	}
-	sc.Rates = make([]rotor.Rate, sc.Ports)
+	sc.Rates = make([]rotor.Rate, sc.Initial()+min(sc.OnDemand, 1))
 	for p := range sc.Rates {
 		switch {
 		case p < cfg.Hosts:
@@ -239,10 +257,7 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	if err != nil {
 		return nil, err
 	}
-	for v := range cfg.ToRs { // no circuit reaches any ToR yet
-		sw.st.Ports[own+v].Night = true
-	}
-	ecn, err := portMarking(&cfg, sc.Rates)
+	ecn, err := portMarking(&cfg, sc.Rates) // the VOQ ports share the last entry
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +265,7 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 	if cfg.HeaderWeight > 0 {
 		served = make([]int32, cfg.ToRs)
 	}
-	return &ToR{
+	t := &ToR{
 		served:  served,
 		ecn:     ecn,
 		ID:      id,
@@ -261,10 +276,18 @@ func New(id int, cfg Config, pool *Pool) (*ToR, error) {
 		voqBase: int32(own * nq),
 		txBytes: make([]int64, cfg.Uplinks+own),
 		local:   make([]uint64, (cfg.ToRs+63)/64),
-		up:      make([]uint16, cfg.ToRs),
+		voqs:    des.NewIndex(cfg.ToRs + 1), // the last key: the spare port (AdmitHeldVOQ)
+		scratch: -1,
 		classes: c,
 		own:     own,
-	}, nil
+	}
+	if cfg.ToRs <= DenseToRs || sw.circ != nil || cfg.HeaderWeight > 0 || cfg.PortData > 0 { // every VOQ port, in destination order (opera-sim's port model keeps them all)
+		for v := range cfg.ToRs {
+			t.voqPort(v)
+		}
+		t.dense = true
+	}
+	return t, nil
 }
 
 // portMarking is each Switch port's ECN marking (Config.ECNThreshold,
@@ -295,8 +318,126 @@ func portMarking(cfg *Config, rates []rotor.Rate) ([]ECN, error) {
 	return ecn, nil
 }
 
-// VOQ is the queue toward next-hop ToR v of the given class.
-func (t *ToR) VOQ(v, class int) QueueID { return QueueID(t.voqBase + int32(v)*t.nq + int32(class)) }
+// DenseToRs is the largest fabric whose ToRs create every VOQ port at the
+// start (in destination order, as a table indexed by destination): small
+// tables cost little memory and a lookup less per packet.
+const DenseToRs = 256
+
+// upCount is a next-hop ToR and how many uplinks' circuits reach it now.
+type upCount struct {
+	v int32
+	n uint16
+}
+
+// VOQ is the queue toward next-hop ToR v of the given class. It creates
+// v's VOQ port on first use.
+func (t *ToR) VOQ(v, class int) QueueID {
+	if t.dense { // inlined: arithmetic
+		return QueueID(t.voqBase + int32(v)*t.nq + int32(class))
+	}
+	return t.sparseVOQ(v, class)
+}
+
+func (t *ToR) sparseVOQ(v, class int) QueueID {
+	k := t.voqs.Get(int32(v))
+	if k < 0 {
+		k = t.addVOQPort(v)
+	}
+	return QueueID(t.voqBase + k*t.nq + int32(class))
+}
+
+// voqPort is the index (among the VOQ ports) of v's port, created if v
+// has none.
+func (t *ToR) voqPort(v int) int32 {
+	if t.dense {
+		return int32(v)
+	}
+	if k := t.voqs.Get(int32(v)); k >= 0 {
+		return k
+	}
+	return t.addVOQPort(v)
+}
+
+func (t *ToR) addVOQPort(v int) int32 {
+	port := t.sw.AddPort()
+	k, _ := t.voqs.Add(int32(v)) // k = port − own: ports and slots are created together
+	t.voqDest = append(t.voqDest, int32(v))
+	t.sw.st.Ports[port].Night = !t.isUp(v)
+	return k
+}
+
+// isUp reports whether a circuit reaches ToR v now.
+func (t *ToR) isUp(v int) bool {
+	for _, u := range t.ups {
+		if u.v == int32(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// voqQueue is VOQ(v, class), −1 (and no port created) if v has no VOQ
+// port yet.
+func (t *ToR) voqQueue(v, class int) QueueID {
+	if t.dense { // inlined
+		return QueueID(t.voqBase + int32(v)*t.nq + int32(class))
+	}
+	return t.sparseQueue(v, class)
+}
+
+func (t *ToR) sparseQueue(v, class int) QueueID {
+	if k := t.voqs.Get(int32(v)); k >= 0 {
+		return QueueID(t.voqBase + k*t.nq + int32(class))
+	}
+	return -1
+}
+
+// VOQLen is the number of packets in VOQ(v, class), without creating v's
+// port.
+func (t *ToR) VOQLen(v, class int) int {
+	if t.dense { // inlined
+		return t.sw.q[t.voqBase+int32(v)*t.nq+int32(class)].Len()
+	}
+	return t.sparseLen(v, class)
+}
+
+//go:noinline
+func (t *ToR) sparseLen(v, class int) int {
+	if q := t.sparseQueue(v, class); q >= 0 {
+		return t.sw.q[q].Len()
+	}
+	return 0
+}
+
+// VOQsLen is the number of packets in both VOQs toward v, without
+// creating v's port.
+func (t *ToR) VOQsLen(v int) int {
+	if q := t.voqQueue(v, Transit); q >= 0 {
+		return t.sw.q[q].Len() + t.sw.q[q+Local].Len()
+	}
+	return 0
+}
+
+// VOQBytes is the bytes in both VOQs toward v, without creating v's port.
+func (t *ToR) VOQBytes(v int) int64 {
+	if t.dense { // inlined
+		q := t.sw.st.Queues[t.voqBase+int32(v)*t.nq:]
+		return q[Transit].Bytes + q[Local].Bytes
+	}
+	return t.sparseBytes(v)
+}
+
+//go:noinline
+func (t *ToR) sparseBytes(v int) int64 {
+	if q := t.sparseQueue(v, Transit); q >= 0 {
+		return t.sw.st.Queues[q].Bytes + t.sw.st.Queues[q+Local].Bytes
+	}
+	return 0
+}
+
+// VOQPorts is the number of VOQ ports created so far (the destinations
+// used, and a spare port if AdmitHeldVOQ needed one).
+func (t *ToR) VOQPorts() int { return len(t.sw.st.Ports) - t.own }
 
 // HostQueue is the queue (class 0) toward local host h (0 ≤ h < Hosts).
 func (t *ToR) HostQueue(h int) QueueID { return QueueID(int32(h) * t.nq) }
@@ -320,8 +461,9 @@ func (t *ToR) PacketSwitchPort() int { return t.cfg.Uplinks + t.cfg.Hosts }
 // FabricPort is the id of fabric port j (0 ≤ j < Ports).
 func (t *ToR) FabricPort(j int) int { return t.cfg.Uplinks + t.own - t.cfg.Ports + j }
 
-// VOQPort is the virtual output port of the VOQs toward next-hop ToR v.
-func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.own + v }
+// VOQPort is the virtual output port of the VOQs toward next-hop ToR v
+// (created on first use).
+func (t *ToR) VOQPort(v int) int { return t.cfg.Uplinks + t.own + int(t.voqPort(v)) }
 
 // NumPorts is the number of port ids: physical ports and VOQ outputs.
 func (t *ToR) NumPorts() int { return t.cfg.Uplinks + t.own + t.cfg.ToRs }
@@ -345,7 +487,10 @@ func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
 	}
-	return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
+	if t.dense {
+		return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
+	}
+	return int(t.voqDest[(int32(q)-t.voqBase)/t.nq])
 }
 
 // Class is queue q's class (a VOQ's: Transit or Local).
@@ -418,6 +563,39 @@ func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held 
 	v := t.sw.AdmitHeld(now, a, int32(q), held)
 	t.evicted(n0)
 	return v
+}
+
+// AdmitHeldVOQ is AdmitHeld for VOQ(v, class). A switch whose policy
+// keeps no state of its own (Switch.Stateless) decides for a ToR without
+// a VOQ port toward v on a spare port set up as v's would be (empty, v's
+// day or night), so that pulling for a circuit creates no port.
+func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32, held int64) Verdict {
+	if t.sw.plain {
+		return t.AdmitHeld(now, 0, flow, size, held) // the queue is not read
+	}
+	q := t.voqQueue(v, class)
+	ok := q >= 0
+	if !ok && t.sw.Stateless() {
+		if t.scratch < 0 {
+			t.scratch = t.sw.AddPort()
+			t.voqs.Add(int32(t.cfg.ToRs))
+			t.voqDest = append(t.voqDest, -1)
+		}
+		t.sw.st.Ports[t.scratch].Night = !t.isUp(v)
+		return t.AdmitHeld(now, QueueID(t.scratch*t.nq+int32(class)), flow, size, held)
+	}
+	if !ok {
+		q = t.VOQ(v, class)
+	}
+	return t.AdmitHeld(now, q, flow, size, held)
+}
+
+// HeldLeftVOQ is HeldLeft for VOQ(v, class); it creates no port for a
+// policy that hears no dequeues.
+func (t *ToR) HeldLeftVOQ(now rotor.Time, v, class int, size int32, held int64) {
+	if t.sw.deq != nil {
+		t.sw.HeldLeft(now, int32(t.VOQ(v, class)), size, held)
+	}
 }
 
 // HeldLeft tells the policy that a held packet left q after Release
@@ -566,7 +744,7 @@ func (t *ToR) PrivateBytes() int64 { return t.sw.privBytes }
 
 // queued updates the ToR's own counters after p entered q.
 func (t *ToR) queued(q QueueID, p *Packet) {
-	if t.ecn != nil && t.ecn[t.sw.st.PortOf(int32(q))].Marks(t.sw.st.Queues[q].Bytes-int64(p.Size), t.cfg.ECNRand) {
+	if t.ecn != nil && t.ecn[min(int(t.sw.st.PortOf(int32(q))), len(t.ecn)-1)].Marks(t.sw.st.Queues[q].Bytes-int64(p.Size), t.cfg.ECNRand) {
 		p.Set(packet.ECN)
 	}
 	t.added(q)
@@ -644,14 +822,29 @@ func (t *ToR) Tick(now rotor.Time) { t.sw.Tick(now) }
 // down. The VOQs toward v have day while at least one circuit reaches v;
 // the policy hears the changes between day and night.
 func (t *ToR) SetCircuit(now rotor.Time, v int, up bool) {
-	n := t.up[v]
-	if up {
-		t.up[v]++
-	} else if n > 0 {
-		t.up[v]--
+	i := 0
+	for i < len(t.ups) && t.ups[i].v != int32(v) {
+		i++
 	}
-	if (n == 0) != (t.up[v] == 0) {
-		t.sw.SetCircuit(now, t.VOQPort(v)-t.cfg.Uplinks, up)
+	var n uint16
+	switch {
+	case i < len(t.ups):
+		n = t.ups[i].n
+	case !up:
+		return // no circuit reached v
+	default:
+		t.ups = append(t.ups, upCount{v: int32(v)})
+	}
+	m := n + 1
+	if !up {
+		m = n - 1
+	}
+	t.ups[i].n = m
+	if m == 0 {
+		t.ups = append(t.ups[:i], t.ups[i+1:]...) // order kept: at most Uplinks entries
+	}
+	if k := t.voqs.Get(int32(v)); k >= 0 && (n == 0) != (m == 0) {
+		t.sw.SetCircuit(now, t.own+int(k), up)
 	}
 }
 
@@ -667,10 +860,13 @@ func (t *ToR) PickCircuit(v int, budget int64, relay Relay, gate Gate) (q QueueI
 		if q, ok := t.pickWeighted(v, budget, gate); ok {
 			return q, true
 		}
-	} else if q := t.VOQ(v, Transit); t.sendable(q, v, budget, gate) {
-		return q, true
-	} else if q := t.VOQ(v, Local); t.sendable(q, v, budget, gate) {
-		return q, true
+	} else if q := t.voqQueue(v, Transit); q >= 0 {
+		if t.sendable(q, v, budget, gate) {
+			return q, true
+		}
+		if q++; t.sendable(q, v, budget, gate) { // Local
+			return q, true
+		}
 	}
 	if relay == nil {
 		return 0, false
