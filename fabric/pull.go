@@ -169,6 +169,8 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 				st.Pop()
 				if st.Len() > 0 {
 					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
+				} else {
+					st.Release(relayStoreKeep)
 				}
 				ps.stored -= int64(p.Size)
 				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
@@ -578,6 +580,11 @@ type booking struct {
 // the calls), and cannot be pulled before at: the packet keeps at and
 // host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
 // of a switch), an event at that time offers it to those circuits.
+// relayStoreKeep is the most packet indices a drained relay store keeps
+// room for: a store that held more for a burst gives its array back, so
+// the stores hold what is stored now, not the sum of every pair's peak.
+const relayStoreKeep = 64
+
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)

@@ -47,6 +47,15 @@ func (f *FIFO) At(i int) int32 { return f.buf[(int(f.head)+i)&(len(f.buf)-1)] }
 // the FIFO sorted by inserting from the tail.
 func (f *FIFO) Set(i int, x int32) { f.buf[(int(f.head)+i)&(len(f.buf)-1)] = x }
 
+// Release drops the backing array of an empty FIFO that has grown past
+// keep items, so that a FIFO drained after a burst holds no memory; the
+// next Push allocates again. A non-empty FIFO is left as it is.
+func (f *FIFO) Release(keep int) {
+	if f.n == 0 && len(f.buf) > keep {
+		f.buf, f.head = nil, 0
+	}
+}
+
 func (f *FIFO) grow() {
 	size := 2 * len(f.buf)
 	if size == 0 {
