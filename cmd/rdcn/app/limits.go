@@ -74,7 +74,7 @@ func checkSpecMemory(spec *scenario.Spec, force bool) error {
 	}
 	n, err1 := strconv.Atoi(spec.Get(key))
 	h, err2 := strconv.Atoi(spec.Get("topology.hosts_per_tor"))
-	if err1 != nil || err2 != nil || n < 1 || h < 1 || n > fabric.MaxToRs || h > fabric.MaxHosts {
+	if err1 != nil || err2 != nil || n < 1 || h < 1 || n > fabric.MaxToRs || h > fabric.MaxHosts || n*h > fabric.MaxHosts {
 		return nil // Build names the key
 	}
 	cfg := fabric.Config{HostsPerToR: h, LeafSpine: &fabric.LeafSpine{Leaves: n}}
