@@ -66,9 +66,12 @@ func (s *sim) upTo(t, v int) uint64 {
 	return s.upToPeers(t, v)
 }
 
-func (s *sim) upToPeers(t, v int) uint64 {
+func (s *sim) upToPeers(t, v int) uint64 { return peerMask(s.peer[t*s.U:(t+1)*s.U], v) }
+
+// peerMask is the set of switches (bit sw) whose entry in peers is v.
+func peerMask(peers []int32, v int) uint64 {
 	var m uint64
-	for sw, p := range s.peer[t*s.U : (t+1)*s.U] {
+	for sw, p := range peers {
 		if p == int32(v) {
 			m |= 1 << sw
 		}
@@ -85,15 +88,7 @@ func (s *sim) nextTo(t, x int) uint64 {
 	return s.nextToPeers(t, x)
 }
 
-func (s *sim) nextToPeers(t, x int) uint64 {
-	var m uint64
-	for sw, p := range s.peerNext[t*s.U : (t+1)*s.U] {
-		if p == int32(x) {
-			m |= 1 << sw
-		}
-	}
-	return m
-}
+func (s *sim) nextToPeers(t, x int) uint64 { return peerMask(s.peerNext[t*s.U:(t+1)*s.U], x) }
 
 // prefetch stages pulled packets for the circuits switch sw brings up at
 // the end of its night, so that they are at the ToR when the day starts.
