@@ -82,7 +82,7 @@ func benchPolicy(b *testing.B, spec PolicySpec, ports int, pfc bool) {
 			step := func(i int) {
 				now += 19 * rotor.Nanosecond // 64 ports × 10 Gbps ≈ one 1500 B packet per 18.75 ns
 				a := &arr[i&(n-1)]
-				if !paused[int(a.InPort)*cfg.Queues+sw.Classify(a.Class)] {
+				if !paused[int(a.InPort)*cfg.Queues+sw.classify(a.Class)] {
 					sw.Enqueue(now, a, int32(i))
 				}
 				sw.Evicted = sw.Evicted[:0]

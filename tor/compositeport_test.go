@@ -140,8 +140,8 @@ func TestCompositePrivateQueue(t *testing.T) {
 	if got, from, ok := tr.PopLastPrivate(tr.VOQ(1, Local), 1500); !ok || got != a || from != tr.VOQ(1, Transit) {
 		t.Errorf("after a take: %d from %d, want Transit's tail %d", got, from, a)
 	}
-	if tr.PrivateBytes() != 3*1500 || tr.Switch().PortPrivate(tr.VOQPort(1)-1) != 1500 {
-		t.Errorf("private %d B, port %d B after the takes", tr.PrivateBytes(), tr.Switch().PortPrivate(tr.VOQPort(1)-1))
+	if tr.PrivateBytes() != 3*1500 || tr.Switch().portPrivate(tr.VOQPort(1)-1) != 1500 {
+		t.Errorf("private %d B, port %d B after the takes", tr.PrivateBytes(), tr.Switch().portPrivate(tr.VOQPort(1)-1))
 	}
 	if _, err := New(0, Config{ToRs: 2, Uplinks: 1, Buffer: 1500, HeaderWeight: 10}, &Pool{}); err == nil {
 		t.Error("a header weight without a header queue was accepted")

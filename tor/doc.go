@@ -24,7 +24,7 @@
 // rack's hosts). Packets of a flow's first Config.Unsched bytes count as
 // unscheduled (ABM's first-RTT packets). Above DenseToRs ToRs a VOQ port
 // exists only once its destination is used (SwitchConfig.OnDemand,
-// Switch.AddPort), so a ToR's memory grows with the destinations it uses,
+// Switch.addPort), so a ToR's memory grows with the destinations it uses,
 // not with the fabric's n.
 //
 // # Shared-buffer switch and policies

@@ -49,7 +49,7 @@ func newHarness(t testing.TB, cfg SwitchConfig, policy string, set map[string]fl
 	h := &harness{sw: sw, src: src, busy: make([]rotor.Time, cfg.Ports), dropped: make([]int64, cfg.Ports)}
 	sw.OnPFC = func(now rotor.Time, inPort int32, class int, pause bool) {
 		for _, s := range h.src {
-			if s.inPort == inPort && sw.Classify(s.class) == class {
+			if s.inPort == inPort && sw.classify(s.class) == class {
 				s.paused = pause
 				if !pause && s.next < now {
 					s.next = now // an upstream that was stopped resumes now
@@ -111,7 +111,7 @@ func (h *harness) drain(now rotor.Time) {
 				break
 			}
 			at := h.busy[p]
-			_, size, _ := h.sw.DequeueQueue(at, q)
+			_, size, _ := h.sw.dequeueQueue(at, q)
 			h.busy[p] = at + h.sw.st.Ports[p].Rate.TransmitTime(rotor.Bytes(size))
 		}
 	}

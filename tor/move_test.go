@@ -60,7 +60,7 @@ func TestMoveHeadStaysInBuffer(t *testing.T) {
 			from, to := int32(0), int32(3*2+1) // port 0 queue 0 → port 3 queue 1
 			for k := range 4 {
 				bf, bt := st.Queues[from].Bytes, st.Queues[to].Bytes
-				got, ok := sw.MoveHead(rotor.Time(k+1)*rotor.Microsecond, from, to)
+				got, ok := sw.moveHead(rotor.Time(k+1)*rotor.Microsecond, from, to)
 				if !ok || got != int32(k) {
 					t.Fatalf("move %d: handle %d (ok %v), want %d", k, got, ok, k)
 				}
@@ -78,7 +78,7 @@ func TestMoveHeadStaysInBuffer(t *testing.T) {
 				}
 			}
 			for k := range 4 { // the moved packets, in order, then nothing else
-				if got, _, _ := sw.DequeueQueue(10*rotor.Microsecond, to); got != int32(k) {
+				if got, _, _ := sw.dequeueQueue(10*rotor.Microsecond, to); got != int32(k) {
 					t.Errorf("queue %d's packet %d is %d, want %d", to, k, got, k)
 				}
 				if m, ok := p.(*ABM); ok && k == 0 {

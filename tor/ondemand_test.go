@@ -14,7 +14,7 @@ import (
 func TestVOQPortsOnDemand(t *testing.T) {
 	const n = 5000 // above DenseToRs and des.IndexDirect: hashed
 	tr, pool := newTestToR(t, Config{ToRs: n, Hosts: 1, Uplinks: 2, Buffer: 1 << 30, Policy: dt(1)})
-	if tr.VOQLen(7, Local) != 0 || tr.VOQBytes(7) != 0 || tr.VOQPorts() != 0 {
+	if tr.VOQLen(7, Local) != 0 || tr.VOQBytes(7) != 0 || tr.voqPorts() != 0 {
 		t.Fatal("readers created a port")
 	}
 	tr.SetCircuit(0, 42, true) // a circuit before 42's port exists
@@ -43,8 +43,8 @@ func TestVOQPortsOnDemand(t *testing.T) {
 		c.pkts[class]++
 		c.bytes += int64(size)
 	}
-	if tr.VOQPorts() != len(model) {
-		t.Fatalf("%d VOQ ports for %d destinations used", tr.VOQPorts(), len(model))
+	if tr.voqPorts() != len(model) {
+		t.Fatalf("%d VOQ ports for %d destinations used", tr.voqPorts(), len(model))
 	}
 	for d := 0; d < n; d++ {
 		c := model[d]
@@ -55,7 +55,7 @@ func TestVOQPortsOnDemand(t *testing.T) {
 			t.Fatalf("destination %d: %d+%d packets, %d B; want %v", d, tr.VOQLen(d, Transit), tr.VOQLen(d, Local), tr.VOQBytes(d), *c)
 		}
 	}
-	if tr.VOQPorts() != len(model) {
+	if tr.voqPorts() != len(model) {
 		t.Fatal("readers created ports")
 	}
 	night := func(v int) bool {
@@ -74,14 +74,14 @@ func TestVOQPortsOnDemand(t *testing.T) {
 	}
 	// A held packet toward an unused destination under a stateless policy
 	// is decided on the spare port: one port, not one per destination.
-	ports := tr.VOQPorts()
+	ports := tr.voqPorts()
 	for v := 4000; v < 4100; v++ {
 		if tr.AdmitHeldVOQ(0, v, Local, 0, 1500, 0) != Admitted {
 			t.Fatalf("held packet toward %d not admitted", v)
 		}
 		tr.Release(1500)
 	}
-	if tr.VOQPorts() != ports+1 {
-		t.Errorf("%d VOQ ports after held packets toward 100 new destinations, want %d (the spare)", tr.VOQPorts(), ports+1)
+	if tr.voqPorts() != ports+1 {
+		t.Errorf("%d VOQ ports after held packets toward 100 new destinations, want %d (the spare)", tr.voqPorts(), ports+1)
 	}
 }

@@ -224,7 +224,7 @@ func TestABMNPAtArrivals(t *testing.T) {
 				h++
 			}
 			for k := 0; k < 21; k++ {
-				sw.DequeueQueue(0, port)
+				sw.dequeueQueue(0, port)
 			}
 		}
 		sw.Tick(2 * cfg.RTT)
@@ -254,7 +254,7 @@ func TestABMGammaNS3(t *testing.T) {
 			sw.Enqueue(0, &Arrival{Size: 1500}, k)
 		}
 		for k := 0; k < 3; k++ {
-			sw.DequeueQueue(0, 0)
+			sw.dequeueQueue(0, 0)
 		}
 		sw.Tick(120 * rotor.Microsecond)
 		if got := abmBurst(sw, 0, 0, 3); got != tc.want {

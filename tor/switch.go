@@ -102,7 +102,7 @@ type SwitchConfig struct {
 	// outside the shared buffer (EnqueuePrivate: opera-sim's
 	// CompositeQueue); 0: none.
 	PortData int64
-	// OnDemand is how many of the Ports exist only once AddPort creates
+	// OnDemand is how many of the Ports exist only once addPort creates
 	// them, each taking the next id (a rotor ToR's VOQ ports, one per
 	// destination in use). Policies size their state and derive their
 	// defaults from Ports all the same. With OnDemand > 0, Rates holds one
@@ -269,7 +269,7 @@ type OnDequeue interface {
 }
 
 // OnMove hears a packet moved from queue from to queue to inside the
-// buffer (MoveHead: a rotor ToR re-routing at a slice change), after the
+// buffer (moveHead: a rotor ToR re-routing at a slice change), after the
 // counters changed. Its bytes never left the buffer: it is neither a
 // dequeue nor an admission. Policies that keep state derived from queue
 // lengths through the other hooks implement it; the others see the new
@@ -464,15 +464,15 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	return sw, nil
 }
 
-// AddPort creates the next on-demand port (SwitchConfig.OnDemand), with
+// addPort creates the next on-demand port (SwitchConfig.OnDemand), with
 // the on-demand ports' rate and empty queues, and returns its id. It
 // allocates: it is called on a destination's first use, not per packet.
 // One port beyond Ports may be created, as a spare for decisions of a
 // policy without hooks (Stateless), which keeps nothing per port.
-func (sw *Switch) AddPort() int32 {
+func (sw *Switch) addPort() int32 {
 	id := len(sw.st.Ports)
 	if id > sw.cfg.Ports || id == sw.cfg.Ports && !sw.Stateless() {
-		panic(fmt.Sprintf("tor: AddPort: all %d ports exist", sw.cfg.Ports))
+		panic(fmt.Sprintf("tor: addPort: all %d ports exist", sw.cfg.Ports))
 	}
 	sw.st.Ports = append(sw.st.Ports, PortCounters{Rate: sw.cfg.Rates[len(sw.cfg.Rates)-1]})
 	sw.rr = append(sw.rr, 0)
@@ -506,8 +506,8 @@ func (sw *Switch) Policy() BufferPolicy { return sw.policy }
 // Config is the switch's configuration.
 func (sw *Switch) Config() *SwitchConfig { return &sw.cfg }
 
-// Classify maps a class to a queue index.
-func (sw *Switch) Classify(class uint8) int {
+// classify maps a class to a queue index.
+func (sw *Switch) classify(class uint8) int {
 	if sw.cfg.ClassQueue == nil {
 		return min(int(class), sw.cfg.Queues-1)
 	}
@@ -517,16 +517,16 @@ func (sw *Switch) Classify(class uint8) int {
 	return int(sw.cfg.ClassQueue[class])
 }
 
-// QueueOf is the queue an arrival goes to.
-func (sw *Switch) QueueOf(a *Arrival) int32 {
-	return a.Port*int32(sw.cfg.Queues) + int32(sw.Classify(a.Class))
+// queueOf is the queue an arrival goes to.
+func (sw *Switch) queueOf(a *Arrival) int32 {
+	return a.Port*int32(sw.cfg.Queues) + int32(sw.classify(a.Class))
 }
 
 // Enqueue offers packet h to the switch. It reports whether the packet was
 // admitted and whether it was ECN-marked. Packets pushed out to make room
 // are appended to Evicted.
 func (sw *Switch) Enqueue(now rotor.Time, a *Arrival, h int32) (ok, mark bool) {
-	return sw.EnqueueQueue(now, a, sw.QueueOf(a), h)
+	return sw.EnqueueQueue(now, a, sw.queueOf(a), h)
 }
 
 // EnqueueQueue is Enqueue into queue q, for callers with their own
@@ -774,10 +774,10 @@ func (sw *Switch) privateTail(q int32) bool {
 }
 
 // PrivateBytes is the bytes in all private data queues (not in
-// State.Used), and PortPrivate those of port's.
+// State.Used), and portPrivate those of port's.
 func (sw *Switch) PrivateBytes() int64 { return sw.privBytes }
 
-func (sw *Switch) PortPrivate(port int) int64 {
+func (sw *Switch) portPrivate(port int) int64 {
 	if sw.priv == nil {
 		return 0
 	}
@@ -785,7 +785,7 @@ func (sw *Switch) PortPrivate(port int) int64 {
 }
 
 // Reserve promises size bytes of buffer to a packet on its way (hop-by-hop
-// flow control): the policy sees them as occupied until PlaceReserved or
+// flow control): the policy sees them as occupied until placeReserved or
 // Release.
 func (sw *Switch) Reserve(size int32) {
 	sw.reserved += int64(size)
@@ -885,10 +885,10 @@ func (sw *Switch) hideHeld(q int32, held int64) {
 // Reserved is the bytes reserved and not yet placed or released.
 func (sw *Switch) Reserved() int64 { return sw.reserved }
 
-// PlaceReserved puts packet h, whose room Reserve promised, into queue q
+// placeReserved puts packet h, whose room Reserve promised, into queue q
 // without asking the policy (it still hears the enqueue). Not for
 // lossless classes.
-func (sw *Switch) PlaceReserved(now rotor.Time, a *Arrival, q int32, h int32) {
+func (sw *Switch) placeReserved(now rotor.Time, a *Arrival, q int32, h int32) {
 	sw.Release(a.Size)
 	sw.place(now, a, q, h, false, -1)
 }
@@ -1039,12 +1039,12 @@ func (sw *Switch) Dequeue(now rotor.Time, port int) (h int32, size int32, ok boo
 	if q < 0 {
 		return 0, 0, false
 	}
-	return sw.DequeueQueue(now, q)
+	return sw.dequeueQueue(now, q)
 }
 
-// DequeueQueue sends the head packet of queue q (for callers with their
+// dequeueQueue sends the head packet of queue q (for callers with their
 // own scheduler, such as a rotor ToR serving VOQs by circuit).
-func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok bool) {
+func (sw *Switch) dequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok bool) {
 	if sw.q[q].Len() == 0 {
 		return 0, 0, false
 	}
@@ -1084,14 +1084,14 @@ func (sw *Switch) DequeueQueue(now rotor.Time, q int32) (h int32, size int32, ok
 	return h, size, true
 }
 
-// MoveHead moves the head packet of queue from to the tail of queue to
+// moveHead moves the head packet of queue from to the tail of queue to
 // without it leaving the buffer: the policy does not decide on it and
 // hears no dequeue (OnMove tells it of the new lengths), it is neither
 // marked nor dropped, and the port it left counts no bytes sent. A header
 // moves between its ports' header queues, private data between their
 // private queues (the port it enters may then hold more than PortData). It returns the packet's handle;
 // ok is false if from is empty.
-func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
+func (sw *Switch) moveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 	if sw.q[from].Len() == 0 {
 		return 0, false
 	}
@@ -1117,7 +1117,7 @@ func (sw *Switch) MoveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 	return e.h, true
 }
 
-// dequeuePlain is DequeueQueue for a plain switch (no PFC, no dequeue
+// dequeuePlain is dequeueQueue for a plain switch (no PFC, no dequeue
 // hook) whose queue q is not empty.
 func (sw *Switch) dequeuePlain(q int32) (h int32, size int32) {
 	e := sw.q[q].Pop()

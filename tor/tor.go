@@ -359,7 +359,7 @@ func (t *ToR) voqPort(v int) int32 {
 }
 
 func (t *ToR) addVOQPort(v int) int32 {
-	port := t.sw.AddPort()
+	port := t.sw.addPort()
 	k, _ := t.voqs.Add(int32(v)) // k = port − own: ports and slots are created together
 	t.voqDest = append(t.voqDest, int32(v))
 	t.sw.st.Ports[port].Night = !t.isUp(v)
@@ -435,9 +435,9 @@ func (t *ToR) sparseBytes(v int) int64 {
 	return 0
 }
 
-// VOQPorts is the number of VOQ ports created so far (the destinations
+// voqPorts is the number of VOQ ports created so far (the destinations
 // used, and a spare port if AdmitHeldVOQ needed one).
-func (t *ToR) VOQPorts() int { return len(t.sw.st.Ports) - t.own }
+func (t *ToR) voqPorts() int { return len(t.sw.st.Ports) - t.own }
 
 // HostQueue is the queue (class 0) toward local host h (0 ≤ h < Hosts).
 func (t *ToR) HostQueue(h int) QueueID { return QueueID(int32(h) * t.nq) }
@@ -524,7 +524,7 @@ func (t *ToR) PortQueued(port int) bool { return t.sw.st.Ports[port-t.cfg.Uplink
 func (t *ToR) Len(q QueueID) int     { return t.sw.q[q].Len() }
 func (t *ToR) Bytes(q QueueID) int64 { return t.sw.st.Queues[q].Bytes }
 func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head().h }
-func (t *ToR) NumQueues() int        { return len(t.sw.q) }
+func (t *ToR) numQueues() int        { return len(t.sw.q) }
 func (t *ToR) Used() int64           { return t.sw.st.Used - t.sw.reserved }
 func (t *ToR) Reserved() int64       { return t.sw.reserved }
 func (t *ToR) VOQPackets() int       { return t.voqPkts } // packets in all VOQs
@@ -538,7 +538,7 @@ func (t *ToR) PeakUsed() int64       { return t.sw.PeakUsed } // highest occupan
 func (t *ToR) Room(size int32) bool { return t.sw.st.Used+int64(size) <= t.sw.st.B }
 
 // Reserve promises size bytes of buffer to a packet on its way; the
-// policy sees them as occupied. EnqueueReserved or Release consumes the
+// policy sees them as occupied. enqueueReserved or Release consumes the
 // promise.
 func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
 
@@ -577,7 +577,7 @@ func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32,
 	ok := q >= 0
 	if !ok && t.sw.Stateless() {
 		if t.scratch < 0 {
-			t.scratch = t.sw.AddPort()
+			t.scratch = t.sw.addPort()
 			t.voqs.Add(int32(t.cfg.ToRs))
 			t.voqDest = append(t.voqDest, -1)
 		}
@@ -627,15 +627,15 @@ func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
 	return a
 }
 
-// EnqueueReserved puts packet idx, for which Reserve was called, into
+// enqueueReserved puts packet idx, for which Reserve was called, into
 // queue q without asking the policy: the room was promised.
-func (t *ToR) EnqueueReserved(now rotor.Time, q QueueID, idx int32) {
+func (t *ToR) enqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
 	if t.sw.plain {
 		t.sw.Release(p.Size)
 		t.sw.placePlain(int32(q), idx, p.Size)
 	} else {
-		t.sw.PlaceReserved(now, t.arrival(idx, p, q), int32(q), idx)
+		t.sw.placeReserved(now, t.arrival(idx, p, q), int32(q), idx)
 	}
 	t.queued(q, p)
 }
@@ -779,7 +779,7 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 	if t.sw.plain {
 		idx, size = t.sw.dequeuePlain(int32(q))
 	} else {
-		idx, size, _ = t.sw.DequeueQueue(now, int32(q))
+		idx, size, _ = t.sw.dequeueQueue(now, int32(q))
 	}
 	t.removed(q)
 	t.txBytes[port] += int64(size)
@@ -797,7 +797,7 @@ func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int3
 // buffer (Switch.MoveHead: no admission, no ECN mark, no drop, no bytes
 // sent) and returns its packet index; from must not be empty.
 func (t *ToR) Move(now rotor.Time, from, to QueueID) int32 {
-	idx, _ := t.sw.MoveHead(now, int32(from), int32(to))
+	idx, _ := t.sw.moveHead(now, int32(from), int32(to))
 	t.removed(from)
 	t.added(to)
 	return idx
@@ -807,7 +807,7 @@ func (t *ToR) Move(now rotor.Time, from, to QueueID) int32 {
 // as a dequeue (to move a packet to another queue inside the buffer, use
 // Move).
 func (t *ToR) Take(now rotor.Time, q QueueID) int32 {
-	idx, _, _ := t.sw.DequeueQueue(now, int32(q))
+	idx, _, _ := t.sw.dequeueQueue(now, int32(q))
 	t.removed(q)
 	return idx
 }

@@ -189,7 +189,7 @@ func TestReserve(t *testing.T) {
 	ok := tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1500)) // DT: T = 0.25·(3000−1500) < 1500
 	got = append(got, state{ok, tr.Used(), tr.Reserved()})
 	p := pkt(pool, 1500)
-	tr.EnqueueReserved(0, tr.VOQ(2, Local), p) // gets in although DT would refuse it
+	tr.enqueueReserved(0, tr.VOQ(2, Local), p) // gets in although DT would refuse it
 	got = append(got, state{true, tr.Used(), tr.Reserved()})
 	got = append(got, state{tr.Room(1), tr.Used(), tr.Reserved()})
 	want := []state{{false, 0, 1500}, {true, 1500, 0}, {true, 1500, 0}}
@@ -217,7 +217,7 @@ func TestVOQPackets(t *testing.T) {
 	tr, pool := newTestToR(t, Config{ToRs: 4, Hosts: 2, Uplinks: 1, Buffer: 20, Policy: lqd})
 	rng := rand.New(rand.NewPCG(5, 0))
 	for step := 0; step < 3000; step++ {
-		q := QueueID(rng.IntN(tr.NumQueues() - 1)) // VOQs and host queues
+		q := QueueID(rng.IntN(tr.numQueues() - 1)) // VOQs and host queues
 		switch k := rng.IntN(3); {
 		case k == 0 && tr.Len(q) > 0:
 			tr.Dequeue(0, q, 0, 0)
@@ -253,7 +253,7 @@ func TestPortIDsUnique(t *testing.T) {
 		cfg.Buffer, cfg.Policy = 1<<20, nil
 		tr, _ := newTestToR(t, cfg)
 		owner := map[int]string{}
-		for q := QueueID(0); int(q) < tr.NumQueues(); q++ {
+		for q := QueueID(0); int(q) < tr.numQueues(); q++ {
 			port := tr.QueuePort(q)
 			key := ""
 			if v := tr.NextHop(q); v >= 0 {
@@ -354,7 +354,7 @@ func TestECNSameRuleSwitchAndToR(t *testing.T) {
 	for k := range 5000 {
 		if rng.IntN(2) == 0 && tr.Bytes(q) > 0 {
 			pool.Free(tr.Dequeue(rotor.Time(k), q, tr.HostPort(0), rotor.Gbps))
-			sw.DequeueQueue(rotor.Time(k), 0)
+			sw.dequeueQueue(rotor.Time(k), 0)
 			continue
 		}
 		size := int32(64 + rng.IntN(1437))
