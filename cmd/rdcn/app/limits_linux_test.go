@@ -165,8 +165,8 @@ func TestSimulateMemoryRefusal(t *testing.T) {
 
 // TestSimulateMemoryEstimate: fabric.Config.MemoryEstimate bounds the
 // peak resident set of rdcn simulate (the kernel's maxrss of the child)
-// from above, within 30 %, at 512 and 1024 ToRs for 1 ms and at 512 ToRs
-// for 10 ms (issue 26: the 1 ms model was 0.4–0.6× the peak at 10 ms).
+// within 0.95–1.3 of it (0.85–1.3 below 100 MB of peak), at 512 and 1024
+// ToRs for 1 ms and at 512 ToRs for 10 ms (issue 26: the 1 ms model was 0.4–0.6× the peak at 10 ms).
 func TestSimulateMemoryEstimate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs simulations of 512 and 1024 ToRs")
@@ -203,8 +203,16 @@ func TestSimulateMemoryEstimate(t *testing.T) {
 		}
 		est := setup.Config.MemoryEstimate(setup.Flows)
 		t.Logf("%s ToRs, %s: estimate %d MB, peak RSS %d MB", tc.tors, tc.simTime, est>>20, rss>>20)
-		if r := float64(est) / float64(rss); r < 0.95 || r > 1.3 {
-			t.Errorf("%s ToRs, %s: estimate %d B is %.2f × the peak RSS %d B, want 0.95 … 1.3", tc.tors, tc.simTime, est, r, rss)
+		// Below 100 MB the GC's pacing moves the peak by up to a quarter
+		// (512 ToRs, 1 ms: 0.89 and 0.93 of it in two CI runs beside the
+		// other packages' tests, 1.10–1.13 quiet), so the floor there is
+		// 0.85; above, 0.95.
+		low := 0.95
+		if rss < 100e6 {
+			low = 0.85
+		}
+		if r := float64(est) / float64(rss); r < low || r > 1.3 {
+			t.Errorf("%s ToRs, %s: estimate %d B is %.2f × the peak RSS %d B, want %.2f … 1.3", tc.tors, tc.simTime, est, r, rss, low)
 		}
 	}
 }
