@@ -52,13 +52,8 @@ func runDesignSpace(c *cli.Context) error {
 	if err := cfg.Validate(); err != nil {
 		return asInput("tradeoff", err)
 	}
-	ctx, stop := signalContext(c.Context)
+	ctx, stop := limitedContext(c)
 	defer stop()
-	if c.IsSet("time-limit") {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, c.Duration("time-limit"), errTimeLimit)
-		defer cancel()
-	}
 	cfg.Context = ctx
 	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		cfg.Progress = designRows(f)

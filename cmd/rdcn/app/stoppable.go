@@ -29,13 +29,8 @@ func solveStoppable(c *cli.Context, g *emulated.Graph, d demand.Matrix, gap floa
 // solveStoppableWith is solveStoppable with the certified solver solve
 // (emulated.Throughput or emulated.VLBSlice).
 func solveStoppableWith(c *cli.Context, solve func(*emulated.Graph, demand.Matrix, *emulated.Options) (*emulated.Result, error), g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
-	ctx, stop := signalContext(c.Context)
+	ctx, stop := limitedContext(c)
 	defer stop()
-	if c.IsSet("time-limit") {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, c.Duration("time-limit"), errTimeLimit)
-		defer cancel()
-	}
 	opt := &emulated.Options{Gap: gap, Context: ctx}
 	if f, ok := c.App.ErrWriter.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(-1, progressbar.OptionSetWriter(f), progressbar.OptionSpinnerType(14),
@@ -63,4 +58,15 @@ func timeLimit(c *cli.Context) error {
 		return badInput("time-limit", "%v must be positive", c.Duration("time-limit"))
 	}
 	return nil
+}
+
+// limitedContext is signalContext of c's context, with --time-limit's
+// deadline (cause errTimeLimit) when the flag is set; stop releases both.
+func limitedContext(c *cli.Context) (ctx context.Context, stop context.CancelFunc) {
+	ctx, stopSignals := signalContext(c.Context)
+	if !c.IsSet("time-limit") {
+		return ctx, stopSignals
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, c.Duration("time-limit"), errTimeLimit)
+	return ctx, func() { cancel(); stopSignals() }
 }
