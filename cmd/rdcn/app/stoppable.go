@@ -18,17 +18,12 @@ import (
 // errTimeLimit is the cause of a context stopped by --time-limit.
 var errTimeLimit = errors.New("time limit")
 
-// solveStoppable runs the certified solver under Ctrl-C/SIGTERM and
-// --time-limit, showing the certified interval on stderr when it is a
-// terminal. A stopped solve returns its best certificate and why it
-// stopped: "interrupt" (a signal) or "time-limit"; "" when it finished.
-func solveStoppable(c *cli.Context, g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
-	return solveStoppableWith(c, emulated.Throughput, g, d, gap)
-}
-
-// solveStoppableWith is solveStoppable with the certified solver solve
-// (emulated.Throughput or emulated.VLBSlice).
-func solveStoppableWith(c *cli.Context, solve func(*emulated.Graph, demand.Matrix, *emulated.Options) (*emulated.Result, error), g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
+// solveStoppable runs a certified solver (a Certified emulated.Routing's
+// Solve) under Ctrl-C/SIGTERM and --time-limit, showing the certified
+// interval on stderr when it is a terminal. A stopped solve returns its
+// best certificate and why it stopped: "interrupt" (a signal) or
+// "time-limit"; "" when it finished.
+func solveStoppable(c *cli.Context, solve func(*emulated.Graph, demand.Matrix, *emulated.Options) (*emulated.Result, error), g *emulated.Graph, d demand.Matrix, gap float64) (*emulated.Result, string, error) {
 	ctx, stop := limitedContext(c)
 	defer stop()
 	opt := &emulated.Options{Gap: gap, Context: ctx}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -115,7 +116,7 @@ func loadDemand(g *emulated.Graph, spec string, seed uint64) (demand.Matrix, err
 func throughputCommand() *cli.Command {
 	flags := append(analysisFlags(),
 		&cli.StringFlag{Name: "demand", Aliases: []string{"d"}, Value: "worst", Usage: "demand `SPEC`: uniform, permutation, ring, chessboard, skew:A, random:SEED, worst, or a matrix file"},
-		&cli.StringFlag{Name: "routing", Value: "any", Usage: "any (max concurrent flow), direct (single hop), vlb (Valiant), vlb-slice (max concurrent flow over a first hop to any neighbour, then shortest paths: the simulator's vlb-slice) or vlb-slice-spray (those paths split as the router sprays: first hops in proportion to capacity, then even)"},
+		&cli.StringFlag{Name: "routing", Value: "any", Usage: routingUsage()},
 		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any, vlb-slice)"},
 		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (rdcn's certified combinatorial solver: a feasible flow and a dual bound, see docs/throughput.md) or glpk (exact LP via glpsol)"},
 		&cli.BoolFlag{Name: "timing", Usage: "print the solver's wall time on stderr"},
@@ -127,7 +128,7 @@ func throughputCommand() *cli.Command {
 		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed]\n" +
 			"   [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --stagger, --buffer, --delay,\n" +
 			"   --design-demand])\n" +
-			"   --demand SPEC [--routing any|direct|vlb|vlb-slice|vlb-slice-spray] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
+			"   --demand SPEC [--routing " + strings.Join(routingNames(), "|") + "] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
 			"   [--format text|json|csv] [-o FILE] [--timing] [--time-limit 10m]\n\n" +
 			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
 			"example: rdcn throughput --kind mars --tors 32 --uplinks 4 --degree 8 --demand permutation\n" +
@@ -149,6 +150,32 @@ func throughputCommand() *cli.Command {
 		Flags:  flags,
 		Action: runThroughput,
 	}
+}
+
+// routingNames are the values of throughput's --routing (emulated.Routings).
+func routingNames() []string {
+	var names []string
+	for _, r := range emulated.Routings() {
+		names = append(names, r.Name)
+	}
+	return names
+}
+
+// routingUsage is --routing's usage: each routing with its doc.
+func routingUsage() string {
+	var items []string
+	for _, r := range emulated.Routings() {
+		items = append(items, r.Name+" ("+r.Doc+")")
+	}
+	return orList(items)
+}
+
+// orList joins items as "a, b or c".
+func orList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " or " + items[len(items)-1]
 }
 
 type throughputJSON struct {
@@ -174,8 +201,9 @@ func runThroughput(c *cli.Context) error {
 		return err
 	}
 	routing, solver := c.String("routing"), c.String("solver")
-	if routing != "any" && routing != "direct" && routing != "vlb" && routing != emulated.RoutingVLBSlice && routing != emulated.RoutingVLBSliceSpray {
-		return badInput("routing", "%q: want any, direct, vlb, vlb-slice or vlb-slice-spray", routing)
+	rt, ok := emulated.LookupRouting(routing)
+	if !ok {
+		return badInput("routing", "%q: want %s", routing, orList(routingNames()))
 	}
 	if solver != "fptas" && solver != "glpk" {
 		return badInput("solver", "%q: want fptas or glpk", solver)
@@ -198,21 +226,15 @@ func runThroughput(c *cli.Context) error {
 	var r *emulated.Result
 	var stopped string // why a solve stopped early ("" when it did not)
 	switch {
-	case routing == "direct":
-		r, err = emulated.SingleHop(g, d, nil)
-	case routing == "vlb":
-		r, err = emulated.VLB(g, d, nil)
-	case routing == emulated.RoutingVLBSliceSpray:
-		r, err = emulated.VLBSliceSpray(g, d, nil)
-	case routing == emulated.RoutingVLBSlice:
-		r, stopped, err = solveStoppableWith(c, emulated.VLBSlice, g, d, gap)
-	case solver == "glpk":
+	case solver == "glpk": // routing any, checked above
 		r, err = emulated.ThroughputGLPK(context.Background(), g, d, nil)
 		if errors.Is(err, emulated.ErrNoGLPK) {
 			return badInput("solver", "glpk: %v", err)
 		}
+	case rt.Certified:
+		r, stopped, err = solveStoppable(c, rt.Solve, g, d, gap)
 	default:
-		r, stopped, err = solveStoppable(c, g, d, gap)
+		r, err = rt.Solve(g, d, nil)
 	}
 	if err != nil {
 		return asInput("demand", err)
