@@ -32,7 +32,7 @@ func serveOrder(t *testing.T, tr *ToR, v int) string {
 			break
 		}
 		idx := tr.Dequeue(0, q, 0, 0)
-		if size := tr.pool.At(idx).Size; tr.Class(q) == HeaderVOQ {
+		if size := tr.pool.At(idx).Size; tr.queueClass(q) == HeaderVOQ {
 			out = append(out, "H")
 		} else {
 			out = append(out, "D"+strconv.Itoa(int(size)))

@@ -105,7 +105,7 @@ func (h *harness) run(until rotor.Time) {
 func (h *harness) drain(now rotor.Time) {
 	for p := range h.busy {
 		for h.busy[p] <= now {
-			q := h.sw.Pick(p)
+			q := h.sw.pick(p)
 			if q < 0 {
 				h.busy[p] = max(h.busy[p], now)
 				break

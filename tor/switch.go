@@ -468,10 +468,10 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 // the on-demand ports' rate and empty queues, and returns its id. It
 // allocates: it is called on a destination's first use, not per packet.
 // One port beyond Ports may be created, as a spare for decisions of a
-// policy without hooks (Stateless), which keeps nothing per port.
+// policy without hooks (stateless), which keeps nothing per port.
 func (sw *Switch) addPort() int32 {
 	id := len(sw.st.Ports)
-	if id > sw.cfg.Ports || id == sw.cfg.Ports && !sw.Stateless() {
+	if id > sw.cfg.Ports || id == sw.cfg.Ports && !sw.stateless() {
 		panic(fmt.Sprintf("tor: addPort: all %d ports exist", sw.cfg.Ports))
 	}
 	sw.st.Ports = append(sw.st.Ports, PortCounters{Rate: sw.cfg.Rates[len(sw.cfg.Rates)-1]})
@@ -491,9 +491,9 @@ func (sw *Switch) addPort() int32 {
 	return int32(id)
 }
 
-// Stateless reports whether the policy keeps no state of its own between
+// stateless reports whether the policy keeps no state of its own between
 // decisions (it has none of the hooks): its answers depend on State alone.
-func (sw *Switch) Stateless() bool {
+func (sw *Switch) stateless() bool {
 	return sw.push == nil && sw.enq == nil && sw.deq == nil && sw.move == nil && sw.drop == nil && sw.tick == nil && sw.circ == nil && sw.pfc == nil
 }
 
@@ -784,16 +784,16 @@ func (sw *Switch) portPrivate(port int) int64 {
 	return sw.priv[port]
 }
 
-// Reserve promises size bytes of buffer to a packet on its way (hop-by-hop
+// reserve promises size bytes of buffer to a packet on its way (hop-by-hop
 // flow control): the policy sees them as occupied until placeReserved or
 // Release.
-func (sw *Switch) Reserve(size int32) {
+func (sw *Switch) reserve(size int32) {
 	sw.reserved += int64(size)
 	sw.st.Used += int64(size)
 }
 
-// Release gives back size reserved bytes.
-func (sw *Switch) Release(size int32) {
+// release gives back size reserved bytes.
+func (sw *Switch) release(size int32) {
 	sw.reserved -= int64(size)
 	sw.st.Used -= int64(size)
 }
@@ -808,8 +808,8 @@ func (sw *Switch) Release(size int32) {
 // pushed out is not offered to the policy at all: it never arrives (flow
 // control holds it back), so a policy that learns from arrivals
 // (FollowLQD's virtual LQD, EDT) does not hear the repeated asks. If
-// admitted, the packet's room is reserved (Reserve) and the policy's
-// enqueue hook hears it; Release and HeldLeft end its stay. A packet not
+// admitted, the packet's room is reserved (reserve) and the policy's
+// enqueue hook hears it; release and heldLeft end its stay. A packet not
 // admitted is not dropped: it waits where it is, and the drop hook does
 // not hear it. The policy and its hooks see q holding the held bytes
 // (and this packet's, once admitted); other queues' held bytes are in
@@ -832,7 +832,7 @@ func (sw *Switch) AdmitHeld(now rotor.Time, a *Arrival, q int32, held int64) Ver
 	if v != Admitted {
 		return v
 	}
-	sw.Reserve(a.Size)
+	sw.reserve(a.Size)
 	if sw.enq != nil {
 		sw.showHeld(q, held+int64(a.Size))
 		sw.enq.Enqueued(now, a, q, &sw.st)
@@ -850,14 +850,14 @@ func (sw *Switch) ReservePlain(size int32) bool {
 		return false
 	}
 	sw.Decisions++
-	sw.Reserve(size)
+	sw.reserve(size)
 	return true
 }
 
-// HeldLeft tells the policy's dequeue hook that a held packet of size
+// heldLeft tells the policy's dequeue hook that a held packet of size
 // bytes left queue q (AdmitHeld), its room given back already (Release);
 // the hook sees q hold the held bytes that remain.
-func (sw *Switch) HeldLeft(now rotor.Time, q int32, size int32, held int64) {
+func (sw *Switch) heldLeft(now rotor.Time, q int32, size int32, held int64) {
 	if sw.deq != nil {
 		sw.showHeld(q, held)
 		sw.deq.Dequeued(now, size, q, &sw.st)
@@ -882,14 +882,11 @@ func (sw *Switch) hideHeld(q int32, held int64) {
 	}
 }
 
-// Reserved is the bytes reserved and not yet placed or released.
-func (sw *Switch) Reserved() int64 { return sw.reserved }
-
 // placeReserved puts packet h, whose room Reserve promised, into queue q
 // without asking the policy (it still hears the enqueue). Not for
 // lossless classes.
 func (sw *Switch) placeReserved(now rotor.Time, a *Arrival, q int32, h int32) {
-	sw.Release(a.Size)
+	sw.release(a.Size)
 	sw.place(now, a, q, h, false, -1)
 }
 
@@ -1011,13 +1008,13 @@ func (sw *Switch) sub(q int32, size int32) {
 	s.Used -= int64(size)
 }
 
-// Pick is the queue port would serve next, or −1 if all its queues are
+// pick is the queue port would serve next, or −1 if all its queues are
 // empty. It does not change the round-robin position.
-func (sw *Switch) Pick(port int) int32 { return sw.PickExcept(port, 0) }
+func (sw *Switch) pick(port int) int32 { return sw.pickExcept(port, 0) }
 
-// PickExcept is Pick among the port's queues whose bit is not set in skip
+// pickExcept is pick among the port's queues whose bit is not set in skip
 // (bit k: queue index k, e.g. a class paused by PFC).
-func (sw *Switch) PickExcept(port int, skip uint8) int32 {
+func (sw *Switch) pickExcept(port int, skip uint8) int32 {
 	act := uint32(sw.st.Ports[port].Active &^ skip)
 	if act == 0 {
 		return -1
@@ -1035,7 +1032,7 @@ func (sw *Switch) PickExcept(port int, skip uint8) int32 {
 // Dequeue sends the next packet of port: its handle and size, ok false if
 // the port is empty.
 func (sw *Switch) Dequeue(now rotor.Time, port int) (h int32, size int32, ok bool) {
-	q := sw.Pick(port)
+	q := sw.pick(port)
 	if q < 0 {
 		return 0, 0, false
 	}
@@ -1152,14 +1149,14 @@ func (sw *Switch) Tick(now rotor.Time) {
 	}
 }
 
-// SetCircuit records that port's circuit went up (day) or down (night)
+// setCircuit records that port's circuit went up (day) or down (night)
 // and tells the policy.
-func (sw *Switch) SetCircuit(now rotor.Time, port int, up bool) {
+func (sw *Switch) setCircuit(now rotor.Time, port int, up bool) {
 	sw.st.Ports[port].Night = !up
 	if sw.circ != nil {
 		sw.circ.Circuit(now, int32(port), up, &sw.st)
 	}
 }
 
-// Len is the number of packets in queue q.
-func (sw *Switch) Len(q int32) int { return sw.q[q].Len() }
+// queueLen is the number of packets in queue q.
+func (sw *Switch) queueLen(q int32) int { return sw.q[q].Len() }

@@ -103,7 +103,7 @@ func TestSchedulers(t *testing.T) {
 	}
 }
 
-// PickExcept skips the queues a PFC pause holds: under strict priority
+// pickExcept skips the queues a PFC pause holds: under strict priority
 // the lowest non-empty queue not skipped, under round robin the next one
 // in turn not skipped; with everything skipped, nothing.
 func TestPickExcept(t *testing.T) {
@@ -121,7 +121,7 @@ func TestPickExcept(t *testing.T) {
 			skip uint8
 			want int32
 		}{{0, 0}, {0b001, 1}, {0b011, 2}, {0b101, 1}, {0b111, -1}} {
-			if got := sw.PickExcept(0, c.skip); got != c.want {
+			if got := sw.pickExcept(0, c.skip); got != c.want {
 				t.Errorf("sched %d, skip %03b: queue %d, want %d", sched, c.skip, got, c.want)
 			}
 		}
@@ -285,8 +285,8 @@ func TestCircuit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw.SetCircuit(0, 2, false)
-	sw.SetCircuit(5, 2, true)
+	sw.setCircuit(0, 2, false)
+	sw.setCircuit(5, 2, true)
 	if got := strings.Join(spy.heard, ";"); got != "2 false true;2 true false" {
 		t.Errorf("heard %q", got)
 	}

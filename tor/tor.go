@@ -493,8 +493,8 @@ func (t *ToR) NextHop(q QueueID) int {
 	return int(t.voqDest[(int32(q)-t.voqBase)/t.nq])
 }
 
-// Class is queue q's class (a VOQ's: Transit or Local).
-func (t *ToR) Class(q QueueID) int { return t.sw.st.Prio(int32(q)) }
+// queueClass is queue q's class (a VOQ's: Transit or Local).
+func (t *ToR) queueClass(q QueueID) int { return t.sw.st.Prio(int32(q)) }
 
 // Classes is the number of queues per port with queues of its own.
 func (t *ToR) Classes() int { return t.classes }
@@ -504,14 +504,14 @@ func (t *ToR) Classes() int { return t.classes }
 // after the class it served last (the turn passes on Dequeue); ok is
 // false if all are empty.
 func (t *ToR) Pick(port int) (q QueueID, ok bool) {
-	k := t.sw.Pick(port - t.cfg.Uplinks)
+	k := t.sw.pick(port - t.cfg.Uplinks)
 	return QueueID(k), k >= 0
 }
 
 // PickExcept is Pick among the port's queues whose bit is not set in
 // skip (bit k: queue index k, e.g. a class that PFC paused).
 func (t *ToR) PickExcept(port int, skip uint8) (q QueueID, ok bool) {
-	k := t.sw.PickExcept(port-t.cfg.Uplinks, skip)
+	k := t.sw.pickExcept(port-t.cfg.Uplinks, skip)
 	return QueueID(k), k >= 0
 }
 
@@ -526,7 +526,6 @@ func (t *ToR) Bytes(q QueueID) int64 { return t.sw.st.Queues[q].Bytes }
 func (t *ToR) Head(q QueueID) int32  { return t.sw.q[q].Head().h }
 func (t *ToR) numQueues() int        { return len(t.sw.q) }
 func (t *ToR) Used() int64           { return t.sw.st.Used - t.sw.reserved }
-func (t *ToR) Reserved() int64       { return t.sw.reserved }
 func (t *ToR) VOQPackets() int       { return t.voqPkts } // packets in all VOQs
 func (t *ToR) Config() *Config       { return &t.cfg }
 func (t *ToR) Switch() *Switch       { return t.sw } // its queues, counters and policy
@@ -540,7 +539,7 @@ func (t *ToR) Room(size int32) bool { return t.sw.st.Used+int64(size) <= t.sw.st
 // Reserve promises size bytes of buffer to a packet on its way; the
 // policy sees them as occupied. enqueueReserved or Release consumes the
 // promise.
-func (t *ToR) Reserve(size int32) { t.sw.Reserve(size) }
+func (t *ToR) Reserve(size int32) { t.sw.reserve(size) }
 
 // AdmitHeld decides on a packet of size bytes of flow for queue q that
 // will wait outside the queues (a pulled packet), with held bytes of such
@@ -566,7 +565,7 @@ func (t *ToR) AdmitHeld(now rotor.Time, q QueueID, flow int32, size int32, held 
 }
 
 // AdmitHeldVOQ is AdmitHeld for VOQ(v, class). A switch whose policy
-// keeps no state of its own (Switch.Stateless) decides for a ToR without
+// keeps no state of its own (Switch.stateless) decides for a ToR without
 // a VOQ port toward v on a spare port set up as v's would be (empty, v's
 // day or night), so that pulling for a circuit creates no port.
 func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32, held int64) Verdict {
@@ -575,7 +574,7 @@ func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32,
 	}
 	q := t.voqQueue(v, class)
 	ok := q >= 0
-	if !ok && t.sw.Stateless() {
+	if !ok && t.sw.stateless() {
 		if t.scratch < 0 {
 			t.scratch = t.sw.addPort()
 			t.voqs.Add(int32(t.cfg.ToRs))
@@ -594,14 +593,14 @@ func (t *ToR) AdmitHeldVOQ(now rotor.Time, v, class int, flow int32, size int32,
 // policy that hears no dequeues.
 func (t *ToR) HeldLeftVOQ(now rotor.Time, v, class int, size int32, held int64) {
 	if t.sw.deq != nil {
-		t.sw.HeldLeft(now, int32(t.VOQ(v, class)), size, held)
+		t.sw.heldLeft(now, int32(t.VOQ(v, class)), size, held)
 	}
 }
 
 // HeldLeft tells the policy that a held packet left q after Release
-// (Switch.HeldLeft); held: the bytes still promised to q.
+// (Switch.heldLeft); held: the bytes still promised to q.
 func (t *ToR) HeldLeft(now rotor.Time, q QueueID, size int32, held int64) {
-	t.sw.HeldLeft(now, int32(q), size, held)
+	t.sw.heldLeft(now, int32(q), size, held)
 }
 
 // Plain reports whether the switch admits whatever fits and hears
@@ -614,7 +613,7 @@ func (t *ToR) HearsDequeues() bool { return t.sw.deq != nil }
 
 // Release gives back size bytes promised by Reserve to a packet that
 // leaves without entering a queue (one whose stay the caller tracks).
-func (t *ToR) Release(size int32) { t.sw.Release(size) }
+func (t *ToR) Release(size int32) { t.sw.release(size) }
 
 // arrival fills t.arr for packet idx (p) entering queue q; its ID is idx.
 func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
@@ -632,7 +631,7 @@ func (t *ToR) arrival(idx int32, p *Packet, q QueueID) *Arrival {
 func (t *ToR) enqueueReserved(now rotor.Time, q QueueID, idx int32) {
 	p := t.pool.At(idx)
 	if t.sw.plain {
-		t.sw.Release(p.Size)
+		t.sw.release(p.Size)
 		t.sw.placePlain(int32(q), idx, p.Size)
 	} else {
 		t.sw.placeReserved(now, t.arrival(idx, p, q), int32(q), idx)
@@ -754,7 +753,7 @@ func (t *ToR) queued(q QueueID, p *Packet) {
 func (t *ToR) added(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts++
-		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 1 {
+		if t.queueClass(q) == Local && t.sw.st.Queues[q].Packets == 1 {
 			v := t.NextHop(q)
 			t.local[v>>6] |= 1 << (v & 63)
 		}
@@ -765,7 +764,7 @@ func (t *ToR) added(q QueueID) {
 func (t *ToR) removed(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts--
-		if t.Class(q) == Local && t.sw.st.Queues[q].Packets == 0 {
+		if t.queueClass(q) == Local && t.sw.st.Queues[q].Packets == 0 {
 			v := t.NextHop(q)
 			t.local[v>>6] &^= 1 << (v & 63)
 		}
@@ -844,7 +843,7 @@ func (t *ToR) SetCircuit(now rotor.Time, v int, up bool) {
 		t.ups = append(t.ups[:i], t.ups[i+1:]...) // order kept: at most Uplinks entries
 	}
 	if k := t.voqs.Get(int32(v)); k >= 0 && (n == 0) != (m == 0) {
-		t.sw.SetCircuit(now, t.own+int(k), up)
+		t.sw.setCircuit(now, t.own+int(k), up)
 	}
 }
 

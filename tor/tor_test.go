@@ -187,11 +187,11 @@ func TestReserve(t *testing.T) {
 	}
 	var got []state
 	ok := tr.Enqueue(0, tr.VOQ(1, Local), pkt(pool, 1500)) // DT: T = 0.25·(3000−1500) < 1500
-	got = append(got, state{ok, tr.Used(), tr.Reserved()})
+	got = append(got, state{ok, tr.Used(), tr.sw.reserved})
 	p := pkt(pool, 1500)
 	tr.enqueueReserved(0, tr.VOQ(2, Local), p) // gets in although DT would refuse it
-	got = append(got, state{true, tr.Used(), tr.Reserved()})
-	got = append(got, state{tr.Room(1), tr.Used(), tr.Reserved()})
+	got = append(got, state{true, tr.Used(), tr.sw.reserved})
+	got = append(got, state{tr.Room(1), tr.Used(), tr.sw.reserved})
 	want := []state{{false, 0, 1500}, {true, 1500, 0}, {true, 1500, 0}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("states (-want +got):\n%s", diff)
@@ -276,8 +276,8 @@ func TestPortIDsUnique(t *testing.T) {
 		}
 		for j := 0; j < cfg.Ports; j++ {
 			for c := 0; c < tr.Classes(); c++ {
-				if q := tr.PortQueue(tr.FabricPort(j), c); tr.QueuePort(q) != tr.FabricPort(j) || tr.Class(q) != c {
-					t.Errorf("%+v: fabric port %d class %d queue has port %d class %d", cfg, j, c, tr.QueuePort(q), tr.Class(q))
+				if q := tr.PortQueue(tr.FabricPort(j), c); tr.QueuePort(q) != tr.FabricPort(j) || tr.queueClass(q) != c {
+					t.Errorf("%+v: fabric port %d class %d queue has port %d class %d", cfg, j, c, tr.QueuePort(q), tr.queueClass(q))
 				}
 			}
 		}
