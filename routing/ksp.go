@@ -364,7 +364,7 @@ func less(a, b []int32) bool {
 	return slices.Compare(a, b) < 0
 }
 
-// KSPTable serves, for every epoch e of the cycle and ToR pair (u, d), the
+// kspTable serves, for every epoch e of the cycle and ToR pair (u, d), the
 // first k simple u→d paths of the epoch's slice graph (the circuits up for
 // the whole epoch) in (hops, node sequence) order. Opera has O(n) epochs,
 // so the paths of all epochs·n² pairs are not precomputed: they are
@@ -374,7 +374,7 @@ func less(a, b []int32) bool {
 // A packet on a source route carries a path reference ((e·n+u)·n+d)·k+j:
 // the j-th path of (e, u, d). References do not depend on the cache, so a
 // packet's path survives evictions.
-type KSPTable struct {
+type kspTable struct {
 	Epochs
 	n, k   int
 	graphs []*digraph // per epoch
@@ -408,15 +408,15 @@ const kspSlotNodes = 6
 // between two re-routings a packet follows one loopless path.
 const KSPHopLimit = 255
 
-// NewKSPTable builds the slice graphs of sc's epochs; nil if the path
+// newKSPTable builds the slice graphs of sc's epochs; nil if the path
 // references would not fit an int32.
-func NewKSPTable(sc *rotor.Schedule, k int) *KSPTable {
+func newKSPTable(sc *rotor.Schedule, k int) *kspTable {
 	ep := NewEpochs(sc)
 	n := sc.Nodes
 	if ep.Len()*n*n > MaxTableEntries || n*k >= 1<<16 {
 		return nil
 	}
-	kt := &KSPTable{Epochs: *ep, n: n, k: k}
+	kt := &kspTable{Epochs: *ep, n: n, k: k}
 	var edges [][2]int32
 	kt.circuits(sc, func(_ int, cs []rotor.Circuit) {
 		edges = edges[:0]
@@ -443,7 +443,7 @@ func NewKSPTable(sc *rotor.Schedule, k int) *KSPTable {
 }
 
 // entry returns the paths of (e, u, d), computing them on a cache miss.
-func (kt *KSPTable) entry(e, u, d int) *kspEntry {
+func (kt *kspTable) entry(e, u, d int) *kspEntry {
 	key := int32((e*kt.n+u)*kt.n + d)
 	kt.lookups++
 	en := &kt.slots[0]
@@ -461,7 +461,7 @@ func (kt *KSPTable) entry(e, u, d int) *kspEntry {
 }
 
 // distTo returns the hop distances to d in epoch e's slice graph.
-func (kt *KSPTable) distTo(e, d int) []int16 {
+func (kt *kspTable) distTo(e, d int) []int16 {
 	h := kt.dist[(e*kt.n+d)*kt.n:][:kt.n]
 	if !kt.distOK[e*kt.n+d] {
 		kt.distOK[e*kt.n+d] = true
@@ -484,7 +484,7 @@ func (en *kspEntry) path(j int) []int16 {
 // circuits up now do not connect u to d, it is a path of the first later
 // epoch that does (the packet waits for its first circuit). It returns the
 // path reference and the next hop, or −1, −1 if no epoch connects them.
-func (kt *KSPTable) Choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
+func (kt *kspTable) Choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
 	e0, E := kt.Index(t), len(kt.Bounds)
 	for i := 0; i < E; i++ {
 		e := e0 + i
@@ -505,7 +505,7 @@ func (kt *KSPTable) Choose(t rotor.Time, u, d int, f int32) (ref, next int32) {
 // that circuit is down (the packet is to be routed again from at), when at
 // ends the path, or when at is not on it (lost: a bug, which Check
 // reports).
-func (kt *KSPTable) Follow(t rotor.Time, ref int32, at int) (next int32, ok, lost bool) {
+func (kt *kspTable) Follow(t rotor.Time, ref int32, at int) (next int32, ok, lost bool) {
 	j := int(ref) % kt.k
 	key := int(ref) / kt.k
 	d, u, e := key%kt.n, key/kt.n%kt.n, key/kt.n/kt.n
@@ -526,7 +526,7 @@ func (kt *KSPTable) Follow(t rotor.Time, ref int32, at int) (next int32, ok, los
 }
 
 // Target is the last ToR of path ref.
-func (kt *KSPTable) Target(ref int32) int32 {
+func (kt *kspTable) Target(ref int32) int32 {
 	return int32(int(ref) / kt.k % kt.n)
 }
 
@@ -540,7 +540,7 @@ type PathCacheStats struct {
 	Bytes    int64 `json:"bytes"`    // cache and slice graphs at the end of the run
 }
 
-func (kt *KSPTable) Stats() *PathCacheStats {
+func (kt *kspTable) Stats() *PathCacheStats {
 	b := int64(len(kt.slots)) * int64(unsafe.Sizeof(kspEntry{}))
 	for i := range kt.slots {
 		b += int64(cap(kt.slots[i].nodes)) * 2

@@ -139,7 +139,7 @@ func TestYenAgainstGonum(t *testing.T) {
 		t.Fatal(err)
 	}
 	const k = 6
-	kt := NewKSPTable(sc, k)
+	kt := newKSPTable(sc, k)
 	var y yen
 	for e := 0; e < len(kt.Bounds); e += 7 {
 		g := kt.graphs[e]
@@ -186,7 +186,7 @@ func TestKSPTableCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	big, small := NewKSPTable(sc, 4), NewKSPTable(sc, 4)
+	big, small := newKSPTable(sc, 4), newKSPTable(sc, 4)
 	small.slots, small.shift = small.slots[:64], 32-6
 	rng := rand.New(rand.NewPCG(1, 1))
 	for i := 0; i < 20000; i++ {
@@ -211,9 +211,9 @@ func TestKSPTableCache(t *testing.T) {
 	}
 }
 
-func benchKSP(b *testing.B, k int) *KSPTable {
+func benchKSP(b *testing.B, k int) *kspTable {
 	b.Helper()
-	kt := NewKSPTable(benchOpera(b, 108, 6, 600), k)
+	kt := newKSPTable(benchOpera(b, 108, 6, 600), k)
 	if kt == nil {
 		b.Fatal("no table")
 	}
@@ -275,7 +275,7 @@ func BenchmarkKSPTable(b *testing.B) {
 			sc := benchOpera(b, tc.n, tc.u, tc.slot)
 			b.ReportAllocs()
 			for b.Loop() {
-				NewKSPTable(sc, 4)
+				newKSPTable(sc, 4)
 			}
 		})
 	}
@@ -301,7 +301,7 @@ func TestKSPFollowAcrossEpochs(t *testing.T) {
 			{{1, 2, 0, 4, 3}, {1, 2, 0, 4, 3}},
 			{{3, idle, 4, 0, 2}, {idle, idle, idle, idle, idle}},
 		}}
-	kt := NewKSPTable(sc, 2)
+	kt := newKSPTable(sc, 2)
 	slot0, slot1 := 50*us, 150*us
 	var ref [2]int32
 	var paths [2][]int16

@@ -116,7 +116,7 @@ func (earliest) Reroute() Reroute { return RerouteAll }
 // path table (k = 1, or ECMP) or on k-shortest-path source routes.
 type paths struct {
 	table    *PathTable
-	ksp      *KSPTable
+	ksp      *kspTable
 	hopLimit uint8
 	bulk     func(flow int32) bool
 	rng      interface{ IntN(int) int }
@@ -153,7 +153,7 @@ func newPathRouter(s Setup) (*paths, error) {
 	sc := s.Schedule
 	r := &paths{n: sc.Nodes}
 	if s.PathsK > 1 && s.Multipath == MultipathKSP {
-		r.ksp = NewKSPTable(sc, s.PathsK)
+		r.ksp = newKSPTable(sc, s.PathsK)
 		if r.ksp == nil {
 			return nil, setupErr("paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", NewEpochs(sc).Len(), sc.Nodes, MaxTableEntries)
 		}

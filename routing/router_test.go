@@ -187,7 +187,7 @@ func TestPathsUseCircuitsUp(t *testing.T) {
 	}{{"rotor n=4", rotor4(t)}, {"rotor n=7 U=2", cyclicSchedule(t, 7, 2, 1, 10*us, us)},
 		{"opera n=16", opera}, {"random n=7 offsets", randomSchedule(t, 7, 3)}} {
 		sc := c.sc
-		pt, ecmp, kt := NewPathTable(sc, 1), NewPathTable(sc, MaxECMP), NewKSPTable(sc, 4)
+		pt, ecmp, kt := NewPathTable(sc, 1), NewPathTable(sc, MaxECMP), newKSPTable(sc, 4)
 		et := NewEarliestTable(t.Context(), sc)
 		rng := rand.New(rand.NewPCG(5, 6))
 		var times []rotor.Time
