@@ -89,7 +89,7 @@
 // A Law turns ACK feedback (Feedback: bytes acknowledged, snd_una and
 // snd_nxt, an RTT sample, ECE, the circuit flag and the path's INT records
 // as Hops) into a window and a pacing rate. Laws are registered by name
-// with typed, range-checked parameters (New, Laws, WriteParams):
+// with typed, range-checked parameters (New, Laws):
 // newreno, cubic, dctcp, retcp, powertcp, theta-powertcp, hpcc, timely and
 // dcqcn. Laws depend only on rotor's units and their own Feedback type;
 // every OnAck costs O(hops) and allocates nothing (BenchmarkOnAck).

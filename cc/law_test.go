@@ -275,7 +275,7 @@ func TestCubicCurve(t *testing.T) {
 var updateDocs = flag.Bool("update", false, "rewrite the parameter tables in docs/cc.md")
 
 // TestDocsParams: the parameter tables in docs/cc.md are what
-// WriteParams prints for the registry (go test ./cc -run DocsParams
+// writeParams prints for the registry (go test ./cc -run DocsParams
 // -update rewrites them).
 func TestDocsParams(t *testing.T) {
 	doc, err := os.ReadFile("../docs/cc.md")
@@ -296,7 +296,7 @@ func TestDocsParams(t *testing.T) {
 			builtin = append(builtin, l)
 		}
 	}
-	if err := WriteParams(&b, builtin); err != nil {
+	if err := writeParams(&b, builtin); err != nil {
 		t.Fatal(err)
 	}
 	if *updateDocs {
@@ -306,7 +306,7 @@ func TestDocsParams(t *testing.T) {
 		return
 	}
 	if got := s[i+4 : j]; got != b.String() {
-		t.Errorf("docs/cc.md parameter tables are stale; replace them with cc.WriteParams output:\n%s", b.String())
+		t.Errorf("docs/cc.md parameter tables are stale; replace them with writeParams output:\n%s", b.String())
 	}
 }
 

@@ -295,10 +295,10 @@ func (p *Param) format(x float64) string {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// WriteParams writes one Markdown table per law of laws (Laws(): every
+// writeParams writes one Markdown table per law of laws (Laws(): every
 // registered one): its parameters, their defaults, valid ranges and
 // meanings. docs/cc.md holds its output for rdcn's laws.
-func WriteParams(w io.Writer, laws []Spec) error {
+func writeParams(w io.Writer, laws []Spec) error {
 	for _, s := range laws {
 		if len(s.Params) == 0 {
 			if _, err := fmt.Fprintf(w, "#### %s\n\n%s. No parameters.\n\n", s.Name, s.Doc); err != nil {

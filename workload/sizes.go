@@ -31,14 +31,16 @@ func (c Constant) Mean() float64 { return float64(c) }
 //go:embed cdfs/*.cdf
 var embedded embed.FS
 
-// Named lists the built-in flow-size distributions: the DCTCP web-search,
-// VL2 data-mining and Facebook Hadoop inter-rack flow-size CDFs, as the
-// buffer-sharing papers' ns-3 artifact ships them (docs/workloads.md).
-var Named = []string{"websearch", "datamining", "hadoop"}
+// builtinCDFs lists the built-in flow-size distributions: the DCTCP
+// web-search, VL2 data-mining and Facebook Hadoop inter-rack flow-size
+// CDFs, as the buffer-sharing papers' ns-3 artifact ships them
+// (docs/workloads.md).
+var builtinCDFs = []string{"websearch", "datamining", "hadoop"}
 
-// NamedCDF returns a built-in distribution by name (see Named).
+// NamedCDF returns a built-in distribution by name: websearch,
+// datamining or hadoop (SizeNames lists them with the registered ones).
 func NamedCDF(name string) (*CDF, error) {
-	for _, n := range Named {
+	for _, n := range builtinCDFs {
 		if n == name {
 			b, err := embedded.ReadFile("cdfs/" + n + ".cdf")
 			if err != nil {
@@ -51,7 +53,7 @@ func NamedCDF(name string) (*CDF, error) {
 			return c, nil
 		}
 	}
-	return nil, fmt.Errorf("unknown distribution %q (built-in: %s)", name, strings.Join(Named, ", "))
+	return nil, fmt.Errorf("unknown distribution %q (built-in: %s)", name, strings.Join(builtinCDFs, ", "))
 }
 
 // Sizes turns a user's spec into a SizeDist, trying in turn a built-in name
