@@ -24,7 +24,9 @@
 //
 // Verify re-checks a certificate with independent code (Floyd–Warshall for
 // the distances). SingleHop (direct circuits only) and VLB (Valiant load
-// balancing over shortest paths) are the two fixed routings.
+// balancing over shortest paths) are the two fixed routings. Routings
+// lists every routing under the name rdcn throughput's --routing takes,
+// with its solver and whether it is certified to a gap or exact.
 //
 // A long solve can be watched and stopped: Options.Progress receives the
 // certified interval after every iteration, and when Options.Context is
