@@ -246,4 +246,14 @@
 // transport), the SYN/SYN-ACK handshake and ideal ACKs. Flow ends run
 // per packet and must not allocate. A duplicate name, or a call after
 // the registry has been read (a run has started), panics with the name.
+//
+// # Engine-facing names
+//
+// A few names are exported only because the fabric, in another package,
+// drives the registry and the flow ends: Spec.Resolve and Spec.Has (it
+// resolves each flow's law), DCTCPThreshold, REDMinTime, REDMaxTime and
+// DefaultREDMaxP (the switches' marking thresholds), and MakePull,
+// NDP.Sendable, NDP.Retransmitting and PulledSource.NextSize (NDP's pull
+// pacers and the ToRs that pull host-buffered flows). A law or a
+// transport needs none of them; they may change while rdcn is v0.
 package cc

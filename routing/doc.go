@@ -93,4 +93,12 @@
 // the bulk flows of paths stay with those modes, and the base RTT counts
 // two circuit hops, as for vlb. A duplicate name, or a Register after the
 // registry has been read (a run has started), panics with the name.
+//
+// # Engine-facing names
+//
+// ECMPRouter (the leaf-spine reads its Hash to pick a link), PathCacher
+// and PathCacheStats (the k-shortest-path cache's counters in a run's
+// summary) and MaxTableEntries (the fabric refuses a design whose tables
+// would exceed it) are exported for the fabric. A registered mode needs
+// none of them; they may change while rdcn is v0.
 package routing

@@ -277,8 +277,8 @@ func (r *paths) sourceRoute(now rotor.Time, at int, p *packet.Packet, target int
 }
 
 // ECMPRouter is the leaf-spine's routing: the leaf-level next hop is the
-// destination leaf (through any spine), and Link spreads the flows over
-// the equal-cost links by a hash seeded per run.
+// destination leaf (through any spine), and Hash spreads the flows over
+// the equal-cost links, seeded per run.
 type ECMPRouter struct{ seed uint64 }
 
 func newECMP(s Setup) (Router, error) { return &ECMPRouter{seed: s.Rand.Uint64()}, nil }

@@ -198,4 +198,14 @@
 // buffer.<name> in rdcn simulate, its sweeps and reports. A duplicate
 // name, or a Register after the registry has been read (a run has
 // started), panics with the name.
+//
+// # Engine-facing names
+//
+// The switch the engine drives is exported only because fabric and
+// bufferlab drive it from another package: ToR, New, Config, Switch,
+// NewSwitch, Prebuffer, NewPrebuffer, Day, CircuitDays, QueueID, the VOQ
+// classes (Transit, Local, HeaderVOQ), Gate, Relay, Verdict, DenseToRs and
+// MaxClasses. A policy needs none of them (it sees State, Arrival and,
+// when it is built, SwitchConfig); they may change while rdcn is v0.
+// Methods that only this package calls are unexported.
 package tor
