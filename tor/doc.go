@@ -206,6 +206,6 @@
 // NewSwitch, Prebuffer, NewPrebuffer, Day, CircuitDays, QueueID, the VOQ
 // classes (Transit, Local, HeaderVOQ), Gate, Relay, Verdict, DenseToRs and
 // MaxClasses. A policy needs none of them (it sees State, Arrival and,
-// when it is built, SwitchConfig); they may change while rdcn is v0.
-// Methods that only this package calls are unexported.
+// when it is built, SwitchConfig); they may change while rdcn is v0,
+// methods included.
 package tor
