@@ -117,7 +117,7 @@ func throughputCommand() *cli.Command {
 	flags := append(analysisFlags(),
 		&cli.StringFlag{Name: "demand", Aliases: []string{"d"}, Value: "worst", Usage: "demand `SPEC`: uniform, permutation, ring, chessboard, skew:A, random:SEED, worst, or a matrix file"},
 		&cli.StringFlag{Name: "routing", Value: "any", Usage: routingUsage()},
-		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing any, vlb-slice)"},
+		&cli.Float64Flag{Name: "gap", Value: emulated.DefaultGap, Usage: "target certified relative gap (routing " + strings.Join(routingNames(true), ", ") + ")"},
 		&cli.StringFlag{Name: "solver", Value: "fptas", Usage: "fptas (rdcn's certified combinatorial solver: a feasible flow and a dual bound, see docs/throughput.md) or glpk (exact LP via glpsol)"},
 		&cli.BoolFlag{Name: "timing", Usage: "print the solver's wall time on stderr"},
 		&cli.DurationFlag{Name: "time-limit", Usage: "stop the solver after `DURATION` (e.g. 90s, 10m) and print its best certified interval, marked stopped (exit status 3; Ctrl-C prints the same and exits 130)"},
@@ -128,7 +128,7 @@ func throughputCommand() *cli.Command {
 		UsageText: "rdcn throughput (--schedule FILE | --kind K --tors N --uplinks U [--slot --reconf --self-slot --seed]\n" +
 			"   [generator flags: --degree, -k, -l, --gamma, --randomized, --tries, --stagger, --buffer, --delay,\n" +
 			"   --design-demand])\n" +
-			"   --demand SPEC [--routing " + strings.Join(routingNames(), "|") + "] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
+			"   --demand SPEC [--routing " + strings.Join(routingNames(false), "|") + "] [--gap 1e-3] [--solver fptas|glpk] [--link 400Gbps]\n" +
 			"   [--format text|json|csv] [-o FILE] [--timing] [--time-limit 10m]\n\n" +
 			"example: rdcn throughput --kind rotornet --tors 16 --uplinks 4 --self-slot --demand permutation\n" +
 			"example: rdcn throughput --kind mars --tors 32 --uplinks 4 --degree 8 --demand permutation\n" +
@@ -152,11 +152,14 @@ func throughputCommand() *cli.Command {
 	}
 }
 
-// routingNames are the values of throughput's --routing (emulated.Routings).
-func routingNames() []string {
+// routingNames are the values of throughput's --routing
+// (emulated.Routings); with certified, only those solved to --gap.
+func routingNames(certified bool) []string {
 	var names []string
 	for _, r := range emulated.Routings() {
-		names = append(names, r.Name)
+		if r.Certified || !certified {
+			names = append(names, r.Name)
+		}
 	}
 	return names
 }
@@ -203,7 +206,7 @@ func runThroughput(c *cli.Context) error {
 	routing, solver := c.String("routing"), c.String("solver")
 	rt, ok := emulated.LookupRouting(routing)
 	if !ok {
-		return badInput("routing", "%q: want %s", routing, orList(routingNames()))
+		return badInput("routing", "%q: want %s", routing, orList(routingNames(false)))
 	}
 	if solver != "fptas" && solver != "glpk" {
 		return badInput("solver", "%q: want fptas or glpk", solver)
