@@ -45,9 +45,11 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	dests     pairTable[pullDest] // t→d: per destination ToR d
-	hops      pairTable[pullHop]  // t→v: per next-hop ToR v
-	bits      []uint64            // [t·words+…]: d's with a non-empty pend list
+	dests     pairTable[pullDest]  // t→d: per destination ToR d, its queues
+	destBytes pairTable[destBytes] // t→d: and its byte counts
+	hops      pairTable[pullHop]   // t→v: per next-hop ToR v
+	stagedTo  pairTable[int64]     // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	bits      []uint64             // [t·words+…]: d's with a non-empty pend list
 	words     int
 	rr        []int32             // [t]: round-robin start over relay destinations
 	hostRR    []int32             // [v]: next of v's hosts to store a relayed packet
@@ -75,6 +77,7 @@ func (s *sim) initPull() {
 	ps := &s.pull
 	ps.words = (n + 63) / 64
 	ps.dests = newPairTable[pullDest](n)
+	ps.destBytes = newPairTable[destBytes](n)
 	ps.hops = newPairTable[pullHop](n)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
@@ -92,6 +95,7 @@ func (s *sim) initPull() {
 	}
 	if !ps.plain {
 		ps.bookedTo = make([]int64, n*s.H)
+		ps.stagedTo = newPairTable[int64](n)
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
@@ -117,9 +121,8 @@ func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
-	pd := ps.dests.at(t, d)
-	pd.pend.Push(id)
-	pd.own += fs.f.Bytes
+	ps.dests.at(t, d).pend.Push(id)
+	ps.destBytes.at(t, d).own += fs.f.Bytes
 	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
 	s.fillUp(t, d)
 }
@@ -189,7 +192,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		seq, size := s.takePulled(t, d)
 		if via >= 0 {
-			ps.dests.at(v, d).relayed += int64(size) // v's relay room is promised now
+			ps.destBytes.at(v, d).relayed += int64(size) // v's relay room is promised now
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
@@ -246,12 +249,12 @@ func (s *sim) stage(t, v int, flow int32, class int, size int32) bool {
 		ps.staged[t] += int64(size)
 		return true
 	}
-	h := ps.hops.at(t, v)
-	if !s.admitHeldVOQ(tr, v, class, flow, size, &h.stagedTo) {
+	to := ps.stagedTo.at(t, v)
+	if !s.admitHeldVOQ(tr, v, class, flow, size, to) {
 		return false
 	}
 	ps.staged[t] += int64(size)
-	h.stagedTo += int64(size)
+	*to += int64(size)
 	return true
 }
 
@@ -342,14 +345,14 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if x == v || x >= n {
 				continue
 			}
-			px := ps.dests.get(t, x) // x's pend list is not empty
-			if !ps.offerAll && px.own <= s.relayLimit {
+			if !ps.offerAll && ps.destBytes.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
 				continue // excess offers: t's next day to x carries its backlog
 			}
-			sp := s.spare(v, x)
+			sp := s.spare(ps.destBytes.get(v, x))
 			if sp <= 0 {
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
+			px := ps.dests.get(t, x)
 			fs := &s.flows[px.pend.Head()]
 			// A segment is at most an MTU: most checks need not ask the
 			// flow's host for its next size.
@@ -386,13 +389,12 @@ func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSou
 // requested.
 func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
-	pd := ps.dests.get(t, d)
-	f := &pd.pend
+	f := &ps.dests.get(t, d).pend
 	id := f.Pop()
 	fs := &s.flows[id]
 	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
-	pd.own -= int64(size)
+	ps.destBytes.get(t, d).own -= int64(size)
 	if src.Pending() > 0 {
 		f.Push(id)
 	} else if f.Len() == 0 {
@@ -589,17 +591,17 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	ps := &s.pull
 	x := int(p.DstToR)
 	p.Ready, p.Keeper = at, host
-	pd := ps.dests.at(v, x)
-	st := &pd.store
+	st := &ps.dests.at(v, x).store
+	last := &ps.destBytes.at(v, x).storeLast
 	st.Push(idx)
-	if st.Len() > 1 && at < pd.storeLast { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
+	if st.Len() > 1 && at < *last { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
 		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
 			st.Set(k, st.At(k-1))
 		}
 		st.Set(k, idx)
 	} else {
-		pd.storeLast = at
+		*last = at
 	}
 	ps.stored += int64(p.Size)
 	if s.upTo(v, x)|s.nextTo(v, x) == 0 {
@@ -685,13 +687,13 @@ func (s *sim) roomSettled(t int, size int32) bool {
 // requested) and minus what it already stores or was promised for x.
 // Direct traffic keeps priority at the intermediate, and what it accepts
 // can leave on its next circuit to x. (The few packets staged at v for x
-// are left out: relayed ones are already in relayed[v·n+x].)
-func (s *sim) spare(v, x int) int64 {
-	ps := &s.pull
-	if d := ps.dests.get(v, x); d != nil {
-		return s.relayLimit - d.own - d.relayed
+// are left out: relayed ones are already in relayed[v·n+x].) d is v's
+// state toward x, destBytes.get(v, x) (nil: none).
+func (s *sim) spare(d *destBytes) int64 {
+	if d == nil {
+		return s.relayLimit
 	}
-	return s.relayLimit
+	return s.relayLimit - d.own - d.relayed
 }
 
 // pullSent does the bookkeeping of a pulled packet leaving ToR t for v
@@ -705,8 +707,8 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 		s.tors[v].Reserve(p.Size) // it fits (roomAt): admitted
 		tr.Release(p.Size)
 	} else {
-		h := ps.hops.get(t, v)
-		h.stagedTo -= int64(p.Size)
+		to := ps.stagedTo.get(t, v)
+		*to -= int64(p.Size)
 		class := tor.Local
 		if p.Hops > 0 { // a relayed packet's second hop: staged in the relay class
 			class = tor.Transit
@@ -715,13 +717,13 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 			s.settle(t) // the policy hears the departure on a settled buffer
 		}
 		tr.Release(p.Size)
-		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, h.stagedTo)
+		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, *to)
 	}
 	if p.Hops > 0 { // second hop of a relayed packet
-		ps.dests.at(t, int(p.DstToR)).relayed -= int64(p.Size)
+		ps.destBytes.at(t, int(p.DstToR)).relayed -= int64(p.Size)
 	}
 	if relayNow {
-		ps.dests.at(v, int(p.DstToR)).relayed += int64(p.Size)
+		ps.destBytes.at(v, int(p.DstToR)).relayed += int64(p.Size)
 	}
 }
 
@@ -734,6 +736,10 @@ type pairTable[T any] struct {
 	n    int
 	flat []T
 	rows []pairRow[T]
+	// The rows' lookups, as func values rather than methods: a generic
+	// method that calls another costs the inliner more than its budget,
+	// and get and at are on the per-packet path of the flat tables.
+	rowGet, rowAt func(t, x int) *T
 }
 
 // pairRow is one ToR's items, in order of creation, and their ToRs.
@@ -751,25 +757,27 @@ func newPairTable[T any](n int) pairTable[T] {
 	for i := range rows {
 		rows[i].index = des.NewIndex(n)
 	}
-	return pairTable[T]{n: n, rows: rows}
+	return pairTable[T]{n: n, rows: rows,
+		rowGet: func(t, x int) *T { return rows[t].get(x) },
+		rowAt:  func(t, x int) *T { return rows[t].at(x) }}
 }
 
 // get is the item of pair t→x, nil if it has none (a flat table has
 // every item); the pointer is valid until the next at of a new pair of
 // row t.
 func (p *pairTable[T]) get(t, x int) *T {
-	if p.flat != nil {
+	if p.flat != nil { // inlined
 		return &p.flat[t*p.n+x]
 	}
-	return p.rows[t].get(x)
+	return p.rowGet(t, x)
 }
 
 // at is the item of pair t→x, created (zero) if it has none.
 func (p *pairTable[T]) at(t, x int) *T {
-	if p.flat != nil {
+	if p.flat != nil { // inlined
 		return &p.flat[t*p.n+x]
 	}
-	return p.rows[t].at(x)
+	return p.rowAt(t, x)
 }
 
 // each calls f for the items of row t, in the order of their ToRs (not
@@ -809,18 +817,25 @@ func (r *pairRow[T]) at(x int) *T {
 	return &r.items[k]
 }
 
-// pullDest is what ToR t keeps toward destination ToR d (dests[t], key d).
+// pullDest is what ToR t keeps toward destination ToR d (dests[t], key
+// d): its queues, 64 bytes, so that an item of a flat table (page-aligned)
+// is one cache line.
 type pullDest struct {
-	pend      des.FIFO   // flows at t with unrequested bytes for d
-	store     des.FIFO   // relayed packets t's hosts store for d
+	pend  des.FIFO // flows at t with unrequested bytes for d
+	store des.FIFO // relayed packets t's hosts store for d
+}
+
+// destBytes is the rest of what ToR t keeps toward d (destBytes[t], key
+// d), read apart from the queues (pickPulled's scan of own and spare).
+type destBytes struct {
 	own       int64      // unrequested bytes of t's own pulled flows for d
 	relayed   int64      // bytes t stores or was promised for d
 	storeLast rotor.Time // Ready of the last packet in store
 }
 
 // pullHop is what ToR t keeps for its circuits to next hop v (hops[t],
-// key v).
+// key v): 32 bytes, so that an item of a flat table (page-aligned) is in
+// one cache line.
 type pullHop struct {
-	waiting  des.Ring[pulledPkt] // packets t pulled for its circuit to v (requested or at t), by arrival at t
-	stagedTo int64               // bytes t requested or holds for v (the policy sees them in VOQ t→v)
+	waiting des.Ring[pulledPkt] // packets t pulled for its circuit to v (requested or at t), by arrival at t
 }

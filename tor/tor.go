@@ -395,7 +395,7 @@ func (t *ToR) sparseQueue(v, class int) QueueID {
 // VOQLen is the number of packets in VOQ(v, class), without creating v's
 // port.
 func (t *ToR) VOQLen(v, class int) int {
-	if t.dense { // inlined
+	if t.dense {
 		return t.sw.q[t.voqBase+int32(v)*t.nq+int32(class)].Len()
 	}
 	return t.sparseLen(v, class)
@@ -412,7 +412,16 @@ func (t *ToR) sparseLen(v, class int) int {
 // VOQsLen is the number of packets in both VOQs toward v, without
 // creating v's port.
 func (t *ToR) VOQsLen(v int) int {
-	if q := t.voqQueue(v, Transit); q >= 0 {
+	if t.dense {
+		q := t.sw.q[t.voqBase+int32(v)*t.nq:]
+		return q[Transit].Len() + q[Local].Len()
+	}
+	return t.sparseLens(v)
+}
+
+//go:noinline
+func (t *ToR) sparseLens(v int) int {
+	if q := t.sparseQueue(v, Transit); q >= 0 {
 		return t.sw.q[q].Len() + t.sw.q[q+Local].Len()
 	}
 	return 0
@@ -420,7 +429,7 @@ func (t *ToR) VOQsLen(v int) int {
 
 // VOQBytes is the bytes in both VOQs toward v, without creating v's port.
 func (t *ToR) VOQBytes(v int) int64 {
-	if t.dense { // inlined
+	if t.dense {
 		q := t.sw.st.Queues[t.voqBase+int32(v)*t.nq:]
 		return q[Transit].Bytes + q[Local].Bytes
 	}
@@ -487,11 +496,13 @@ func (t *ToR) NextHop(q QueueID) int {
 	if int32(q) < t.voqBase {
 		return -1
 	}
-	if t.dense {
-		return int((int32(q) - t.voqBase) / t.nq) // arithmetic: the queue's counters may be cold (a pulled packet's VOQ)
-	}
-	return int(t.voqDest[(int32(q)-t.voqBase)/t.nq])
+	return t.voqHop(q)
 }
+
+// voqHop is NextHop of a VOQ q: read from voqDest (destination order for a
+// dense ToR), a small table, not from the queue's counters, which may be
+// cold (a pulled packet's VOQ).
+func (t *ToR) voqHop(q QueueID) int { return int(t.voqDest[(int32(q)-t.voqBase)/t.nq]) }
 
 // queueClass is queue q's class (a VOQ's: Transit or Local).
 func (t *ToR) queueClass(q QueueID) int { return t.sw.st.Prio(int32(q)) }
@@ -754,7 +765,7 @@ func (t *ToR) added(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts++
 		if t.queueClass(q) == Local && t.sw.st.Queues[q].Packets == 1 {
-			v := t.NextHop(q)
+			v := t.voqHop(q)
 			t.local[v>>6] |= 1 << (v & 63)
 		}
 	}
@@ -765,7 +776,7 @@ func (t *ToR) removed(q QueueID) {
 	if int32(q) >= t.voqBase {
 		t.voqPkts--
 		if t.queueClass(q) == Local && t.sw.st.Queues[q].Packets == 0 {
-			v := t.NextHop(q)
+			v := t.voqHop(q)
 			t.local[v>>6] &^= 1 << (v & 63)
 		}
 	}
