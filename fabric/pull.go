@@ -45,31 +45,32 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	dests     pairTable[pullDest]  // t→d: per destination ToR d, its queues
-	destBytes pairTable[destBytes] // t→d: and its byte counts
-	hops      pairTable[pullHop]   // t→v: per next-hop ToR v
-	stagedTo  pairTable[int64]     // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	bits      []uint64             // [t·words+…]: d's with a non-empty pend list
-	words     int
-	rr        []int32             // [t]: round-robin start over relay destinations
-	hostRR    []int32             // [v]: next of v's hosts to store a relayed packet
-	waitBits  []uint64            // [t·words+…]: v's with a non-empty waiting list (samples read only those)
-	booked    []des.Ring[booking] // [host]: the ToR→host port's bookings by pulled packets, in order
-	headLeave []rotor.Time        // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
-	late      int64               // bytes of pulled packets that reach their host after the end of the run
-	nextLeave []rotor.Time        // [t]: earliest leave of t's bookings (settle has nothing to do before)
-	staged    []int64             // [t]: bytes t has requested or holds for its circuits
-	bookedTo  []int64             // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
-	plain     bool                // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
-	left      []leftHost          // scratch of settleBookings: the departures the policy hears
-	heldBack  int64               // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
-	stageCap  int64
-	depth     int // packets staged per next hop
-	latency   rotor.Time
-	relay     bool
-	offerAll  bool  // RotorLB offers all of a ToR's backlog, not only its excess
-	stored    int64 // bytes relayed packets stored at hosts
-	skipped   int64 // stored-packet offers not scheduled: no circuit up then
+	dests       pairTable[pullDest]  // t→d: per destination ToR d, its queues
+	destBytes   pairTable[destBytes] // t→d: and its byte counts
+	hops        pairTable[pullHop]   // t→v: per next-hop ToR v
+	stagedTo    pairTable[int64]     // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays des.ArrayPool        // the arrays drained relay stores gave back, for the next store that grows
+	bits        []uint64             // [t·words+…]: d's with a non-empty pend list
+	words       int
+	rr          []int32             // [t]: round-robin start over relay destinations
+	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet
+	waitBits    []uint64            // [t·words+…]: v's with a non-empty waiting list (samples read only those)
+	booked      []des.Ring[booking] // [host]: the ToR→host port's bookings by pulled packets, in order
+	headLeave   []rotor.Time        // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
+	late        int64               // bytes of pulled packets that reach their host after the end of the run
+	nextLeave   []rotor.Time        // [t]: earliest leave of t's bookings (settle has nothing to do before)
+	staged      []int64             // [t]: bytes t has requested or holds for its circuits
+	bookedTo    []int64             // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	plain       bool                // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
+	left        []leftHost          // scratch of settleBookings: the departures the policy hears
+	heldBack    int64               // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
+	stageCap    int64
+	depth       int // packets staged per next hop
+	latency     rotor.Time
+	relay       bool
+	offerAll    bool  // RotorLB offers all of a ToR's backlog, not only its excess
+	stored      int64 // bytes relayed packets stored at hosts
+	skipped     int64 // stored-packet offers not scheduled: no circuit up then
 }
 
 func (s *sim) initPull() {
@@ -173,7 +174,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 				if st.Len() > 0 {
 					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
 				} else {
-					st.Release(relayStoreKeep)
+					st.ReleaseTo(&ps.storeArrays, relayStoreKeep)
 				}
 				ps.stored -= int64(p.Size)
 				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
@@ -583,8 +584,10 @@ type booking struct {
 // host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
 // of a switch), an event at that time offers it to those circuits.
 // relayStoreKeep is the most packet indices a drained relay store keeps
-// room for: a store that held more for a burst gives its array back, so
-// the stores hold what is stored now, not the sum of every pair's peak.
+// room for: a store that held more for a burst gives its array back to
+// storeArrays, so the stores together hold their peak at any one time,
+// not the sum of every pair's peak, and a store that grows again reuses
+// a given-back array instead of allocating.
 const relayStoreKeep = 64
 
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
@@ -593,7 +596,7 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	p.Ready, p.Keeper = at, host
 	st := &ps.dests.at(v, x).store
 	last := &ps.destBytes.at(v, x).storeLast
-	st.Push(idx)
+	st.PushFrom(&ps.storeArrays, idx)
 	if st.Len() > 1 && at < *last { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
 		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {

@@ -1,5 +1,7 @@
 package des
 
+import "math/bits"
+
 // FIFO is a growable ring buffer of int32 (packet indices), of fewer than
 // 2³¹ items. It grows by doubling, so pushes are amortised O(1) and
 // allocation-free once it has reached its working size. The zero value is
@@ -56,14 +58,81 @@ func (f *FIFO) Release(keep int) {
 	}
 }
 
-func (f *FIFO) grow() {
+// ReleaseTo is Release that hands the dropped array to pool, from which
+// PushFrom takes it again: FIFOs that fill and drain in turn share their
+// arrays, so together they hold their peak at any one time, not the sum of
+// each one's peak, and refilling allocates nothing once the pool holds
+// arrays of the sizes in use.
+func (f *FIFO) ReleaseTo(pool *ArrayPool, keep int) {
+	if f.n == 0 && len(f.buf) > keep {
+		pool.put(f.buf)
+		f.buf, f.head = nil, 0
+	}
+}
+
+// PushFrom is Push that grows from pool's arrays before allocating.
+func (f *FIFO) PushFrom(pool *ArrayPool, x int32) {
+	if int(f.n) == len(f.buf) {
+		f.growFrom(pool)
+	}
+	f.buf[(int(f.head)+int(f.n))&(len(f.buf)-1)] = x
+	f.n++
+}
+
+// ArrayPool holds the arrays FIFOs gave back (ReleaseTo), by size (powers
+// of two). The zero value is an empty pool.
+type ArrayPool struct {
+	free [32][][]int32 // [log2 len]
+}
+
+func (p *ArrayPool) put(b []int32) {
+	k := log2(len(b))
+	p.free[k] = append(p.free[k], b)
+}
+
+// take returns a free array of size items (a power of two), or nil.
+func (p *ArrayPool) take(size int) []int32 {
+	k := log2(size)
+	l := p.free[k]
+	if len(l) == 0 {
+		return nil
+	}
+	b := l[len(l)-1]
+	l[len(l)-1] = nil
+	p.free[k] = l[:len(l)-1]
+	return b
+}
+
+// Len is the number of arrays the pool holds.
+func (p *ArrayPool) Len() int {
+	n := 0
+	for _, l := range p.free {
+		n += len(l)
+	}
+	return n
+}
+
+func log2(n int) int { return bits.Len(uint(n)) - 1 }
+
+func (f *FIFO) grow() { f.growFrom(nil) }
+
+func (f *FIFO) growFrom(pool *ArrayPool) {
 	size := 2 * len(f.buf)
 	if size == 0 {
 		size = 8
 	}
-	nb := make([]int32, size)
+	var nb []int32
+	if pool != nil {
+		nb = pool.take(size)
+	}
+	if nb == nil {
+		nb = make([]int32, size)
+	}
 	for i := 0; i < int(f.n); i++ {
 		nb[i] = f.buf[(int(f.head)+i)&(len(f.buf)-1)]
+	}
+	if pool != nil && len(f.buf) > 0 {
+		pool.put(f.buf)
 	}
 	f.buf = nb
 	f.head = 0
