@@ -64,7 +64,9 @@ import (
 //     of its packets is parked counts as a timeout behind a dark
 //     circuit.
 //   - The sender sends transport.ndp_window packets (default one BDP)
-//     at line rate, then one packet (retransmission first) per PULL.
+//     at line rate, then one packet (retransmission first) per PULL; a
+//     NACK whose sender holds credit (PULLs that came while nothing was
+//     left to send) lets the retransmission go at once.
 //     With transport.ndp_nic = turns a host's flows with credit take
 //     turns at its NIC, one packet each; with fifo each credit queues its
 //     packet at once behind those already queued (retransmissions ahead
