@@ -3,6 +3,7 @@ package cc
 import (
 	"testing"
 
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -78,5 +79,37 @@ func TestNDPReturn(t *testing.T) {
 	n.OnReturn(3, 7) // not sent yet
 	if n.Credit != 0 || n.CanSend() {
 		t.Errorf("credit %d after returns of an acknowledged and an unsent segment, want 0", n.Credit)
+	}
+}
+
+// TestNDPNackWithCredit: OnReply reports whether more may be sent now
+// (Source). A 3-segment flow with a first window of 5 sends its three
+// segments and keeps 2 credits (nothing is left to send, so the engine
+// does not call Next). A NACK of segment 1 then makes a retransmission
+// sendable with credit in hand: OnReply must report true, or the engine
+// never lists the flow and, with no timeout, it stalls. Next gives
+// segment 1 at once. With no credit left, a NACK reports false: the
+// retransmission waits for a PULL.
+func TestNDPNackWithCredit(t *testing.T) {
+	n := NewNDP(4500, 1500, 5, rotor.Second, 0)
+	for range 3 {
+		n.Next(0)
+	}
+	if n.CanSend() || n.Credit != 2 {
+		t.Fatalf("after three sends: CanSend %v, credit %d, want false, 2", n.CanSend(), n.Credit)
+	}
+	var p packet.Packet
+	p.Reset(packet.Nack)
+	p.EchoSeg = 1
+	if !n.OnReply(10, &p, nil) {
+		t.Fatal("a NACK with credit in hand reports that nothing may be sent")
+	}
+	if seq, _, retx, ok := n.Next(10); seq != 1500 || !retx || !ok {
+		t.Errorf("Next = (%d, retx %v, ok %v), want segment 1 (1500) as a retransmission", seq, retx, ok)
+	}
+	n.Credit = 0
+	p.EchoSeg = 2
+	if n.OnReply(20, &p, nil) {
+		t.Error("a NACK with no credit reports that more may be sent")
 	}
 }

@@ -394,7 +394,9 @@ func (n *NDP) Pending() int64 { return n.Size - min(n.Size, n.next*int64(n.MSS))
 func (n *NDP) Rate() rotor.Rate { return 0 }
 
 // OnReply implements Source: an ACK, a NACK, or a PULL (which lets one
-// packet go: it reports true).
+// packet go: it reports true). A NACK reports true if the sender holds
+// credit for the retransmission it queues (PULLs that came while nothing
+// was left to send): it goes at once.
 func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 	switch p.Kind {
 	case packet.Ack:
@@ -405,6 +407,7 @@ func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 			return true
 		}
 		n.OnNack(int64(p.EchoSeg), now)
+		return n.CanSend()
 	case packet.Pull:
 		n.OnPull(now)
 		return true

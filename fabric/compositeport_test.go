@@ -99,10 +99,15 @@ func TestNDPOperaSimTrimLast(t *testing.T) {
 }
 
 // TestNDPOperaSimHeaderOverflow: with a header queue of 2 at a VOQ output,
-// a third trimmed header returns to its sender (counted bounced), a
-// control packet that finds it full is dropped (counted as a header-queue
-// drop), and a full data queue whose last packet would be trimmed
-// returns that packet's header too, while the arrival is queued.
+// a third trimmed header returns to its sender (counted bounced), a full
+// data queue whose last packet would be trimmed returns that packet's
+// header too, while the arrival is queued, and a control packet that
+// finds it full is returned as well, as opera-sim's CompositeQueue
+// returns every header-only packet: an ACK of flow 1 → 0 (its sink host 0
+// at this ToR, its source host 1 at ToR 1) goes back toward host 0,
+// addressed to it and its ToR 0, unrouted, flagged Returned, counted
+// returned and not dropped. A returned packet that finds a header queue
+// full again is dropped.
 func TestNDPOperaSimHeaderOverflow(t *testing.T) {
 	s, err := newSimFor(operaSimConfig(t, nil, 1, 2))
 	if err != nil {
@@ -144,10 +149,19 @@ func TestNDPOperaSimHeaderOverflow(t *testing.T) {
 	if p := s.pool.At(bounced); s.ndp.bounced != 1 || p.Kind != packet.Nack || !p.Has(packet.Bounced) {
 		t.Errorf("bounced %d; packet %d: kind %v, flags %b: want it returned as a bounced NACK", s.ndp.bounced, bounced, p.Kind, p.Flags)
 	}
+	s.flows = append(s.flows, flowState{f: workload.Flow{ID: 1, Src: 1, Dst: 0, Bytes: 1 << 20}, srcToR: 1, dstToR: 0})
 	ack := s.pool.Alloc()
-	s.pool.At(ack).Kind, s.pool.At(ack).Size = packet.Ack, s.cfg.AckSize
-	if s.ndpEnqueue(tr, dq, ack, -1) || s.ndp.queueDrops != 1 {
-		t.Errorf("an ACK at a full header queue: queue drops %d, want 1", s.ndp.queueDrops)
+	a := s.pool.At(ack)
+	a.Reset(packet.Ack)
+	a.Flow, a.Size, a.SrcHost, a.DstHost, a.DstToR, a.Hops = 1, s.cfg.AckSize, 0, 1, 1, 1
+	if s.ndpEnqueue(tr, dq, ack, -1) || s.ndp.queueDrops != 0 || s.ndp.returned != 1 {
+		t.Errorf("an ACK at a full header queue: queue drops %d, returned %d: want 0, 1", s.ndp.queueDrops, s.ndp.returned)
+	}
+	if !a.Has(packet.Returned) || a.Kind != packet.Ack || a.SrcHost != 1 || a.DstHost != 0 || a.DstToR != 0 || a.Hops != 0 || a.Via != packet.NoToR || a.Route != packet.NoRoute {
+		t.Errorf("returned ACK: kind %v, flags %b, hosts %d → %d, ToR %d, hops %d, via %d, route %d: want an ACK flagged Returned, 1 → 0, ToR 0, unrouted", a.Kind, a.Flags, a.SrcHost, a.DstHost, a.DstToR, a.Hops, a.Via, a.Route)
+	}
+	if s.ndpEnqueue(tr, dq, ack, -1) || s.ndp.queueDrops != 1 || s.ndp.returned != 1 {
+		t.Errorf("a returned ACK at a full header queue: queue drops %d, returned %d: want 1, 1", s.ndp.queueDrops, s.ndp.returned)
 	}
 	t.Logf("%d arrivals and %d last packets trimmed before the queue filled; the overflow trimmed the last packet: %v", arrivals, queuedLast, lastTrimmed)
 }
@@ -216,6 +230,31 @@ func TestNDPOperaSimConserves(t *testing.T) {
 	if private == 0 {
 		t.Error("nothing in the private queues at 150 µs: the balance was not tested with them")
 	}
+}
+
+// TestNDPOperaSimNoStall: with no timeout (transport.min_rto longer than
+// the run, as opera-sim runs NDP) a flow that loses an ACK, NACK or PULL
+// can stall for good. The incast of TestNDPOperaSimConserves (direct
+// routing, 4-packet private queues) with header queues of 8 overflows
+// them with control packets. opera-sim's port returns them instead of
+// dropping them, so none is lost: control packets are returned, none is
+// dropped (no packet at all), and every flow completes.
+func TestNDPOperaSimNoStall(t *testing.T) {
+	var flows []workload.Flow
+	for i := range 3 {
+		flows = append(flows, workload.Flow{ID: i, Src: i, Dst: 3, Bytes: 300_000})
+	}
+	cfg := operaSimConfig(t, flows, 4, 8)
+	cfg.SimTime, cfg.NDPWindow, cfg.MinRTO = 20*rotor.Millisecond, 7, rotor.Second
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, done := ndpTally(r)
+	if r.ControlReturned == 0 || r.DroppedPackets != 0 || done != len(flows) || to != 0 {
+		t.Errorf("%d control packets returned (want > 0), %d packets dropped (want 0), %d of %d flows done, %d timeouts (want 0)", r.ControlReturned, r.DroppedPackets, done, len(flows), to)
+	}
+	t.Logf("%d trimmed, %d headers bounced, %d control packets returned", r.Trimmed, r.HeadersBounced, r.ControlReturned)
 }
 
 // TestNDPOperaSimKeys: transport.ndp_ports takes its two choices and

@@ -38,7 +38,8 @@ import (
 //     queue full again, a control packet that does, and a header at a
 //     switch that cannot route it back (the packet switch, a spine) are
 //     dropped and counted (Result.HeadersDropped for headers and
-//     returned headers).
+//     returned headers). With transport.ndp_ports = operasim a control
+//     packet is returned as well, as opera-sim returns it (ndpReturn).
 //   - The receiver answers data with an ACK and a trimmed header with a
 //     NACK at once (both ahead of data on its NIC; its Sink makes them),
 //     and for either asks its host's pull pacer for one PULL. The pacer, one per host, sends one PULL
@@ -63,7 +64,9 @@ import (
 //     of its packets is parked counts as a timeout behind a dark
 //     circuit.
 //   - The sender sends transport.ndp_window packets (default one BDP)
-//     at line rate, then one packet (retransmission first) per PULL.
+//     at line rate, then one packet (retransmission first) per PULL; a
+//     NACK whose sender holds credit (PULLs that came while nothing was
+//     left to send) lets the retransmission go at once.
 //     With transport.ndp_nic = turns a host's flows with credit take
 //     turns at its NIC, one packet each; with fifo each credit queues its
 //     packet at once behind those already queued (retransmissions ahead
@@ -85,7 +88,9 @@ type ndpState struct {
 	// bounced), bounced the headers returned to their senders, and
 	// queueDrops the packets a full header queue dropped (headers and
 	// control packets: not in any switch's Drops).
-	trimmed, trimmedBytes, headerDrops, bounced, queueDrops int64
+	// returned counts the control packets a full header queue sent back
+	// toward their senders (ndp_ports = operasim, ndpReturn).
+	trimmed, trimmedBytes, headerDrops, bounced, queueDrops, returned int64
 
 	perFlow  bool // transport.ndp_pull_pacing = flow
 	fifo     bool // transport.ndp_nic = fifo
@@ -413,9 +418,15 @@ func (s *sim) ndpEnqueueHeader(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 	if tr.EnqueueHeader(hq, idx) {
 		return true
 	}
-	if p.Kind == packet.Trimmed && tr.ID >= 0 && tr.ID < len(s.tors) && s.tors[tr.ID] == tr {
-		s.ndpBounce(tr.ID, idx)
-		return false
+	if tr.ID >= 0 && tr.ID < len(s.tors) && s.tors[tr.ID] == tr { // a rotor ToR: it can route idx back
+		switch {
+		case p.Kind == packet.Trimmed:
+			s.ndpBounce(tr.ID, idx)
+			return false
+		case s.ndp.private && !p.Has(packet.Bounced) && !p.Has(packet.Returned):
+			s.ndpReturn(tr.ID, idx)
+			return false
+		}
 	}
 	s.ndp.queueDrops++
 	if s.pfc != nil {
@@ -457,6 +468,24 @@ func (s *sim) ndpBounce(t int, idx int32) {
 	cc.MakeNack(p, s.cfg.MTU, p.Size) // the header's own size
 	p.Set(packet.Bounced)
 	p.DstToR = s.flows[p.Flow].srcToR
+	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
+}
+
+// ndpReturn sends control packet idx (ACK, NACK or PULL), refused by
+// rotor ToR t's full header queue, back toward the host that sent it
+// (transport.ndp_ports = operasim), as opera-sim's CompositeQueue returns
+// every header-only packet. opera-sim's last link hands an ACK, NACK or
+// PULL to its flow's sender whichever host it reaches, so the returned
+// packet reaches the source when it reaches the host it came from
+// (receive hands every reply to its flow's source): delayed, not lost.
+// Routed from t like a fresh packet; one that finds a header queue full
+// again is dropped.
+func (s *sim) ndpReturn(t int, idx int32) {
+	p := s.pool.At(idx)
+	s.ndp.returned++
+	p.Set(packet.Returned)
+	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
+	p.Hops, p.Via, p.Route, p.DstToR = 0, packet.NoToR, packet.NoRoute, s.flows[p.Flow].dstToR
 	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
 }
 

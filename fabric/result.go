@@ -48,6 +48,10 @@ type Counters struct {
 	// HeadersDropped the headers (trimmed or returned) dropped (in
 	// DroppedPackets too).
 	Trimmed, TrimmedBytes, HeadersBounced, HeadersDropped int64
+	// ControlReturned counts the ACKs, NACKs and PULLs a full header
+	// queue sent back toward their senders (transport.ndp_ports =
+	// operasim).
+	ControlReturned int64
 	// NDPDark is what NDP's rotor ToRs did at dark circuits
 	// (transport.ndp_dark); nil without NDP or on a leaf-spine.
 	NDPDark *DarkStats
@@ -166,6 +170,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.InFlightPackets = m.injectedPkts - m.deliveredPkts - m.droppedPkts
 	r.InFlightBytes = m.injectedBytes - m.deliveredBytes - m.droppedBytes - s.ndp.trimmedBytes
 	r.Trimmed, r.TrimmedBytes, r.HeadersBounced, r.HeadersDropped = s.ndp.trimmed, s.ndp.trimmedBytes, s.ndp.bounced, s.ndp.headerDrops
+	r.ControlReturned = s.ndp.returned
 	if s.ndp.on && s.ls == nil {
 		d := s.ndp.dark
 		r.NDPDark = &d

@@ -138,10 +138,13 @@ type Summary struct {
 		HopLimit int64 `json:"hop_limit_dropped,omitempty"`
 		// Trimmed: data packets cut to headers (ndp); HeadersBounced:
 		// headers returned to their senders by a full header queue;
-		// HeadersDropped: headers dropped (in Dropped too).
-		Trimmed        int64 `json:"trimmed,omitempty"`
-		HeadersBounced int64 `json:"headers_bounced,omitempty"`
-		HeadersDropped int64 `json:"headers_dropped,omitempty"`
+		// HeadersDropped: headers dropped (in Dropped too);
+		// ControlReturned: ACKs, NACKs and PULLs returned toward their
+		// senders by a full header queue (ndp_ports = operasim).
+		Trimmed         int64 `json:"trimmed,omitempty"`
+		HeadersBounced  int64 `json:"headers_bounced,omitempty"`
+		HeadersDropped  int64 `json:"headers_dropped,omitempty"`
+		ControlReturned int64 `json:"control_returned,omitempty"`
 	} `json:"packets"`
 	// NDPDark: what NDP's rotor ToRs did with the packets queued for a
 	// circuit that went dark (transport.ndp_dark), only with ndp.
@@ -222,6 +225,7 @@ func (r *Result) Summarize(b stats.Buckets, config [][2]string) (*Summary, error
 		r.InjectedPackets, r.DeliveredPackets, r.DroppedPackets, r.InFlightPackets
 	s.Packets.HopLimit = r.HopLimitDropped
 	s.Packets.Trimmed, s.Packets.HeadersBounced, s.Packets.HeadersDropped = r.Trimmed, r.HeadersBounced, r.HeadersDropped
+	s.Packets.ControlReturned = r.ControlReturned
 	s.NDPDark = r.NDPDark
 	s.Bytes.Injected, s.Bytes.Delivered, s.Bytes.Dropped, s.Bytes.InFlight =
 		r.InjectedBytes, r.DeliveredBytes, r.DroppedBytes, r.InFlightBytes

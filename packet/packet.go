@@ -46,13 +46,14 @@ type Flags uint8
 
 // Flag bits.
 const (
-	ECN     Flags = 1 << iota // congestion experienced (set by a switch queue)
-	ECE                       // ack: echo of the data packet's ECN
-	Retx                      // data: a retransmission; ack: answers one (no RTT sample)
-	Circuit                   // data: crossed a circuit; ack: the data packet did
-	Pulled                    // host-buffered data the ToR pulled: lossless, room reserved hop by hop
-	Bounced                   // nack: a header a switch returned to its sender (NDP's return to sender)
-	Parked                    // ndp: waits in a ToR's VOQ for a circuit that went dark
+	ECN      Flags = 1 << iota // congestion experienced (set by a switch queue)
+	ECE                        // ack: echo of the data packet's ECN
+	Retx                       // data: a retransmission; ack: answers one (no RTT sample)
+	Circuit                    // data: crossed a circuit; ack: the data packet did
+	Pulled                     // host-buffered data the ToR pulled: lossless, room reserved hop by hop
+	Bounced                    // nack: a header a switch returned to its sender (NDP's return to sender)
+	Parked                     // ndp: waits in a ToR's VOQ for a circuit that went dark
+	Returned                   // ndp: a control packet a full header queue sent back toward the host that sent it
 )
 
 // Has reports whether all of f are set.

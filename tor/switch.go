@@ -665,13 +665,19 @@ func (sw *Switch) EnqueueHeader(q int32, h int32, size int32) bool {
 	}
 	sw.hdrs[port]++
 	sw.hdrBytes += int64(size)
-	sw.q[q].Push(newEntry(h, size, true))
+	sw.pushApart(q, newEntry(h, size, true), size)
+	return true
+}
+
+// pushApart queues entry e of size bytes at q outside the shared buffer:
+// in q's line and in its queue's and port's lengths, not in Used.
+func (sw *Switch) pushApart(q int32, e entry, size int32) {
+	sw.q[q].Push(e)
 	if sw.pfc != nil {
 		sw.ingr[q].Push(-1)
 	}
 	sw.add(q, size)
 	sw.st.Used -= int64(size) // not in the shared buffer
-	return true
 }
 
 // subHeader takes a header of size bytes off queue q's counters.
@@ -710,12 +716,7 @@ func (sw *Switch) EnqueuePrivate(q int32, h int32, size int32) bool {
 	sw.privBytes += int64(size)
 	e := newEntry(h, size, false)
 	e.word |= privateBit
-	sw.q[q].Push(e)
-	if sw.pfc != nil {
-		sw.ingr[q].Push(-1)
-	}
-	sw.add(q, size)
-	sw.st.Used -= int64(size) // not in the shared buffer
+	sw.pushApart(q, e, size)
 	if u := sw.st.Used - sw.reserved + sw.privBytes; u > sw.PeakUsed {
 		sw.PeakUsed = u
 	}

@@ -703,12 +703,7 @@ func (t *ToR) evicted(n0 int) {
 // q's port (Switch.EnqueueHeader). It returns false if that is full (the
 // caller then owns the packet; it is not counted in Drops).
 func (t *ToR) EnqueueHeader(q QueueID, idx int32) bool {
-	p := t.pool.At(idx)
-	if !t.sw.EnqueueHeader(int32(q), idx, p.Size) {
-		return false
-	}
-	t.queued(q, p)
-	return true
+	return t.enqueueApart((*Switch).EnqueueHeader, q, idx)
 }
 
 // HeaderBytes is the bytes in the header queues (not in Used).
@@ -719,8 +714,15 @@ func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 // Switch.EnqueuePrivate). It returns false if that is full (the caller
 // then owns the packet; Refused counts it if the caller refuses it).
 func (t *ToR) EnqueuePrivate(q QueueID, idx int32) bool {
+	return t.enqueueApart((*Switch).EnqueuePrivate, q, idx)
+}
+
+// enqueueApart puts packet idx into queue q outside the shared buffer
+// with put (Switch.EnqueueHeader or EnqueuePrivate) and, if it fits,
+// counts it as queued.
+func (t *ToR) enqueueApart(put func(sw *Switch, q, h, size int32) bool, q QueueID, idx int32) bool {
 	p := t.pool.At(idx)
-	if !t.sw.EnqueuePrivate(int32(q), idx, p.Size) {
+	if !put(t.sw, int32(q), idx, p.Size) {
 		return false
 	}
 	t.queued(q, p)
