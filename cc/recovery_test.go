@@ -242,6 +242,34 @@ func TestSACKRecoveryThreeLosses(t *testing.T) {
 	}
 }
 
+// TestRescueRetransmitTail: RFC 6675 NextSeg rule 4. A 10-segment flow
+// in one window loses segments 2, 8 and 9. Segment 2 is lost at the ACK
+// of 5 and resent at once; with no new data and nothing unSACKed below
+// the highest SACK (rule 3 empty), the same ACK lets the one rescue
+// retransmission go: segment 9, the highest unSACKed, behind 2 on the
+// NIC. The partial ACK (cum 8000, at ackOf(5) + RTT) sends nothing: one
+// rescue per recovery. The rescue's SACK (at 8T + 4D) puts segment 8
+// below the highest SACK, and rule 3 resends it; its ACK completes the
+// flow one RTT later. No timeout, where without rule 4 the tail waits
+// for the RTO (1 ms).
+func TestRescueRetransmitTail(t *testing.T) {
+	law := &lossCount{Fixed: Fixed{Bytes: 10_000}}
+	s := NewSender(10_000, 1000, true, law, rotor.Millisecond)
+	s.DupThresh = 3
+	res := tracePathWith(2, 8, 9).run(t, s)
+	partialSACK := 8*traceT + 4*traceD // the rescued segment's ACK
+	want := []traceSend{{ackOf(5), 2}, {ackOf(5) + traceT, 9}, {partialSACK, 8}}
+	if diff := cmp.Diff(want, res.Retx); diff != "" {
+		t.Errorf("retransmissions (-want +got):\n%s", diff)
+	}
+	if res.Timeouts != 0 || law.losses != 1 {
+		t.Errorf("%d timeouts, %d losses; want none, one recovery", res.Timeouts, law.losses)
+	}
+	if want := partialSACK + rtt; res.Done != want {
+		t.Errorf("done at %v, want %v", res.Done, want)
+	}
+}
+
 // TestNewRenoPartialACKs: SACK off, segments 2, 4 and 6 lost. The third
 // duplicate ACK (segment 7's, the ACKs of 3, 5 and 7 repeat cum = 2000)
 // triggers the fast retransmit of segment 2 (RFC 6582). Its ACK is a

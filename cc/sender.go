@@ -49,6 +49,7 @@ type Sender struct {
 	// reaches recoverNxt (RecoveryPoint + 1); no new one begins before.
 	inRecovery bool
 	recoverNxt int64
+	rescueRxt  int64 // RFC 6675 RescueRxt: RecoveryPoint of the last rescue retransmission; −1: none yet
 	fastRetx   bool  // one retransmission may go regardless of the window (fast retransmit, partial ACK)
 	dupAcks    int   // NewReno: duplicate ACKs since una last moved
 	inflate    int64 // NewReno: the window inflation of RFC 6582 (3 MSS, +1 MSS per duplicate ACK, deflated by partial ACKs)
@@ -69,7 +70,7 @@ type flightSetter interface{ setFlight(bytes int64) }
 // NewSender prepares a sender for size bytes: SACK on, no fast
 // retransmit (DupThresh 0), the RTO floored at minRTO and uncapped.
 func NewSender(size int64, mss int32, reliable bool, c Law, minRTO rotor.Time) *Sender {
-	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO, SACK: true, dupSeg: -1, recoverNxt: -1}
+	s := &Sender{Size: size, MSS: mss, Reliable: reliable, CC: c, MinRTO: minRTO, SACK: true, dupSeg: -1, recoverNxt: -1, rescueRxt: -1}
 	s.flight, _ = c.(flightSetter)
 	return s
 }
@@ -119,10 +120,18 @@ func (s *Sender) RTO() rotor.Time { return s.rto() }
 // retransmission (NextSeg rule 1 of RFC 6675).
 func (s *Sender) retxPending() bool { return s.cursor < s.lostSeg }
 
-// rescuePending reports whether NextSeg's rule 3 applies: in SACK
+// rule3Pending reports whether NextSeg's rule 3 applies: in SACK
 // recovery with no new data, an unSACKed segment below the highest SACK.
-func (s *Sender) rescuePending() bool {
+func (s *Sender) rule3Pending() bool {
 	return s.inRecovery && s.SACK && s.next >= s.Size && s.cursor < s.highSack
+}
+
+// rescueAllowed reports whether NextSeg's rule 4 may apply: in SACK
+// recovery with no new data, one rescue retransmission per recovery
+// (HighACK > RescueRxt), while unSACKed data is outstanding. The caller
+// has found rules 1 to 3 empty.
+func (s *Sender) rescueAllowed() bool {
+	return s.inRecovery && s.SACK && s.next >= s.Size && s.una > s.rescueRxt && s.una < s.next
 }
 
 // CanSend reports whether the window allows sending a segment now.
@@ -134,7 +143,7 @@ func (s *Sender) CanSend() bool {
 	if retx && s.fastRetx {
 		return true
 	}
-	if !retx && s.next >= s.Size && !s.rescuePending() {
+	if !retx && s.next >= s.Size && !s.rule3Pending() && !s.rescueAllowed() {
 		return false
 	}
 	return s.windowOpen()
@@ -169,13 +178,15 @@ func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool
 	if !s.CanSend() {
 		return 0, 0, false, false
 	}
+	if s.Reliable && !s.retxPending() && s.next >= s.Size && !s.rule3Pending() {
+		return s.rescue(now)
+	}
 	if s.Reliable && (s.retxPending() || s.next >= s.Size) { // NextSeg rules 1 and 3
 		seg := s.cursor
 		s.fastRetx = false
 		seq = seg * int64(s.MSS)
 		size = s.segLen(seq)
-		s.rexmit.set(seg)
-		s.pipe += int64(size)
+		s.markRetx(seg, size)
 		s.Retransmits++
 		s.cursor++
 		s.skipSacked()
@@ -192,6 +203,34 @@ func (s *Sender) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool
 		s.arm(now)
 	}
 	return seq, size, false, true
+}
+
+// rescue is NextSeg's rule 4 (RFC 6675): the segment holding the highest
+// outstanding unSACKed byte, once per recovery (RescueRxt =
+// RecoveryPoint); HighRxt (the cursor) stays. Found by a scan down from
+// the last segment sent, at most once per recovery.
+func (s *Sender) rescue(now rotor.Time) (seq int64, size int32, retx bool, ok bool) {
+	seg := s.nextSeg() - 1
+	for seg > s.unaSeg() && s.isSacked(seg) {
+		seg--
+	}
+	s.rescueRxt = s.recoverNxt - 1
+	seq = seg * int64(s.MSS)
+	size = s.segLen(seq)
+	s.markRetx(seg, size)
+	s.Retransmits++
+	s.arm(now)
+	return seq, size, true, true
+}
+
+// markRetx counts segment seg's retransmission in pipe, once however
+// often it is resent before its ACK (RFC 6675 SetPipe: once more if
+// retransmitted).
+func (s *Sender) markRetx(seg int64, size int32) {
+	if !s.rexmit.get(seg) {
+		s.rexmit.set(seg)
+		s.pipe += int64(size)
+	}
 }
 
 // skipSacked moves the retransmission cursor past SACKed segments, to
