@@ -760,6 +760,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	stallGap, stallIter := math.Inf(1), 0
 	bestEq, bestEqIter := math.Inf(1), 0
 	initial := true
+	lpNext := lpAfter
 	sweepWork, treeWork := 0, 0
 	const (
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
@@ -844,6 +845,18 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 		if s.stopped() {
 			return flows, lam, lengths, upper, iters, true
+		}
+		// A slow solve's lower bound comes from the exact LP over its
+		// current paths (the dual, from the trees, is unchanged).
+		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap {
+			f, l := s.restrictedFlow(upper, gap)
+			if l < lam {
+				lam, flows = l, f
+			}
+			lpNext = 2 * iters
+			if relGap(1/lam, upper) <= gap {
+				break
+			}
 		}
 		// Floating point ends the progress somewhere below 1e-7: stop when
 		// the certified gap has not improved by 1% in 1000 iterations.
