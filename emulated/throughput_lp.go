@@ -265,6 +265,11 @@ func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
 	}
 }
 
+// restrictedLPAfter is the first iteration at which the path solver may
+// call restrictedFlow: the complete and circulant graphs are certified by
+// then, so their answers do not change.
+var restrictedLPAfter = 20
+
 // restrictedLP is the restricted master LP over the solver's active paths
 // (columns in commodity order).
 func (s *pathSolver) restrictedLP() *pathLP {
@@ -369,11 +374,10 @@ func (s *pathSolver) restrictedFlow(upper, gap float64) ([]pathFlow, float64) {
 }
 
 const (
-	// The path solver calls restrictedFlow from its lpAfter-th iteration
-	// on (the fast designs are done by then), once its gap is within
-	// lpCallGap times the target, and again each time its iterations
-	// double (a larger path set), so the calls cost a bounded share.
-	lpAfter   = 20
+	// The path solver calls restrictedFlow once its gap is within
+	// lpCallGap times the target (from iteration restrictedLPAfter on),
+	// and again each time its iterations double (a larger path set), so
+	// the calls cost a bounded share of the solve.
 	lpCallGap = 4
 	lpMaxIter = 20    // interior-point iterations of one restricted solve
 	lpMinIter = 8     // iterations before the stall rule applies

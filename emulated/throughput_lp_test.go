@@ -161,3 +161,54 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 		})
 	}
 }
+
+// On the Mars graphs the solver iterates longest on, the restricted LP's
+// flow ends the solve sooner: fewer iterations than the solver alone, a
+// certificate Verify accepts, and an interval that overlaps the solver
+// alone's (both contain θ*).
+func TestRestrictedLPShortensMarsSolves(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	shorter := 0
+	for _, degree := range []int{12, 20, 24} {
+		d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
+		s, err := c.schedule(&d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := mustGraph(t, s)
+		w, err := WorstCaseDemand(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with, err := Throughput(g, w, &Options{Gap: 1e-2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		restrictedLPAfter = math.MaxInt
+		alone, err := Throughput(g, w, &Options{Gap: 1e-2})
+		restrictedLPAfter = 20
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range []*Result{with, alone} {
+			if err := Verify(g, r.Demand, r); err != nil {
+				t.Fatalf("%s: %v", d.Name, err)
+			}
+		}
+		t.Logf("%s: with the LP [%v, %v] in %d iterations, alone [%v, %v] in %d", d.Name,
+			with.Lower, with.Upper, with.Iterations, alone.Lower, alone.Upper, alone.Iterations)
+		if with.Lower > alone.Upper || alone.Lower > with.Upper {
+			t.Errorf("%s: disjoint intervals", d.Name)
+		}
+		if with.Iterations > alone.Iterations {
+			t.Errorf("%s: %d iterations with the LP, %d without", d.Name, with.Iterations, alone.Iterations)
+		}
+		if with.Iterations < alone.Iterations {
+			shorter++
+		}
+	}
+	if shorter == 0 {
+		t.Error("the restricted LP shortened no solve")
+	}
+}

@@ -760,7 +760,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	stallGap, stallIter := math.Inf(1), 0
 	bestEq, bestEqIter := math.Inf(1), 0
 	initial := true
-	lpNext := lpAfter
+	lpNext := restrictedLPAfter
 	sweepWork, treeWork := 0, 0
 	const (
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
