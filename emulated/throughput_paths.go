@@ -32,6 +32,12 @@ import (
 // and the ratio of the bounds is the l-weighted mean congestion over the
 // maximum, which tends to 1 as β grows; β is raised (continuation) once the
 // equilibrium error is small next to that smoothing error.
+//
+// On slow solves the lower bound lags (the smoothed flow approaches the
+// optimum only as β grows): from iteration restrictedLPAfter on, the exact
+// LP over the active paths (pathLP, an interior-point method) supplies
+// the flow instead whenever it is better; the lengths, and so the upper
+// bound, stay the solver's.
 type pathSolver struct {
 	g     *Graph
 	n     int
