@@ -376,10 +376,12 @@ func (s *pathSolver) restrictedFlow(upper, gap float64) ([]pathFlow, float64) {
 const (
 	// The path solver calls restrictedFlow once its gap is within
 	// lpCallGap times the target (from iteration restrictedLPAfter on),
-	// and again each time its iterations double (a larger path set), so
-	// the calls cost a bounded share of the solve.
-	lpCallGap = 4
-	lpMaxIter = 20    // interior-point iterations of one restricted solve
-	lpMinIter = 8     // iterations before the stall rule applies
-	lpDust    = 1e-12 // path flows below lpDust·d_k are dropped
+	// and again when its iterations have doubled (a larger path set) if
+	// the call lifted the lower bound by at least a quarter of the gap;
+	// at most lpMaxCalls times, so an unproductive LP costs one call.
+	lpCallGap  = 4
+	lpMaxCalls = 3
+	lpMaxIter  = 20    // interior-point iterations of one restricted solve
+	lpMinIter  = 8     // iterations before the stall rule applies
+	lpDust     = 1e-12 // path flows below lpDust·d_k are dropped
 )

@@ -766,7 +766,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	stallGap, stallIter := math.Inf(1), 0
 	bestEq, bestEqIter := math.Inf(1), 0
 	initial := true
-	lpNext := restrictedLPAfter
+	lpNext, lpCalls := restrictedLPAfter, 0
 	sweepWork, treeWork := 0, 0
 	const (
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
@@ -856,10 +856,15 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// current paths (the dual, from the trees, is unchanged).
 		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap {
 			f, l := s.restrictedFlow(upper, gap)
+			lpNext = math.MaxInt
 			if l < lam {
+				// Another call (on twice the iterations' paths) only
+				// after one that lifted the bound by a quarter gap.
+				if lpCalls++; lpCalls < lpMaxCalls && 1/l >= (1+gap/4)/lam {
+					lpNext = 2 * iters
+				}
 				lam, flows = l, f
 			}
-			lpNext = 2 * iters
 			if relGap(1/lam, upper) <= gap {
 				break
 			}
