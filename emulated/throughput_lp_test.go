@@ -165,11 +165,14 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 // On the Mars graphs the solver iterates longest on, the restricted LP's
 // flow ends the solve sooner: fewer iterations than the solver alone, a
 // certificate Verify accepts, and an interval that overlaps the solver
-// alone's (both contain θ*).
+// alone's (both contain θ*). At n = 32 the iterations are cheap and the
+// work rule keeps the LP off (the same answer as the solver alone); the
+// test lifts the rule to exercise it.
 func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
 	shorter := 0
+	defer func(r int) { restrictedLPWorkRatio = r }(restrictedLPWorkRatio)
 	for _, degree := range []int{12, 20, 24} {
 		d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
 		s, err := c.schedule(&d)
@@ -181,15 +184,24 @@ func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		byRule, err := Throughput(g, w, &Options{Gap: 1e-2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		restrictedLPWorkRatio = 0
 		with, err := Throughput(g, w, &Options{Gap: 1e-2})
 		if err != nil {
 			t.Fatal(err)
 		}
 		restrictedLPAfter = math.MaxInt
 		alone, err := Throughput(g, w, &Options{Gap: 1e-2})
-		restrictedLPAfter = 20
+		restrictedLPAfter, restrictedLPWorkRatio = 20, 2000
 		if err != nil {
 			t.Fatal(err)
+		}
+		if byRule.Lower != alone.Lower || byRule.Upper != alone.Upper || byRule.Iterations != alone.Iterations {
+			t.Errorf("%s: the work rule called the LP at n = 32: [%v, %v] in %d, alone [%v, %v] in %d", d.Name,
+				byRule.Lower, byRule.Upper, byRule.Iterations, alone.Lower, alone.Upper, alone.Iterations)
 		}
 		for _, r := range []*Result{with, alone} {
 			if err := Verify(g, r.Demand, r); err != nil {

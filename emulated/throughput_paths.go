@@ -854,7 +854,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
-		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap {
+		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap && iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
 			f, l := s.restrictedFlow(upper, gap)
 			lpNext = math.MaxInt
 			if l < lam {
