@@ -32,6 +32,12 @@ import (
 // and the ratio of the bounds is the l-weighted mean congestion over the
 // maximum, which tends to 1 as β grows; β is raised (continuation) once the
 // equilibrium error is small next to that smoothing error.
+//
+// On slow solves the lower bound lags (the smoothed flow approaches the
+// optimum only as β grows): from iteration restrictedLPAfter on, the exact
+// LP over the active paths (pathLP, an interior-point method) supplies
+// the flow instead whenever it is better; the lengths, and so the upper
+// bound, stay the solver's.
 type pathSolver struct {
 	g     *Graph
 	n     int
@@ -760,6 +766,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	stallGap, stallIter := math.Inf(1), 0
 	bestEq, bestEqIter := math.Inf(1), 0
 	initial := true
+	lpNext, lpCalls := restrictedLPAfter, 0
 	sweepWork, treeWork := 0, 0
 	const (
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
@@ -844,6 +851,23 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 		if s.stopped() {
 			return flows, lam, lengths, upper, iters, true
+		}
+		// A slow solve's lower bound comes from the exact LP over its
+		// current paths (the dual, from the trees, is unchanged).
+		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap && iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
+			f, l := s.restrictedFlow(upper, gap)
+			lpNext = math.MaxInt
+			if l < lam {
+				// Another call (on twice the iterations' paths) only
+				// after one that lifted the bound by a quarter gap.
+				if lpCalls++; lpCalls < lpMaxCalls && 1/l >= (1+gap/4)/lam {
+					lpNext = 2 * iters
+				}
+				lam, flows = l, f
+			}
+			if relGap(1/lam, upper) <= gap {
+				break
+			}
 		}
 		// Floating point ends the progress somewhere below 1e-7: stop when
 		// the certified gap has not improved by 1% in 1000 iterations.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"regexp"
 	"runtime"
 	"testing"
 )
@@ -30,8 +31,10 @@ var question64Args = []string{"rdcn", "tradeoff", "--tors", "64", "--uplinks", "
 // The design question at n = 64 against main's binary (commit 527ccf9,
 // testdata/tradeoff64-main.json, written by the command above): every
 // design's certified interval overlaps main's (both contain θ*) and meets
-// the gap, and the recommendation — under Δr = Δ/10 and under 1 µs and
-// 10 µs — is the same, word for word.
+// the gap, and the recommendation is the same: word for word under
+// Δr = Δ/10, and the same design and slot under 1 µs and 10 µs (whose
+// certified θ may differ: the restricted LP lifts slow solves' lower
+// bounds).
 func TestDesignQuestion64MatchesMain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the n = 64 design question (~10 s of CPU)")
@@ -72,11 +75,18 @@ func TestDesignQuestion64MatchesMain(t *testing.T) {
 	if len(got.ByReconf) != len(ref.ByReconf) {
 		t.Fatalf("%d answers by reconfiguration time, main has %d", len(got.ByReconf), len(ref.ByReconf))
 	}
+	// The same design and slot; the certified θ in the line may differ
+	// (both bounds are certified, the intervals above overlap).
 	for i := range got.ByReconf {
-		if got.ByReconf[i] != ref.ByReconf[i] {
+		if g, r := maskTheta(got.ByReconf[i].Recommendation), maskTheta(ref.ByReconf[i].Recommendation); g != r {
 			t.Errorf("answer %d by reconfiguration time %q, main %q", i, got.ByReconf[i].Recommendation, ref.ByReconf[i].Recommendation)
 		}
 	}
+}
+
+// maskTheta replaces the certified θ of a recommendation line by "…".
+func maskTheta(s string) string {
+	return regexp.MustCompile(`θ ≥ [0-9.]+`).ReplaceAllString(s, "θ ≥ …")
 }
 
 // A time limit that ends before any design is solved: exit 3, the JSON

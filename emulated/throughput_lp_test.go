@@ -1,0 +1,226 @@
+package emulated
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// writePathLP writes the restricted master LP of lp (paths as columns) in
+// CPLEX LP format for glpsol.
+func writePathLP(t *testing.T, lp *pathLP, file string) {
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	fmt.Fprintln(w, "Maximize\n obj: theta\nSubject To")
+	for k := 0; k < lp.k; k++ {
+		fmt.Fprintf(w, " d%d:", k)
+		for i, c := range lp.com {
+			if int(c) == k {
+				fmt.Fprintf(w, " + x%d", i)
+			}
+		}
+		fmt.Fprintf(w, " - %s theta = 0\n", strconv.FormatFloat(lp.dem[k], 'g', -1, 64))
+	}
+	on := make([][]int, lp.m)
+	for i := range lp.com {
+		for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
+			on[e] = append(on[e], i)
+		}
+	}
+	for e, ps := range on {
+		if len(ps) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, " c%d:", e)
+		for _, i := range ps {
+			fmt.Fprintf(w, " + x%d", i)
+		}
+		fmt.Fprintf(w, " <= %s\n", strconv.FormatFloat(lp.capa[e], 'g', -1, 64))
+	}
+	fmt.Fprintln(w, "End")
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// glpkOptimum solves the LP file with glpsol and returns its objective.
+func glpkOptimum(t *testing.T, file string) float64 {
+	out, err := exec.Command("glpsol", "--lp", file, "-o", file+".out").CombinedOutput()
+	if err != nil {
+		t.Fatalf("glpsol: %v: %s", err, out)
+	}
+	txt, err := os.ReadFile(file + ".out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(txt), "\n") {
+		if strings.HasPrefix(line, "Status:") && !strings.Contains(line, "OPTIMAL") {
+			t.Fatalf("glpsol: %s", line)
+		}
+		if f := strings.Fields(line); len(f) >= 4 && f[0] == "Objective:" {
+			v, err := strconv.ParseFloat(f[3], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}
+	}
+	t.Fatalf("glpsol: no objective in %s", txt)
+	return 0
+}
+
+// The interior-point method on the restricted master LP (the path
+// solver's paths after a few iterations, Mars graphs on their worst-case
+// permutation) against GLPK's simplex on the same LP: its repaired flows
+// never beat the LP optimum and come within 1e-4 of it; the flow the
+// solver takes from it passes Verify.
+func TestPathLPAgreesWithGLPK(t *testing.T) {
+	if !GLPKAvailable() {
+		t.Skip("glpsol not installed: apt-get install glpk-utils")
+	}
+	c := question64
+	for _, tc := range []struct{ n, u, degree int }{{16, 4, 8}, {32, 4, 12}, {32, 8, 24}} {
+		c.Nodes, c.Uplinks = tc.n, tc.u
+		d := Design{Name: fmt.Sprintf("mars-%d", tc.degree), Kind: "mars", Degree: tc.degree}
+		t.Run(fmt.Sprintf("n%d-%s", tc.n, d.Name), func(t *testing.T) {
+			sched, err := c.schedule(&d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := mustGraph(t, sched)
+			w, err := WorstCaseDemand(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dn, err := prepare(g, w, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := newPathSolver(g, dn)
+			_, _, _, upper, _, _ := s.solve(1e-9, 6)
+			lp := s.restrictedLP()
+			file := filepath.Join(t.TempDir(), "rmp.lp")
+			writePathLP(t, lp, file)
+			want := glpkOptimum(t, file)
+
+			// The LP alone, solved tightly: the best repaired flow.
+			lp.cgMax, lp.cgTol = 2000, 1e-10
+			best := 0.0
+			lp.solve(40, func(x []float64) bool {
+				if lam := lp.repair(x, nil); lam > 0 {
+					best = max(best, 1/lam)
+				}
+				return true
+			})
+			if best > want*(1+1e-9) || best < want*(1-5e-4) {
+				t.Errorf("interior point: best repaired θ %v, GLPK's optimum %v", best, want)
+			}
+			if want > upper*(1+1e-9) {
+				t.Errorf("LP optimum %v above the solver's dual bound %v", want, upper)
+			}
+
+			// What the solver takes: a certified flow on those paths.
+			flows, lam := s.restrictedFlow(math.Inf(1), 1e-9)
+			if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-1e-2) {
+				t.Errorf("restrictedFlow: θ %v, GLPK's optimum %v", got, want)
+			}
+			r := &Result{Routing: "any", Demand: dn, Flow: make([]SourceFlow, g.N), Lower: 1 / lam, Lengths: make([]float64, g.N*g.N)}
+			for a, cp := range g.Cap {
+				if cp > 0 {
+					r.Lengths[a] = 1
+				}
+			}
+			clear(s.load)
+			for _, pf := range flows {
+				for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
+					s.load[a] += pf.x
+				}
+			}
+			if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {
+				t.Fatalf("flows have congestion %v, restrictedFlow said %v", cong, lam)
+			}
+			s.packFlows(r.Flow, flows, lam)
+			ub, err := dualBound(g, dn, r.Lengths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Upper = outwardUpper(r.Lower, ub)
+			if err := Verify(g, dn, r); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// On the Mars graphs the solver iterates longest on, the restricted LP's
+// flow ends the solve sooner: fewer iterations than the solver alone, a
+// certificate Verify accepts, and an interval that overlaps the solver
+// alone's (both contain θ*). At n = 32 the iterations are cheap and the
+// work rule keeps the LP off (the same answer as the solver alone); the
+// test lifts the rule to exercise it.
+func TestRestrictedLPShortensMarsSolves(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	shorter := 0
+	defer func(r int) { restrictedLPWorkRatio = r }(restrictedLPWorkRatio)
+	for _, degree := range []int{12, 20, 24} {
+		d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
+		s, err := c.schedule(&d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := mustGraph(t, s)
+		w, err := WorstCaseDemand(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byRule, err := Throughput(g, w, &Options{Gap: 1e-2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		restrictedLPWorkRatio = 0
+		with, err := Throughput(g, w, &Options{Gap: 1e-2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		restrictedLPAfter = math.MaxInt
+		alone, err := Throughput(g, w, &Options{Gap: 1e-2})
+		restrictedLPAfter, restrictedLPWorkRatio = 20, 2000
+		if err != nil {
+			t.Fatal(err)
+		}
+		if byRule.Lower != alone.Lower || byRule.Upper != alone.Upper || byRule.Iterations != alone.Iterations {
+			t.Errorf("%s: the work rule called the LP at n = 32: [%v, %v] in %d, alone [%v, %v] in %d", d.Name,
+				byRule.Lower, byRule.Upper, byRule.Iterations, alone.Lower, alone.Upper, alone.Iterations)
+		}
+		for _, r := range []*Result{with, alone} {
+			if err := Verify(g, r.Demand, r); err != nil {
+				t.Fatalf("%s: %v", d.Name, err)
+			}
+		}
+		t.Logf("%s: with the LP [%v, %v] in %d iterations, alone [%v, %v] in %d", d.Name,
+			with.Lower, with.Upper, with.Iterations, alone.Lower, alone.Upper, alone.Iterations)
+		if with.Lower > alone.Upper || alone.Lower > with.Upper {
+			t.Errorf("%s: disjoint intervals", d.Name)
+		}
+		if with.Iterations > alone.Iterations {
+			t.Errorf("%s: %d iterations with the LP, %d without", d.Name, with.Iterations, alone.Iterations)
+		}
+		if with.Iterations < alone.Iterations {
+			shorter++
+		}
+	}
+	if shorter == 0 {
+		t.Error("the restricted LP shortened no solve")
+	}
+}
