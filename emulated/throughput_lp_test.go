@@ -91,17 +91,8 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 	c := question64
 	for _, tc := range []struct{ n, u, degree int }{{16, 4, 8}, {32, 4, 12}, {32, 8, 24}} {
 		c.Nodes, c.Uplinks = tc.n, tc.u
-		d := Design{Name: fmt.Sprintf("mars-%d", tc.degree), Kind: "mars", Degree: tc.degree}
-		t.Run(fmt.Sprintf("n%d-%s", tc.n, d.Name), func(t *testing.T) {
-			sched, err := c.schedule(&d)
-			if err != nil {
-				t.Fatal(err)
-			}
-			g := mustGraph(t, sched)
-			w, err := WorstCaseDemand(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fmt.Sprintf("n%d-mars-%d", tc.n, tc.degree), func(t *testing.T) {
+			_, g, w := marsWorstCase(t, c, tc.degree)
 			dn, err := prepare(g, w, false)
 			if err != nil {
 				t.Fatal(err)
@@ -174,16 +165,7 @@ func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 	shorter := 0
 	defer func(r int) { restrictedLPWorkRatio = r }(restrictedLPWorkRatio)
 	for _, degree := range []int{12, 20, 24} {
-		d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
-		s, err := c.schedule(&d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := mustGraph(t, s)
-		w, err := WorstCaseDemand(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, g, w := marsWorstCase(t, c, degree)
 		byRule, err := Throughput(g, w, &Options{Gap: 1e-2})
 		if err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package emulated
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -21,6 +22,24 @@ func mustGraph(t testing.TB, s *rotor.Schedule) *Graph {
 		t.Fatal(err)
 	}
 	return g
+}
+
+// marsWorstCase is the emulated graph of c's Mars design of the given
+// degree and its worst-case permutation, as the design question
+// certifies it.
+func marsWorstCase(t testing.TB, c DesignConfig, degree int) (Design, *Graph, demand.Matrix) {
+	t.Helper()
+	d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
+	sched, err := c.schedule(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustGraph(t, sched)
+	w, err := WorstCaseDemand(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d, g, w
 }
 
 // within reports whether want lies in the certified interval [Lower, Upper]

@@ -1,9 +1,6 @@
 package emulated
 
-import (
-	"fmt"
-	"testing"
-)
+import "testing"
 
 // Nodes u and u + n/gcd(n, d) of a Mars graph B(n, d) share their whole
 // out-neighbourhood. Merging each such class's out-arcs (u → C(u) with u's
@@ -16,16 +13,7 @@ func TestTwinContractionIsLoose(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
 	for _, degree := range []int{20, 24} {
-		d := Design{Name: fmt.Sprintf("mars-%d", degree), Kind: "mars", Degree: degree}
-		s, err := c.schedule(&d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g := mustGraph(t, s)
-		w, err := WorstCaseDemand(g)
-		if err != nil {
-			t.Fatal(err)
-		}
+		d, g, w := marsWorstCase(t, c, degree)
 		r, err := Throughput(g, w, &Options{Gap: 1e-2})
 		if err != nil {
 			t.Fatal(err)
