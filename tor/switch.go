@@ -1158,6 +1158,3 @@ func (sw *Switch) setCircuit(now rotor.Time, port int, up bool) {
 		sw.circ.Circuit(now, int32(port), up, &sw.st)
 	}
 }
-
-// queueLen is the number of packets in queue q.
-func (sw *Switch) queueLen(q int32) int { return sw.q[q].Len() }
