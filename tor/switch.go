@@ -787,7 +787,7 @@ func (sw *Switch) portPrivate(port int) int64 {
 
 // reserve promises size bytes of buffer to a packet on its way (hop-by-hop
 // flow control): the policy sees them as occupied until placeReserved or
-// Release.
+// release.
 func (sw *Switch) reserve(size int32) {
 	sw.reserved += int64(size)
 	sw.st.Used += int64(size)
@@ -856,7 +856,7 @@ func (sw *Switch) ReservePlain(size int32) bool {
 }
 
 // heldLeft tells the policy's dequeue hook that a held packet of size
-// bytes left queue q (AdmitHeld), its room given back already (Release);
+// bytes left queue q (AdmitHeld), its room given back already (release);
 // the hook sees q hold the held bytes that remain.
 func (sw *Switch) heldLeft(now rotor.Time, q int32, size int32, held int64) {
 	if sw.deq != nil {
@@ -883,7 +883,7 @@ func (sw *Switch) hideHeld(q int32, held int64) {
 	}
 }
 
-// placeReserved puts packet h, whose room Reserve promised, into queue q
+// placeReserved puts packet h, whose room reserve promised, into queue q
 // without asking the policy (it still hears the enqueue). Not for
 // lossless classes.
 func (sw *Switch) placeReserved(now rotor.Time, a *Arrival, q int32, h int32) {
