@@ -30,7 +30,7 @@ var (
 		{"schedule.self_slot", "false", "rotornet/sirius: idle self-matching"},
 		{"schedule.seed", "1", "seed of randomised generators"},
 		{"throughput.demand", "worst", "demand: worst, uniform, permutation, ring, chessboard, skew:A, random:SEED"},
-		{"throughput.routing", "any", "any, direct or vlb"},
+		{"throughput.routing", "any", "as rdcn throughput --routing: any, direct, vlb, vlb-slice, vlb-slice-spray"},
 		{"throughput.gap", "0.001", "certified relative gap (routing any)"},
 	}
 	tradeoffKeys = keyList{
@@ -197,24 +197,33 @@ func (v *vals) bytes(key string) rotor.Bytes {
 
 // params reads and checks a point's configuration before anything is
 // built (sizes against limits.MaxTors).
-func (k Throughput) params(config [][2]string) (v *vals, p schedules.Params, link rotor.Rate, gap float64, err error) {
+func (k Throughput) params(config [][2]string) (v *vals, p schedules.Params, link rotor.Rate, rt emulated.Routing, gap float64, err error) {
 	v = &vals{m: k.resolve(config)}
 	p = schedules.Params{Nodes: v.size("topology.tors", 2), Uplinks: v.size("topology.uplinks", 1),
 		Slot: v.time("schedule.slot"), Reconf: v.time("schedule.reconf"),
 		SelfSlot: v.bool("schedule.self_slot"), Seed: v.uint("schedule.seed")}
 	link, gap = v.rate("topology.circuit_link"), v.float("throughput.gap")
-	return v, p, link, gap, v.err
+	name := v.m["throughput.routing"]
+	rt, ok := emulated.LookupRouting(name)
+	if !ok {
+		var names []string
+		for _, r := range emulated.Routings() {
+			names = append(names, r.Name)
+		}
+		v.fail("throughput.routing", fmt.Errorf("want one of %s", strings.Join(names, ", ")))
+	}
+	return v, p, link, rt, gap, v.err
 }
 
 // Check reads and checks a point's configuration without running it.
 func (k Throughput) Check(config [][2]string) error {
-	_, _, _, _, err := k.params(config)
+	_, _, _, _, _, err := k.params(config)
 	return err
 }
 
 // Run computes θ.
 func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metric, error) {
-	v, p, link, gap, err := k.params(config)
+	v, p, link, rt, gap, err := k.params(config)
 	if err != nil {
 		return nil, err
 	}
@@ -235,17 +244,7 @@ func (k Throughput) Run(_ context.Context, config [][2]string, _ string) ([]Metr
 	if err != nil {
 		return nil, errf("throughput.demand", "%v", err)
 	}
-	var r *emulated.Result
-	switch routing := v.m["throughput.routing"]; routing {
-	case "any":
-		r, err = emulated.Throughput(g, d, &emulated.Options{Gap: gap})
-	case "direct":
-		r, err = emulated.SingleHop(g, d, nil)
-	case "vlb":
-		r, err = emulated.VLB(g, d, nil)
-	default:
-		return nil, errf("throughput.routing", "%q: want any, direct or vlb", routing)
-	}
+	r, err := rt.Solve(g, d, &emulated.Options{Gap: gap})
 	if err != nil {
 		return nil, err
 	}
