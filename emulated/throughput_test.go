@@ -106,6 +106,32 @@ func TestSingleHopGolden(t *testing.T) {
 	}
 }
 
+// On a directed ring 0→1→2→0 the pair 0→2 has no arc, so direct θ = 0;
+// Verify accepts that certificate and rejects θ = 0 where every demanded
+// pair has an arc.
+func TestSingleHopZeroVerifies(t *testing.T) {
+	capm := make([]float64, 9)
+	capm[0*3+1], capm[1*3+2], capm[2*3+0] = 1, 1, 1
+	g := newGraph(3, capm)
+	g.NodeCapacity = 1
+	d := demand.Matrix{{0, 0, 1}, {0, 0, 0}, {0, 0, 0}}
+	r, err := SingleHop(g, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Theta != 0 {
+		t.Fatalf("θ = %v, want 0", r.Theta)
+	}
+	if err := Verify(g, r.Demand, r); err != nil {
+		t.Errorf("θ = 0 with no arc 0→2: %v", err)
+	}
+	served := demand.Matrix{{0, 1, 0}, {0, 0, 0}, {0, 0, 0}}
+	fake := &Result{Routing: "direct", Demand: served, Flow: make([]SourceFlow, 3)}
+	if err := Verify(g, served, fake); err == nil {
+		t.Error("θ = 0 accepted although the demanded pair 0→1 has an arc")
+	}
+}
+
 func TestVLBCompleteGraph(t *testing.T) {
 	// On K_n every leg is one hop. Each arc s→t carries the first legs
 	// Σ_d D_sd/n plus the second legs Σ_s' D_s't/n: with a hose-saturated

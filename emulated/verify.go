@@ -92,6 +92,9 @@ func Verify(g *Graph, d demand.Matrix, r *Result) error {
 				}
 			}
 		}
+		if r.Lower == 0 {
+			return unserved(g, d)
+		}
 		if err := saturates(g, arcTotals(n, r.Flow), 1, tol); err != nil {
 			return err
 		}
@@ -170,6 +173,19 @@ func arcTotals(n int, flow []SourceFlow) []float64 {
 		}
 	}
 	return total
+}
+
+// unserved checks the certificate of a direct θ = 0: some pair with
+// demand has no arc.
+func unserved(g *Graph, d demand.Matrix) error {
+	for s, row := range d {
+		for t, x := range row {
+			if s != t && x > 0 && g.Cap[s*g.N+t] <= 0 {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("certificate: direct θ = 0, but every pair with demand has an arc")
 }
 
 // saturates checks that θ·load fits every arc and fills at least one.
