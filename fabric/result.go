@@ -224,15 +224,16 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.Flows = make([]FlowResult, len(s.flows))
 	for i := range s.flows {
 		fs := &s.flows[i]
-		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
+		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: s.idealFCT(fs.f), MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
 		if fs.done {
 			fr.FCT = fs.finish - fs.f.Start
 			r.FlowsComplete++
 		}
 		switch {
-		case fs.sink != nil:
-			fr.Received, fr.Reordered = fs.sink.Counts()
-			fr.Retransmits, fr.Timeouts = fs.src.Counts()
+		case fs.ends != 0:
+			e := s.endsOf(fs)
+			fr.Received, fr.Reordered = e.sink.Counts()
+			fr.Retransmits, fr.Timeouts = e.src.Counts()
 		case fs.f.Bytes == 0:
 		default: // retired
 			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts
@@ -267,9 +268,9 @@ func (s *sim) hostBytes(sign int64) {
 	for i := range s.flows {
 		fs := &s.flows[i]
 		got, sent := fs.received, fs.f.Bytes // retired: done
-		if fs.sink != nil {
-			got, _ = fs.sink.Counts()
-			sent = fs.f.Bytes - fs.src.Pending()
+		if e := s.endsOf(fs); e != nil {
+			got, _ = e.sink.Counts()
+			sent = fs.f.Bytes - e.src.Pending()
 		}
 		m.tailRx[fs.f.Dst] += sign * got
 		m.tailTx[fs.f.Src] += sign * sent

@@ -57,28 +57,36 @@ type hostState struct {
 	// more is waiting.
 }
 
+// flowState is what a flow keeps for its whole run (flows.csv and the
+// summary read it); what it needs only while its transport runs is in
+// flowEnds, recycled when it retires. A finished flow costs this record
+// (104 B) and its txState (16 B).
 type flowState struct {
-	f       workload.Flow
-	src     cc.Source  // the sending end (hosts.go); nil: retired
-	sink    cc.Sink    // the receiving end; nil: retired
+	f      workload.Flow
+	finish rotor.Time // last byte delivered, 0: not yet
+	// set when the flow retires (sender and receiver finished and freed)
+	received, reordered, retx, timeouts int64
+	srcToR, dstToR                      int32 // racks of the source and destination hosts
+	ends                                int32 // 1 + its slot in sim.ends while its transport runs; 0: retired (or no bytes)
+	syns                                uint8 // the SYNs a queued handshake sent
+	maxHops                             uint8
+	done                                bool
+	ndpReady                            bool // in its host's list of NDP flows that may send
+}
+
+// flowEnds is a running flow's transport state: its two ends (hosts.go)
+// and their pending timers. Slots of retired flows are reused.
+type flowEnds struct {
+	src     cc.Source  // the sending end
+	sink    cc.Sink    // the receiving end
 	timerAt rotor.Time // pending timer event time, 0: none
 	// ackTimerAt: pending delayed-ACK event time, 0: none; heldAck: the
 	// packet index + 1 of the ACK the sink holds back, 0: none.
 	ackTimerAt rotor.Time
-	heldAck    int32
 	// synTimerAt: a queued handshake's pending SYN timer, 0: none (open,
-	// failed or no such handshake); syns: the SYNs it sent.
+	// failed or no such handshake).
 	synTimerAt rotor.Time
-	syns       uint8
-	finish     rotor.Time // last byte delivered, 0: not yet
-	ideal      rotor.Time
-	srcToR     int32 // racks of the source and destination hosts
-	dstToR     int32
-	maxHops    uint8
-	done       bool
-	ndpReady   bool // in its host's list of NDP flows that may send
-	// set when the flow retires (sender and receiver finished and freed)
-	received, reordered, retx, timeouts int64
+	heldAck    int32
 }
 
 // txState mirrors a windowed flow's source for its host's NIC. It is
@@ -124,6 +132,9 @@ type sim struct {
 
 	hosts []hostState
 	flows []flowState
+	ends  []flowEnds // the running flows' (flowState.ends)
+	// freeEnds: slots of ends that retired flows left
+	freeEnds []int32
 	// tx[id] is what a NIC reads of flow id when it looks for a flow to
 	// send (hosts.go), kept apart from flowState: a scan over many
 	// window-limited flows touches neither their flowState nor their
