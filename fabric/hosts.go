@@ -444,8 +444,11 @@ func (s *sim) replyArrive(h int32, idx int32) {
 // memory grows with the flows served only by their records.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	e := s.endsOf(fs)
-	if !fs.done || e == nil || !e.src.Done() {
+	if !fs.done || fs.ends == 0 {
+		return
+	}
+	e := &s.ends[fs.ends-1]
+	if !e.src.Done() {
 		return
 	}
 	if e.heldAck != 0 { // nothing left for it to acknowledge
