@@ -117,9 +117,8 @@ func (s *sim) sendSyn(id int32) {
 	p.Flow, p.Size, p.Sent = id, SynSize, now
 	p.SrcHost, p.DstHost, p.DstToR = int32(fs.f.Src), int32(fs.f.Dst), fs.dstToR
 	fs.syns++
-	e := s.endsOf(fs)
-	e.synTimerAt = now + s.cfg.SynTimeout<<(fs.syns-1)
-	s.q.Schedule(e.synTimerAt, evSynTimer, id, 0)
+	fs.synTimerAt = now + s.cfg.SynTimeout<<(fs.syns-1)
+	s.q.Schedule(fs.synTimerAt, evSynTimer, id, 0)
 	s.m.syn.syns++
 	s.sendReply(p.SrcHost, idx)
 }
@@ -129,11 +128,10 @@ func (s *sim) sendSyn(id int32) {
 // nothing.
 func (s *sim) synTimer(id int32) {
 	fs := &s.flows[id]
-	e := s.endsOf(fs)
-	if e == nil || e.synTimerAt != s.q.Now() {
+	if fs.src == nil || fs.synTimerAt != s.q.Now() { // retired, or disarmed
 		return
 	}
-	e.synTimerAt = 0
+	fs.synTimerAt = 0
 	s.m.syn.timeouts++
 	if int(fs.syns) >= s.cfg.SynTries {
 		s.m.syn.failed++
@@ -151,8 +149,8 @@ func (s *sim) handshakeArrive(h, idx int32, p *packet.Packet) {
 		p.Kind, p.Size, p.Flags, p.IntN = packet.SynAck, SynSize, 0, 0
 		s.turnHandshake(p, fs.srcToR)
 		s.sendReply(h, idx)
-	case p.Kind == packet.SynAck && fs.ends != 0 && s.endsOf(fs).synTimerAt != 0: // the first SYN-ACK
-		s.endsOf(fs).synTimerAt = 0
+	case p.Kind == packet.SynAck && fs.src != nil && fs.synTimerAt != 0: // the first SYN-ACK
+		fs.synTimerAt = 0
 		p.Kind, p.Seq, p.Size, p.Flags, p.IntN = packet.Syn, 1, s.cfg.AckSize, 0, 0
 		s.turnHandshake(p, fs.dstToR)
 		s.sendReply(h, idx)

@@ -68,7 +68,7 @@ func (s *sim) startFlow() {
 	if pulled {
 		s.m.pulledFlows++
 	}
-	fs.ends = s.newEnds(tp.New(flow))
+	fs.src, fs.sink = tp.New(flow)
 	s.srcChanged(id)
 	switch {
 	case pulled: // its ToR pulls the segments (pull.go)
@@ -131,14 +131,14 @@ func (s *sim) hostSend(h int32) {
 		if !tx.canSend {
 			continue // Next would hand out nothing (and change nothing)
 		}
-		e := s.endsOf(&s.flows[id]) // running: tx.canSend
-		seq, size, retx, ok := e.src.Next(now)
+		fs := &s.flows[id]
+		seq, size, retx, ok := fs.src.Next(now)
 		s.srcChanged(id)
 		if !ok {
 			continue
 		}
 		idx := s.dataPacket(id, seq, size, retx, now)
-		if r := e.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
+		if r := fs.src.Rate(); r > 0 && r < s.cfg.HostLink { // at line rate the NIC paces
 			tx.nextSend = now + r.TransmitTime(rotor.Bytes(size))
 		}
 		s.armTimer(id)
@@ -236,9 +236,9 @@ func (s *sim) nextReady(hs *hostState, free rotor.Time, sent int32) (at rotor.Ti
 // earlier than the pending event (the RTO's backoff was reset) gets an
 // event of its own; the later one finds timerAt changed and is ignored.
 func (s *sim) armTimer(id int32) {
-	e := s.endsOf(&s.flows[id])
-	if d := e.src.Timer(); d != 0 && (e.timerAt == 0 || d < e.timerAt) {
-		e.timerAt = d
+	fs := &s.flows[id]
+	if d := fs.src.Timer(); d != 0 && (fs.timerAt == 0 || d < fs.timerAt) {
+		fs.timerAt = d
 		s.q.Schedule(d, evRTO, id, 0)
 	}
 }
@@ -247,12 +247,11 @@ func (s *sim) armTimer(id int32) {
 // an event superseded by an earlier one (armTimer) does nothing.
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
-	e := s.endsOf(fs)
-	if e == nil || e.timerAt != s.q.Now() { // retired, or superseded
+	if fs.src == nil || fs.timerAt != s.q.Now() { // retired, or superseded
 		return
 	}
-	e.timerAt = 0
-	more := e.src.OnTimeout(s.q.Now())
+	fs.timerAt = 0
+	more := fs.src.OnTimeout(s.q.Now())
 	if more && s.ndp.on {
 		s.ndpTimedOut(id)
 	}
@@ -260,7 +259,7 @@ func (s *sim) rto(id int32) {
 	if more {
 		s.wakeFlow(id)
 	}
-	if fs.ends != 0 {
+	if fs.src != nil {
 		s.armTimer(id)
 	}
 }
@@ -314,8 +313,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	if p.Kind == packet.Data && p.Hops > fs.maxHops {
 		fs.maxHops = p.Hops
 	}
-	e := s.endsOf(fs)
-	if e == nil { // a late packet for a retired flow
+	if fs.sink == nil { // a late packet for a retired flow
 		s.pool.Free(idx)
 		return
 	}
@@ -323,7 +321,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.pairDelivered(fs, p, at)
 	}
 	id := p.Flow
-	v := e.sink.Receive(at, p)
+	v := fs.sink.Receive(at, p)
 	if v&cc.Complete != 0 {
 		fs.done, fs.finish = true, at
 		s.m.completed++
@@ -337,9 +335,9 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		}
 		s.ndpQueuePull(h, id)
 	}
-	if v&cc.SendHeld != 0 && e.heldAck != 0 {
-		s.sendReply(h, e.heldAck-1)
-		e.heldAck = 0
+	if v&cc.SendHeld != 0 && fs.heldAck != 0 {
+		s.sendReply(h, int32(fs.heldAck-1))
+		fs.heldAck = 0
 		s.m.heldAcks--
 	}
 	if v&(cc.Reply|cc.Hold) == 0 {
@@ -348,13 +346,13 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		return
 	}
 	p.DstToR = fs.srcToR // the sink made the reply; the engine routes it
-	if e.heldAck != 0 {  // superseded: this ACK's cumulative point covers it
-		s.pool.Free(e.heldAck - 1)
-		e.heldAck = 0
+	if fs.heldAck != 0 { // superseded: this ACK's cumulative point covers it
+		s.pool.Free(int32(fs.heldAck - 1))
+		fs.heldAck = 0
 		s.m.heldAcks--
 	}
 	if v&cc.Hold != 0 {
-		e.heldAck = idx + 1
+		fs.heldAck = int64(idx) + 1
 		s.m.heldAcks++
 		s.armAckTimer(id)
 		return
@@ -385,9 +383,9 @@ func (s *sim) sendReply(h, idx int32) {
 // armAckTimer schedules flow id's delayed-ACK event at its sink's
 // AckTimer, unless it is pending already.
 func (s *sim) armAckTimer(id int32) {
-	e := s.endsOf(&s.flows[id])
-	if d := e.sink.AckTimer(); d != 0 && d != e.ackTimerAt {
-		e.ackTimerAt = d
+	fs := &s.flows[id]
+	if d := fs.sink.AckTimer(); d != 0 && d != fs.ackTimerAt {
+		fs.ackTimerAt = d
 		s.q.Schedule(d, evDelAck, id, 0)
 	}
 }
@@ -396,17 +394,16 @@ func (s *sim) armAckTimer(id int32) {
 // goes now, unless the event is stale.
 func (s *sim) delAck(id int32) {
 	fs := &s.flows[id]
-	e := s.endsOf(fs)
 	now := s.q.Now()
-	if e == nil || e.ackTimerAt != now { // retired, or superseded
+	if fs.sink == nil || fs.ackTimerAt != now { // retired, or superseded
 		return
 	}
-	e.ackTimerAt = 0
-	if e.heldAck == 0 || !e.sink.OnAckTimer(now) {
+	fs.ackTimerAt = 0
+	if fs.heldAck == 0 || !fs.sink.OnAckTimer(now) {
 		return
 	}
-	s.sendReply(int32(fs.f.Dst), e.heldAck-1)
-	e.heldAck = 0
+	s.sendReply(int32(fs.f.Dst), int32(fs.heldAck-1))
+	fs.heldAck = 0
 	s.m.heldAcks--
 }
 
@@ -416,8 +413,7 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	p := s.pool.At(idx)
 	id := p.Flow
 	fs := &s.flows[id]
-	e := s.endsOf(fs)
-	if e == nil { // a late reply for a retired flow
+	if fs.src == nil { // a late reply for a retired flow
 		s.pool.Free(idx)
 		return
 	}
@@ -426,12 +422,12 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	if p.IntN > 0 {
 		a.Hops, a.Truncated = s.ints.Records(idx, p), s.ints.Truncated(p)
 	}
-	more := e.src.OnReply(s.q.Now(), p, a)
+	more := fs.src.OnReply(s.q.Now(), p, a)
 	s.srcChanged(id)
 	a.Hops = nil
 	s.pool.Free(idx)
 	s.retire(id)
-	if fs.ends != 0 {
+	if fs.src != nil {
 		s.armTimer(id)
 		if more {
 			s.wakeFlow(id)
@@ -439,59 +435,32 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	}
 }
 
-// retire frees a finished flow's transport state (keeping its statistics
-// in its flowState) and gives its ends' slot back for the next flow, so
-// memory grows with the flows served only by their records.
+// retire frees a finished flow's transport state, keeping its counts in
+// its timer words (no timer of a finished flow is pending then but stale
+// events, which see src nil), so a finished flow keeps its record only.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
-	if !fs.done || fs.ends == 0 {
+	if !fs.done || fs.sink == nil || fs.src != nil && !fs.src.Done() {
 		return
 	}
-	e := &s.ends[fs.ends-1]
-	if !e.src.Done() {
-		return
-	}
-	if e.heldAck != 0 { // nothing left for it to acknowledge
-		s.pool.Free(e.heldAck - 1)
+	if fs.heldAck != 0 { // nothing left for it to acknowledge
+		s.pool.Free(int32(fs.heldAck - 1))
 		s.m.heldAcks--
 	}
-	fs.received, fs.reordered = e.sink.Counts()
-	fs.retx, fs.timeouts = e.src.Counts()
-	*e = flowEnds{}
-	s.freeEnds = append(s.freeEnds, fs.ends-1)
-	fs.ends = 0
+	received, reordered := fs.sink.Counts()
+	retx, timeouts := fs.src.Counts()
+	fs.setCounts(received, reordered, retx, timeouts)
+	fs.src, fs.sink = nil, nil
 	s.srcChanged(id)
-}
-
-// newEnds gives a starting flow's ends a slot (a retired flow's, if any)
-// and returns 1 + its index (flowState.ends).
-func (s *sim) newEnds(src cc.Source, sink cc.Sink) int32 {
-	if n := len(s.freeEnds); n > 0 {
-		k := s.freeEnds[n-1]
-		s.freeEnds = s.freeEnds[:n-1]
-		s.ends[k] = flowEnds{src: src, sink: sink}
-		return k + 1
-	}
-	s.ends = append(s.ends, flowEnds{src: src, sink: sink})
-	return int32(len(s.ends))
-}
-
-// endsOf is flow fs's transport state; nil once it retired (or for a flow
-// of no bytes). The pointer is valid until the next flow starts.
-func (s *sim) endsOf(fs *flowState) *flowEnds {
-	if fs.ends == 0 {
-		return nil
-	}
-	return &s.ends[fs.ends-1]
 }
 
 // srcChanged refreshes flow id's txState after a call into its source
 // (or its retirement).
 func (s *sim) srcChanged(id int32) {
-	e, tx := s.endsOf(&s.flows[id]), &s.tx[id]
-	if e == nil {
+	fs, tx := &s.flows[id], &s.tx[id]
+	if fs.src == nil {
 		tx.gone, tx.canSend = true, false
 		return
 	}
-	tx.gone, tx.canSend = e.src.Done(), e.src.CanSend()
+	tx.gone, tx.canSend = fs.src.Done(), fs.src.CanSend()
 }

@@ -184,7 +184,7 @@ func (s *sim) ndpWake(id int32) {
 	h := int32(fs.f.Src)
 	if src, ok := s.ndpFIFOSource(fs); ok {
 		s.ndpQueueCredits(h, id, src)
-	} else if !fs.ndpReady && s.endsOf(fs).src.CanSend() {
+	} else if !fs.ndpReady && fs.src.CanSend() {
 		fs.ndpReady = true
 		s.ndp.hosts[h].ready.Push(id)
 	}
@@ -199,11 +199,7 @@ func (s *sim) ndpFIFOSource(fs *flowState) (*cc.NDP, bool) {
 	if !s.ndp.fifo {
 		return nil, false
 	}
-	e := s.endsOf(fs)
-	if e == nil {
-		return nil, false
-	}
-	src, ok := e.src.(*cc.NDP)
+	src, ok := fs.src.(*cc.NDP)
 	return src, ok
 }
 
@@ -233,12 +229,12 @@ func (s *sim) ndpSendFIFO(h int32) {
 		}
 		id := q.Pop()
 		s.ndp.flows[id].queued--
-		e := s.endsOf(&s.flows[id])
-		if e == nil {
+		fs := &s.flows[id]
+		if fs.src == nil {
 			continue
 		}
 		now := s.q.Now()
-		seq, size, retx, ok := e.src.Next(now)
+		seq, size, retx, ok := fs.src.Next(now)
 		if !ok {
 			continue
 		}
@@ -258,13 +254,12 @@ func (s *sim) ndpSend(h int32) {
 	for r.Len() > 0 {
 		id := r.Pop()
 		fs := &s.flows[id]
-		e := s.endsOf(fs)
-		if e == nil {
+		if fs.src == nil {
 			continue
 		}
 		now := s.q.Now()
-		seq, size, retx, ok := e.src.Next(now)
-		if fs.ndpReady = e.src.CanSend(); fs.ndpReady {
+		seq, size, retx, ok := fs.src.Next(now)
+		if fs.ndpReady = fs.src.CanSend(); fs.ndpReady {
 			r.Push(id)
 		}
 		if !ok {
@@ -308,7 +303,7 @@ func (s *sim) ndpPull(h int32, flow int32) {
 	for nh.pulls.Len() > 0 {
 		id := nh.pulls.Pop()
 		fs := &s.flows[id]
-		if fs.ends == 0 || fs.done {
+		if fs.sink == nil || fs.done {
 			continue
 		}
 		s.ndpSendPull(h, id)
@@ -325,7 +320,7 @@ func (s *sim) ndpPull(h int32, flow int32) {
 func (s *sim) ndpFlowPull(h int32, id int32) {
 	f := &s.ndp.flows[id]
 	f.armed = false
-	if fs := &s.flows[id]; fs.ends == 0 || fs.done {
+	if fs := &s.flows[id]; fs.sink == nil || fs.done {
 		f.owed = 0
 		return
 	}

@@ -32,12 +32,12 @@ func (s *sim) notifyCircuit(t int, v int32, up bool) {
 	now := s.q.Now()
 	for k, n := 0, l.Len(); k < n; k++ {
 		id := l.Pop()
-		e := s.endsOf(&s.flows[id])
-		if e == nil || e.src.Done() {
+		fs := &s.flows[id]
+		if fs.src == nil || fs.src.Done() {
 			continue
 		}
 		l.Push(id)
-		e.src.OnCircuit(now, up)
+		fs.src.OnCircuit(now, up)
 		s.srcChanged(id)
 	}
 }

@@ -378,13 +378,11 @@ func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
 }
 
 // pulledSize is the size of the next segment pulled flow fs hands out.
-func (s *sim) pulledSize(fs *flowState) int32 { return s.pulledSource(fs).NextSize() }
+func (s *sim) pulledSize(fs *flowState) int32 { return pulledSource(fs).NextSize() }
 
 // pulledSource is pulled flow fs's host side: its ToR asks it for
 // segments (a concrete type, so that the calls inline).
-func (s *sim) pulledSource(fs *flowState) *cc.PulledSource {
-	return s.ends[fs.ends-1].src.(*cc.PulledSource)
-}
+func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSource) }
 
 // takePulled requests the next segment (seq, size) of the head flow of
 // pend[t·n+d] from its host and moves the flow to the tail (round-robin
@@ -395,7 +393,7 @@ func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	f := &ps.dests.get(t, d).pend
 	id := f.Pop()
 	fs := &s.flows[id]
-	src := s.pulledSource(fs)
+	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
 	ps.destBytes.get(t, d).own -= int64(size)
 	if src.Pending() > 0 {

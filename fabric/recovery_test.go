@@ -78,7 +78,7 @@ func TestTimerMovesEarlier(t *testing.T) {
 		t.Fatal(err)
 	}
 	src := &fakeTimerSource{deadline: 100 * rotor.Microsecond}
-	s.flows = append(s.flows, flowState{f: workload.Flow{Src: 0, Dst: 1, Bytes: 1}, ends: s.newEnds(src, nil)})
+	s.flows = append(s.flows, flowState{f: workload.Flow{Src: 0, Dst: 1, Bytes: 1}, src: src})
 	s.tx = append(s.tx, txState{})
 	s.armTimer(0)
 	src.deadline = 40 * rotor.Microsecond

@@ -230,13 +230,12 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 			r.FlowsComplete++
 		}
 		switch {
-		case fs.ends != 0:
-			e := s.endsOf(fs)
-			fr.Received, fr.Reordered = e.sink.Counts()
-			fr.Retransmits, fr.Timeouts = e.src.Counts()
+		case fs.sink != nil:
+			fr.Received, fr.Reordered = fs.sink.Counts()
+			fr.Retransmits, fr.Timeouts = fs.src.Counts()
 		case fs.f.Bytes == 0:
 		default: // retired
-			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts
+			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.counts()
 		}
 		r.Reordered += fr.Reordered
 		r.Retransmits += fr.Retransmits
@@ -267,10 +266,11 @@ func (s *sim) hostBytes(sign int64) {
 	m := &s.m
 	for i := range s.flows {
 		fs := &s.flows[i]
-		got, sent := fs.received, fs.f.Bytes // retired: done
-		if e := s.endsOf(fs); e != nil {
-			got, _ = e.sink.Counts()
-			sent = fs.f.Bytes - e.src.Pending()
+		got, _, _, _ := fs.counts() // retired: done
+		sent := fs.f.Bytes
+		if fs.sink != nil {
+			got, _ = fs.sink.Counts()
+			sent = fs.f.Bytes - fs.src.Pending()
 		}
 		m.tailRx[fs.f.Dst] += sign * got
 		m.tailTx[fs.f.Src] += sign * sent

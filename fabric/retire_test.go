@@ -2,49 +2,59 @@ package fabric
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
 
-// TestRetiredFlowsReuseEnds: a retired flow gives its transport state's
-// slot to the next flow, so the slots a run holds are the most flows
-// running at once, not the flows served. Rounds of `width` flows of
-// 15 kB (about 20 µs each on 10 Gbps) start every 500 µs, each round long
-// finished and acknowledged before the next: the slots must be exactly
-// `width`, every flow done with its bytes received and the counts of its
-// retired sender and receiver kept.
-func TestRetiredFlowsReuseEnds(t *testing.T) {
-	for _, width := range []int{1, 3} {
-		const rounds = 20
-		var fl []workload.Flow
-		for r := range rounds {
-			for k := range width {
-				id := r*width + k
-				fl = append(fl, workload.Flow{ID: id, Src: k, Dst: 4 + (k+r)%4, Bytes: 15_000, Start: rotor.Time(r) * 500 * rotor.Microsecond})
-			}
+// TestRetiredFlowsKeepCounts: a retired flow releases its transport ends
+// and keeps its counts in its timer words. An incast of 6 senders × 40
+// full segments into one host through a 20-packet shared buffer loses
+// packets, so the senders retransmit and time out; every flow must finish,
+// retire (ends released) and report counts that add up to the engine's
+// own byte counters: data bytes injected = flow bytes + retransmits × MSS
+// (all segments full), and a flow received exactly its bytes.
+func TestRetiredFlowsKeepCounts(t *testing.T) {
+	const senders, segs = 6, 40
+	var fl []workload.Flow
+	cfg := lsConfig(2, 1, 8, 1, 10*rotor.Gbps, 10*rotor.Gbps, nil)
+	cfg.defaults()
+	mss := int64(cfg.MSS)
+	for k := range senders {
+		fl = append(fl, workload.Flow{ID: k, Src: 8 + k, Dst: 0, Bytes: segs * mss})
+	}
+	cfg.Flows = &SliceSource{Flows: fl}
+	cfg.Buffer = 20 * rotor.Bytes(cfg.MTU)
+	cfg.SimTime = 200 * rotor.Millisecond
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var retx, timeouts, bytes int64
+	for i, f := range r.Flows {
+		if fs := &s.flows[i]; fs.src != nil || fs.sink != nil {
+			t.Errorf("flow %d kept its transport ends after it finished", f.ID)
 		}
-		cfg := lsConfig(2, 2, 4, 1, 10*rotor.Gbps, 10*rotor.Gbps, fl)
-		s, err := newSimFor(cfg)
-		if err != nil {
-			t.Fatal(err)
+		if !f.Done || f.Received != f.Bytes {
+			t.Errorf("flow %d: done %v, received %d of %d B", f.ID, f.Done, f.Received, f.Bytes)
 		}
-		r, err := s.run()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(s.ends) != width || len(s.freeEnds) != width {
-			t.Errorf("width %d: %d slots for the ends of %d flows (%d free), want %d", width, len(s.ends), len(fl), len(s.freeEnds), width)
-		}
-		for _, f := range r.Flows {
-			if !f.Done || f.Received != f.Bytes || f.Timeouts != 0 {
-				t.Errorf("width %d: flow %d done %v, received %d of %d B, %d timeouts", width, f.ID, f.Done, f.Received, f.Bytes, f.Timeouts)
-			}
-		}
-		for i := range s.flows {
-			if s.flows[i].ends != 0 {
-				t.Errorf("width %d: flow %d did not retire", width, i)
-			}
-		}
+		retx += f.Retransmits
+		timeouts += f.Timeouts
+		bytes += f.Bytes
+	}
+	if r.DroppedData == 0 || timeouts == 0 {
+		t.Fatalf("%d data bytes dropped, %d timeouts: the run tests no recovery", r.DroppedData, timeouts)
+	}
+	if want := bytes + retx*mss; r.InjectedData != want {
+		t.Errorf("data injected %d B, flows' bytes + retransmits × MSS = %d + %d × %d = %d B", r.InjectedData, bytes, retx, mss, want)
+	}
+	t.Logf("%d retransmits, %d timeouts, %d data bytes dropped", retx, timeouts, r.DroppedData)
+	if size := unsafe.Sizeof(flowState{}); size > 136 {
+		t.Errorf("a flow's record takes %d B, more than 136", size)
 	}
 }
