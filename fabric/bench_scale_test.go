@@ -17,8 +17,9 @@ import (
 // (against the schedule's certified θ of `rdcn throughput`, docs table in
 // docs/perf-history.md) and the run's live heap at its end (MB). Opera's
 // default routing.mode = paths keeps a next-hop table of epochs × n² ToR
-// pairs that 1,024 ToRs exceed, so Opera stops at 256 here. Run one size
-// at a time with -benchtime 1x: -bench 'Scale/rotornet-256'.
+// pairs that 1,024 ToRs exceed (refused before the run), so at 1,024 Opera
+// runs with rotorlb, which needs no table. Run one size at a time with
+// -benchtime 1x: -bench 'Scale/rotornet-256$'.
 func BenchmarkScale(b *testing.B) {
 	cases := []struct {
 		name       string
@@ -33,6 +34,7 @@ func BenchmarkScale(b *testing.B) {
 		{"opera-64", 64, "opera", "400us", "paths"},
 		{"opera-128", 128, "opera", "400us", "paths"},
 		{"opera-256", 256, "opera", "400us", "paths"},
+		{"opera-rotorlb-1024", 1024, "opera", "400us", "rotorlb"},
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {

@@ -128,7 +128,7 @@ func (s *sim) sendSyn(id int32) {
 // nothing.
 func (s *sim) synTimer(id int32) {
 	fs := &s.flows[id]
-	if fs.synTimerAt != s.q.Now() {
+	if fs.src == nil || fs.synTimerAt != s.q.Now() { // retired, or disarmed
 		return
 	}
 	fs.synTimerAt = 0
@@ -149,7 +149,7 @@ func (s *sim) handshakeArrive(h, idx int32, p *packet.Packet) {
 		p.Kind, p.Size, p.Flags, p.IntN = packet.SynAck, SynSize, 0, 0
 		s.turnHandshake(p, fs.srcToR)
 		s.sendReply(h, idx)
-	case p.Kind == packet.SynAck && fs.synTimerAt != 0: // the first SYN-ACK
+	case p.Kind == packet.SynAck && fs.src != nil && fs.synTimerAt != 0: // the first SYN-ACK
 		fs.synTimerAt = 0
 		p.Kind, p.Seq, p.Size, p.Flags, p.IntN = packet.Syn, 1, s.cfg.AckSize, 0, 0
 		s.turnHandshake(p, fs.dstToR)

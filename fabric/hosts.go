@@ -40,7 +40,7 @@ func (s *sim) startFlow() {
 		return
 	}
 	id := int32(len(s.flows))
-	s.flows = append(s.flows, flowState{f: f, ideal: s.idealFCT(f), srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
+	s.flows = append(s.flows, flowState{f: f, srcToR: s.torOf(int32(f.Src)), dstToR: s.torOf(int32(f.Dst))})
 	s.tx = append(s.tx, txState{})
 	fs := &s.flows[id]
 	s.pullFlow()
@@ -247,13 +247,10 @@ func (s *sim) armTimer(id int32) {
 // an event superseded by an earlier one (armTimer) does nothing.
 func (s *sim) rto(id int32) {
 	fs := &s.flows[id]
-	if fs.timerAt != s.q.Now() {
+	if fs.src == nil || fs.timerAt != s.q.Now() { // retired, or superseded
 		return
 	}
 	fs.timerAt = 0
-	if fs.src == nil {
-		return
-	}
 	more := fs.src.OnTimeout(s.q.Now())
 	if more && s.ndp.on {
 		s.ndpTimedOut(id)
@@ -339,7 +336,7 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 		s.ndpQueuePull(h, id)
 	}
 	if v&cc.SendHeld != 0 && fs.heldAck != 0 {
-		s.sendReply(h, fs.heldAck-1)
+		s.sendReply(h, int32(fs.heldAck-1))
 		fs.heldAck = 0
 		s.m.heldAcks--
 	}
@@ -350,12 +347,12 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 	}
 	p.DstToR = fs.srcToR // the sink made the reply; the engine routes it
 	if fs.heldAck != 0 { // superseded: this ACK's cumulative point covers it
-		s.pool.Free(fs.heldAck - 1)
+		s.pool.Free(int32(fs.heldAck - 1))
 		fs.heldAck = 0
 		s.m.heldAcks--
 	}
 	if v&cc.Hold != 0 {
-		fs.heldAck = idx + 1
+		fs.heldAck = int64(idx) + 1
 		s.m.heldAcks++
 		s.armAckTimer(id)
 		return
@@ -398,14 +395,14 @@ func (s *sim) armAckTimer(id int32) {
 func (s *sim) delAck(id int32) {
 	fs := &s.flows[id]
 	now := s.q.Now()
-	if fs.ackTimerAt != now {
+	if fs.sink == nil || fs.ackTimerAt != now { // retired, or superseded
 		return
 	}
 	fs.ackTimerAt = 0
-	if fs.sink == nil || fs.heldAck == 0 || !fs.sink.OnAckTimer(now) {
+	if fs.heldAck == 0 || !fs.sink.OnAckTimer(now) {
 		return
 	}
-	s.sendReply(int32(fs.f.Dst), fs.heldAck-1)
+	s.sendReply(int32(fs.f.Dst), int32(fs.heldAck-1))
 	fs.heldAck = 0
 	s.m.heldAcks--
 }
@@ -438,20 +435,21 @@ func (s *sim) replyArrive(h int32, idx int32) {
 	}
 }
 
-// retire frees a finished flow's transport state (keeping its statistics),
-// so memory does not grow with the number of flows served.
+// retire frees a finished flow's transport state, keeping its counts in
+// its timer words (no timer of a finished flow is pending then but stale
+// events, which see src nil), so a finished flow keeps its record only.
 func (s *sim) retire(id int32) {
 	fs := &s.flows[id]
 	if !fs.done || fs.sink == nil || fs.src != nil && !fs.src.Done() {
 		return
 	}
 	if fs.heldAck != 0 { // nothing left for it to acknowledge
-		s.pool.Free(fs.heldAck - 1)
-		fs.heldAck = 0
+		s.pool.Free(int32(fs.heldAck - 1))
 		s.m.heldAcks--
 	}
-	fs.received, fs.reordered = fs.sink.Counts()
-	fs.retx, fs.timeouts = fs.src.Counts()
+	received, reordered := fs.sink.Counts()
+	retx, timeouts := fs.src.Counts()
+	fs.setCounts(received, reordered, retx, timeouts)
 	fs.src, fs.sink = nil, nil
 	s.srcChanged(id)
 }

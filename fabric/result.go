@@ -224,7 +224,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 	r.Flows = make([]FlowResult, len(s.flows))
 	for i := range s.flows {
 		fs := &s.flows[i]
-		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: fs.ideal, MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
+		fr := FlowResult{Flow: fs.f, Done: fs.done, Ideal: s.idealFCT(fs.f), MaxHops: int(fs.maxHops), Pulled: s.pulled(fs)}
 		if fs.done {
 			fr.FCT = fs.finish - fs.f.Start
 			r.FlowsComplete++
@@ -235,7 +235,7 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 			fr.Retransmits, fr.Timeouts = fs.src.Counts()
 		case fs.f.Bytes == 0:
 		default: // retired
-			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.received, fs.reordered, fs.retx, fs.timeouts
+			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.counts()
 		}
 		r.Reordered += fr.Reordered
 		r.Retransmits += fr.Retransmits
@@ -266,7 +266,8 @@ func (s *sim) hostBytes(sign int64) {
 	m := &s.m
 	for i := range s.flows {
 		fs := &s.flows[i]
-		got, sent := fs.received, fs.f.Bytes // retired: done
+		got, _, _, _ := fs.counts() // retired: done
+		sent := fs.f.Bytes
 		if fs.sink != nil {
 			got, _ = fs.sink.Counts()
 			sent = fs.f.Bytes - fs.src.Pending()

@@ -57,28 +57,39 @@ type hostState struct {
 	// more is waiting.
 }
 
+// flowState is a flow's state, kept for the whole run (flows.csv and the
+// summary read it): 136 B, of which its transport's ends and timers are
+// needed only while it runs. When it retires (retire), its ends are
+// released and the four timer words hold its counts instead, so a
+// finished flow costs this record and its txState (16 B).
 type flowState struct {
-	f       workload.Flow
-	src     cc.Source  // the sending end (hosts.go); nil: retired
-	sink    cc.Sink    // the receiving end; nil: retired
-	timerAt rotor.Time // pending timer event time, 0: none
-	// ackTimerAt: pending delayed-ACK event time, 0: none; heldAck: the
-	// packet index + 1 of the ACK the sink holds back, 0: none.
-	ackTimerAt rotor.Time
-	heldAck    int32
-	// synTimerAt: a queued handshake's pending SYN timer, 0: none (open,
-	// failed or no such handshake); syns: the SYNs it sent.
-	synTimerAt rotor.Time
-	syns       uint8
-	finish     rotor.Time // last byte delivered, 0: not yet
-	ideal      rotor.Time
-	srcToR     int32 // racks of the source and destination hosts
-	dstToR     int32
-	maxHops    uint8
-	done       bool
-	ndpReady   bool // in its host's list of NDP flows that may send
-	// set when the flow retires (sender and receiver finished and freed)
-	received, reordered, retx, timeouts int64
+	f      workload.Flow
+	src    cc.Source  // the sending end (hosts.go); nil: retired
+	sink   cc.Sink    // the receiving end; nil: retired
+	finish rotor.Time // last byte delivered, 0: not yet
+	// While the flow runs: timerAt, its pending timer event time;
+	// ackTimerAt, its pending delayed-ACK event time; synTimerAt, a queued
+	// handshake's pending SYN timer (0: none, or open, failed or no such
+	// handshake); heldAck, the packet index + 1 of the ACK its sink holds
+	// back (0: none). Once it retired: its counts (setCounts, counts), so
+	// a handler that may see a retired flow looks at src or sink first.
+	timerAt, ackTimerAt, synTimerAt rotor.Time
+	heldAck                         int64
+	srcToR, dstToR                  int32 // racks of the source and destination hosts
+	syns                            uint8 // the SYNs a queued handshake sent
+	maxHops                         uint8
+	done                            bool
+	ndpReady                        bool // in its host's list of NDP flows that may send
+}
+
+// setCounts keeps a retiring flow's counts in its timer words.
+func (fs *flowState) setCounts(received, reordered, retx, timeouts int64) {
+	fs.timerAt, fs.ackTimerAt, fs.synTimerAt, fs.heldAck = rotor.Time(received), rotor.Time(reordered), rotor.Time(retx), timeouts
+}
+
+// counts is what setCounts kept (zero for a flow of no bytes).
+func (fs *flowState) counts() (received, reordered, retx, timeouts int64) {
+	return int64(fs.timerAt), int64(fs.ackTimerAt), int64(fs.synTimerAt), fs.heldAck
 }
 
 // txState mirrors a windowed flow's source for its host's NIC. It is

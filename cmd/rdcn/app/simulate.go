@@ -249,7 +249,7 @@ func simulate(ctx context.Context, spec *scenario.Spec, stderr io.Writer, force 
 	}
 	cfg := setup.Config
 	cfg.Context = ctx
-	for _, ms := range []rotor.Time{10, 50, 100, 200} {
+	for _, ms := range []rotor.Time{10, 50, 100, 200, 400, 1000} {
 		if at := ms * rotor.Millisecond; at <= cfg.SimTime {
 			cfg.MemoryAt = append(cfg.MemoryAt, at)
 		}
