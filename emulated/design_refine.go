@@ -65,10 +65,18 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 			c.Progress(done, len(todo), *d)
 		}
 	}
+	maxLive := c.maxLiveSolves()
 	for {
+		// The designs under way, then those not yet begun, in design
+		// order, up to maxLive at a time.
 		var live []int
 		for k := range state {
-			if !state[k].finished {
+			if state[k].started && !state[k].finished {
+				live = append(live, k)
+			}
+		}
+		for k := range state {
+			if !state[k].started && len(live) < maxLive {
 				live = append(live, k)
 			}
 		}
@@ -120,6 +128,9 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 				ds := &state[k]
 				if !ds.started {
 					ds.started = true
+					if c.Context != nil && c.Context.Err() != nil {
+						continue // stopped: not begun (Uncertified)
+					}
 					if ds.r, ds.err = c.startSolve(&designs[todo[k]]); ds.r == nil {
 						continue
 					}
@@ -133,6 +144,22 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 	}
 	close(next)
 	wg.Wait()
+}
+
+// liveSolveBytes bounds the memory of the solves under way at once: a
+// solve holds about solveBytesPerPair bytes per ordered pair of ToRs
+// (its graph's capacities, the demand, the arc loads, costs and scratch,
+// the best lengths), so 1,024 ToRs allow ~25 at once. The bound does not
+// depend on GOMAXPROCS, so neither does the answer.
+const (
+	liveSolveBytes    = 1536 << 20
+	solveBytesPerPair = 60
+)
+
+// maxLiveSolves is how many designs may be under way at once (at least
+// one).
+func (c DesignConfig) maxLiveSolves() int {
+	return max(1, liveSolveBytes/(solveBytesPerPair*c.Nodes*c.Nodes))
 }
 
 // startSolve builds the design's schedule and worst-case permutation and
