@@ -332,17 +332,19 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	return err
 }
 
+// writeDesignCSV writes one row per point; status is its design's
+// ("" certified to the gap, cannot-win, stopped, uncertified).
 func writeDesignCSV(w io.Writer, ds *emulated.DesignSpace) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"design", "degree", "period_slots", "slot_ps", "reconf_ps", "theta", "theta_upper",
-		"delay_ps", "buffer_bytes", "feasible", "why", "recommended"})
+		"delay_ps", "buffer_bytes", "feasible", "why", "recommended", "status"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	i64 := func(x int64) string { return strconv.FormatInt(x, 10) }
 	for k, p := range ds.Points {
 		d := ds.Designs[p.Design]
 		cw.Write([]string{d.Name, strconv.Itoa(d.Degree), strconv.Itoa(d.Period), i64(int64(p.Slot)), i64(int64(p.Reconf)),
 			g(p.Theta), g(p.Upper), i64(int64(p.Delay)), i64(int64(p.Buffer)), strconv.FormatBool(p.Feasible), p.Why,
-			strconv.FormatBool(k == ds.Best)})
+			strconv.FormatBool(k == ds.Best), d.Status})
 	}
 	cw.Flush()
 	return cw.Error()
