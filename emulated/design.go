@@ -66,8 +66,9 @@ type DesignConfig struct {
 	Gap  float64 // certified relative gap of every θ (0: DefaultGap)
 	Seed uint64  // seeds the random designs (static, Opera, Mars's shuffle)
 
-	// Progress, when non-nil, is called after each design's engine solve
-	// with that design (its interval filled in); calls are serialised.
+	// Progress, when non-nil, is called as each design's solve ends (at
+	// the gap, as CannotWin, or stopped) with that design, its interval
+	// filled in; calls are serialised.
 	Progress func(done, total int, d Design)
 	// Context, when non-nil, stops the certification early: once it is
 	// done, designs being solved keep the certified interval they have
@@ -275,7 +276,9 @@ func (c DesignConfig) point(i int, d *Design, slot rotor.Time) DesignPoint {
 // Recommend answers the design question: it sweeps every design over
 // every slot, solves the slot ranges of Theorems 18–19, computes each
 // design's certified θ (once, with the engine, for the designs feasible at
-// some slot) and picks the feasible point with the highest certified θ.
+// some slot; refined to the gap only while the design could be
+// recommended, unless RefineAll) and picks the feasible point with the
+// highest certified θ.
 func Recommend(c DesignConfig) (*DesignSpace, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
