@@ -151,10 +151,9 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 // (its graph's capacities, the demand, the arc loads, costs and scratch,
 // the best lengths), so 1,024 ToRs allow ~25 at once. The bound does not
 // depend on GOMAXPROCS, so neither does the answer.
-const (
-	liveSolveBytes    = 1536 << 20
-	solveBytesPerPair = 60
-)
+var liveSolveBytes = 1536 << 20 // a variable for tests
+
+const solveBytesPerPair = 60
 
 // maxLiveSolves is how many designs may be under way at once (at least
 // one).

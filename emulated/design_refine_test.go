@@ -154,3 +154,40 @@ func verifyDesign(t *testing.T, c DesignConfig, d Design) {
 		t.Errorf("%s: %v", d.Name, err)
 	}
 }
+
+// With at most two solves under way at once (the others wait in design
+// order) the n = 32 answer is the same: the three recommendations, and
+// every design refined to the end has the same interval.
+func TestDecidedBoundedLiveSolves(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	c.ReconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
+	free, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int) { liveSolveBytes = b }(liveSolveBytes)
+	liveSolveBytes = 2 * solveBytesPerPair * c.Nodes * c.Nodes
+	if c.maxLiveSolves() != 2 {
+		t.Fatalf("%d solves at once, want 2", c.maxLiveSolves())
+	}
+	bounded, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append([]rotor.Time{-1}, c.ReconfAlternatives...) {
+		a, b := free, bounded
+		if r >= 0 {
+			a, b = free.WithReconf(r), bounded.WithReconf(r)
+		}
+		if a.Reason() != b.Reason() {
+			t.Errorf("Δr %v: two solves at once recommend %q, unbounded %q", r, b.Reason(), a.Reason())
+		}
+	}
+	for i, d := range bounded.Designs {
+		f := free.Designs[i]
+		if d.Status == Certified && f.Status == Certified && (d.Theta0 != f.Theta0 || d.Upper0 != f.Upper0) {
+			t.Errorf("%s: [%v, %v], unbounded [%v, %v]", d.Name, d.Theta0, d.Upper0, f.Theta0, f.Upper0)
+		}
+	}
+}
