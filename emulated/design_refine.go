@@ -19,12 +19,16 @@ import (
 // uninterrupted solve, so its interval, and therefore every
 // recommendation, is the one RefineAll certifies.
 //
-// The solves run in rounds of refineRound iterations on GOMAXPROCS
-// goroutines; the decisions are taken between rounds, in design order,
+// The solves run in rounds on GOMAXPROCS goroutines: a design's first
+// round is firstRound iterations (every design gets a first interval
+// early, which a time limit keeps), each later one refineRound; the
+// decisions are taken between rounds, in design order,
 // from the intervals the round ended with, so the answer does not depend
 // on the number of goroutines or on which design finished first.
 const (
-	// refineRound is the iterations each undecided design runs per round.
+	// firstRound and refineRound are the iterations an undecided design
+	// runs in its first round and in each later one.
+	firstRound  = 1
 	refineRound = 10
 	// decisionSlack: a design is stopped only when its upper bound is
 	// below another's lower bound by this relative margin, so that the
@@ -114,8 +118,9 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 }
 
 // refineRound runs one round: each live design not yet built is built
-// (schedule, graph, worst-case permutation), then every live design runs
-// up to refineRound iterations, on up to GOMAXPROCS goroutines.
+// (schedule, graph, worst-case permutation) and runs firstRound
+// iterations, every other live design up to refineRound, on up to
+// GOMAXPROCS goroutines.
 func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSolve, live []int) {
 	workers := min(runtime.GOMAXPROCS(0), len(live))
 	next := make(chan int)
@@ -126,6 +131,7 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 			defer wg.Done()
 			for k := range next {
 				ds := &state[k]
+				iters := refineRound
 				if !ds.started {
 					ds.started = true
 					if c.Context != nil && c.Context.Err() != nil {
@@ -134,8 +140,9 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 					if ds.r, ds.err = c.startSolve(&designs[todo[k]]); ds.r == nil {
 						continue
 					}
+					iters = firstRound
 				}
-				ds.r.advance(refineRound)
+				ds.r.advance(iters)
 			}
 		}()
 	}
