@@ -5,42 +5,61 @@ import (
 	"os"
 	"testing"
 	"time"
+
+	"github.com/rdcn/rdcn/rotor"
 )
 
 // BenchmarkRecommend is the design question of issue 28 (rdcn tradeoff
 // --tors N --uplinks U --link 400Gbps --buffer 10MB --delay 1ms) with the
-// CLI's gap 1e-2, on GOMAXPROCS goroutines; it reports CPU and wall time
-// per answer. n = 512 and 1,024 run only with RDCN_BENCH_LARGE=1 (hours
-// of CPU today, docs/perf-history.md). Run one with
+// CLI's gap 1e-2 and its 1 µs and 10 µs alternatives, on GOMAXPROCS
+// goroutines, decision-driven as the CLI runs it and, in the -refine-all
+// variants, with every design certified to the gap (--refine-all); it
+// reports CPU and wall time per answer and how many designs were left as
+// CannotWin. n = 512 and 1,024 run only with RDCN_BENCH_LARGE=1 (far
+// beyond 10 minutes of CPU today, docs/perf-history.md). Run one with
 //
 //	go test ./emulated -run '^$' -bench 'Recommend/n128-U8$' -benchtime 1x
 //	RDCN_BENCH_LARGE=1 go test ./emulated -run '^$' -bench 'Recommend/n512-U16$' -benchtime 1x -timeout 0
 func BenchmarkRecommend(b *testing.B) {
 	for _, n := range []int{128, 512, 1024} {
 		for _, u := range []int{8, 16} {
-			b.Run(fmt.Sprintf("n%d-U%d", n, u), func(b *testing.B) {
-				if n > 128 && (testing.Short() || os.Getenv("RDCN_BENCH_LARGE") != "1") {
-					b.Skip("n > 128 takes hours of CPU today; set RDCN_BENCH_LARGE=1")
+			for _, all := range []bool{false, true} {
+				name := fmt.Sprintf("n%d-U%d", n, u)
+				if all {
+					name += "-refine-all"
 				}
-				c := question64
-				c.Nodes, c.Uplinks = n, u
-				cpu0, ok := processCPU()
-				start := time.Now()
-				var ds *DesignSpace
-				var err error
-				for i := 0; i < b.N; i++ {
-					if ds, err = Recommend(c); err != nil {
-						b.Fatal(err)
+				b.Run(name, func(b *testing.B) {
+					if n > 128 && (testing.Short() || os.Getenv("RDCN_BENCH_LARGE") != "1") {
+						b.Skip("n > 128 takes hours of CPU today; set RDCN_BENCH_LARGE=1")
 					}
-				}
-				b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "wall-s/op")
-				if cpu1, ok1 := processCPU(); ok && ok1 {
-					b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
-				}
-				if p, _, found := ds.Recommended(); found {
-					b.ReportMetric(p.Theta, "theta")
-				}
-			})
+					c := question64
+					c.Nodes, c.Uplinks, c.RefineAll = n, u, all
+					c.ReconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
+					cpu0, ok := processCPU()
+					start := time.Now()
+					var ds *DesignSpace
+					var err error
+					for i := 0; i < b.N; i++ {
+						if ds, err = Recommend(c); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(time.Since(start).Seconds()/float64(b.N), "wall-s/op")
+					if cpu1, ok1 := processCPU(); ok && ok1 {
+						b.ReportMetric((cpu1-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+					}
+					if p, _, found := ds.Recommended(); found {
+						b.ReportMetric(p.Theta, "theta")
+					}
+					cannotWin := 0
+					for _, d := range ds.Designs {
+						if d.Status == CannotWin {
+							cannotWin++
+						}
+					}
+					b.ReportMetric(float64(cannotWin), "cannot-win")
+				})
+			}
 		}
 	}
 }

@@ -52,11 +52,23 @@ type DesignConfig struct {
 	// slot (a constant duty cycle) instead.
 	ReconfFraction float64
 
+	// ReconfAlternatives are fixed reconfiguration times whose answers
+	// (WithReconf) the question also decides exactly: a design is refined
+	// while it could be recommended under Reconf/ReconfFraction or under
+	// any of these (the CLI's 1 µs and 10 µs without --reconf).
+	ReconfAlternatives []rotor.Time
+	// RefineAll certifies every design to Gap. Without it a design's
+	// refinement stops as soon as no recommendation can be it (Status
+	// CannotWin: a certified interval wider than the gap); the
+	// recommendations are the same either way.
+	RefineAll bool
+
 	Gap  float64 // certified relative gap of every θ (0: DefaultGap)
 	Seed uint64  // seeds the random designs (static, Opera, Mars's shuffle)
 
-	// Progress, when non-nil, is called after each design's engine solve
-	// with that design (its interval filled in); calls are serialised.
+	// Progress, when non-nil, is called as each design's solve ends (at
+	// the gap, as CannotWin, or stopped) with that design, its interval
+	// filled in; calls are serialised.
 	Progress func(done, total int, d Design)
 	// Context, when non-nil, stops the certification early: once it is
 	// done, designs being solved keep the certified interval they have
@@ -111,8 +123,13 @@ type Design struct {
 	// some does).
 	Infeasible string `json:"infeasible,omitempty"`
 	// Status is Certified, Stopped or Uncertified (a stopped question,
-	// DesignConfig.Context).
+	// DesignConfig.Context), or CannotWin (its refinement stopped once no
+	// recommendation could be it).
 	Status string `json:"status,omitempty"`
+	// Iterations is the number of solver iterations behind Theta0 and
+	// Upper0 (Throughput with MaxPhases = Iterations certifies the same
+	// interval).
+	Iterations int `json:"iterations,omitempty"`
 }
 
 // DesignPoint is one design at one slot length.
@@ -156,6 +173,11 @@ func (c DesignConfig) Validate() error {
 		return fmt.Errorf("reconf: fraction of the slot must be in [0, 1), got %v", c.ReconfFraction)
 	case c.ReconfFraction > 0 && c.Reconf > 0:
 		return errors.New("reconf: give a fixed time or a fraction of the slot, not both")
+	}
+	for _, r := range c.ReconfAlternatives {
+		if r < 0 {
+			return fmt.Errorf("reconf: alternative %v must not be negative", r)
+		}
 	}
 	for _, s := range c.Slots {
 		if s <= 0 || s > rotor.MaxCycle {
@@ -254,7 +276,9 @@ func (c DesignConfig) point(i int, d *Design, slot rotor.Time) DesignPoint {
 // Recommend answers the design question: it sweeps every design over
 // every slot, solves the slot ranges of Theorems 18–19, computes each
 // design's certified θ (once, with the engine, for the designs feasible at
-// some slot) and picks the feasible point with the highest certified θ.
+// some slot; refined to the gap only while the design could be
+// recommended, unless RefineAll) and picks the feasible point with the
+// highest certified θ.
 func Recommend(c DesignConfig) (*DesignSpace, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -267,7 +291,11 @@ func Recommend(c DesignConfig) (*DesignSpace, error) {
 	}
 	ds := &DesignSpace{Config: c, Designs: c.Designs(), Best: -1}
 	todo := ds.markInfeasible()
-	if err := c.certifyAll(ds.Designs, todo); err != nil {
+	certify := c.certifyDecided
+	if c.RefineAll {
+		certify = c.certifyAll
+	}
+	if err := certify(ds.Designs, todo); err != nil {
 		return nil, err
 	}
 	ds.evaluate()
@@ -359,7 +387,7 @@ func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 				s, err := c.schedule(d)
 				if err != nil { // e.g. no connected Opera draw for small U
 					d.Infeasible = "no schedule: " + err.Error()
-				} else if d.Theta0, d.Upper0, d.Status, err = c.certify(s); err != nil {
+				} else if d.Theta0, d.Upper0, d.Iterations, d.Status, err = c.certify(s); err != nil {
 					errs[k] = fmt.Errorf("%s: %w", d.Name, err)
 				}
 				if c.Progress != nil {
@@ -387,26 +415,26 @@ func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 // certify returns the engine's certified interval on the schedule's
 // worst-case permutation, and its Status (Stopped when c.Context ended
 // the solve early).
-func (c DesignConfig) certify(s *rotor.Schedule) (lo, hi float64, status string, err error) {
+func (c DesignConfig) certify(s *rotor.Schedule) (lo, hi float64, iters int, status string, err error) {
 	g, err := FromSchedule(s, c.Link)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, 0, "", err
 	}
 	worst, err := WorstCaseDemand(g)
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, 0, "", err
 	}
 	if c.Context != nil && c.Context.Err() != nil { // stopped while building: no first certificate
-		return 0, 0, Uncertified, nil
+		return 0, 0, 0, Uncertified, nil
 	}
 	r, err := Throughput(g, worst, &Options{Gap: c.Gap, Context: c.Context})
 	if err != nil {
-		return 0, 0, "", err
+		return 0, 0, 0, "", err
 	}
 	if r.Interrupted {
 		status = Stopped
 	}
-	return r.Lower, r.Upper, status, nil
+	return r.Lower, r.Upper, r.Iterations, status, nil
 }
 
 // Unfinished names the designs a stopped question left uncertified and

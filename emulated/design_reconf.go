@@ -56,7 +56,11 @@ func (ds *DesignSpace) evaluate() {
 // the duty cycle, and Δr changes no design's buffer or delay limit, so a
 // design feasible at some slot under it is feasible at that slot here
 // and has its θ. It gives what Recommend with Reconf = Δr gives, without
-// certifying again, and leaves ds unchanged.
+// certifying again, and leaves ds unchanged. Without RefineAll this holds
+// for the times in ReconfAlternatives (the designs that could win under
+// them were refined); under another Δr the answer is the best of the
+// certified intervals, where a design stopped as CannotWin may be less
+// refined than Recommend with that Δr would leave it.
 func (ds *DesignSpace) WithReconf(reconf rotor.Time) *DesignSpace {
 	c := ds.Config
 	c.Reconf, c.ReconfFraction, c.Progress, c.Context = reconf, 0, nil, nil

@@ -12,11 +12,12 @@ import (
 // TestWithReconfIsRecommend: the answer under a fixed Δr derived from the
 // default (Δr = Δ/10) answer is the one Recommend gives when asked with
 // that Δr, which certifies every design again: the same designs, points
-// and recommendation, for Δr = 1 µs and 10 µs (at 10 µs the slots up to
+// and recommendation (every design refined to the gap, so that both
+// certify the same intervals), for Δr = 1 µs and 10 µs (at 10 µs the slots up to
 // 10 µs are infeasible, and the answer changes).
 func TestWithReconfIsRecommend(t *testing.T) {
 	c := DesignConfig{Nodes: 16, Uplinks: 2, Link: 400 * rotor.Gbps, Buffer: 20 * rotor.MB, Delay: 850 * rotor.Microsecond,
-		ReconfFraction: DefaultReconfFraction, Gap: 1e-3, Seed: 3}
+		ReconfFraction: DefaultReconfFraction, Gap: 1e-3, Seed: 3, RefineAll: true}
 	ds, err := Recommend(c)
 	if err != nil {
 		t.Fatal(err)

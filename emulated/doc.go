@@ -41,6 +41,11 @@
 // meets B and L, certifies its θ once (the duty cycle 1 − Δr/Δ scales it
 // exactly) and picks the feasible (design, slot) with the highest
 // certified θ. Without a fixed Reconf, Δr is ReconfFraction of each slot.
+// The designs are refined in rounds, each only while it could still be
+// recommended under Δr or any of ReconfAlternatives (branch and bound
+// over designs; the others keep a certified, wider interval, Status
+// CannotWin); RefineAll certifies every one to the gap, with the same
+// recommendations.
 //
 // Units: capacities and flows are in multiples of the link rate c; times
 // are rotor.Time picoseconds, buffers bytes.

@@ -161,20 +161,90 @@ func prepare(g *Graph, d demand.Matrix, raw bool) (demand.Matrix, error) {
 // commodity re-enters its source), with a certificate: Flow routes Lower·D
 // and Lengths proves θ ≤ Upper. It stops once (Upper−Lower)/Upper ≤ opt.Gap.
 func Throughput(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
+	r, err := newRoundSolve(g, d, opt)
+	if err != nil {
+		return nil, err
+	}
+	r.advance(r.maxIter)
+	return r.result(), nil
+}
+
+// roundSolve is a Throughput solve that runs in rounds of iterations:
+// advance(k) then advance(m) gives the same iterates, and so the same
+// Result, as one advance(k+m) (Recommend refines its designs this way).
+type roundSolve struct {
+	s       *pathSolver // nil: a disconnected pair, θ = 0 at once
+	st      *solveState
+	dn      [][]float64
+	maxIter int // Options.MaxPhases
+}
+
+// newRoundSolve validates and hose-normalises d as Throughput does; no
+// iteration has run yet.
+func newRoundSolve(g *Graph, d demand.Matrix, opt *Options) (*roundSolve, error) {
 	o, dn, err := solverInput(g, d, opt)
 	if err != nil {
 		return nil, err
 	}
-	var res *Result
+	r := &roundSolve{dn: dn, maxIter: o.MaxPhases}
 	if connected(g, dn) {
-		res = throughputPaths(g, dn, &o)
-	} else {
-		res = zeroResult(g.N)
+		r.s = newPathSolver(g, dn)
+		r.s.ctx, r.s.progress = o.Context, o.Progress
+		r.st = r.s.newSolveState(o.Gap)
 	}
-	res.Demand = dn
+	return r, nil
+}
+
+// advance runs up to k more iterations (fewer when the gap is met or the
+// context stops the solve).
+func (r *roundSolve) advance(k int) {
+	if r.s != nil && !r.done() {
+		r.s.run(r.st, min(r.maxIter, r.st.iters+k))
+	}
+}
+
+// done reports whether the solve has ended: gap met, stalled, stopped by
+// the context or at Options.MaxPhases.
+func (r *roundSolve) done() bool {
+	return r.s == nil || r.st.finished || r.st.interrupted || r.st.iters >= r.maxIter
+}
+
+// interrupted reports whether the context stopped the solve before its gap.
+func (r *roundSolve) interrupted() bool {
+	return r.s != nil && r.st.interrupted
+}
+
+// iterations is the number of iterations run so far.
+func (r *roundSolve) iterations() int {
+	if r.s == nil {
+		return 0
+	}
+	return r.st.iters
+}
+
+// interval is the certified interval so far ([0, +Inf) before the first
+// iteration); result's may differ from it in the last bits (it sums the
+// flow anew).
+func (r *roundSolve) interval() (lower, upper float64) {
+	if r.s == nil {
+		return 0, 0
+	}
+	return r.st.interval()
+}
+
+// result packs the certificate so far; the solve cannot advance after it.
+func (r *roundSolve) result() *Result {
+	var res *Result
+	if r.s != nil {
+		res = r.s.certificate(r.st)
+		r.s = nil
+	} else {
+		res = zeroResult(len(r.dn))
+	}
+	res.Demand = r.dn
 	res.Routing = "any"
 	res.Solver = "fptas"
-	return res, nil
+	return res
 }
 
 // solverInput fills opt's defaults (a nil opt: all of them), checks the

@@ -743,6 +743,34 @@ func (s *pathSolver) snapshot(dst []pathFlow) []pathFlow {
 	return dst
 }
 
+// solveState is the continuation between iterations: a solve can pause
+// after any whole iteration and resume with the same iterates as one run
+// (the design question refines its designs in rounds this way).
+type solveState struct {
+	gap     float64
+	flows   []pathFlow // best flow snapshot, congestion lam
+	lam     float64
+	lengths []float64 // best lengths, bound upper
+	upper   float64
+	iters   int
+
+	kappa                 float64
+	prevEq, bestEq        float64
+	bestEqIter            int
+	stallGap              float64
+	stallIter             int
+	initial               bool
+	lpNext, lpCalls       int
+	finished, interrupted bool // gap met (or stalled); stopped by the context
+}
+
+// newSolveState is a solve toward the certified gap, not yet started.
+func (s *pathSolver) newSolveState(gap float64) *solveState {
+	return &solveState{gap: gap, lengths: make([]float64, s.n*s.n), lam: math.Inf(1), upper: math.Inf(1),
+		kappa: 4, prevEq: math.Inf(1), bestEq: math.Inf(1), stallGap: math.Inf(1), initial: true,
+		lpNext: restrictedLPAfter}
+}
+
 // solve runs the continuation until the certified gap is at most gap or
 // maxIter outer iterations have passed. It returns the best flow snapshot
 // with its congestion, the best lengths with their bound, and the number
@@ -752,22 +780,23 @@ func (s *pathSolver) snapshot(dst []pathFlow) []pathFlow {
 // returns the best certificate of the completed iterations (interrupted is
 // true); a partial pass of trees is discarded, never mixed into the bound.
 func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam float64, lengths []float64, upper float64, iters int, interrupted bool) {
+	st := s.newSolveState(gap)
+	s.run(st, maxIter)
+	return st.flows, st.lam, st.lengths, st.upper, st.iters, st.interrupted
+}
+
+// run continues st until its gap is met, the context stops it, or
+// maxIter outer iterations have passed in all (then it can be resumed).
+func (s *pathSolver) run(st *solveState, maxIter int) {
 	n := s.n
-	lengths = make([]float64, n*n)
-	lam, upper = math.Inf(1), math.Inf(1)
-	// Start: unit lengths per capacity, every commodity on its shortest path.
-	for a, c := range s.cap {
-		if c > 0 {
-			s.l[a] = 1 / c
+	if st.initial {
+		// Start: unit lengths per capacity, every commodity on its shortest path.
+		for a, c := range s.cap {
+			if c > 0 {
+				s.l[a] = 1 / c
+			}
 		}
 	}
-	kappa := 4.0
-	prevEq, stalled := math.Inf(1), false
-	stallGap, stallIter := math.Inf(1), 0
-	bestEq, bestEqIter := math.Inf(1), 0
-	initial := true
-	lpNext, lpCalls := restrictedLPAfter, 0
-	sweepWork, treeWork := 0, 0
 	const (
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
 		minSweeps = 5
@@ -776,16 +805,16 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 	if workers == 0 {
 		workers = s.parallelTrees()
 	}
-	for iters < maxIter {
-		iters++
-		s.compact(flows)
+	for !st.finished && !st.interrupted && st.iters < maxIter {
+		st.iters++
+		s.compact(st.flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
 		if s.family != nil {
 			s.family.update(s.g, s.l)
 		}
 		complete := s.treePass(workers, func(i int) bool {
-			if !initial && s.stopped() {
+			if !st.initial && s.stopped() {
 				return false
 			}
 			for k := s.first[i]; k < s.first[i+1]; k++ {
@@ -797,7 +826,7 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 				} else {
 					p = s.addTreePath(int(k), -1, t)
 				}
-				if initial {
+				if st.initial {
 					s.x[p] = s.dem[k]
 					for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 						s.load[a] += s.dem[k]
@@ -811,9 +840,11 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 			return true
 		})
 		if !complete {
-			return flows, lam, lengths, upper, iters - 1, true
+			st.iters--
+			st.interrupted = true
+			return
 		}
-		treeWork = len(s.srcs) * n * n
+		treeWork := len(s.srcs) * n * n
 		if !s.dense {
 			treeWork = len(s.srcs) * (s.g.Arcs() + n) * 4
 		}
@@ -824,57 +855,61 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 				work += s.load[a] * s.l[a]
 			}
 		}
-		if ub := vol / alpha; ub < upper {
-			upper = ub
-			copy(lengths, s.l)
+		if ub := vol / alpha; ub < st.upper {
+			st.upper = ub
+			copy(st.lengths, s.l)
 		}
 		cong := s.congestion()
-		if cong < lam {
-			lam = cong
-			flows = s.snapshot(flows)
+		if cong < st.lam {
+			st.lam = cong
+			st.flows = s.snapshot(st.flows)
 		}
-		if initial {
-			initial = false
-			s.beta = kappa / cong
-			s.lift = kappa
+		if st.initial {
+			st.initial = false
+			s.beta = st.kappa / cong
+			s.lift = st.kappa
 			s.setLengths()
-			iters--
+			st.iters--
 			continue
 		}
-		g := relGap(1/lam, upper)
+		g := relGap(1/st.lam, st.upper)
 		if s.progress != nil {
-			up := outwardUpper(1/lam, upper)
-			s.progress(Progress{Iteration: iters, Lower: 1 / lam, Upper: up, Gap: relGap(1/lam, up)})
+			up := outwardUpper(1/st.lam, st.upper)
+			s.progress(Progress{Iteration: st.iters, Lower: 1 / st.lam, Upper: up, Gap: relGap(1/st.lam, up)})
 		}
-		if g <= gap {
-			break
+		if g <= st.gap {
+			st.finished = true
+			return
 		}
 		if s.stopped() {
-			return flows, lam, lengths, upper, iters, true
+			st.interrupted = true
+			return
 		}
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
-		if s.family == nil && iters >= lpNext && g <= lpCallGap*gap && iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			f, l := s.restrictedFlow(upper, gap)
-			lpNext = math.MaxInt
-			if l < lam {
+		if s.family == nil && st.iters >= st.lpNext && g <= lpCallGap*st.gap && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
+			f, l := s.restrictedFlow(st.upper, st.gap)
+			st.lpNext = math.MaxInt
+			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
 				// after one that lifted the bound by a quarter gap.
-				if lpCalls++; lpCalls < lpMaxCalls && 1/l >= (1+gap/4)/lam {
-					lpNext = 2 * iters
+				if st.lpCalls++; st.lpCalls < lpMaxCalls && 1/l >= (1+st.gap/4)/st.lam {
+					st.lpNext = 2 * st.iters
 				}
-				lam, flows = l, f
+				st.lam, st.flows = l, f
 			}
-			if relGap(1/lam, upper) <= gap {
-				break
+			if relGap(1/st.lam, st.upper) <= st.gap {
+				st.finished = true
+				return
 			}
 		}
 		// Floating point ends the progress somewhere below 1e-7: stop when
 		// the certified gap has not improved by 1% in 1000 iterations.
-		if g < 0.99*stallGap {
-			stallGap, stallIter = g, iters
-		} else if iters-stallIter >= 1000 {
-			break
+		if g < 0.99*st.stallGap {
+			st.stallGap, st.stallIter = g, st.iters
+		} else if st.iters-st.stallIter >= 1000 {
+			st.finished = true
+			return
 		}
 		// Raise β once the paths are near equilibrium for this β: the
 		// Wardrop error (1 − A/W) is small next to the smoothing error
@@ -884,35 +919,35 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		// Sweeps stall on strongly coupled instances: when the Wardrop
 		// error fell by less than a fifth since the last iteration at this
 		// β, a coupled Newton step follows the sweeps.
-		stalled = eq > 0.8*prevEq
-		prevEq = eq
+		stalled := eq > 0.8*st.prevEq
+		st.prevEq = eq
 		// The sweeps may level off at eq ≈ sm/4 (both scale like 1/κ):
 		// raise β also when eq < sm/2 has not improved by 5% in 100
 		// iterations.
-		if eq < 0.95*bestEq {
-			bestEq, bestEqIter = eq, iters
+		if eq < 0.95*st.bestEq {
+			st.bestEq, st.bestEqIter = eq, st.iters
 		}
-		if sm > gap/4 && (eq < sm/4 || (eq < sm/2 && iters-bestEqIter >= 100)) {
-			bestEq, bestEqIter = math.Inf(1), iters
-			prevEq = math.Inf(1)
-			kappa *= 2
+		if sm > st.gap/4 && (eq < sm/4 || (eq < sm/2 && st.iters-st.bestEqIter >= 100)) {
+			st.bestEq, st.bestEqIter = math.Inf(1), st.iters
+			st.prevEq = math.Inf(1)
+			st.kappa *= 2
 		}
-		s.beta = kappa / cong
-		s.lift = kappa
+		s.beta = st.kappa / cong
+		s.lift = st.kappa
 		s.setLengths()
 		// Gradient-projection sweeps over the path sets: at least
 		// minSweeps (sweeps are cheap next to trees on sparse graphs), then
 		// until they cost about as much as the trees.
-		sweeps := 0
+		sweeps, sweepWork := 0, 0
 		for {
 			sweepWork = 0
 			for k := range s.active {
 				sweepWork += s.equilibrate(k)
 			}
 			sweeps++
-			if c := s.congestion(); c < lam {
-				lam = c
-				flows = s.snapshot(flows)
+			if c := s.congestion(); c < st.lam {
+				st.lam = c
+				st.flows = s.snapshot(st.flows)
 			}
 			if s.stopped() || sweeps >= minSweeps && (sweeps >= 50 || sweeps*sweepWork*sweepCost >= treeWork) {
 				break
@@ -920,43 +955,52 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 		}
 		if stalled && !s.stopped() {
 			s.coupledStep(2 * (treeWork + sweeps*sweepWork*sweepCost))
-			if c := s.congestion(); c < lam {
-				lam = c
-				flows = s.snapshot(flows)
+			if c := s.congestion(); c < st.lam {
+				st.lam = c
+				st.flows = s.snapshot(st.flows)
 			}
 		}
 	}
-	return flows, lam, lengths, upper, iters, false
-}
-
-// throughputPaths runs the path solver and packs its certificate.
-func throughputPaths(g *Graph, d [][]float64, o *Options) *Result {
-	return throughputFamily(g, d, o, nil)
 }
 
 // throughputFamily runs the path solver on the paths of family (nil: any
 // path) and packs its certificate.
 func throughputFamily(g *Graph, d [][]float64, o *Options, family *firstHops) *Result {
-	n := g.N
 	s := newPathSolver(g, d)
 	if family != nil {
 		s.family, s.workers = family, 1 // its trees are a few sums per pair
 	}
 	s.ctx, s.progress = o.Context, o.Progress
-	flows, _, lengths, upper, iters, stopped := s.solve(o.Gap, o.MaxPhases)
-	res := &Result{Lengths: lengths, Upper: upper, Iterations: iters, Interrupted: stopped}
+	st := s.newSolveState(o.Gap)
+	s.run(st, o.MaxPhases)
+	return s.certificate(st)
+}
+
+// interval is the certified interval of st so far (lower ≤ θ* ≤ upper,
+// upper rounded outward); [0, +Inf) before the first iteration.
+func (st *solveState) interval() (lower, upper float64) {
+	if math.IsInf(st.lam, 1) {
+		return 0, math.Inf(1)
+	}
+	return 1 / st.lam, outwardUpper(1/st.lam, st.upper)
+}
+
+// certificate packs st's best flow and lengths into a Result. It reuses
+// the solver's loads, so the solve cannot continue after it.
+func (s *pathSolver) certificate(st *solveState) *Result {
+	res := &Result{Lengths: st.lengths, Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
 	clear(s.load)
-	for _, pf := range flows {
+	for _, pf := range st.flows {
 		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
 			s.load[a] += pf.x
 		}
 	}
 	lam := s.congestion()
-	res.Flow = make([]SourceFlow, n)
+	res.Flow = make([]SourceFlow, s.n)
 	if lam > 0 {
 		res.Lower = 1 / lam
-		s.packFlows(res.Flow, flows, lam)
+		s.packFlows(res.Flow, st.flows, lam)
 	}
 	res.Theta = res.Lower
 	res.Upper = outwardUpper(res.Lower, res.Upper)

@@ -36,7 +36,10 @@ func runDesignSpace(c *cli.Context) error {
 		if cfg.Reconf, err = rotor.ParseTime(c.String("reconf")); err != nil {
 			return asInput("reconf", err)
 		}
+	} else {
+		cfg.ReconfAlternatives = reconfAlternatives
 	}
+	cfg.RefineAll = c.Bool("refine-all")
 	if c.IsSet("slots") {
 		if cfg.Slots, err = parseSlots(c.String("slots")); err != nil {
 			return err
@@ -70,10 +73,8 @@ func runDesignSpace(c *cli.Context) error {
 		}
 	}
 	var alt []*emulated.DesignSpace // the answer under other reconfiguration times
-	if !c.IsSet("reconf") {
-		for _, r := range reconfAlternatives {
-			alt = append(alt, ds.WithReconf(r))
-		}
+	for _, r := range cfg.ReconfAlternatives {
+		alt = append(alt, ds.WithReconf(r))
 	}
 	err = writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
@@ -130,12 +131,19 @@ func designRows(f *os.File) func(done, total int, d emulated.Design) {
 			row = fmt.Sprintf("%-10s %s", d.Name, d.Infeasible)
 		case d.Status == emulated.Stopped:
 			row += " (stopped: wider than the gap)"
+		case d.Status == emulated.CannotWin:
+			row += " (" + cannotWin(d) + ")"
 		case d.Status == emulated.Uncertified:
 			row = fmt.Sprintf("%-10s not certified (stopped before its solve)", d.Name)
 		}
 		fmt.Fprintf(f, "%s  [%d/%d, %.1fs]\n", row, done, total, time.Since(start).Seconds())
 		_ = bar.Set(done)
 	}
+}
+
+// cannotWin is a CannotWin design's mark: where its refinement stopped.
+func cannotWin(d emulated.Design) string {
+	return fmt.Sprintf("cannot win: stopped at gap %.1e", (d.Upper0-d.Theta0)/d.Upper0)
 }
 
 // reconfAlternatives are the fixed reconfiguration times the design
@@ -251,7 +259,11 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		if d.Theta0 > 0 {
 			theta = fmt.Sprintf("%.4f", d.Theta0)
 		}
-		if d.Status != emulated.Certified { // a stopped question
+		switch d.Status {
+		case emulated.Certified:
+		case emulated.CannotWin:
+			theta += " (" + cannotWin(d) + ")"
+		default: // a stopped question
 			theta += " (" + d.Status + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%s\t%s\t\n", d.Name, d.Degree, d.Period, theta,
@@ -260,7 +272,14 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, "\ncertified θ per slot (buffer, delay, reconf: the limit the design breaks there; * recommended)")
+	legend := "buffer, delay, reconf: the limit the design breaks there; * recommended"
+	for _, d := range ds.Designs {
+		if d.Status == emulated.CannotWin {
+			legend += "; ~ cannot win: lower end of a wider certified interval"
+			break
+		}
+	}
+	fmt.Fprintf(w, "\ncertified θ per slot (%s)\n", legend)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprint(tw, "design\t")
 	for _, s := range c.Slots {
@@ -275,6 +294,9 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 			cell := p.Why
 			if p.Feasible {
 				cell = fmt.Sprintf("%.4f", p.Theta)
+				if d.Status == emulated.CannotWin {
+					cell += "~"
+				}
 			}
 			if k == ds.Best {
 				cell = "*" + cell
@@ -310,17 +332,19 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	return err
 }
 
+// writeDesignCSV writes one row per point; status is its design's
+// ("" certified to the gap, cannot-win, stopped, uncertified).
 func writeDesignCSV(w io.Writer, ds *emulated.DesignSpace) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"design", "degree", "period_slots", "slot_ps", "reconf_ps", "theta", "theta_upper",
-		"delay_ps", "buffer_bytes", "feasible", "why", "recommended"})
+		"delay_ps", "buffer_bytes", "feasible", "why", "recommended", "status"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	i64 := func(x int64) string { return strconv.FormatInt(x, 10) }
 	for k, p := range ds.Points {
 		d := ds.Designs[p.Design]
 		cw.Write([]string{d.Name, strconv.Itoa(d.Degree), strconv.Itoa(d.Period), i64(int64(p.Slot)), i64(int64(p.Reconf)),
 			g(p.Theta), g(p.Upper), i64(int64(p.Delay)), i64(int64(p.Buffer)), strconv.FormatBool(p.Feasible), p.Why,
-			strconv.FormatBool(k == ds.Best)})
+			strconv.FormatBool(k == ds.Best), d.Status})
 	}
 	cw.Flush()
 	return cw.Error()

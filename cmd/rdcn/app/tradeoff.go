@@ -22,7 +22,7 @@ func tradeoffCommand() *cli.Command {
 		Name:  "tradeoff",
 		Usage: "which design and slot length give the highest certified throughput within a buffer and a delay; or the Table 7.1 tradeoff at one slot",
 		UsageText: "rdcn tradeoff --tors N --uplinks U [--link C] [--buffer B] [--delay L] [--slots 1us,2us,…] [--reconf Δr]\n" +
-			"   [--gap 1e-2] [--seed S] [--format text|json|csv] [-o FILE]\n" +
+			"   [--gap 1e-2] [--refine-all] [--seed S] [--time-limit D] [--format text|json|csv] [-o FILE]\n" +
 			"rdcn tradeoff --tors N --uplinks U [--slot Δ] [--reconf Δr] [--buffer B] [--delay L] [--degrees 2,4,8,…] [--exact=false]\n" +
 			"   [--gap 1e-3] [--seed S] [--format text|json|csv] [-o FILE] [--plot FILE.svg|png]\n\n" +
 			"example (the design question): rdcn tradeoff --tors 64 --uplinks 8 --link 400Gbps --buffer 10MB --delay 1ms\n" +
@@ -33,6 +33,9 @@ func tradeoffCommand() *cli.Command {
 			"meets --buffer (per-ToR need U·c·Γ·Δ at θ = 1/ARL; c·d·Δ for Mars) and --delay (ARD = ARL·Γ·Δ, VLB),\n" +
 			"certifies each design's θ on its worst-case permutation with the engine (any routing, duty cycle\n" +
 			"1 − Δr/Δ included) and recommends the feasible (design, slot) with the highest certified θ.\n" +
+			"A design is refined to --gap only while it could be recommended (under the assumed Δr and, without\n" +
+			"--reconf, under 1 µs and 10 µs); the others keep a certified, wider interval marked cannot win. The\n" +
+			"recommendations are those of --refine-all, which certifies every design to the gap.\n" +
 			"--reconf fixes Δr (slots not longer are infeasible); without it Δr = Δ/10 at every slot.\n" +
 			"On a terminal each design's row is printed as its certification finishes. Ctrl-C or --time-limit\n" +
 			"stops it and prints the best recommendation so far, naming the designs not certified (designs being\n" +
@@ -56,6 +59,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw throughput against degree into `FILE` (.svg or .png)"},
+			&cli.BoolFlag{Name: "refine-all", Usage: "design question: certify every design to --gap (by default a design's refinement stops once no recommendation, under the assumed Δr or the 1 µs and 10 µs lines, can be it: its row says cannot win)"},
 			&cli.DurationFlag{Name: "time-limit", Usage: "design question: stop certifying after `DURATION` (e.g. 90s, 10m) and print the best recommendation so far, naming the designs not certified (exit status 3; Ctrl-C prints the same and exits 130)"},
 		),
 		Action: runTradeoff,
@@ -82,6 +86,9 @@ func runTradeoff(c *cli.Context) error {
 	}
 	if c.IsSet("slots") {
 		return badInput("slots", "sweeps the design question; leave out --slot, --degrees, --plot and --exact (the one-slot table)")
+	}
+	if c.IsSet("refine-all") {
+		return badInput("refine-all", "refines the design question; leave out --slot, --degrees, --plot and --exact (the one-slot table)")
 	}
 	cfg := emulated.TradeoffConfig{
 		Nodes: c.Int("tors"), Uplinks: c.Int("uplinks"),

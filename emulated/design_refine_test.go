@@ -1,0 +1,193 @@
+package emulated
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/rdcn/rdcn/mars"
+	"github.com/rdcn/rdcn/rotor"
+)
+
+// A solve run in rounds (advance 1, 2, 3, … iterations at a time) is the
+// uninterrupted Throughput: the same interval, iterations, flow and
+// lengths, bit for bit.
+func TestRoundSolveResumes(t *testing.T) {
+	s, err := mars.Schedule(mars.Config{Nodes: 32, Uplinks: 4, Degree: 20, Slot: 100 * rotor.Microsecond}, rand.New(rand.NewPCG(1, 0)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustGraph(t, s)
+	worst, err := WorstCaseDemand(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Throughput(g, worst, &Options{Gap: 1e-2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := newRoundSolve(g, worst, &Options{Gap: 1e-2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := 0
+	for k := 1; !r.done(); k++ {
+		r.advance(k)
+		rounds++
+		if lo, hi := r.interval(); !(lo > 0 && lo <= hi) {
+			t.Fatalf("round %d: interval [%v, %v]", rounds, lo, hi)
+		}
+	}
+	got := r.result()
+	if rounds < 3 || want.Iterations < 10 {
+		t.Fatalf("%d rounds, %d iterations: too few to test resuming", rounds, want.Iterations)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("in rounds vs one run (-one +rounds):\n%s", diff)
+	}
+}
+
+// Decision-driven refinement against RefineAll at n = 32 (U = 4) and
+// n = 64 (U = 8), with the CLI's 1 µs and 10 µs alternatives:
+//   - the three recommendations are word for word those of RefineAll;
+//   - a design refined to the end has RefineAll's interval bit for bit;
+//   - a design stopped as CannotWin has a certified interval (a solve of
+//     that many iterations reproduces it and Verify accepts its flow and
+//     lengths; at n = 32 for every design), which overlaps RefineAll's,
+//     is wider than the gap, and whose upper end × duty cycle is below
+//     the recommended θ at every feasible slot of every scenario;
+//   - at least one design is stopped so.
+func TestDecidedMatchesRefineAll(t *testing.T) {
+	for _, tc := range []struct {
+		n, u   int
+		verify bool
+	}{{32, 4, true}, {64, 8, false}} {
+		t.Run(fmt.Sprintf("n%d", tc.n), func(t *testing.T) { decidedMatchesRefineAll(t, tc.n, tc.u, tc.verify) })
+	}
+}
+
+func decidedMatchesRefineAll(t *testing.T, n, u int, verify bool) {
+	if n > 32 && testing.Short() {
+		t.Skip("two n = 64 design questions (~15 s of CPU)")
+	}
+	c := question64
+	c.Nodes, c.Uplinks = n, u
+	c.ReconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
+	decided, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.RefineAll = true
+	all, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answers := []struct{ got, want *DesignSpace }{{decided, all}}
+	for _, r := range c.ReconfAlternatives {
+		answers = append(answers, struct{ got, want *DesignSpace }{decided.WithReconf(r), all.WithReconf(r)})
+	}
+	for _, a := range answers {
+		if a.got.Reason() != a.want.Reason() || a.got.Best != a.want.Best {
+			t.Errorf("n = %d: recommended %q, RefineAll %q", n, a.got.Reason(), a.want.Reason())
+		}
+	}
+	stopped := 0
+	for i, d := range decided.Designs {
+		ref := all.Designs[i]
+		switch d.Status {
+		case Certified:
+			if d.Theta0 != ref.Theta0 || d.Upper0 != ref.Upper0 || d.Iterations != ref.Iterations {
+				t.Errorf("n = %d %s: [%v, %v] after %d iterations, RefineAll [%v, %v] after %d", n, d.Name,
+					d.Theta0, d.Upper0, d.Iterations, ref.Theta0, ref.Upper0, ref.Iterations)
+			}
+		case CannotWin:
+			stopped++
+			if d.Theta0 > ref.Upper0 || ref.Theta0 > d.Upper0 || !(d.Theta0 > 0) {
+				t.Errorf("n = %d %s: [%v, %v] and RefineAll's [%v, %v] are disjoint", n, d.Name, d.Theta0, d.Upper0, ref.Theta0, ref.Upper0)
+			}
+			if relGap(d.Theta0, d.Upper0) <= c.Gap {
+				t.Errorf("n = %d %s: stopped at gap %v, within the target", n, d.Name, relGap(d.Theta0, d.Upper0))
+			}
+			for _, a := range answers {
+				best := a.got.Points[a.got.Best].Theta
+				for _, p := range a.got.Points {
+					if p.Design == i && p.Feasible && p.Upper >= best {
+						t.Errorf("n = %d %s at %v (Δr %v): θ ≤ %v could reach the recommended %v", n, d.Name, p.Slot, p.Reconf, p.Upper, best)
+					}
+				}
+			}
+		default:
+			t.Errorf("n = %d %s: status %q", n, d.Name, d.Status)
+		}
+		if verify && d.Infeasible == "" {
+			verifyDesign(t, c, d)
+		}
+	}
+	if stopped == 0 {
+		t.Errorf("n = %d: no design was stopped", n)
+	}
+}
+
+// verifyDesign re-solves design d for d.Iterations iterations and checks
+// that it certifies d's interval exactly and that Verify accepts it.
+func verifyDesign(t *testing.T, c DesignConfig, d Design) {
+	t.Helper()
+	s, err := c.schedule(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := mustGraph(t, s)
+	worst, err := WorstCaseDemand(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Throughput(g, worst, &Options{Gap: c.Gap, MaxPhases: d.Iterations})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Lower != d.Theta0 || r.Upper != d.Upper0 {
+		t.Errorf("%s: [%v, %v], a solve of %d iterations [%v, %v]", d.Name, d.Theta0, d.Upper0, d.Iterations, r.Lower, r.Upper)
+	}
+	if err := Verify(g, r.Demand, r); err != nil {
+		t.Errorf("%s: %v", d.Name, err)
+	}
+}
+
+// With at most two solves under way at once (the others wait in design
+// order) the n = 32 answer is the same: the three recommendations, and
+// every design refined to the end has the same interval.
+func TestDecidedBoundedLiveSolves(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	c.ReconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
+	free, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(b int) { liveSolveBytes = b }(liveSolveBytes)
+	liveSolveBytes = 2 * solveBytesPerPair * c.Nodes * c.Nodes
+	if c.maxLiveSolves() != 2 {
+		t.Fatalf("%d solves at once, want 2", c.maxLiveSolves())
+	}
+	bounded, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range append([]rotor.Time{-1}, c.ReconfAlternatives...) {
+		a, b := free, bounded
+		if r >= 0 {
+			a, b = free.WithReconf(r), bounded.WithReconf(r)
+		}
+		if a.Reason() != b.Reason() {
+			t.Errorf("Δr %v: two solves at once recommend %q, unbounded %q", r, b.Reason(), a.Reason())
+		}
+	}
+	for i, d := range bounded.Designs {
+		f := free.Designs[i]
+		if d.Status == Certified && f.Status == Certified && (d.Theta0 != f.Theta0 || d.Upper0 != f.Upper0) {
+			t.Errorf("%s: [%v, %v], unbounded [%v, %v]", d.Name, d.Theta0, d.Upper0, f.Theta0, f.Upper0)
+		}
+	}
+}
