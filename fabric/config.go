@@ -169,6 +169,9 @@ type Config struct {
 	// NDPNIC is how an NDP sender's NIC orders its flows' data packets
 	// (ndp.go): NDPNICTurns (default) or NDPNICFIFO.
 	NDPNIC string
+	// NDPBulkNIC is where a pulled bulk packet waits at its host's NIC
+	// under NDP (pull.go, ndp.go): NDPBulkFCFS (default) or NDPBulkLast.
+	NDPBulkNIC string
 	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
 	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
 	// NDPPortsOperaSim, each port's private data queue in bytes.
@@ -265,6 +268,7 @@ const (
 	DefaultNDPDark        = NDPDarkTrim    // transport.ndp_dark
 	DefaultNDPPullPacing  = NDPPaceHost    // transport.ndp_pull_pacing
 	DefaultNDPNIC         = NDPNICTurns    // transport.ndp_nic
+	DefaultNDPBulkNIC     = NDPBulkFCFS    // transport.ndp_bulk_nic
 	DefaultNDPPorts       = NDPPortsShared // transport.ndp_ports
 	// NDPHeaderWeight is opera-sim's CompositeQueue service: 10 headers
 	// for each data packet while both wait (its _ratio_high 640 B of
@@ -288,6 +292,13 @@ const (
 const (
 	NDPNICTurns = "turns" // the flows with credit take turns, one packet each
 	NDPNICFIFO  = "fifo"  // each credit queues its packet at once, first come first served, retransmissions first (opera-sim)
+)
+
+// transport.ndp_bulk_nic: a pulled bulk packet at its host's NIC, beside
+// NDP's packets.
+const (
+	NDPBulkFCFS = "fcfs" // the ToR's pull takes the NIC first come, first served with the host's NDP packets
+	NDPBulkLast = "last" // the ToR pulls from a host only while no NDP packet waits at its NIC (opera-sim's NIC serves RotorLB's queue last)
 )
 
 // transport.ndp_ports: the NDP port model of a rotor ToR.
@@ -342,6 +353,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPPorts == "" {
 		c.NDPPorts = DefaultNDPPorts
+	}
+	if c.NDPBulkNIC == "" {
+		c.NDPBulkNIC = DefaultNDPBulkNIC
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -544,6 +558,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO {
 		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns or fifo)", c.NDPNIC)
+	}
+	if c.NDPBulkNIC != NDPBulkFCFS && c.NDPBulkNIC != NDPBulkLast {
+		return cfgErr("transport.ndp_bulk_nic", "unknown choice %q (want %s or %s)", c.NDPBulkNIC, NDPBulkFCFS, NDPBulkLast)
 	}
 	if err := c.validateNDPPorts(); err != nil {
 		return err

@@ -108,10 +108,16 @@ func (s *sim) hostSend(h int32) {
 	}
 	if hs.acks.Len() > 0 {
 		s.transmit(h, hs.acks.Pop(), noFlow)
+		if s.ndp.bulkLast {
+			s.ndpDoorbell(h)
+		}
 		return
 	}
 	if s.ndp.on {
 		s.ndpSend(h)
+		if s.ndp.bulkLast {
+			s.ndpDoorbell(h)
+		}
 		return
 	}
 	var wake rotor.Time

@@ -73,6 +73,12 @@ import (
 //     of new data), as opera-sim's NIC queue does: a new flow's first
 //     window then waits behind the other flows' windows.
 //     Nothing heard for transport.min_rto re-sends what is unacknowledged.
+//   - With paths, a ToR's pull of a bulk packet takes its host's NIC
+//     first come, first served with NDP's packets (transport.ndp_bulk_nic
+//     = fcfs), or, with last, only while no NDP packet waits there: a
+//     host that held a pull back rings its ToR's doorbell when its NDP
+//     packets have left (ndpDoorbell), as opera-sim's NIC serves
+//     RotorLB's queue after its NDP queues.
 //
 // With routing.mode paths, bulk flows (≥ routing.bulk) are host-buffered
 // and pulled over RotorLB exactly as with transport pull (pull.go); the
@@ -95,6 +101,7 @@ type ndpState struct {
 	perFlow  bool // transport.ndp_pull_pacing = flow
 	fifo     bool // transport.ndp_nic = fifo
 	trimDark bool // transport.ndp_dark = trim
+	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
 	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
 	// CompositeQueue; portRand draws whether a full data queue trims its
 	// last packet (½) or the arrival, and trimmedLast counts the former.
@@ -145,6 +152,9 @@ type ndpHost struct {
 	// the credits came; retx holds those given while the flow had a
 	// retransmission queued.
 	fresh, retx des.FIFO
+	// deferred: its ToR did not pull a bulk packet from it because an
+	// NDP packet waited at its NIC (ndp_bulk_nic = last; ndpDoorbell).
+	deferred bool
 }
 
 // waiting reports whether a flow of the host may have a data packet to
@@ -160,6 +170,7 @@ func (s *sim) initNDP() error {
 	nd.perFlow = s.cfg.NDPPullPacing == NDPPaceFlow
 	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
 	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
+	nd.bulkLast = s.cfg.NDPBulkNIC == NDPBulkLast && s.pulling
 	if s.cfg.NDPPorts == NDPPortsOperaSim {
 		nd.private = true
 		nd.portRand = rand.New(rand.NewPCG(s.cfg.Seed, 0xc0b05e))
@@ -190,6 +201,32 @@ func (s *sim) ndpWake(id int32) {
 	}
 	if !s.hosts[h].busy {
 		s.hostSend(h)
+	}
+}
+
+// ndpHoldsNIC reports whether an NDP packet, data or control, waits at
+// host h's NIC: with ndp_bulk_nic = last its ToR pulls no bulk packet
+// from h then (inTime), as opera-sim's NIC serves RotorLB's queue only
+// when its NDP queues are empty.
+func (s *sim) ndpHoldsNIC(h int32) bool {
+	return s.hosts[h].acks.Len() > 0 || s.ndp.hosts[h].waiting()
+}
+
+// ndpDoorbell lets host h's ToR pull from h again, for its circuits up
+// now, once no NDP packet waits at h's NIC, if it held back a pull while
+// one did (ndp_bulk_nic = last). The pulled packet follows the NDP
+// packet on the wire.
+func (s *sim) ndpDoorbell(h int32) {
+	nh := &s.ndp.hosts[h]
+	if !nh.deferred || s.ndpHoldsNIC(h) {
+		return
+	}
+	nh.deferred = false
+	t := int(s.torOf(h))
+	for sw := 0; sw < s.U; sw++ {
+		if v := s.peer[t*s.U+sw]; v != rotor.Idle {
+			s.fill(t, int(v), s.sw[sw].dayAt, s.sw[sw].nightAt)
+		}
 	}
 }
 

@@ -371,8 +371,14 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 }
 
 // inTime reports whether a packet host h is asked for now reaches its ToR
-// and crosses a circuit (free from ready on) before night.
+// and crosses a circuit (free from ready on) before night; with
+// transport.ndp_bulk_nic = last, false while an NDP packet waits at h's
+// NIC.
 func (s *sim) inTime(h int32, ready, night rotor.Time) bool {
+	if s.ndp.bulkLast && s.ndpHoldsNIC(h) { // NDP's packets go first (ndp_bulk_nic = last)
+		s.ndp.hosts[h].deferred = true
+		return false
+	}
 	arrive := max(s.q.Now()+s.cfg.HostDelay, s.ports.freeAt[s.ports.nic(h)]) + s.serMTU[linkHost] + s.cfg.HostDelay
 	return max(arrive, ready)+s.serMTU[linkCircuit] <= night
 }

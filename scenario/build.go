@@ -92,6 +92,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPDark:            s.values["transport.ndp_dark"],
 		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
 		NDPNIC:             s.values["transport.ndp_nic"],
+		NDPBulkNIC:         s.values["transport.ndp_bulk_nic"],
 		NDPPorts:           s.values["transport.ndp_ports"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
