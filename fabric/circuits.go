@@ -192,6 +192,7 @@ func (s *sim) startUplink(t, sw int) {
 		s.settle(t) // the policy's dequeue hook sees the buffer
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 		nh = int32(tr.NextHop(q))
+		tr.PrefetchVOQ(int(v)) // this uplink's next packet
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is
