@@ -164,11 +164,11 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
-	if s.pulling {
-		if h := s.pull.hops.get(t, int(v)); h != nil {
-			w = &h.waiting
+	if ps := &s.pull; s.pulling {
+		if ps.waitBits[t*ps.words+int(v)>>6]>>(v&63)&1 != 0 { // a non-empty list
+			w = &ps.hops.get(t, int(v)).waiting
 		}
-		if s.pull.relay {
+		if ps.relay && ps.storedAt[t] > 0 {
 			// The fill at the end of this event looks at the stored packet
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
