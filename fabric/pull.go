@@ -68,12 +68,12 @@ type pullState struct {
 	depth       int // packets staged per next hop
 	latency     rotor.Time
 	relay       bool
-	offerAll    bool  // RotorLB offers all of a ToR's backlog, not only its excess
-	stored      int64 // bytes relayed packets stored at hosts
+	offerAll    bool    // RotorLB offers all of a ToR's backlog, not only its excess
+	stored      int64   // bytes relayed packets stored at hosts
 	storedAt    []int32 // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
 	storedPeak  int32   // the most any storedAt reached (tests)
 	noShortcut  bool    // tests: fill always looks at the pair's lists (mayPull answers true)
-	skipped     int64 // stored-packet offers not scheduled: no circuit up then
+	skipped     int64   // stored-packet offers not scheduled: no circuit up then
 }
 
 func (s *sim) initPull() {
@@ -152,7 +152,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		return // most calls on an NDP run: t has no pulled flow and stores nothing
 	}
 	now := s.q.Now()
-	var w *des.Ring[pulledPkt] // created with the first packet staged
+	var w *des.Ring[pulledPkt]                       // created with the first packet staged
 	if ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 != 0 { // a non-empty list (an empty one stages as none)
 		w = &ps.hops.get(t, v).waiting
 	}
