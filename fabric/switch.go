@@ -171,7 +171,6 @@ func (s *sim) sendHostPort(g int32) {
 	s.settle(t)
 	pe := &pt.peer[g]
 	idx := tr.Dequeue(now, q, tr.HostPort(h), s.rates[linkHost])
-	tr.PrefetchHead(q) // the port's next turn
 	ser := s.ser(linkHost, s.pool.At(idx).Size)
 	s.q.Schedule(now+ser+pe.delay, pe.ev, pe.target, idx)
 }

@@ -978,13 +978,6 @@ func (t *ToR) PrefetchVOQ(v int) {
 	}
 }
 
-// PrefetchHead starts loading the packet at the head of queue q, if any.
-func (t *ToR) PrefetchHead(q QueueID) {
-	if f := &t.sw.q[q]; f.Len() > 0 {
-		t.pool.Prefetch(f.Head().h)
-	}
-}
-
 // AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
 // relay over any circuit).
 func (t *ToR) AnyLocal() bool {
