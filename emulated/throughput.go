@@ -214,14 +214,6 @@ func (r *roundSolve) interrupted() bool {
 	return r.s != nil && r.st.interrupted
 }
 
-// iterations is the number of iterations run so far.
-func (r *roundSolve) iterations() int {
-	if r.s == nil {
-		return 0
-	}
-	return r.st.iters
-}
-
 // interval is the certified interval so far ([0, +Inf) before the first
 // iteration); result's may differ from it in the last bits (it sums the
 // flow anew).

@@ -105,8 +105,8 @@ func BenchmarkEarliestTable(b *testing.B) {
 
 // BenchmarkPerfConfig runs the configuration files of testdata/perf as
 // `rdcn simulate --config` does (opera-ndp is a-opera.toml with
-// transport.kind = ndp, the opera-sim NDP comparison); one op is one
-// whole 100 ms run. Run with -benchtime 1x.
+// transport.kind = ndp; a-opera-operasim is the documented opera-sim NDP
+// comparison); one op is one whole 100 ms run. Run with -benchtime 1x.
 func BenchmarkPerfConfig(b *testing.B) {
 	for _, c := range []struct {
 		name, file string
@@ -114,6 +114,8 @@ func BenchmarkPerfConfig(b *testing.B) {
 	}{
 		{"a-opera-ndp", "a-opera.toml", []string{"transport.kind=ndp"}},
 		{"a-opera-ndp-20ms", "a-opera.toml", []string{"transport.kind=ndp", "run.sim_time=20ms"}},
+		{"a-opera-operasim", "a-opera-operasim.toml", nil},
+		{"a-opera-operasim-30ms", "a-opera-operasim.toml", []string{"run.sim_time=30ms"}},
 		{"a-opera", "a-opera.toml", nil},
 		{"a-rotornet", "a-rotornet.toml", nil},
 		{"b-rotornet", "b-rotornet.toml", nil},

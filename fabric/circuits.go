@@ -164,11 +164,17 @@ func (s *sim) startUplink(t, sw int) {
 	}
 	tr := s.tors[t]
 	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
-	if s.pulling {
-		if h := s.pull.hops.get(t, int(v)); h != nil {
-			w = &h.waiting
+	if ps := &s.pull; s.pulling {
+		// On an NDP run most departures are NDP packets and most pairs
+		// have no pulled packet waiting: waitBits (a small table) says
+		// whether to read the pair's list, a cold line. A pull-transport
+		// run, whose lists are rarely empty, reads it at once.
+		if !s.ndp.on || ps.waitBits[t*ps.words+int(v)>>6]>>(v&63)&1 != 0 {
+			if h := ps.hops.get(t, int(v)); h != nil {
+				w = &h.waiting
+			}
 		}
-		if s.pull.relay {
+		if ps.relay && ps.storedAt[t] > 0 {
 			// The fill at the end of this event looks at the stored packet
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
@@ -192,6 +198,7 @@ func (s *sim) startUplink(t, sw int) {
 		s.settle(t) // the policy's dequeue hook sees the buffer
 		idx = tr.Dequeue(now, q, sw, s.rates[linkCircuit])
 		nh = int32(tr.NextHop(q))
+		tr.PrefetchVOQ(int(v)) // this uplink's next packet
 	case w != nil && w.Len() > 0:
 		e := w.Head()
 		if e.ready > now { // not at the ToR yet: come back when it is

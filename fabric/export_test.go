@@ -64,3 +64,10 @@ func (s *sim) HostPushOuts() int64 { return s.m.hostPushOuts }
 func (s *sim) Rerouted() (moved, lost, marks, drained int64) {
 	return s.m.rerouted, s.m.rerouteLost, s.m.rerouteMarks, s.m.rerouteDrained
 }
+
+// NoFillShortcut makes fill look at a pair's pull lists every time, as
+// before mayPull (the outputs must not change).
+func (s *sim) NoFillShortcut() { s.pull.noShortcut = true }
+
+// StoredPeak is the most relayed packets one ToR's hosts stored at once.
+func (s *sim) StoredPeak() int32 { return s.pull.storedPeak }

@@ -206,6 +206,15 @@ func (s *sim) checkConservation(full bool) {
 					return
 				}
 			}
+			if ps.storedAt == nil {
+				continue
+			}
+			stored := 0
+			ps.dests.each(t, func(_ int, pd *pullDest) { stored += pd.store.Len() })
+			if int(ps.storedAt[t]) != stored {
+				s.fail("ToR %d: its hosts store %d relayed packets, but storedAt counts %d", t, stored, ps.storedAt[t])
+				return
+			}
 		}
 	}
 	if got := m.injectedPkts - m.deliveredPkts - m.droppedPkts; got != live {

@@ -68,9 +68,12 @@ type pullState struct {
 	depth       int // packets staged per next hop
 	latency     rotor.Time
 	relay       bool
-	offerAll    bool  // RotorLB offers all of a ToR's backlog, not only its excess
-	stored      int64 // bytes relayed packets stored at hosts
-	skipped     int64 // stored-packet offers not scheduled: no circuit up then
+	offerAll    bool    // RotorLB offers all of a ToR's backlog, not only its excess
+	stored      int64   // bytes relayed packets stored at hosts
+	skipped     int64   // stored-packet offers not scheduled: no circuit up then
+	storedAt    []int32 // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
+	storedPeak  int32   // the most any storedAt reached (tests)
+	noShortcut  bool    // tests: fill always looks at the pair's lists (mayPull answers true)
 }
 
 func (s *sim) initPull() {
@@ -103,6 +106,7 @@ func (s *sim) initPull() {
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
 		ps.hostRR = make([]int32, n)
+		ps.storedAt = make([]int32, n)
 	}
 	// A pull takes ps.latency: that many circuit packet times must be
 	// staged to keep the uplink busy, plus slack for the host NIC.
@@ -144,10 +148,20 @@ func (s *sim) fillUp(t, d int) {
 // or when a packet requested now could not leave before the night.
 func (s *sim) fill(t, v int, day, night rotor.Time) {
 	ps := &s.pull
+	// On an NDP run (opera-sim's Opera mode) most calls come after an NDP
+	// packet's departure, for a ToR with no pulled flow and nothing
+	// stored (78 % of them on a-opera-operasim's first 30 ms), and most
+	// pairs have no waiting list: two small tables answer without reading
+	// the pair's lists. On a pull-transport run they rarely would.
+	if s.ndp.on && !s.mayPull(t) {
+		return
+	}
 	now := s.q.Now()
 	var w *des.Ring[pulledPkt] // created with the first packet staged
-	if h := ps.hops.get(t, v); h != nil {
-		w = &h.waiting
+	if !s.ndp.on || ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 != 0 {
+		if h := ps.hops.get(t, v); h != nil {
+			w = &h.waiting
+		}
 	}
 	pkt := s.serMTU[linkCircuit]
 	first := max(now+ps.latency, day) // the earliest a packet requested now is at the ToR
@@ -171,6 +185,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 					return
 				}
 				st.Pop()
+				ps.storedAt[t]--
 				if st.Len() > 0 {
 					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
 				} else {
@@ -207,6 +222,23 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		s.m.injectedData += int64(size)
 		w = s.wait(w, t, v, pulledPkt{idx: idx, size: size, ready: at})
 	}
+}
+
+// mayPull reports whether ToR t has something fill could stage: a pulled
+// flow with bytes not yet requested (bits) or a stored relayed packet. It
+// reads two small per-ToR tables, where fill's own look would read the
+// pair's lists.
+func (s *sim) mayPull(t int) bool {
+	ps := &s.pull
+	if ps.noShortcut || ps.relay && ps.storedAt[t] > 0 {
+		return true
+	}
+	for _, b := range ps.bits[t*ps.words : (t+1)*ps.words] {
+		if b != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // wait files packet e, which reaches ToR t at e.ready, among the packets
@@ -613,6 +645,9 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 		*last = at
 	}
 	ps.stored += int64(p.Size)
+	if ps.storedAt[v]++; ps.storedAt[v] > ps.storedPeak {
+		ps.storedPeak = ps.storedAt[v]
+	}
 	if s.upTo(v, x)|s.nextTo(v, x) == 0 {
 		return // no circuit v→x now or in a switch's next slot
 	}

@@ -962,6 +962,22 @@ func (t *ToR) sendable(q QueueID, v int, budget int64, gate Gate) bool {
 	return int64(e.size()) <= budget && (gate == nil || gate.Pass(v, t.pool.At(e.h)))
 }
 
+// PrefetchVOQ starts loading the packets at the heads of the VOQs toward
+// v (a dense ToR's; a sparse one does nothing): what the uplink serving v
+// sends next, one packet time from now. A packet that waited in a VOQ is
+// cold, and the uplink's free event gets no prefetch from the event loop.
+func (t *ToR) PrefetchVOQ(v int) {
+	if !t.dense {
+		return
+	}
+	q := t.sw.q[t.voqBase+int32(v)*t.nq:][:t.nq]
+	for c := range q {
+		if q[c].Len() > 0 {
+			t.pool.Prefetch(q[c].Head().h)
+		}
+	}
+}
+
 // AnyLocal reports whether any VOQ holds Local traffic (which RotorLB may
 // relay over any circuit).
 func (t *ToR) AnyLocal() bool {

@@ -90,6 +90,42 @@ func TestPool(t *testing.T) {
 	}
 }
 
+// TestPoolSlabs grows a pool past smallChunks, where it allocates slabs
+// of slabChunks chunks (advised to huge pages): every item keeps its
+// value and its address, items do not overlap, and the capacity grows a
+// chunk at a time up to smallChunks, then a slab at a time.
+func TestPoolSlabs(t *testing.T) {
+	var p Pool[[8]int64] // 64 bytes, as a packet
+	n := (smallChunks+2*slabChunks)*chunkSize + 3
+	ptrs := make([]*[8]int64, n)
+	for i := range n {
+		j := p.Alloc()
+		if int(j) != i {
+			t.Fatalf("alloc %d returned index %d", i, j)
+		}
+		ptrs[i] = p.At(j)
+		for k := range ptrs[i] {
+			ptrs[i][k] = int64(i)
+		}
+		switch c := p.Capacity() / chunkSize; {
+		case i < smallChunks*chunkSize && c != i/chunkSize+1:
+			t.Fatalf("after %d items: %d chunks, want %d", i+1, c, i/chunkSize+1)
+		case i >= smallChunks*chunkSize && (c-smallChunks)%slabChunks != 0:
+			t.Fatalf("after %d items: %d chunks, not %d plus whole slabs of %d", i+1, c, smallChunks, slabChunks)
+		}
+	}
+	for i := range n {
+		if ptrs[i] != p.At(int32(i)) {
+			t.Fatalf("item %d moved", i)
+		}
+		for k, x := range ptrs[i] {
+			if x != int64(i) {
+				t.Fatalf("item %d word %d holds %d: items overlap", i, k, x)
+			}
+		}
+	}
+}
+
 func TestFIFO(t *testing.T) {
 	var f FIFO
 	var model []int32

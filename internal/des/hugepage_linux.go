@@ -1,0 +1,14 @@
+package des
+
+import (
+	"syscall"
+	"unsafe"
+)
+
+// hugePages asks the kernel to back [p, p+n) with transparent huge pages
+// (THP in madvise mode, the default of many distributions, gives them
+// only to ranges that ask). The advice is a hint: an error (no THP) is
+// ignored, and nothing the simulation computes depends on it.
+func hugePages(p unsafe.Pointer, n uintptr) {
+	_ = syscall.Madvise(unsafe.Slice((*byte)(p), n), syscall.MADV_HUGEPAGE)
+}

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package des
+
+import "unsafe"
+
+func hugePages(p unsafe.Pointer, n uintptr) {}
