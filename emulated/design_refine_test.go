@@ -19,11 +19,7 @@ func TestRoundSolveResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustGraph(t, s)
-	worst, err := WorstCaseDemand(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, worst := worstCase(t, s)
 	want, err := Throughput(g, worst, &Options{Gap: 1e-2})
 	if err != nil {
 		t.Fatal(err)
@@ -138,11 +134,7 @@ func verifyDesign(t *testing.T, c DesignConfig, d Design) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustGraph(t, s)
-	worst, err := WorstCaseDemand(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, worst := worstCase(t, s)
 	r, err := Throughput(g, worst, &Options{Gap: c.Gap, MaxPhases: d.Iterations})
 	if err != nil {
 		t.Fatal(err)

@@ -34,12 +34,19 @@ func marsWorstCase(t testing.TB, c DesignConfig, degree int) (Design, *Graph, de
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustGraph(t, sched)
+	g, w := worstCase(t, sched)
+	return d, g, w
+}
+
+// worstCase is s's emulated graph and its worst-case permutation.
+func worstCase(t testing.TB, s *rotor.Schedule) (*Graph, demand.Matrix) {
+	t.Helper()
+	g := mustGraph(t, s)
 	w, err := WorstCaseDemand(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d, g, w
+	return g, w
 }
 
 // within reports whether want lies in the certified interval [Lower, Upper]
