@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -367,43 +366,29 @@ func (c DesignConfig) schedule(d *Design) (*rotor.Schedule, error) {
 // in design order is returned.
 func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 	errs := make([]error, len(todo))
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	var (
 		mu   sync.Mutex
 		done int
-		wg   sync.WaitGroup
 	)
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				d := &designs[todo[k]]
-				if c.Context != nil && c.Context.Err() != nil {
-					d.Status = Uncertified
-					continue
-				}
-				s, err := c.schedule(d)
-				if err != nil { // e.g. no connected Opera draw for small U
-					d.Infeasible = "no schedule: " + err.Error()
-				} else if d.Theta0, d.Upper0, d.Iterations, d.Status, err = c.certify(s); err != nil {
-					errs[k] = fmt.Errorf("%s: %w", d.Name, err)
-				}
-				if c.Progress != nil {
-					mu.Lock()
-					done++
-					c.Progress(done, len(todo), *d)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for k := range todo {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+	parallelFor(len(todo), func(k int) {
+		d := &designs[todo[k]]
+		if c.Context != nil && c.Context.Err() != nil {
+			d.Status = Uncertified
+			return
+		}
+		s, err := c.schedule(d)
+		if err != nil { // e.g. no connected Opera draw for small U
+			d.Infeasible = "no schedule: " + err.Error()
+		} else if d.Theta0, d.Upper0, d.Iterations, d.Status, err = c.certify(s); err != nil {
+			errs[k] = fmt.Errorf("%s: %w", d.Name, err)
+		}
+		if c.Progress != nil {
+			mu.Lock()
+			done++
+			c.Progress(done, len(todo), *d)
+			mu.Unlock()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err
