@@ -58,8 +58,10 @@ type DesignConfig struct {
 	ReconfAlternatives []rotor.Time
 	// RefineAll certifies every design to Gap. Without it a design's
 	// refinement stops as soon as no recommendation can be it (Status
-	// CannotWin: a certified interval wider than the gap); the
-	// recommendations are the same either way.
+	// CannotWin) or every recommendation it could be is settled within
+	// the gap (Status Settled), with a certified interval wider than the
+	// gap; the recommended designs and slots are the same either way
+	// unless two designs lie within the gap of each other.
 	RefineAll bool
 
 	Gap  float64 // certified relative gap of every θ (0: DefaultGap)
@@ -122,8 +124,9 @@ type Design struct {
 	// some does).
 	Infeasible string `json:"infeasible,omitempty"`
 	// Status is Certified, Stopped or Uncertified (a stopped question,
-	// DesignConfig.Context), or CannotWin (its refinement stopped once no
-	// recommendation could be it).
+	// DesignConfig.Context), CannotWin (its refinement stopped once no
+	// recommendation could be it) or Settled (stopped once every
+	// recommendation it could be was settled within the gap).
 	Status string `json:"status,omitempty"`
 	// Iterations is the number of solver iterations behind Theta0 and
 	// Upper0 (Throughput with MaxPhases = Iterations certifies the same
