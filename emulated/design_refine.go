@@ -17,24 +17,27 @@ import (
 //     CannotWin).
 //   - A scenario is settled once its leader (the design with the highest
 //     certified point) is within the gap of every other design's upper
-//     bound: leader's lower bound ≥ (1 − Gap) × every other feasible
-//     point's upper bound. No design's θ* can then beat the recommended
-//     point by more than the gap, which is what a certificate at the gap
-//     promises, so that scenario needs no more refinement. A design needed
-//     by no unsettled scenario stops (Status Settled, or CannotWin when no
-//     scenario could pick it at all).
+//     bound and within leaderGap gaps of its own: leader's lower bound ≥
+//     (1 − Gap) × every other feasible point's upper bound and
+//     ≥ (1 − leaderGap·Gap) × its own. No design's θ* can then beat the
+//     recommended point by more than the gap, which is what a certificate
+//     at the gap promises, so that scenario needs no more refinement. A
+//     design needed by no unsettled scenario stops (Status Settled, or
+//     CannotWin when no scenario could pick it at all).
 //
 // Refined to the gap, every design's lower bound is within the gap of its
 // upper bound, so every scenario is settled then: the rule stops no later
 // than RefineAll. When two designs' θ* lie within the gap of each other
 // (mars-40 and mars-16 under a 1 µs switch at n = 128), the one whose
 // certified lower bound is higher when the scenario settles is
-// recommended; RefineAll compares their lower bounds at the gap instead,
-// and both are the leader's certified θ within the gap of the best.
+// recommended; RefineAll compares their lower bounds at the gap instead
+// and may name the other.
 //
 // The solves run in rounds on GOMAXPROCS goroutines: a design's first
 // round is firstRound iterations (every design gets a first interval
-// early, which a time limit keeps), each later one refineRound; the
+// early, which a time limit keeps), each later one refineRound, and only
+// the designs in focus run (best first: per unsettled scenario the
+// unfinished design with the highest upper bound, and the leader); the
 // decisions are taken between rounds, in design order,
 // from the intervals the round ended with, so the answer does not depend
 // on the number of goroutines or on which design finished first.
