@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -59,8 +58,10 @@ type DesignConfig struct {
 	ReconfAlternatives []rotor.Time
 	// RefineAll certifies every design to Gap. Without it a design's
 	// refinement stops as soon as no recommendation can be it (Status
-	// CannotWin: a certified interval wider than the gap); the
-	// recommendations are the same either way.
+	// CannotWin) or every recommendation it could be is settled within
+	// the gap (Status Settled), with a certified interval wider than the
+	// gap; the recommended designs and slots are the same either way
+	// unless two designs lie within the gap of each other.
 	RefineAll bool
 
 	Gap  float64 // certified relative gap of every θ (0: DefaultGap)
@@ -123,8 +124,9 @@ type Design struct {
 	// some does).
 	Infeasible string `json:"infeasible,omitempty"`
 	// Status is Certified, Stopped or Uncertified (a stopped question,
-	// DesignConfig.Context), or CannotWin (its refinement stopped once no
-	// recommendation could be it).
+	// DesignConfig.Context), CannotWin (its refinement stopped once no
+	// recommendation could be it) or Settled (stopped once every
+	// recommendation it could be was settled within the gap).
 	Status string `json:"status,omitempty"`
 	// Iterations is the number of solver iterations behind Theta0 and
 	// Upper0 (Throughput with MaxPhases = Iterations certifies the same
@@ -367,43 +369,29 @@ func (c DesignConfig) schedule(d *Design) (*rotor.Schedule, error) {
 // in design order is returned.
 func (c DesignConfig) certifyAll(designs []Design, todo []int) error {
 	errs := make([]error, len(todo))
-	workers := min(runtime.GOMAXPROCS(0), len(todo))
 	var (
 		mu   sync.Mutex
 		done int
-		wg   sync.WaitGroup
 	)
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				d := &designs[todo[k]]
-				if c.Context != nil && c.Context.Err() != nil {
-					d.Status = Uncertified
-					continue
-				}
-				s, err := c.schedule(d)
-				if err != nil { // e.g. no connected Opera draw for small U
-					d.Infeasible = "no schedule: " + err.Error()
-				} else if d.Theta0, d.Upper0, d.Iterations, d.Status, err = c.certify(s); err != nil {
-					errs[k] = fmt.Errorf("%s: %w", d.Name, err)
-				}
-				if c.Progress != nil {
-					mu.Lock()
-					done++
-					c.Progress(done, len(todo), *d)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for k := range todo {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+	parallelFor(len(todo), func(k int) {
+		d := &designs[todo[k]]
+		if c.Context != nil && c.Context.Err() != nil {
+			d.Status = Uncertified
+			return
+		}
+		s, err := c.schedule(d)
+		if err != nil { // e.g. no connected Opera draw for small U
+			d.Infeasible = "no schedule: " + err.Error()
+		} else if d.Theta0, d.Upper0, d.Iterations, d.Status, err = c.certify(s); err != nil {
+			errs[k] = fmt.Errorf("%s: %w", d.Name, err)
+		}
+		if c.Progress != nil {
+			mu.Lock()
+			done++
+			c.Progress(done, len(todo), *d)
+			mu.Unlock()
+		}
+	})
 	for _, err := range errs {
 		if err != nil {
 			return err

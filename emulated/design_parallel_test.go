@@ -77,7 +77,7 @@ func TestRecommendParallelMatchesSerial64(t *testing.T) {
 		if d.Status == Certified && d.Upper0*(1-c.Gap) > d.Theta0*(1+1e-9) { // relGap = (upper − lower)/upper
 			t.Errorf("%s: [%v, %v] is wider than the gap %v", d.Name, d.Theta0, d.Upper0, c.Gap)
 		}
-		if d.Status != Certified && d.Status != CannotWin {
+		if d.Status != Certified && d.Status != CannotWin && d.Status != Settled {
 			t.Errorf("%s: status %q", d.Name, d.Status)
 		}
 	}
@@ -178,7 +178,7 @@ func checkStoppedEarly(t *testing.T, c DesignConfig, ds *DesignSpace) {
 			if d.Upper0*(1-c.Gap) > d.Theta0*(1+1e-9) {
 				t.Errorf("%s: certified [%v, %v] is wider than the gap", d.Name, d.Theta0, d.Upper0)
 			}
-		case Stopped, CannotWin:
+		case Stopped, CannotWin, Settled:
 			counted++
 			if d.Theta0 > ref[1] || ref[0] > d.Upper0 || !(d.Theta0 > 0) {
 				t.Errorf("%s: %s [%v, %v] and the full run's [%v, %v] are disjoint", d.Name, d.Status, d.Theta0, d.Upper0, ref[0], ref[1])

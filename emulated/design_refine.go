@@ -3,25 +3,41 @@ package emulated
 import (
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 )
 
 // Decision-driven refinement (branch and bound over designs). The answer
-// depends only on which feasible (design, slot) point has the highest
-// certified θ, under the question's reconfiguration time and under each
-// of ReconfAlternatives. A design whose upper bound, times the duty cycle
-// at each of its feasible slots in each of these scenarios, is below the
-// best lower bound of another design in that scenario cannot be
-// recommended anywhere, whatever its θ*: its solve stops there and it
-// keeps its certified, wider interval (Status CannotWin). Every other
-// design is refined to the gap, on exactly the iterates of an
-// uninterrupted solve, so its interval, and therefore every
-// recommendation, is the one RefineAll certifies.
+// is the feasible (design, slot) point with the highest certified θ,
+// under the question's reconfiguration time and under each of
+// ReconfAlternatives. Between rounds each scenario is checked:
+//
+//   - A design whose upper bound, times the duty cycle at each of its
+//     feasible slots in each scenario, is below the best lower bound of
+//     another design there cannot be recommended anywhere, whatever its
+//     θ*: its solve stops with its certified, wider interval (Status
+//     CannotWin).
+//   - A scenario is settled once its leader (the design with the highest
+//     certified point) is within the gap of every other design's upper
+//     bound and within leaderGap gaps of its own: leader's lower bound ≥
+//     (1 − Gap) × every other feasible point's upper bound and
+//     ≥ (1 − leaderGap·Gap) × its own. No design's θ* can then beat the
+//     recommended point by more than the gap, which is what a certificate
+//     at the gap promises, so that scenario needs no more refinement. A
+//     design needed by no unsettled scenario stops (Status Settled, or
+//     CannotWin when no scenario could pick it at all).
+//
+// Refined to the gap, every design's lower bound is within the gap of its
+// upper bound, so every scenario is settled then: the rule stops no later
+// than RefineAll. When two designs' θ* lie within the gap of each other
+// (mars-40 and mars-16 under a 1 µs switch at n = 128), the one whose
+// certified lower bound is higher when the scenario settles is
+// recommended; RefineAll compares their lower bounds at the gap instead
+// and may name the other.
 //
 // The solves run in rounds on GOMAXPROCS goroutines: a design's first
 // round is firstRound iterations (every design gets a first interval
-// early, which a time limit keeps), each later one refineRound; the
+// early, which a time limit keeps), each later one refineRound, and only
+// the designs in focus run (best first: per unsettled scenario the
+// unfinished design with the highest upper bound, and the leader); the
 // decisions are taken between rounds, in design order,
 // from the intervals the round ended with, so the answer does not depend
 // on the number of goroutines or on which design finished first.
@@ -35,12 +51,22 @@ const (
 	// last-bit difference between a solve's running bound and its packed
 	// certificate never decides.
 	decisionSlack = 1e-9
+	// leaderGap: a scenario settles only once its leader's own certified
+	// lower bound is within leaderGap gaps of its upper bound, so the θ it
+	// prints is within that of its θ*.
+	leaderGap = 2
 )
 
 // CannotWin is the Status of a design whose refinement stopped because no
 // θ inside its certified (wider than the gap) interval can be recommended
 // under any of the question's reconfiguration times.
 const CannotWin = "cannot-win"
+
+// Settled is the Status of a design whose refinement stopped, with a
+// certified interval wider than the gap, because every scenario it could
+// be recommended in is settled: there its θ* cannot beat the recommended
+// point by more than the gap (it may be the recommendation itself).
+const Settled = "settled"
 
 // designSolve is one design's solve across rounds.
 type designSolve struct {
@@ -70,22 +96,32 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 		}
 	}
 	maxLive := c.maxLiveSolves()
+	var focus []bool // the designs the next round refines (nil: all)
 	for {
-		// The designs under way, then those not yet begun, in design
-		// order, up to maxLive at a time.
+		// The designs under way that are in focus, then those not yet
+		// begun, in design order, up to maxLive under way at a time.
 		var live []int
+		underWay := 0
 		for k := range state {
 			if state[k].started && !state[k].finished {
-				live = append(live, k)
+				underWay++
+				if focus == nil || focus[k] {
+					live = append(live, k)
+				}
 			}
 		}
 		for k := range state {
-			if !state[k].started && len(live) < maxLive {
+			if !state[k].started && underWay < maxLive {
 				live = append(live, k)
+				underWay++
 			}
 		}
 		if len(live) == 0 {
-			break
+			if underWay == 0 {
+				break
+			}
+			focus = nil // safety: refine every design under way
+			continue
 		}
 		c.refineRound(designs, todo, state, live)
 		for _, k := range live {
@@ -108,10 +144,14 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 			}
 		}
 		if stopped {
-			continue // every design is finished now
+			focus = nil // every design still under way stops in the next round
+			continue
 		}
-		for _, k := range c.cannotWin(designs, todo, state) {
-			finish(k, CannotWin)
+		var stop []int
+		var status []string
+		stop, status, focus = c.settle(designs, todo, state)
+		for j, k := range stop {
+			finish(k, status[j])
 		}
 	}
 	return nil
@@ -122,35 +162,22 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 // iterations, every other live design up to refineRound, on up to
 // GOMAXPROCS goroutines.
 func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSolve, live []int) {
-	workers := min(runtime.GOMAXPROCS(0), len(live))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for k := range next {
-				ds := &state[k]
-				iters := refineRound
-				if !ds.started {
-					ds.started = true
-					if c.Context != nil && c.Context.Err() != nil {
-						continue // stopped: not begun (Uncertified)
-					}
-					if ds.r, ds.err = c.startSolve(&designs[todo[k]]); ds.r == nil {
-						continue
-					}
-					iters = firstRound
-				}
-				ds.r.advance(iters)
+	parallelFor(len(live), func(j int) {
+		k := live[j]
+		ds := &state[k]
+		iters := refineRound
+		if !ds.started {
+			ds.started = true
+			if c.Context != nil && c.Context.Err() != nil {
+				return // stopped: not begun (Uncertified)
 			}
-		}()
-	}
-	for _, k := range live {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
+			if ds.r, ds.err = c.startSolve(&designs[todo[k]]); ds.r == nil {
+				return
+			}
+			iters = firstRound
+		}
+		ds.r.advance(iters)
+	})
 }
 
 // liveSolveBytes bounds the memory of the solves under way at once: a
@@ -205,12 +232,14 @@ func (c DesignConfig) scenarios() []DesignConfig {
 	return out
 }
 
-// cannotWin returns the live designs (indexes into todo, increasing) that
-// no scenario can recommend: at every feasible slot of every scenario,
-// upper bound × duty cycle < the best certified lower bound (× its duty
-// cycle) of another design there. The bounds are those the last round
-// ended with; a design not yet built has [0, +Inf).
-func (c DesignConfig) cannotWin(designs []Design, todo []int, state []designSolve) []int {
+// settle returns the live designs (indexes into todo, increasing) whose
+// refinement can stop, with their Status: CannotWin when no scenario can
+// recommend it (at every feasible slot of every scenario, upper bound ×
+// duty cycle < the best certified lower bound × duty cycle of another
+// design there), Settled when every scenario that could is settled (see
+// above). The bounds are those the last round ended with; a design not
+// yet built has [0, +Inf).
+func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) (stop []int, status []string, focus []bool) {
 	bounds := make([]Design, len(todo)) // each design with its interval so far
 	for k, i := range todo {
 		bounds[k] = designs[i]
@@ -220,7 +249,9 @@ func (c DesignConfig) cannotWin(designs []Design, todo []int, state []designSolv
 			bounds[k].Theta0, bounds[k].Upper0 = 0, math.Inf(1)
 		}
 	}
-	canWin := make([]bool, len(todo))
+	canWin := make([]bool, len(todo)) // in some scenario
+	needed := make([]bool, len(todo)) // in some unsettled scenario
+	focus = make([]bool, len(todo))
 	for _, sc := range c.scenarios() {
 		points := make([][]DesignPoint, len(todo)) // the feasible ones
 		type best struct {
@@ -250,6 +281,7 @@ func (c DesignConfig) cannotWin(designs []Design, todo []int, state []designSolv
 				second = best{top, k}
 			}
 		}
+		settled := first.k >= 0
 		for k, ps := range points {
 			other := first.theta
 			if first.k == k {
@@ -259,14 +291,53 @@ func (c DesignConfig) cannotWin(designs []Design, todo []int, state []designSolv
 				if !(p.Upper < other*(1-decisionSlack)) {
 					canWin[k] = true
 				}
+				tol := c.Gap
+				if k == first.k {
+					tol = leaderGap * c.Gap
+				}
+				if !(p.Upper*(1-tol) < first.theta*(1-decisionSlack)) {
+					settled = false
+				}
 			}
 		}
-	}
-	var out []int
-	for k := range state {
-		if !state[k].finished && !canWin[k] {
-			out = append(out, k)
+		if settled {
+			continue
+		}
+		// Best first: the next round refines, per unsettled scenario, the
+		// unfinished design with the highest upper bound (the one that
+		// keeps the scenario open longest) and the leader.
+		topU, topK := -1.0, -1
+		for k, ps := range points {
+			other := first.theta
+			if first.k == k {
+				other = second.theta
+			}
+			for _, p := range ps {
+				if !(p.Upper < other*(1-decisionSlack)) {
+					needed[k] = true
+				}
+				if !state[k].finished && p.Upper > topU {
+					topU, topK = p.Upper, k
+				}
+			}
+		}
+		if topK >= 0 {
+			focus[topK] = true
+		}
+		if first.k >= 0 && !state[first.k].finished {
+			focus[first.k] = true
 		}
 	}
-	return out
+	for k := range state {
+		if state[k].finished || needed[k] {
+			continue
+		}
+		stop = append(stop, k)
+		if canWin[k] {
+			status = append(status, Settled)
+		} else {
+			status = append(status, CannotWin)
+		}
+	}
+	return stop, status, focus
 }

@@ -41,11 +41,13 @@
 // meets B and L, certifies its θ once (the duty cycle 1 − Δr/Δ scales it
 // exactly) and picks the feasible (design, slot) with the highest
 // certified θ. Without a fixed Reconf, Δr is ReconfFraction of each slot.
-// The designs are refined in rounds, each only while it could still be
-// recommended under Δr or any of ReconfAlternatives (branch and bound
-// over designs; the others keep a certified, wider interval, Status
-// CannotWin); RefineAll certifies every one to the gap, with the same
-// recommendations.
+// The designs are refined in rounds, best first, each only while it could
+// still be recommended under Δr or any of ReconfAlternatives and that
+// recommendation is not yet settled within the gap (branch and bound over
+// designs; the others keep a certified, wider interval, Status CannotWin
+// or Settled); RefineAll certifies every one to the gap, with the same
+// recommended designs and slots where no two designs lie within the gap
+// of each other.
 //
 // Units: capacities and flows are in multiples of the link rate c; times
 // are rotor.Time picoseconds, buffers bytes.

@@ -295,6 +295,9 @@ func (s *pathSolver) restrictedLP() *pathLP {
 	lp.m = len(lp.capa)
 	for k, act := range s.active {
 		for _, p := range act {
+			if !s.lpColumn(k, p) {
+				continue
+			}
 			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
 				lp.arc = append(lp.arc, arcID[a])
 			}
@@ -395,13 +398,29 @@ const (
 	lpDust     = 1e-12 // path flows below lpDust·d_k are dropped
 )
 
-// activeEntries is the restricted LP's non-zeros: one per active path and
-// arc on it, one per active path for its commodity.
+// lpMinShare: the restricted LP's columns are the active paths carrying at
+// least this share of their commodity's demand in the solver's iterate.
+// The others (on mars-40 at n = 128, 38 % of 21,687 active paths, 45 % of
+// the non-zeros) barely move the LP's optimum (0.38766 either way) but
+// make every conjugate-gradient iteration dearer. Any flow on a subset of
+// the paths is still a flow, so the bound stays certified.
+const lpMinShare = 1e-4
+
+// lpColumn reports whether commodity k's active path p is a column of the
+// restricted LP.
+func (s *pathSolver) lpColumn(k int, p int32) bool {
+	return s.x[p] >= lpMinShare*s.dem[k]
+}
+
+// activeEntries is the restricted LP's non-zeros: one per column and arc
+// on it, one per column for its commodity.
 func (s *pathSolver) activeEntries() int {
 	m := 0
-	for _, act := range s.active {
+	for k, act := range s.active {
 		for _, p := range act {
-			m += int(s.off[p+1]-s.off[p]) + 1
+			if s.lpColumn(k, p) {
+				m += int(s.off[p+1]-s.off[p]) + 1
+			}
 		}
 	}
 	return m

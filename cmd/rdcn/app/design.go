@@ -131,8 +131,8 @@ func designRows(f *os.File) func(done, total int, d emulated.Design) {
 			row = fmt.Sprintf("%-10s %s", d.Name, d.Infeasible)
 		case d.Status == emulated.Stopped:
 			row += " (stopped: wider than the gap)"
-		case d.Status == emulated.CannotWin:
-			row += " (" + cannotWin(d) + ")"
+		case stoppedByDecision(d):
+			row += " (" + decisionMark(d) + ")"
 		case d.Status == emulated.Uncertified:
 			row = fmt.Sprintf("%-10s not certified (stopped before its solve)", d.Name)
 		}
@@ -141,9 +141,20 @@ func designRows(f *os.File) func(done, total int, d emulated.Design) {
 	}
 }
 
-// cannotWin is a CannotWin design's mark: where its refinement stopped.
-func cannotWin(d emulated.Design) string {
-	return fmt.Sprintf("cannot win: stopped at gap %.1e", (d.Upper0-d.Theta0)/d.Upper0)
+// stoppedByDecision reports whether d's refinement stopped because the
+// answer no longer depended on it (CannotWin or Settled).
+func stoppedByDecision(d emulated.Design) bool {
+	return d.Status == emulated.CannotWin || d.Status == emulated.Settled
+}
+
+// decisionMark is the mark of a design stopped by the decisions: why, and
+// where its refinement stopped.
+func decisionMark(d emulated.Design) string {
+	why := "cannot win"
+	if d.Status == emulated.Settled {
+		why = "settled within the gap"
+	}
+	return fmt.Sprintf("%s: stopped at gap %.1e", why, (d.Upper0-d.Theta0)/d.Upper0)
 }
 
 // reconfAlternatives are the fixed reconfiguration times the design
@@ -261,8 +272,8 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		}
 		switch d.Status {
 		case emulated.Certified:
-		case emulated.CannotWin:
-			theta += " (" + cannotWin(d) + ")"
+		case emulated.CannotWin, emulated.Settled:
+			theta += " (" + decisionMark(d) + ")"
 		default: // a stopped question
 			theta += " (" + d.Status + ")"
 		}
@@ -274,8 +285,8 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	}
 	legend := "buffer, delay, reconf: the limit the design breaks there; * recommended"
 	for _, d := range ds.Designs {
-		if d.Status == emulated.CannotWin {
-			legend += "; ~ cannot win: lower end of a wider certified interval"
+		if stoppedByDecision(d) {
+			legend += "; ~ cannot win or settled within the gap: lower end of a wider certified interval"
 			break
 		}
 	}
@@ -294,7 +305,7 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 			cell := p.Why
 			if p.Feasible {
 				cell = fmt.Sprintf("%.4f", p.Theta)
-				if d.Status == emulated.CannotWin {
+				if stoppedByDecision(d) {
 					cell += "~"
 				}
 			}
@@ -333,7 +344,7 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 }
 
 // writeDesignCSV writes one row per point; status is its design's
-// ("" certified to the gap, cannot-win, stopped, uncertified).
+// ("" certified to the gap, cannot-win, settled, stopped, uncertified).
 func writeDesignCSV(w io.Writer, ds *emulated.DesignSpace) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"design", "degree", "period_slots", "slot_ps", "reconf_ps", "theta", "theta_upper",

@@ -34,8 +34,11 @@ func tradeoffCommand() *cli.Command {
 			"certifies each design's θ on its worst-case permutation with the engine (any routing, duty cycle\n" +
 			"1 − Δr/Δ included) and recommends the feasible (design, slot) with the highest certified θ.\n" +
 			"A design is refined to --gap only while it could be recommended (under the assumed Δr and, without\n" +
-			"--reconf, under 1 µs and 10 µs); the others keep a certified, wider interval marked cannot win. The\n" +
-			"recommendations are those of --refine-all, which certifies every design to the gap.\n" +
+			"--reconf, under 1 µs and 10 µs); the others keep a certified, wider interval marked cannot win.\n" +
+			"Refinement also stops once each recommendation is settled: its certified θ is at least (1 − gap) times\n" +
+			"every other design's upper bound, so no design beats it by more than the gap (rows marked settled).\n" +
+			"--refine-all certifies every design to the gap; where two designs lie within the gap of each other the\n" +
+			"two runs may then name either one.\n" +
 			"--reconf fixes Δr (slots not longer are infeasible); without it Δr = Δ/10 at every slot.\n" +
 			"On a terminal each design's row is printed as its certification finishes. Ctrl-C or --time-limit\n" +
 			"stops it and prints the best recommendation so far, naming the designs not certified (designs being\n" +
@@ -59,7 +62,7 @@ func tradeoffCommand() *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "text, json or csv"},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the table to `FILE` (default stdout)"},
 			&cli.StringFlag{Name: "plot", Usage: "draw throughput against degree into `FILE` (.svg or .png)"},
-			&cli.BoolFlag{Name: "refine-all", Usage: "design question: certify every design to --gap (by default a design's refinement stops once no recommendation, under the assumed Δr or the 1 µs and 10 µs lines, can be it: its row says cannot win)"},
+			&cli.BoolFlag{Name: "refine-all", Usage: "design question: certify every design to --gap (by default a design's refinement stops once no recommendation, under the assumed Δr or the 1 µs and 10 µs lines, can be it, or each recommendation is settled within the gap: its row says cannot win or settled)"},
 			&cli.DurationFlag{Name: "time-limit", Usage: "design question: stop certifying after `DURATION` (e.g. 90s, 10m) and print the best recommendation so far, naming the designs not certified (exit status 3; Ctrl-C prints the same and exits 130)"},
 		),
 		Action: runTradeoff,
