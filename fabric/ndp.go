@@ -50,6 +50,12 @@ import (
 //     its own (one PULL per MTU time of the host link), as opera-sim
 //     runs NDP: a receiver of k flows then pulls up to k times its line
 //     rate.
+//   - With transport.ndp_pulls = operasim, as opera-sim's NdpPullPacer
+//     and NdpSrc: the ACK or NACK carries the PULL when its pacer is
+//     idle (nothing queued, the last PULL an MTU time ago or more), and
+//     PULLs carry cumulative numbers (packet.PullNo): the sender is
+//     granted what a number exceeds the highest it has heard, so a lost
+//     PULL is made up by the next and a late one grants nothing.
 //   - Dark circuits (transport.ndp_dark = trim): when a circuit t → v
 //     goes dark, the NDP packets queued at ToR t for it whose router
 //     now has another next hop (reroute, circuits.go, asks ndpDark) do
