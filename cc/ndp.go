@@ -32,6 +32,9 @@ type NDP struct {
 	// NACK or PULL); the timeout fires RTO after it.
 	LastHeard rotor.Time
 	RTO       rotor.Time
+	// LastPull is the highest cumulative PULL number heard
+	// (packet.PullNo; transport.ndp_pulls = operasim).
+	LastPull int32
 
 	segs   int64 // segments of the flow
 	next   int64 // next new segment
@@ -154,6 +157,21 @@ func (n *NDP) requeue(seg int64) {
 func (n *NDP) OnPull(now rotor.Time) {
 	n.LastHeard = now
 	n.Credit++
+}
+
+// OnPullNo handles cumulative PULL number no (an NDP PULL's, or one an
+// ACK or NACK carries): it grants the packets by which no exceeds the
+// highest number heard, so a PULL lost is made up by the next one and a
+// PULL that arrives after a later one grants nothing (opera-sim's
+// NdpSrc::pull_packets). It reports whether it granted any.
+func (n *NDP) OnPullNo(no int32, now rotor.Time) bool {
+	n.LastHeard = now
+	if no <= n.LastPull {
+		return false
+	}
+	n.Credit += int(no - n.LastPull)
+	n.LastPull = no
+	return true
 }
 
 // OnTimeout handles the timer at now. If nothing was heard for RTO and

@@ -113,3 +113,45 @@ func TestNDPNackWithCredit(t *testing.T) {
 		t.Error("a NACK with no credit reports that more may be sent")
 	}
 }
+
+// TestNDPPullNumbers: cumulative PULL numbers as opera-sim's
+// NdpSrc::pull_packets counts them, by hand. A sender with no credit
+// hears PULL 2 (PULL 1 was lost): it may send 2 packets. PULL 1 arriving
+// late grants nothing; PULL 5 grants 3 (3 and 4 lost). An ACK carrying
+// PULL 6 grants one and reports it; an ACK carrying 6 again, nothing; a
+// NACK carrying 7 queues its retransmission and grants one. A PULL
+// without a number (transport.ndp_pulls = own) grants one, as before.
+func TestNDPPullNumbers(t *testing.T) {
+	n := NewNDP(20*1500, 1500, 0, rotor.Second, 0)
+	var p packet.Packet
+	reply := func(k packet.Kind, no int32, seg int32) bool {
+		p.Reset(k)
+		p.EchoSeg = seg
+		p.SetPullNo(no)
+		return n.OnReply(10, &p, nil)
+	}
+	if !reply(packet.Pull, 2, 0) || n.Credit != 2 {
+		t.Fatalf("PULL 2 first: credit %d, want 2", n.Credit)
+	}
+	if reply(packet.Pull, 1, 0) || n.Credit != 2 {
+		t.Errorf("late PULL 1: credit %d, want 2 (nothing granted)", n.Credit)
+	}
+	if !reply(packet.Pull, 5, 0) || n.Credit != 5 {
+		t.Errorf("PULL 5 after 2: credit %d, want 5", n.Credit)
+	}
+	for range 5 {
+		n.Next(10)
+	}
+	if !reply(packet.Ack, 6, 0) || n.Credit != 1 {
+		t.Errorf("ACK carrying PULL 6: credit %d, want 1", n.Credit)
+	}
+	if reply(packet.Ack, 6, 1) || n.Credit != 1 {
+		t.Errorf("ACK carrying PULL 6 again: credit %d, want 1", n.Credit)
+	}
+	if !reply(packet.Nack, 7, 2) || n.Credit != 2 || !n.Retransmitting() {
+		t.Errorf("NACK carrying PULL 7: credit %d, retransmitting %v, want 2, true", n.Credit, n.Retransmitting())
+	}
+	if !reply(packet.Pull, 0, 0) || n.Credit != 3 {
+		t.Errorf("PULL without a number: credit %d, want 3", n.Credit)
+	}
+}

@@ -396,19 +396,30 @@ func (n *NDP) Rate() rotor.Rate { return 0 }
 // OnReply implements Source: an ACK, a NACK, or a PULL (which lets one
 // packet go: it reports true). A NACK reports true if the sender holds
 // credit for the retransmission it queues (PULLs that came while nothing
-// was left to send): it goes at once.
+// was left to send): it goes at once. A reply with a PullNo grants what
+// OnPullNo grants (an ACK or NACK carrying a PULL reports true if it
+// granted a packet).
 func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 	switch p.Kind {
 	case packet.Ack:
 		n.OnAck(int64(p.EchoSeg), now)
+		if no := p.PullNo(); no > 0 {
+			return n.OnPullNo(no, now)
+		}
 	case packet.Nack:
 		if p.Has(packet.Bounced) { // a switch returned the header: resend at once
 			n.OnReturn(int64(p.EchoSeg), now)
 			return true
 		}
 		n.OnNack(int64(p.EchoSeg), now)
+		if no := p.PullNo(); no > 0 {
+			n.OnPullNo(no, now)
+		}
 		return n.CanSend()
 	case packet.Pull:
+		if no := p.PullNo(); no > 0 {
+			return n.OnPullNo(no, now)
+		}
 		n.OnPull(now)
 		return true
 	}

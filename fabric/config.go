@@ -172,6 +172,9 @@ type Config struct {
 	// NDPBulkNIC is where a pulled bulk packet waits at its host's NIC
 	// under NDP (pull.go, ndp.go): NDPBulkFCFS (default) or NDPBulkLast.
 	NDPBulkNIC string
+	// NDPPulls is how an NDP receiver's PULLs travel and count (ndp.go):
+	// NDPPullsOwn (default) or NDPPullsOperaSim.
+	NDPPulls string
 	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
 	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
 	// NDPPortsOperaSim, each port's private data queue in bytes.
@@ -269,6 +272,7 @@ const (
 	DefaultNDPPullPacing  = NDPPaceHost    // transport.ndp_pull_pacing
 	DefaultNDPNIC         = NDPNICTurns    // transport.ndp_nic
 	DefaultNDPBulkNIC     = NDPBulkFCFS    // transport.ndp_bulk_nic
+	DefaultNDPPulls       = NDPPullsOwn    // transport.ndp_pulls
 	DefaultNDPPorts       = NDPPortsShared // transport.ndp_ports
 	// NDPHeaderWeight is opera-sim's CompositeQueue service: 10 headers
 	// for each data packet while both wait (its _ratio_high 640 B of
@@ -299,6 +303,12 @@ const (
 const (
 	NDPBulkFCFS = "fcfs" // the ToR's pull takes the NIC first come, first served with the host's NDP packets
 	NDPBulkLast = "last" // the ToR pulls from a host only while no NDP packet waits at its NIC (opera-sim's NIC serves RotorLB's queue last)
+)
+
+// transport.ndp_pulls: how an NDP receiver's PULLs travel and count.
+const (
+	NDPPullsOwn      = "own"      // every PULL a packet of its own, each granting one packet
+	NDPPullsOperaSim = "operasim" // an ACK or NACK carries the PULL when the pacer is idle; cumulative PULL numbers (opera-sim's NdpPullPacer, NdpSrc)
 )
 
 // transport.ndp_ports: the NDP port model of a rotor ToR.
@@ -356,6 +366,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPBulkNIC == "" {
 		c.NDPBulkNIC = DefaultNDPBulkNIC
+	}
+	if c.NDPPulls == "" {
+		c.NDPPulls = DefaultNDPPulls
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -561,6 +574,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPBulkNIC != NDPBulkFCFS && c.NDPBulkNIC != NDPBulkLast {
 		return cfgErr("transport.ndp_bulk_nic", "unknown choice %q (want %s or %s)", c.NDPBulkNIC, NDPBulkFCFS, NDPBulkLast)
+	}
+	if c.NDPPulls != NDPPullsOwn && c.NDPPulls != NDPPullsOperaSim {
+		return cfgErr("transport.ndp_pulls", "unknown choice %q (want %s or %s)", c.NDPPulls, NDPPullsOwn, NDPPullsOperaSim)
 	}
 	if err := c.validateNDPPorts(); err != nil {
 		return err

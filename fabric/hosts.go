@@ -339,7 +339,11 @@ func (s *sim) receive(h int32, idx int32, p *packet.Packet, at rotor.Time) {
 			s.pool.Free(idx)
 			return
 		}
-		s.ndpQueuePull(h, id)
+		reply := noFlow
+		if v&cc.Reply != 0 {
+			reply = idx
+		}
+		s.ndpQueuePull(h, id, reply)
 	}
 	if v&cc.SendHeld != 0 && fs.heldAck != 0 {
 		s.sendReply(h, int32(fs.heldAck-1))

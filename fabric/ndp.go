@@ -50,6 +50,12 @@ import (
 //     its own (one PULL per MTU time of the host link), as opera-sim
 //     runs NDP: a receiver of k flows then pulls up to k times its line
 //     rate.
+//   - With transport.ndp_pulls = operasim, as opera-sim's NdpPullPacer
+//     and NdpSrc: the ACK or NACK carries the PULL when its pacer is
+//     idle (nothing queued, the last PULL an MTU time ago or more), and
+//     PULLs carry cumulative numbers (packet.PullNo): the sender is
+//     granted what a number exceeds the highest it has heard, so a lost
+//     PULL is made up by the next and a late one grants nothing.
 //   - Dark circuits (transport.ndp_dark = trim): when a circuit t → v
 //     goes dark, the NDP packets queued at ToR t for it whose router
 //     now has another next hop (reroute, circuits.go, asks ndpDark) do
@@ -102,6 +108,7 @@ type ndpState struct {
 	fifo     bool // transport.ndp_nic = fifo
 	trimDark bool // transport.ndp_dark = trim
 	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
+	carry    bool // transport.ndp_pulls = operasim
 	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
 	// CompositeQueue; portRand draws whether a full data queue trims its
 	// last packet (½) or the arrival, and trimmedLast counts the former.
@@ -129,6 +136,7 @@ type ndpFlow struct {
 	owed         int32      // PULLs owed
 	parked       int32      // its packets parked now
 	queued       int32      // its entries in its host's NIC queues (ndp_nic = fifo)
+	pullNo       int32      // the PULL numbers its receiver has sent (ndp_pulls = operasim)
 	armed        bool       // an evNDPPull is pending
 	darkTimedOut bool       // it timed out with a packet parked
 }
@@ -171,6 +179,7 @@ func (s *sim) initNDP() error {
 	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
 	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
 	nd.bulkLast = s.cfg.NDPBulkNIC == NDPBulkLast && s.pulling
+	nd.carry = s.cfg.NDPPulls == NDPPullsOperaSim
 	if s.cfg.NDPPorts == NDPPortsOperaSim {
 		nd.private = true
 		nd.portRand = rand.New(rand.NewPCG(s.cfg.Seed, 0xc0b05e))
@@ -308,8 +317,13 @@ func (s *sim) ndpSend(h int32) {
 }
 
 // ndpQueuePull asks host h's pacer (or flow id's) for one PULL for flow
-// id.
-func (s *sim) ndpQueuePull(h int32, id int32) {
+// id. With ndp_pulls = operasim, reply (the ACK or NACK the receiver is
+// sending, or noFlow) carries it instead when the pacer is idle: nothing
+// queued and its last PULL an MTU time ago or more (ndpCarryPull).
+func (s *sim) ndpQueuePull(h, id, reply int32) {
+	if s.ndp.carry && reply != noFlow && s.ndpCarryPull(h, id, reply) {
+		return
+	}
 	if s.ndp.perFlow {
 		f := s.ndp.flow(id)
 		f.owed++
@@ -325,6 +339,32 @@ func (s *sim) ndpQueuePull(h int32, id int32) {
 		nh.armed = true
 		s.q.Schedule(max(s.q.Now(), nh.pullAt), evNDPPull, h, 0)
 	}
+}
+
+// ndpCarryPull lets reply carry flow id's next PULL number if the pacer
+// (flow id's, or host h's) is idle, as opera-sim's NdpPullPacer sends an
+// ACK or NACK with its PULL bit set when its queue is empty and its last
+// PULL left a drain time (one MTU at the host's line rate) ago or more;
+// the pacer then counts it as its last PULL. It reports whether reply
+// carries it.
+func (s *sim) ndpCarryPull(h, id, reply int32) bool {
+	now := s.q.Now()
+	f := s.ndp.flow(id)
+	if s.ndp.perFlow {
+		if f.owed > 0 || f.armed || now < f.pullAt {
+			return false
+		}
+		f.pullAt = now + s.serMTU[linkHost]
+	} else {
+		nh := &s.ndp.hosts[h]
+		if nh.pulls.Len() > 0 || nh.armed || now < nh.pullAt {
+			return false
+		}
+		nh.pullAt = now + s.serMTU[linkHost]
+	}
+	f.pullNo++
+	s.pool.At(reply).SetPullNo(f.pullNo)
+	return true
 }
 
 // ndpPull sends host h's next paced PULL (flow ≥ 1: flow−1's own
@@ -377,6 +417,11 @@ func (s *sim) ndpSendPull(h int32, id int32) {
 	p := s.pool.At(idx)
 	cc.MakePull(p, id, h, int32(fs.f.Src), s.cfg.AckSize, s.q.Now())
 	p.DstToR = fs.srcToR
+	if s.ndp.carry { // cumulative: the pacer's PULLs leave in the order they were asked for
+		f := s.ndp.flow(id)
+		f.pullNo++
+		p.SetPullNo(f.pullNo)
+	}
 	hs := &s.hosts[h]
 	hs.acks.Push(idx)
 	if !hs.busy {

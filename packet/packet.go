@@ -56,6 +56,14 @@ const (
 	Returned                   // ndp: a control packet a full header queue sent back toward the host that sent it
 )
 
+// PullNo is the cumulative PULL number an NDP PULL, ACK or NACK carries
+// (transport.ndp_pulls = operasim; 0: none, or a PULL that grants one
+// packet). It shares Keeper's word, which only relayed pulled packets use.
+func (p *Packet) PullNo() int32 { return p.Keeper }
+
+// SetPullNo sets PullNo.
+func (p *Packet) SetPullNo(n int32) { p.Keeper = n }
+
 // Has reports whether all of f are set.
 func (p *Packet) Has(f Flags) bool { return p.Flags&f == f }
 
@@ -84,7 +92,7 @@ type Packet struct {
 	DstToR  int32 // rack (leaf) of DstHost
 	Via     int32 // next intermediate ToR on a two-hop route, or NoToR
 	Route   int32 // source-route reference of the fabric's router, or NoRoute
-	Keeper  int32 // relayed pulled packet: the host of the relay rack that stores it
+	Keeper  int32 // relayed pulled packet: the host of the relay rack that stores it; NDP control packet: PullNo's
 	EchoSeg int32 // ack, nack: segment (offset / MSS) of the data packet answered
 	Kind    Kind
 	Hops    uint8 // switch-to-switch hops taken so far (circuit, packet switch, spine)

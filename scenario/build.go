@@ -93,6 +93,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
 		NDPNIC:             s.values["transport.ndp_nic"],
 		NDPBulkNIC:         s.values["transport.ndp_bulk_nic"],
+		NDPPulls:           s.values["transport.ndp_pulls"],
 		NDPPorts:           s.values["transport.ndp_ports"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],

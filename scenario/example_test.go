@@ -44,6 +44,6 @@ func ExampleSpec_Set() {
 	_, err := spec.Build()
 	fmt.Println(err)
 	// Output:
-	// "transport.windw": unknown key (transport has transport.kind, transport.pull_depth, transport.ndp_window, transport.ndp_header_queue, transport.ndp_dark, transport.ndp_pull_pacing, transport.ndp_nic, transport.ndp_bulk_nic, transport.ndp_ports, transport.cc, transport.cc_params, transport.window, transport.dupthresh, transport.sack, transport.min_rto, transport.max_rto, transport.rto_clock, transport.acks, transport.ack_size, transport.delayed_ack, transport.delayed_ack_timeout, transport.int, transport.mss, transport.incast_mss, transport.init_window, transport.incast_init_window, transport.handshake, transport.incast_handshake, transport.syn_timeout, transport.syn_tries, transport.send_jitter)
+	// "transport.windw": unknown key (transport has transport.kind, transport.pull_depth, transport.ndp_window, transport.ndp_header_queue, transport.ndp_dark, transport.ndp_pull_pacing, transport.ndp_nic, transport.ndp_bulk_nic, transport.ndp_pulls, transport.ndp_ports, transport.cc, transport.cc_params, transport.window, transport.dupthresh, transport.sack, transport.min_rto, transport.max_rto, transport.rto_clock, transport.acks, transport.ack_size, transport.delayed_ack, transport.delayed_ack_timeout, transport.int, transport.mss, transport.incast_mss, transport.init_window, transport.incast_init_window, transport.handshake, transport.incast_handshake, transport.syn_timeout, transport.syn_tries, transport.send_jitter)
 	// transport.window: "0": must be positive
 }

@@ -1,0 +1,60 @@
+package fabric
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/workload"
+)
+
+// TestNDPPullsCarried: the 100-packet flow of TestNDPIdlePathFCT (first
+// window 11 packets, 1500 B in 1.2 µs, PULLs paced one per 1.2 µs).
+// Packet k reaches the receiver at 8.8 + (k − 1)·1.2 µs, one drain time
+// after packet k − 1, and each of the first 99 asks for a PULL.
+//
+// By hand, transport.ndp_pulls = own (rdcn's default): every PULL is a
+// packet of its own, so the hosts inject 100 data packets, 100 ACKs and
+// 99 PULLs, 299 packets. With operasim, opera-sim's pacer finds its queue
+// empty and its last PULL one drain time ago at every arrival, so each
+// ACK carries the PULL (cumulative numbers 1 … 99, each granting one
+// packet): 200 packets. The ACK carrying PULL k reaches the sender
+// 51.2 ns before the separate PULL would (13.0048 + (k − 1)·1.2 µs),
+// still before its NIC finishes packet 10 + k, so the link never idles
+// and the FCT is 127.6 µs either way, with either pacer.
+func TestNDPPullsCarried(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	cases := []struct {
+		pulls, pacing string
+		packets       int64
+	}{
+		{NDPPullsOwn, NDPPaceHost, 299},
+		{NDPPullsOperaSim, NDPPaceHost, 200},
+		{NDPPullsOperaSim, NDPPaceFlow, 200},
+	}
+	for _, c := range cases {
+		t.Run(c.pulls+"/"+c.pacing, func(t *testing.T) {
+			cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: 100 * 1500}})
+			cfg.NDPPulls, cfg.NDPPullPacing = c.pulls, c.pacing
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := r.Flows[0]; !f.Done || f.FCT != 127*us+600*ns {
+				t.Errorf("done %v, FCT %v, want 127.6µs", f.Done, f.FCT)
+			}
+			if r.InjectedPackets != c.packets {
+				t.Errorf("%d packets injected, want %d by hand", r.InjectedPackets, c.packets)
+			}
+		})
+	}
+}
+
+// TestNDPPullsKey: transport.ndp_pulls takes its two choices only.
+func TestNDPPullsKey(t *testing.T) {
+	cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, nil)
+	cfg.NDPPulls = "folded"
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_pulls: ") {
+		t.Errorf("ndp_pulls=folded: got %v, want a transport.ndp_pulls error", err)
+	}
+}
