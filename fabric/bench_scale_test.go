@@ -15,7 +15,8 @@ import (
 // is one run; it reports the CPU time per delivered packet (cpu-ns/pkt,
 // which should stay flat as the fabric grows), the host utilisation
 // (against the schedule's certified θ of `rdcn throughput`, docs table in
-// docs/perf-history.md) and the run's live heap at its end (MB). Opera's
+// docs/perf-history.md), the run's live heap at its end (MB) and the
+// process's peak RSS (MB; the run's own when one size runs). Opera's
 // default routing.mode = paths keeps a next-hop table of epochs × n² ToR
 // pairs that 1,024 ToRs exceed (refused before the run), so at 1,024 Opera
 // runs with rotorlb, which needs no table. Run one size at a time with
@@ -72,8 +73,19 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(delivered), "cpu-ns/pkt")
 			b.ReportMetric(util, "host-util")
 			b.ReportMetric(heap, "live-MB")
+			b.ReportMetric(peakRSS(), "peak-RSS-MB")
 		})
 	}
+}
+
+// peakRSS is the process's peak resident set so far, in MB (10⁶ B): the
+// run's own with one size per process.
+func peakRSS() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) * 1024 / 1e6 // Linux: kB
 }
 
 // cpuTime is the process's user and system CPU time so far.
