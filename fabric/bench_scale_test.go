@@ -19,7 +19,8 @@ import (
 // process's peak RSS (MB; the run's own when one size runs). Opera's
 // default routing.mode = paths keeps a next-hop table of epochs × n² ToR
 // pairs that 1,024 ToRs exceed (refused before the run), so at 1,024 Opera
-// runs with rotorlb, which needs no table. Run one size at a time with
+// runs with rotorlb, which needs no table; opera-rotorlb-N is that series
+// from 64 ToRs on, to compare like with like. Run one size at a time with
 // -benchtime 1x: -bench 'Scale/rotornet-256$'.
 func BenchmarkScale(b *testing.B) {
 	cases := []struct {
@@ -35,6 +36,9 @@ func BenchmarkScale(b *testing.B) {
 		{"opera-64", 64, "opera", "400us", "paths"},
 		{"opera-128", 128, "opera", "400us", "paths"},
 		{"opera-256", 256, "opera", "400us", "paths"},
+		{"opera-rotorlb-64", 64, "opera", "400us", "rotorlb"},
+		{"opera-rotorlb-128", 128, "opera", "400us", "rotorlb"},
+		{"opera-rotorlb-256", 256, "opera", "400us", "rotorlb"},
 		{"opera-rotorlb-1024", 1024, "opera", "400us", "rotorlb"},
 	}
 	for _, c := range cases {
