@@ -15,10 +15,12 @@ import (
 // is one run; it reports the CPU time per delivered packet (cpu-ns/pkt,
 // which should stay flat as the fabric grows), the host utilisation
 // (against the schedule's certified θ of `rdcn throughput`, docs table in
-// docs/perf-history.md) and the run's live heap at its end (MB). Opera's
+// docs/perf-history.md), the run's live heap at its end (MB) and the
+// process's peak RSS (MB; the run's own when one size runs). Opera's
 // default routing.mode = paths keeps a next-hop table of epochs × n² ToR
 // pairs that 1,024 ToRs exceed (refused before the run), so at 1,024 Opera
-// runs with rotorlb, which needs no table. Run one size at a time with
+// runs with rotorlb, which needs no table; opera-rotorlb-N is that series
+// from 64 ToRs on, to compare like with like. Run one size at a time with
 // -benchtime 1x: -bench 'Scale/rotornet-256$'.
 func BenchmarkScale(b *testing.B) {
 	cases := []struct {
@@ -34,6 +36,9 @@ func BenchmarkScale(b *testing.B) {
 		{"opera-64", 64, "opera", "400us", "paths"},
 		{"opera-128", 128, "opera", "400us", "paths"},
 		{"opera-256", 256, "opera", "400us", "paths"},
+		{"opera-rotorlb-64", 64, "opera", "400us", "rotorlb"},
+		{"opera-rotorlb-128", 128, "opera", "400us", "rotorlb"},
+		{"opera-rotorlb-256", 256, "opera", "400us", "rotorlb"},
 		{"opera-rotorlb-1024", 1024, "opera", "400us", "rotorlb"},
 	}
 	for _, c := range cases {
@@ -72,8 +77,19 @@ func BenchmarkScale(b *testing.B) {
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(delivered), "cpu-ns/pkt")
 			b.ReportMetric(util, "host-util")
 			b.ReportMetric(heap, "live-MB")
+			b.ReportMetric(peakRSS(), "peak-RSS-MB")
 		})
 	}
+}
+
+// peakRSS is the process's peak resident set so far, in MB (10⁶ B): the
+// run's own with one size per process.
+func peakRSS() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return float64(ru.Maxrss) * 1024 / 1e6 // Linux: kB
 }
 
 // cpuTime is the process's user and system CPU time so far.

@@ -56,9 +56,18 @@ func (s *sim) beginDay(sw, k int, now, night rotor.Time) {
 	}
 }
 
+// circuitTableToRs is the largest fabric that keeps upTo and nextTo in
+// tables per ToR pair (16 B a pair, 256 KiB at 128 ToRs): one load a
+// lookup while the tables stay in cache. Above, a lookup reads the
+// uplinks' peers (U entries, one cache line for U ≤ 16, n·U·4 B in all):
+// at 256 ToRs the 1 MiB of tables missed the cache on the per-packet
+// lookups of a relayed packet (3 % of a RotorNet run's CPU, same core),
+// at 64 the tables are 4 % faster (docs/perf-history.md, issue 26).
+const circuitTableToRs = 128
+
 // upTo is the set of switches (bit sw) whose circuit t→v is up now: read
-// from the uplinks' peers (U entries, one cache line for U ≤ 16), or up
-// to tor.DenseToRs ToRs from a table per ToR pair.
+// from the uplinks' peers, or up to circuitTableToRs ToRs from a table
+// per ToR pair.
 func (s *sim) upTo(t, v int) uint64 {
 	if s.upToTab != nil {
 		return s.upToTab[t*s.n+v]
@@ -80,7 +89,7 @@ func peerMask(peers []int32, v int) uint64 {
 }
 
 // nextTo is the set of switches (bit sw) whose next slot, as of its last
-// day start, holds the circuit t→x (a table up to tor.DenseToRs ToRs).
+// day start, holds the circuit t→x (a table up to circuitTableToRs ToRs).
 func (s *sim) nextTo(t, x int) uint64 {
 	if s.nextToTab != nil {
 		return s.nextToTab[t*s.n+x]

@@ -71,3 +71,24 @@ func (s *sim) NoFillShortcut() { s.pull.noShortcut = true }
 
 // StoredPeak is the most relayed packets one ToR's hosts stored at once.
 func (s *sim) StoredPeak() int32 { return s.pull.storedPeak }
+
+// CircuitTablesAgree reports the first ToR pair whose upTo or nextTo
+// table entry differs from the scan of the uplinks' peers, or −1s if all
+// agree (or the fabric keeps no tables).
+func (s *sim) CircuitTablesAgree() (t, v int) {
+	if s.upToTab == nil {
+		return -1, -1
+	}
+	for t := 0; t < s.n; t++ {
+		for v := 0; v < s.n; v++ {
+			if s.upToTab[t*s.n+v] != s.upToPeers(t, v) || s.nextToTab[t*s.n+v] != s.nextToPeers(t, v) {
+				return t, v
+			}
+		}
+	}
+	return -1, -1
+}
+
+// CircuitTables reports whether the fabric keeps upTo and nextTo in
+// tables per ToR pair.
+func (s *sim) CircuitTables() bool { return s.upToTab != nil }

@@ -129,7 +129,7 @@ type sim struct {
 	// [t*U+s] node t's uplink s reaches in the switch's next slot (as of
 	// its last day start), −1 idle
 	peerNext []int32
-	// upToTab and nextToTab (up to tor.DenseToRs ToRs, else nil):
+	// upToTab and nextToTab (up to circuitTableToRs ToRs, else nil):
 	// [t·n+v] the bits of upTo and nextTo.
 	upToTab, nextToTab []uint64
 
@@ -264,7 +264,7 @@ func newSim(cfg Config) (*sim, error) {
 	s.sw = make([]switchState, s.U)
 	s.peer = make([]int32, s.n*s.U)
 	s.peerNext = make([]int32, s.n*s.U)
-	if s.n <= tor.DenseToRs {
+	if s.n <= circuitTableToRs {
 		s.upToTab, s.nextToTab = make([]uint64, s.n*s.n), make([]uint64, s.n*s.n)
 	}
 	for i := range s.peer {
