@@ -282,27 +282,7 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 			}
 		}
 		settled := first.k >= 0
-		for k, ps := range points {
-			other := first.theta
-			if first.k == k {
-				other = second.theta
-			}
-			for _, p := range ps {
-				if !(p.Upper < other*(1-decisionSlack)) {
-					canWin[k] = true
-				}
-				tol := c.Gap
-				if k == first.k {
-					tol = leaderGap * c.Gap
-				}
-				if !(p.Upper*(1-tol) < first.theta*(1-decisionSlack)) {
-					settled = false
-				}
-			}
-		}
-		if settled {
-			continue
-		}
+		wins := make([]bool, len(todo)) // could be recommended in this scenario
 		// Best first: the next round refines, per unsettled scenario, the
 		// unfinished design with the highest upper bound (the one that
 		// keeps the scenario open longest) and the leader.
@@ -314,12 +294,28 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 			}
 			for _, p := range ps {
 				if !(p.Upper < other*(1-decisionSlack)) {
-					needed[k] = true
+					wins[k] = true
+				}
+				tol := c.Gap
+				if k == first.k {
+					tol = leaderGap * c.Gap
+				}
+				if !(p.Upper*(1-tol) < first.theta*(1-decisionSlack)) {
+					settled = false
 				}
 				if !state[k].finished && p.Upper > topU {
 					topU, topK = p.Upper, k
 				}
 			}
+		}
+		for k, w := range wins {
+			canWin[k] = canWin[k] || w
+		}
+		if settled {
+			continue
+		}
+		for k, w := range wins {
+			needed[k] = needed[k] || w
 		}
 		if topK >= 0 {
 			focus[topK] = true
