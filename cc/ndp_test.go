@@ -155,3 +155,21 @@ func TestNDPPullNumbers(t *testing.T) {
 		t.Errorf("PULL without a number: credit %d, want 3", n.Credit)
 	}
 }
+
+// TestRepliesCarryNoPullNo: a relayed data packet keeps its relay host in
+// the word PullNo shares; the ACK or NACK made from it in place must not
+// read as a cumulative PULL (it would grant packets nobody pulled).
+func TestRepliesCarryNoPullNo(t *testing.T) {
+	for _, mk := range []func(*packet.Packet){
+		func(p *packet.Packet) { MakeAck(p, 1500, 1500, 64) },
+		func(p *packet.Packet) { MakeNack(p, 1500, 64) },
+	} {
+		var p packet.Packet
+		p.Reset(packet.Data)
+		p.Seq, p.Keeper = 1500, 7
+		mk(&p)
+		if p.PullNo() != 0 {
+			t.Errorf("%v made from a relayed packet carries PullNo %d", p.Kind, p.PullNo())
+		}
+	}
+}

@@ -345,9 +345,11 @@ func MakeNack(p *packet.Packet, mss, size int32) {
 	turn(p)
 }
 
-// turn addresses p back to its sender, unrouted.
+// turn addresses p back to its sender, unrouted, with no PullNo (the
+// data packet's Keeper, if it was relayed, is not the reply's).
 func turn(p *packet.Packet) {
 	p.Hops, p.Via, p.Route, p.DstToR = 0, packet.NoToR, packet.NoRoute, packet.NoToR
+	p.SetPullNo(0)
 	p.SrcHost, p.DstHost = p.DstHost, p.SrcHost
 }
 
