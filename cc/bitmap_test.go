@@ -38,7 +38,7 @@ func TestHugeFlowsAllocateNothingUpFront(t *testing.T) {
 		if want := int64(100 * 64 * 1500); s.Acked() != want || r.Received() != want {
 			t.Errorf("size %d: acked %d, received %d, want %d", size, s.Acked(), r.Received(), want)
 		}
-		if n, m := len(r.got.words), len(s.sacked.words); n > 2 || m > 2 {
+		if n, m := r.got.span(), s.sacked.span(); n > 2 || m > 2 {
 			t.Errorf("size %d: bitmaps hold %d and %d words after the window slid, want ≤ 2", size, n, m)
 		}
 	}
@@ -98,4 +98,67 @@ func randomFlow(rng *rand.Rand, maxMSS int, maxSegs int64) (mss int32, size int6
 		segs = append(segs, seq)
 	}
 	return mss, size, segs
+}
+
+// TestSegBitsMatchesReference drives segBits with random sets, clears,
+// advances and resets and compares every bit with a plain set of segments
+// (below the cumulative point every segment counts as set).
+func TestSegBitsMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 0))
+	for trial := 0; trial < 40; trial++ {
+		var b segBits
+		set := map[int64]bool{}
+		var floor int64 // every segment below floor's word is set
+		for op := 0; op < 1000; op++ {
+			lo := floor &^ 63
+			seg := lo + rng.Int64N(1+rng.Int64N(1500))
+			switch r := rng.IntN(100); {
+			case r < 60:
+				b.set(seg)
+				set[seg] = true
+			case r < 75:
+				b.clear(seg)
+				delete(set, seg)
+			case r < 99:
+				// Advance to a point below which the reference is full.
+				to := lo
+				for to < lo+640 && (set[to] || to < floor) {
+					to++
+				}
+				b.advance(to)
+				floor = max(floor, to)
+			default:
+				to := lo + rng.Int64N(3000)
+				b.reset(to)
+				clear(set)
+				floor = to &^ 63
+			}
+			for s := lo - 64; s < lo+1600; s++ {
+				want := set[s] || s < floor&^63
+				if got := b.get(s); got != want {
+					t.Fatalf("trial %d op %d: segment %d is %v, want %v (floor %d)", trial, op, s, got, want, floor)
+				}
+			}
+		}
+	}
+}
+
+// TestSegBitsSlidingAllocatesOnce: a window of constant span sliding over
+// a long flow reuses its array; the allocations do not grow with the
+// segments covered (the old bitmap reallocated about once per 100).
+func TestSegBitsSlidingAllocatesOnce(t *testing.T) {
+	slide := func(segments int64) float64 {
+		return testing.AllocsPerRun(5, func() {
+			var b segBits
+			for s := int64(0); s < segments; s++ {
+				b.set(s + 200) // the window's head runs 200 segments ahead
+				b.set(s)
+				b.advance(s + 1)
+			}
+		})
+	}
+	short, long := slide(1_000), slide(100_000)
+	if long != short || long > 3 {
+		t.Errorf("%.0f allocations over 1,000 segments, %.0f over 100,000: want the same few", short, long)
+	}
 }
