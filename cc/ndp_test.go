@@ -166,7 +166,8 @@ func TestRepliesCarryNoPullNo(t *testing.T) {
 	} {
 		var p packet.Packet
 		p.Reset(packet.Data)
-		p.Seq, p.Keeper = 1500, 7
+		p.Seq = 1500
+		p.SetKeeper(7)
 		mk(&p)
 		if p.PullNo() != 0 {
 			t.Errorf("%v made from a relayed packet carries PullNo %d", p.Kind, p.PullNo())

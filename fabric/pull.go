@@ -181,7 +181,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 				st := &pd.store
 				idx := st.Head()
 				p := s.pool.At(idx)
-				if p.Ready > now || !s.inTime(p.Keeper, ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
+				if p.Ready > now || !s.inTime(p.Keeper(), ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
 					return
 				}
 				st.Pop()
@@ -192,7 +192,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 					st.ReleaseTo(&ps.storeArrays, relayStoreKeep)
 				}
 				ps.stored -= int64(p.Size)
-				_, at := s.hostPull(p.Keeper, p.Size) // a stored relayed packet goes up again as is
+				_, at := s.hostPull(p.Keeper(), p.Size) // a stored relayed packet goes up again as is
 				w = s.wait(w, t, v, pulledPkt{idx: idx, size: p.Size, ready: at})
 				continue
 			}
@@ -631,7 +631,8 @@ const relayStoreKeep = 64
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	p.Ready, p.Keeper = at, host
+	p.Ready = at
+	p.SetKeeper(host)
 	st := &ps.dests.at(v, x).store
 	last := &ps.destBytes.at(v, x).storeLast
 	st.PushFrom(&ps.storeArrays, idx)

@@ -56,13 +56,25 @@ const (
 	Returned                   // ndp: a control packet a full header queue sent back toward the host that sent it
 )
 
+// The per-kind word: a relayed pulled data packet keeps its Keeper there,
+// an NDP control packet its PullNo. No packet is both, so the two share
+// one word and the packet stays one cache line; each is read and written
+// only through its own accessors.
+
+// Keeper is the host of the relay rack that stores a relayed pulled data
+// packet until its relay ToR pulls it again (at Ready).
+func (p *Packet) Keeper() int32 { return p.kindWord }
+
+// SetKeeper sets Keeper.
+func (p *Packet) SetKeeper(host int32) { p.kindWord = host }
+
 // PullNo is the cumulative PULL number an NDP PULL, ACK or NACK carries
 // (transport.ndp_pulls = operasim; 0: none, or a PULL that grants one
-// packet). It shares Keeper's word, which only relayed pulled packets use.
-func (p *Packet) PullNo() int32 { return p.Keeper }
+// packet).
+func (p *Packet) PullNo() int32 { return p.kindWord }
 
 // SetPullNo sets PullNo.
-func (p *Packet) SetPullNo(n int32) { p.Keeper = n }
+func (p *Packet) SetPullNo(n int32) { p.kindWord = n }
 
 // Has reports whether all of f are set.
 func (p *Packet) Has(f Flags) bool { return p.Flags&f == f }
@@ -83,7 +95,7 @@ type Packet struct {
 	Seq  int64      // data, trimmed: byte offset of the first payload byte; ack: cumulative ack
 	Sent rotor.Time // when the data packet was injected (echoed by its ACK for RTT samples)
 	// Ready is when a relayed pulled packet reaches the host that keeps
-	// it (Keeper) until its relay ToR pulls it again.
+	// it (Keeper()) until its relay ToR pulls it again.
 	Ready   rotor.Time
 	Flow    int32 // flow id
 	Size    int32 // bytes on the wire
@@ -92,12 +104,14 @@ type Packet struct {
 	DstToR  int32 // rack (leaf) of DstHost
 	Via     int32 // next intermediate ToR on a two-hop route, or NoToR
 	Route   int32 // source-route reference of the fabric's router, or NoRoute
-	Keeper  int32 // relayed pulled packet: the host of the relay rack that stores it; NDP control packet: PullNo's
-	EchoSeg int32 // ack, nack: segment (offset / MSS) of the data packet answered
-	Kind    Kind
-	Hops    uint8 // switch-to-switch hops taken so far (circuit, packet switch, spine)
-	IntN    uint8 // INT hops stamped (saturates at 255); records kept in an IntStore
-	Flags   Flags
+	// kindWord holds Keeper (relayed pulled data) or PullNo (NDP control);
+	// read it only through those accessors.
+	kindWord int32
+	EchoSeg  int32 // ack, nack: segment (offset / MSS) of the data packet answered
+	Kind     Kind
+	Hops     uint8 // switch-to-switch hops taken so far (circuit, packet switch, spine)
+	IntN     uint8 // INT hops stamped (saturates at 255); records kept in an IntStore
+	Flags    Flags
 }
 
 // Reset makes p a fresh packet of kind k: zero fields, no intermediate,
