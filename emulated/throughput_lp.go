@@ -341,10 +341,9 @@ func maxStep(v, dv []float64) float64 {
 	return a
 }
 
-// solve runs up to maxIter interior-point iterations. After each one it
-// calls visit with the path flows x (θ-scaled, possibly slightly
-// infeasible); visit returning false stops it.
-func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
+// setup allocates the interior-point state and reports whether every
+// commodity has a column.
+func (lp *pathLP) setup() bool {
 	p, k, m := lp.paths(), lp.k, lp.m
 	nv, nr := p+1+m, k+m
 	lp.z, lp.w, lp.d = make([]float64, nv), make([]float64, nv), make([]float64, nv)
@@ -355,15 +354,24 @@ func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
 	lp.g, lp.sdiag, lp.rs = make([]float64, m), make([]float64, m), make([]float64, m)
 	lp.tp = make([]float64, p)
 	lp.cr, lp.cz, lp.cp, lp.cq = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
-	if !lp.commodityStarts() {
-		return // a commodity without a path: θ = 0 on these paths
-	}
 	if lp.cgMax == 0 {
 		lp.cgMax = lpCGMax
 	}
 	if lp.cgTol == 0 {
 		lp.cgTol = lpCGTol
 	}
+	return lp.commodityStarts()
+}
+
+// solve runs up to maxIter interior-point iterations. After each one it
+// calls visit with the path flows x (θ-scaled, possibly slightly
+// infeasible); visit returning false stops it.
+func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
+	if !lp.setup() {
+		return // a commodity without a path: θ = 0 on these paths
+	}
+	p, k, m := lp.paths(), lp.k, lp.m
+	nv := p + 1 + m
 	for i := range lp.z {
 		lp.z[i], lp.w[i] = 1, 1
 	}
