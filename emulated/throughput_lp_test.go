@@ -83,8 +83,8 @@ func glpkOptimum(t *testing.T, file string) float64 {
 // The interior-point method on the restricted master LP (the path
 // solver's paths after a few iterations, Mars graphs on their worst-case
 // permutation) against GLPK's simplex on the same LP: its repaired flows
-// never beat the LP optimum and come within 1e-4 of it; the flow the
-// solver takes from it passes Verify.
+// never beat the LP optimum and come within 1e-4 of it, its dual bound
+// never falls below it; the flow the solver takes from it passes Verify.
 func TestPathLPAgreesWithGLPK(t *testing.T) {
 	if !GLPKAvailable() {
 		t.Skip("glpsol not installed: apt-get install glpk-utils")
@@ -111,6 +111,10 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			lp.solve(40, func(x []float64) bool {
 				if lam := lp.repair(x, nil); lam > 0 {
 					best = max(best, 1/lam)
+				}
+				// Weak duality: the iterate's arc prices bound the optimum.
+				if db := lp.dualBound(); db < want*(1-1e-9) {
+					t.Errorf("dual bound %v below GLPK's optimum %v", db, want)
 				}
 				return true
 			})
