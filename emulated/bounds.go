@@ -96,37 +96,42 @@ func MaxWeightMatching(w [][]float64) []int {
 	p := make([]int, n+1)
 	way := make([]int, n+1)
 	minv := make([]float64, n+1)
-	used := make([]bool, n+1)
+	// The columns of the current augmenting search: those reached (used,
+	// column 0 first) and the others, increasing, so that each step scans
+	// only the columns not yet reached, in the textbook order.
+	used := make([]int, 0, n+1)
+	free := make([]int, 0, n)
 	for i := 1; i <= n; i++ {
 		p[0] = i
 		j0 := 0
-		for j := range minv {
+		used = used[:0]
+		free = free[:0]
+		for j := 1; j <= n; j++ {
 			minv[j] = inf
-			used[j] = false
+			free = append(free, j)
 		}
 		for {
-			used[j0] = true
-			i0, delta, j1 := p[j0], inf, 0
-			for j := 1; j <= n; j++ {
-				if used[j] {
-					continue
-				}
-				cur := -w[i0-1][j-1] - u[i0] - v[j]
+			used = append(used, j0)
+			i0 := p[j0]
+			row, ui := w[i0-1], u[i0]
+			delta, j1, at := inf, 0, -1
+			for k, j := range free {
+				cur := -row[j-1] - ui - v[j]
 				if cur < minv[j] {
 					minv[j], way[j] = cur, j0
 				}
 				if minv[j] < delta {
-					delta, j1 = minv[j], j
+					delta, j1, at = minv[j], j, k
 				}
 			}
-			for j := 0; j <= n; j++ {
-				if used[j] {
-					u[p[j]] += delta
-					v[j] -= delta
-				} else {
-					minv[j] -= delta
-				}
+			for _, j := range used {
+				u[p[j]] += delta
+				v[j] -= delta
 			}
+			for _, j := range free {
+				minv[j] -= delta
+			}
+			free = append(free[:at], free[at+1:]...)
 			j0 = j1
 			if p[j0] == 0 {
 				break

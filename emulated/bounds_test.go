@@ -179,3 +179,103 @@ func TestAnalyse(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// textbookMatching is the Hungarian method as printed (every column
+// scanned at every step, reached ones skipped by a flag): the reference
+// for MaxWeightMatching's tie-breaking.
+func textbookMatching(w [][]float64) []int {
+	n := len(w)
+	inf := math.Inf(1)
+	u, v := make([]float64, n+1), make([]float64, n+1)
+	p, way := make([]int, n+1), make([]int, n+1)
+	minv, used := make([]float64, n+1), make([]bool, n+1)
+	for i := 1; i <= n; i++ {
+		p[0] = i
+		j0 := 0
+		for j := range minv {
+			minv[j], used[j] = inf, false
+		}
+		for {
+			used[j0] = true
+			i0, delta, j1 := p[j0], inf, 0
+			for j := 1; j <= n; j++ {
+				if used[j] {
+					continue
+				}
+				if cur := -w[i0-1][j-1] - u[i0] - v[j]; cur < minv[j] {
+					minv[j], way[j] = cur, j0
+				}
+				if minv[j] < delta {
+					delta, j1 = minv[j], j
+				}
+			}
+			for j := 0; j <= n; j++ {
+				if used[j] {
+					u[p[j]] += delta
+					v[j] -= delta
+				} else {
+					minv[j] -= delta
+				}
+			}
+			if j0 = j1; p[j0] == 0 {
+				break
+			}
+		}
+		for j0 != 0 {
+			j1 := way[j0]
+			p[j0] = p[j1]
+			j0 = j1
+		}
+	}
+	perm := make([]int, n)
+	for j := 1; j <= n; j++ {
+		perm[p[j]-1] = j - 1
+	}
+	return perm
+}
+
+// The Hungarian method that scans only the columns not yet reached picks
+// the same permutation as the textbook scan, ties included: on hop-count
+// matrices of Mars graphs (the worst-case permutation's input, nearly all
+// ties) and on random small-integer and real matrices.
+func TestMaxWeightMatchingTieBreaking(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 0))
+	var cases [][][]float64
+	c := question64
+	for _, tc := range []struct{ n, u, degree int }{{32, 4, 12}, {64, 8, 24}, {64, 8, 40}} {
+		c.Nodes, c.Uplinks = tc.n, tc.u
+		_, g, _ := marsWorstCase(t, c, tc.degree)
+		hops := g.HopDistances()
+		w := make([][]float64, g.N)
+		for s := range w {
+			w[s] = make([]float64, g.N)
+			for d, h := range hops[s] {
+				w[s][d] = float64(h)
+			}
+		}
+		cases = append(cases, w)
+	}
+	for trial := 0; trial < 60; trial++ {
+		n := 2 + trial
+		w := make([][]float64, n)
+		for i := range w {
+			w[i] = make([]float64, n)
+			for j := range w[i] {
+				if trial%2 == 0 {
+					w[i][j] = float64(rng.IntN(3))
+				} else {
+					w[i][j] = rng.Float64()
+				}
+			}
+		}
+		cases = append(cases, w)
+	}
+	for i, w := range cases {
+		got, want := MaxWeightMatching(w), textbookMatching(w)
+		for s := range got {
+			if got[s] != want[s] {
+				t.Fatalf("case %d (n = %d): row %d matched to %d, textbook %d", i, len(w), s, got[s], want[s])
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,8 +83,8 @@ func glpkOptimum(t *testing.T, file string) float64 {
 // The interior-point method on the restricted master LP (the path
 // solver's paths after a few iterations, Mars graphs on their worst-case
 // permutation) against GLPK's simplex on the same LP: its repaired flows
-// never beat the LP optimum and come within 1e-4 of it; the flow the
-// solver takes from it passes Verify.
+// never beat the LP optimum and come within 1e-4 of it, its dual bound
+// never falls below it; the flow the solver takes from it passes Verify.
 func TestPathLPAgreesWithGLPK(t *testing.T) {
 	if !GLPKAvailable() {
 		t.Skip("glpsol not installed: apt-get install glpk-utils")
@@ -110,6 +111,10 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			lp.solve(40, func(x []float64) bool {
 				if lam := lp.repair(x, nil); lam > 0 {
 					best = max(best, 1/lam)
+				}
+				// Weak duality: the iterate's arc prices bound the optimum.
+				if db := lp.dualBound(); db < want*(1-1e-9) {
+					t.Errorf("dual bound %v below GLPK's optimum %v", db, want)
 				}
 				return true
 			})
@@ -205,4 +210,51 @@ func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 	if shorter == 0 {
 		t.Error("the restricted LP shortened no solve")
 	}
+}
+
+// The reduced solve (commodity rows eliminated by Sherman–Morrison, CG on
+// the arcs' Schur complement) against the normal equations it stands for:
+// with interior-point weights d spread over twelve orders of magnitude,
+// as near an optimum, the y it returns satisfies A·D·Aᵀ·y = b, the product
+// taken row by row from A (mulAT, the weights, mulA).
+func TestSchurSolveMatchesNormalEquations(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	_, g, w := marsWorstCase(t, c, 12)
+	dn, err := prepare(g, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPathSolver(g, dn)
+	s.solve(1e-9, 8)
+	lp := s.restrictedLP()
+	lp.cgMax, lp.cgTol = 100000, 1e-13
+	if !lp.setup() {
+		t.Fatal("a commodity without a column")
+	}
+	rng := rand.New(rand.NewPCG(3, 0))
+	for i := range lp.d {
+		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
+	}
+	lp.schur()
+	b := make([]float64, lp.k+lp.m)
+	for i := range b {
+		b[i] = rng.Float64() - 0.5
+	}
+	y := make([]float64, len(b))
+	lp.solveNormal(b, y)
+	lp.mulAT(y, lp.tmp)
+	for i, di := range lp.d {
+		lp.tmp[i] *= di
+	}
+	got := make([]float64, len(b))
+	lp.mulA(lp.tmp, got)
+	worst := 0.0
+	for i := range b {
+		worst = max(worst, math.Abs(got[i]-b[i]))
+	}
+	if worst > 1e-6 {
+		t.Errorf("A·D·Aᵀ·y − b: largest entry %v (%d paths, %d rows, %d CG iterations)", worst, lp.paths(), len(b), lp.cgIterations)
+	}
+	t.Logf("%d paths, %d rows: residual %v after %d CG iterations", lp.paths(), len(b), worst, lp.cgIterations)
 }
