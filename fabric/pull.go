@@ -40,8 +40,9 @@ import (
 //
 // Cost: a fill is O(packets staged), plus, when relaying, one pass over the
 // bitmap of pending destinations (n/64 words); nothing is O(hosts²). What
-// a ToR keeps per other ToR (dests, hops) exists only for the ToRs it has
-// used (pairRow): memory grows with the pairs in use, not with n².
+// a ToR keeps per other ToR (dests, hops) is a flat table up to
+// flatPairToRs ToRs and above exists only for the ToRs it has used
+// (pairRow): memory grows with the pairs in use, not with n².
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
@@ -771,11 +772,11 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	}
 }
 
-// pairTable is what each ToR keeps per other ToR, for the pairs in use
-// only: an item is created on first use (at) and kept for the rest of the
-// run, so memory grows with the pairs in use, not with n². Up to
-// tor.DenseToRs ToRs it is a plain table of n² items (flat), indexed by
-// t·n+x; above, a row per ToR (pairRow).
+// pairTable is what each ToR keeps per other ToR. Up to flatPairToRs ToRs
+// it is a plain table of n² items (flat), indexed by t·n+x: one load per
+// lookup. Above, a row per ToR (pairRow) holds the pairs in use only: an
+// item is created on first use (at) and kept for the rest of the run, so
+// memory grows with the pairs in use, not with n².
 type pairTable[T any] struct {
 	n    int
 	flat []T
@@ -793,8 +794,17 @@ type pairRow[T any] struct {
 	keys  []int32
 }
 
+// flatPairToRs is the largest fabric whose per-pair tables are flat: at
+// 1,024 ToRs the tables of a pull run are about 150 MB (64 B pullDest,
+// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair), and
+// with RotorLB nearly every pair is used within a rotor period there, so
+// rows would save little memory and cost a lookup through des.Index (two
+// dependent loads and a call) per item; at 8,192 ToRs flat tables would
+// be 10 GB.
+const flatPairToRs = 1024
+
 func newPairTable[T any](n int) pairTable[T] {
-	if n <= tor.DenseToRs {
+	if n <= flatPairToRs {
 		return pairTable[T]{n: n, flat: make([]T, n*n)}
 	}
 	rows := make([]pairRow[T], n)
