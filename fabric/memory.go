@@ -3,6 +3,7 @@ package fabric
 import (
 	"unsafe"
 
+	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
@@ -14,8 +15,9 @@ import (
 // 10 ms, and 2,048 ToRs of 1 host with 8 uplinks; docs/perf-history.md,
 // issue 26). What a ToR keeps per other ToR (pull lists, relay stores,
 // their byte counts, circuit pair statistics) is a flat table of n² items
-// up to flatPairToRs ToRs, whose pages are resident once a pair on them is
-// used; above, it exists only for the ToRs a ToR has used (pairTable's
+// up to flatPairToRs ToRs, resident from the start on transparent huge
+// pages (the first use of a pair makes 2 MiB of its table resident), else
+// page by page as pairs are used; above, it exists only for the ToRs a ToR has used (pairTable's
 // rows, and its VOQ ports above tor.DenseToRs), so it grows with the
 // circuits a ToR has met, not with n².
 const (
@@ -28,11 +30,11 @@ const (
 	// of each ToR's VOQ index (des.IndexDirect ≥ flatPairToRs), 4 B a
 	// pair; above, the indexes are hash tables of the keys in use.
 	memoryPerToRPairDirect = 4
-	// memoryPerMetPairFlat: up to flatPairToRs ToRs, the pages of the
-	// flat per-pair tables that a pair of a ToR and a ToR its circuits
-	// met makes resident, its VOQ port and rings included (fitted to the
-	// 1 ms runs: 1.1 kB; a 4 KiB page holds 64 pull lists of a row, and
-	// the pairs used early are spread over it), at most the tables' whole
+	// memoryPerMetPairFlat: up to flatPairToRs ToRs without transparent
+	// huge pages, the 4 KiB pages of the flat per-pair tables that a pair
+	// of a ToR and a ToR its circuits met makes resident (fitted to the
+	// 1 ms runs: 1.1 kB; a page holds 64 pull lists of a row, and the
+	// pairs used early are spread over it), at most the tables' whole
 	// size (flatPairBytes a pair).
 	memoryPerMetPairFlat = 1100
 	// memoryPerMetPairHost: above flatPairToRs, per pair of a ToR and a
@@ -101,9 +103,12 @@ func (c *Config) MemoryEstimate(flows []workload.Flow) int64 {
 	}
 	perPair := float64(memoryPerToRPair)
 	met := memoryPerMetPairHost * float64(max(c.HostsPerToR, 1)) * c.metPairs(n)
-	if n <= flatPairToRs {
+	if n <= flatPairToRs { // the flat tables hold what a met pair adds above
 		perPair += memoryPerToRPairDirect
-		met = min(memoryPerMetPairFlat*c.metPairs(n), float64(flatPairBytes)*n*n)
+		met = float64(flatPairBytes) * n * n
+		if !des.HugePagesOn() {
+			met = min(memoryPerMetPairFlat*c.metPairs(n), met)
+		}
 	}
 	est := memoryBase + perPair*n*n + met +
 		memoryPerFlow*float64(len(flows)) + memoryPerPacket*memoryInFlight(c.SimTime)*float64(packets)

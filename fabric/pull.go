@@ -774,7 +774,8 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 
 // pairTable is what each ToR keeps per other ToR. Up to flatPairToRs ToRs
 // it is a plain table of n² items (flat), indexed by t·n+x: one load per
-// lookup. Above, a row per ToR (pairRow) holds the pairs in use only: an
+// lookup, on transparent huge pages where the kernel gives them (a lookup
+// of a pair met long ago then misses the cache but not the TLB). Above, a row per ToR (pairRow) holds the pairs in use only: an
 // item is created on first use (at) and kept for the rest of the run, so
 // memory grows with the pairs in use, not with n².
 type pairTable[T any] struct {
@@ -795,17 +796,19 @@ type pairRow[T any] struct {
 }
 
 // flatPairToRs is the largest fabric whose per-pair tables are flat: at
-// 1,024 ToRs the tables of a pull run are about 150 MB (64 B pullDest,
-// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair), and
-// with RotorLB nearly every pair is used within a rotor period there, so
-// rows would save little memory and cost a lookup through des.Index (two
-// dependent loads and a call) per item; at 8,192 ToRs flat tables would
-// be 10 GB.
+// 1,024 ToRs the tables of a pull run are about 160 MB (64 B pullDest,
+// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair;
+// resident from the start on huge pages), and with RotorLB nearly every
+// pair is used within a rotor period there, so rows would save little
+// memory and cost a lookup through des.Index (two dependent loads and a
+// call) per item; at 8,192 ToRs flat tables would be 10 GB.
 const flatPairToRs = 1024
 
 func newPairTable[T any](n int) pairTable[T] {
 	if n <= flatPairToRs {
-		return pairTable[T]{n: n, flat: make([]T, n*n)}
+		flat := make([]T, n*n)
+		des.HugePages(flat)
+		return pairTable[T]{n: n, flat: flat}
 	}
 	rows := make([]pairRow[T], n)
 	for i := range rows {
