@@ -81,9 +81,10 @@ func (s *sim) initPull() {
 	n := s.n
 	ps := &s.pull
 	ps.words = (n + 63) / 64
-	ps.dests = newPairTable[pullDest](n)
-	ps.destBytes = newPairTable[destBytes](n)
-	ps.hops = newPairTable[pullHop](n)
+	rows := s.pairRows()
+	ps.dests = newPairTable[pullDest](n, rows)
+	ps.destBytes = newPairTable[destBytes](n, rows)
+	ps.hops = newPairTable[pullHop](n, rows)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
 	ps.waitBits = make([]uint64, n*ps.words)
@@ -100,7 +101,7 @@ func (s *sim) initPull() {
 	}
 	if !ps.plain {
 		ps.bookedTo = make([]int64, n*s.H)
-		ps.stagedTo = newPairTable[int64](n)
+		ps.stagedTo = newPairTable[int64](n, rows)
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
@@ -804,8 +805,12 @@ type pairRow[T any] struct {
 // call) per item; at 8,192 ToRs flat tables would be 10 GB.
 const flatPairToRs = 1024
 
-func newPairTable[T any](n int) pairTable[T] {
-	if n <= flatPairToRs {
+// pairRows reports whether the per-pair tables are rows (pairTable).
+func (s *sim) pairRows() bool { return s.n > flatPairToRs || s.cfg.pairRows }
+
+// newPairTable is a table of n ToRs, flat unless sparse.
+func newPairTable[T any](n int, sparse bool) pairTable[T] {
+	if !sparse {
 		flat := make([]T, n*n)
 		des.HugePages(flat)
 		return pairTable[T]{n: n, flat: flat}
