@@ -17,9 +17,9 @@ import (
 // their byte counts, circuit pair statistics) is a flat table of n² items
 // up to flatPairToRs ToRs, resident from the start on transparent huge
 // pages (the first use of a pair makes 2 MiB of its table resident), else
-// page by page as pairs are used; above, it exists only for the ToRs a ToR has used (pairTable's
-// rows, and its VOQ ports above tor.DenseToRs), so it grows with the
-// circuits a ToR has met, not with n².
+// page by page as pairs are used; above, it exists only for the ToRs a
+// ToR has used (pairTable's rows, and its VOQ ports above
+// tor.DenseToRs), so it grows with the circuits a ToR has met, not n².
 const (
 	// memoryBase: the process, tables and event queue of a small run.
 	memoryBase = 22 << 20
