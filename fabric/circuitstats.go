@@ -49,7 +49,7 @@ type pairStat struct {
 func (s *sim) initPairStats() error {
 	ps := &s.pairs
 	ps.n, ps.U, ps.watch = s.n, s.U, -1
-	ps.rows = newPairTable[pairStat](s.n)
+	ps.rows = newPairTable[pairStat](s.n, s.pairRows())
 	ps.demand = make([]bool, s.n*s.U)
 	ps.dayFrom, ps.dayTo, ps.dayPair = make([]rotor.Time, s.n*s.U), make([]rotor.Time, s.n*s.U), make([]int32, s.n*s.U)
 	if w := s.cfg.WatchPair; w != nil {

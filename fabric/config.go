@@ -209,6 +209,9 @@ type Config struct {
 	// eagerFree schedules every "link free" event, even when nothing waits
 	// for the link; tests use it to check that skipping them changes nothing.
 	eagerFree bool
+	// pairRows keeps the per-pair tables as rows of the pairs in use at
+	// any size, as above flatPairToRs ToRs (tests).
+	pairRows bool
 	// hopLimit overrides kspHopLimit (tests).
 	hopLimit int
 	// switchDrop, if set, hears every packet a switch drops or pushes out

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"unsafe"
+
 	"github.com/rdcn/rdcn/internal/des"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
@@ -11,24 +13,35 @@ import (
 // (`/usr/bin/time -f %M rdcn simulate --set topology.tors=N --set
 // topology.uplinks=4 --set run.sim_time=T`, N = 512, 1024, T = 1 ms and
 // 10 ms, and 2,048 ToRs of 1 host with 8 uplinks; docs/perf-history.md,
-// issue 26). What a ToR keeps per other ToR (VOQ ports, pull lists,
-// circuit pair statistics) exists, above tor.DenseToRs ToRs, only for the
-// ToRs it has used, so it grows with the circuits a ToR has met, not with
-// n² (up to DenseToRs these tables, a few MB, are in memoryBase's slack).
+// issue 26). What a ToR keeps per other ToR (pull lists, relay stores,
+// their byte counts, circuit pair statistics) is a flat table of n² items
+// up to flatPairToRs ToRs, resident from the start on transparent huge
+// pages (the first use of a pair makes 2 MiB of its table resident), else
+// page by page as pairs are used; above, it exists only for the ToRs a
+// ToR has used (pairTable's rows, and its VOQ ports above
+// tor.DenseToRs), so it grows with the circuits a ToR has met, not n².
 const (
 	// memoryBase: the process, tables and event queue of a small run.
 	memoryBase = 22 << 20
-	// memoryPerToRPair: what is still kept for every ordered pair of ToRs:
-	// the schedule's matchings (an int a ToR a slot), and below
-	// des.IndexDirect ToRs the direct tables of the per-ToR indexes (4 B
-	// a pair each, three of them).
-	memoryPerToRPair      = 8
-	memoryPerToRPairSmall = 20
-	// memoryPerMetPairHost: per pair of a ToR and a ToR its circuits met
-	// (uplinks × slots elapsed, at most n), per host of the ToR: its VOQ
-	// port, pull lists and their rings, relay store and pair statistics,
-	// which a ToR creates as its hosts' flows and relayed packets use
-	// them (fitted: 56 B a met pair per host).
+	// memoryPerToRPair: what is kept for every ordered pair of ToRs at
+	// any size: the schedule's matchings (an int a ToR a slot).
+	memoryPerToRPair = 8
+	// memoryPerToRPairDirect: up to flatPairToRs ToRs, the direct table
+	// of each ToR's VOQ index (des.IndexDirect ≥ flatPairToRs), 4 B a
+	// pair; above, the indexes are hash tables of the keys in use.
+	memoryPerToRPairDirect = 4
+	// memoryPerMetPairFlat: up to flatPairToRs ToRs without transparent
+	// huge pages, the 4 KiB pages of the flat per-pair tables that a pair
+	// of a ToR and a ToR its circuits met makes resident (fitted to the
+	// 1 ms runs: 1.1 kB; a page holds 64 pull lists of a row, and the
+	// pairs used early are spread over it), at most the tables' whole
+	// size (flatPairBytes a pair).
+	memoryPerMetPairFlat = 1100
+	// memoryPerMetPairHost: above flatPairToRs, per pair of a ToR and a
+	// ToR its circuits met (uplinks × slots elapsed, at most n), per host
+	// of the ToR: its VOQ port, pull lists and their rings, relay store
+	// and pair statistics, which a ToR creates as its hosts' flows and
+	// relayed packets use them (fitted: 56 B a met pair per host).
 	memoryPerMetPairHost = 56
 	// memoryPerFlow: a flow as read or generated, its result record and
 	// its share of the sender state (172 B measured).
@@ -39,6 +52,11 @@ const (
 	// the offered bytes not yet delivered.
 	memoryPerPacket = 80
 )
+
+// flatPairBytes is the size of one pair's items in the flat per-pair
+// tables (152 B).
+const flatPairBytes = unsafe.Sizeof(pullDest{}) + unsafe.Sizeof(destBytes{}) + unsafe.Sizeof(pullHop{}) +
+	unsafe.Sizeof(pairStat{}) + unsafe.Sizeof(int64(0))
 
 // memoryInFlight is the share of the offered packets alive at the end of a
 // run of simTime: 17 % and 13 % measured after 1 ms, 55 % and 41 % after
@@ -84,10 +102,15 @@ func (c *Config) MemoryEstimate(flows []workload.Flow) int64 {
 		packets += (f.Bytes + mtu - 1) / mtu
 	}
 	perPair := float64(memoryPerToRPair)
-	if n <= des.IndexDirect {
-		perPair = memoryPerToRPairSmall
+	met := memoryPerMetPairHost * float64(max(c.HostsPerToR, 1)) * c.metPairs(n)
+	if n <= flatPairToRs { // the flat tables hold what a met pair adds above
+		perPair += memoryPerToRPairDirect
+		met = float64(flatPairBytes) * n * n
+		if !des.HugePagesOn() {
+			met = min(memoryPerMetPairFlat*c.metPairs(n), met)
+		}
 	}
-	est := memoryBase + perPair*n*n + memoryPerMetPairHost*float64(max(c.HostsPerToR, 1))*c.metPairs(n) +
+	est := memoryBase + perPair*n*n + met +
 		memoryPerFlow*float64(len(flows)) + memoryPerPacket*memoryInFlight(c.SimTime)*float64(packets)
 	return int64(est)
 }

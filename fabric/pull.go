@@ -40,8 +40,9 @@ import (
 //
 // Cost: a fill is O(packets staged), plus, when relaying, one pass over the
 // bitmap of pending destinations (n/64 words); nothing is O(hosts²). What
-// a ToR keeps per other ToR (dests, hops) exists only for the ToRs it has
-// used (pairRow): memory grows with the pairs in use, not with n².
+// a ToR keeps per other ToR (dests, hops) is a flat table up to
+// flatPairToRs ToRs and above exists only for the ToRs it has used
+// (pairRow): memory grows with the pairs in use, not with n².
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
@@ -80,9 +81,10 @@ func (s *sim) initPull() {
 	n := s.n
 	ps := &s.pull
 	ps.words = (n + 63) / 64
-	ps.dests = newPairTable[pullDest](n)
-	ps.destBytes = newPairTable[destBytes](n)
-	ps.hops = newPairTable[pullHop](n)
+	rows := s.pairRows()
+	ps.dests = newPairTable[pullDest](n, rows)
+	ps.destBytes = newPairTable[destBytes](n, rows)
+	ps.hops = newPairTable[pullHop](n, rows)
 	ps.bits = make([]uint64, n*ps.words)
 	ps.rr = make([]int32, n)
 	ps.waitBits = make([]uint64, n*ps.words)
@@ -99,7 +101,7 @@ func (s *sim) initPull() {
 	}
 	if !ps.plain {
 		ps.bookedTo = make([]int64, n*s.H)
-		ps.stagedTo = newPairTable[int64](n)
+		ps.stagedTo = newPairTable[int64](n, rows)
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
@@ -772,11 +774,12 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 	}
 }
 
-// pairTable is what each ToR keeps per other ToR, for the pairs in use
-// only: an item is created on first use (at) and kept for the rest of the
-// run, so memory grows with the pairs in use, not with n². Up to
-// tor.DenseToRs ToRs it is a plain table of n² items (flat), indexed by
-// t·n+x; above, a row per ToR (pairRow).
+// pairTable is what each ToR keeps per other ToR. Up to flatPairToRs ToRs
+// it is a plain table of n² items (flat), indexed by t·n+x: one load per
+// lookup, on transparent huge pages where the kernel gives them (a lookup
+// of a pair met long ago then misses the cache but not the TLB). Above, a row per ToR (pairRow) holds the pairs in use only: an
+// item is created on first use (at) and kept for the rest of the run, so
+// memory grows with the pairs in use, not with n².
 type pairTable[T any] struct {
 	n    int
 	flat []T
@@ -794,9 +797,24 @@ type pairRow[T any] struct {
 	keys  []int32
 }
 
-func newPairTable[T any](n int) pairTable[T] {
-	if n <= tor.DenseToRs {
-		return pairTable[T]{n: n, flat: make([]T, n*n)}
+// flatPairToRs is the largest fabric whose per-pair tables are flat: at
+// 1,024 ToRs the tables of a pull run are about 160 MB (64 B pullDest,
+// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair;
+// resident from the start on huge pages), and with RotorLB nearly every
+// pair is used within a rotor period there, so rows would save little
+// memory and cost a lookup through des.Index (two dependent loads and a
+// call) per item; at 8,192 ToRs flat tables would be 10 GB.
+const flatPairToRs = 1024
+
+// pairRows reports whether the per-pair tables are rows (pairTable).
+func (s *sim) pairRows() bool { return s.n > flatPairToRs || s.cfg.pairRows }
+
+// newPairTable is a table of n ToRs, flat unless sparse.
+func newPairTable[T any](n int, sparse bool) pairTable[T] {
+	if !sparse {
+		flat := make([]T, n*n)
+		des.HugePages(flat)
+		return pairTable[T]{n: n, flat: flat}
 	}
 	rows := make([]pairRow[T], n)
 	for i := range rows {

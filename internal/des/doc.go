@@ -16,5 +16,8 @@
 // (a winner tree, one leaf-to-root replay per set). Ring is a FIFO of
 // small values (an index with what a decision needs, so the item itself
 // need not be touched), and Pool.Prefetch starts loading an item the next
-// event will use without waiting for it.
+// event will use without waiting for it. A Pool's slabs, and the tables
+// a caller hands to HugePages, ask for transparent huge pages
+// (HugePagesOn: whether the kernel gives them), so that a random access
+// into a large table misses the cache but not the TLB.
 package des

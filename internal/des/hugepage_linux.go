@@ -1,6 +1,9 @@
 package des
 
 import (
+	"os"
+	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -12,3 +15,10 @@ import (
 func hugePages(p unsafe.Pointer, n uintptr) {
 	_ = syscall.Madvise(unsafe.Slice((*byte)(p), n), syscall.MADV_HUGEPAGE)
 }
+
+// HugePagesOn reports whether the kernel gives transparent huge pages to
+// ranges that ask (THP "always" or "madvise", not "never").
+var HugePagesOn = sync.OnceValue(func() bool {
+	b, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled")
+	return err == nil && !strings.Contains(string(b), "[never]")
+})

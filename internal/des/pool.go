@@ -79,3 +79,11 @@ func (p *Pool[T]) Live() int { return p.live }
 
 // Capacity is the number of item slots the pool holds in memory.
 func (p *Pool[T]) Capacity() int { return len(p.chunks) * chunkSize }
+
+// HugePages asks the kernel to back the items of s with transparent huge
+// pages (a hint; see hugePages).
+func HugePages[T any](s []T) {
+	if len(s) > 0 {
+		hugePages(unsafe.Pointer(&s[0]), uintptr(len(s))*unsafe.Sizeof(s[0]))
+	}
+}

@@ -1,0 +1,52 @@
+package fabric
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/rdcn/rdcn/rotor"
+	"github.com/rdcn/rdcn/tor"
+)
+
+// TestPairRowsMatchFlat: the per-pair tables kept as rows of the pairs in
+// use (above flatPairToRs ToRs) and as flat n² tables give the same run,
+// every result field but the memory samples, on relaying pull runs with
+// run.check (which reads the tables in its conservation walk), for a
+// plain policy (cs) and one that sees the staged bytes per pair (abm:
+// stagedTo). Only runs above 1,024 ToRs use the rows otherwise.
+func TestPairRowsMatchFlat(t *testing.T) {
+	flows := testFlows(t, "websearch", 0.4, 3*rotor.Millisecond, 5)
+	for _, policy := range []string{"cs", "abm"} {
+		t.Run(policy, func(t *testing.T) {
+			run := func(rows bool) *Result {
+				cfg := loadedConfig(t, RotorLB, flows)
+				cfg.Transport = Pull
+				cfg.NewPolicy = func(int) tor.PolicyMaker { return tor.Named(policy, nil, nil, nil) }
+				cfg.Buffer = 200 * 1500
+				cfg.SimTime = 5 * rotor.Millisecond
+				cfg.Check = true
+				cfg.pairRows = rows
+				s, err := newSimFor(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := s.pull.dests.flat == nil; got != rows || (s.pull.stagedTo.flat == nil) != (rows || s.pull.plain) {
+					t.Fatalf("rows = %v, but the tables are rows: %v (stagedTo: %v, plain %v)", rows, got, s.pull.stagedTo.flat == nil, s.pull.plain)
+				}
+				r, err := s.run()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(r.Hops) < 3 || r.Hops[2] == 0 {
+					t.Fatalf("no packet crossed two circuits (hops %v): the relay stores were not used", r.Hops)
+				}
+				return r
+			}
+			flat, rows := run(false), run(true)
+			if diff := cmp.Diff(flat, rows, cmpopts.IgnoreFields(Result{}, "Memory"), cmpopts.EquateNaNs()); diff != "" {
+				t.Errorf("results differ (-flat +rows):\n%s", diff)
+			}
+		})
+	}
+}
