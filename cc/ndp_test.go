@@ -124,6 +124,29 @@ func TestNDPSwallowReturns(t *testing.T) {
 	if !reply(packet.Nack, 0, true) || n.Credit != 1 {
 		t.Fatalf("return with no PULL expected: credit %d, want 1", n.Credit)
 	}
+	n.Next(10) // segment 2 again
+	// An ACK carrying PULL 1 leaves no PULL expected (processAck counts
+	// it): the next return goes at once. A NACK carrying PULL 2 does not
+	// (processNack does not count it): the return after it is swallowed.
+	carried := func(k packet.Kind, seg, no int32) {
+		p.Reset(k)
+		p.EchoSeg = seg
+		p.SetPullNo(no)
+		n.OnReply(10, &p, nil)
+	}
+	carried(packet.Ack, 2, 1)
+	if seq, _, _, _ := n.Next(10); seq != 0 {
+		t.Fatalf("sent %d, want segment 0 again", seq)
+	}
+	if !reply(packet.Nack, 0, true) || n.Credit != 1 {
+		t.Fatalf("return after an ACK carrying a PULL: credit %d, want 1", n.Credit)
+	}
+	n.Next(10) // segment 0 again
+	carried(packet.Nack, 0, 2)
+	n.Next(10) // and again
+	if reply(packet.Nack, 0, true) || n.Credit != 0 {
+		t.Fatalf("return after a NACK carrying a PULL: credit %d, want 0 (swallowed)", n.Credit)
+	}
 	// A one-packet flow's only packet returns: at once (its first window
 	// of 3 left 2 credits unspent).
 	one := NewNDP(1000, 1500, 3, rotor.Second, 0)

@@ -416,8 +416,7 @@ func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 		}
 		n.answered()
 		n.OnNack(int64(p.EchoSeg), now)
-		if no := p.PullNo(); no > 0 {
-			n.pullWindow--
+		if no := p.PullNo(); no > 0 { // not counted in pullWindow, as NdpSrc::processNack does not
 			n.OnPullNo(no, now)
 		}
 		return n.CanSend()
