@@ -50,9 +50,10 @@ type NDP struct {
 	// NdpSrc::processRTS "swallows" it (transport.ndp_returned =
 	// swallow); false: it goes at once with the credit it spent.
 	SwallowReturns bool
-	// pullWindow counts the PULLs expected: one per ACK or NACK, less
-	// one per PULL heard (a PULL packet, or an ACK or NACK carrying one);
-	// firstUnheard the first window's packets not yet answered.
+	// pullWindow counts the PULLs expected as NdpSrc does: one per ACK
+	// or NACK, less one per PULL packet or ACK carrying a PULL (not a
+	// NACK carrying one); firstUnheard the first window's packets not
+	// yet answered (ACK, NACK or return).
 	pullWindow, firstUnheard int64
 
 	Retransmits, Timeouts int64

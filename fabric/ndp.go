@@ -34,7 +34,9 @@ import (
 //     queue full goes back to its sender as a NACK flagged Bounced,
 //     routed from the switch like a fresh packet; the sender queues the
 //     segment with the credit it spent (the receiver will not pull for
-//     it) and resends it at once. A bounced NACK that finds a header
+//     it) and resends it at once; with transport.ndp_returned = swallow
+//     it waits for the next PULL unless none is expected (cc.NDP's
+//     SwallowReturns). A bounced NACK that finds a header
 //     queue full again, a control packet that does, and a header at a
 //     switch that cannot route it back (the packet switch, a spine) are
 //     dropped and counted (Result.HeadersDropped for headers and
