@@ -44,6 +44,18 @@ type NDP struct {
 	queued segBits // in retx
 	retx   des.FIFO
 
+	// SwallowReturns: a header a switch returned waits for the next PULL
+	// unless the sender expects none (pullWindow 0 and at most this
+	// packet of the first window unheard of), as htsim's
+	// NdpSrc::processRTS "swallows" it (transport.ndp_returned =
+	// swallow); false: it goes at once with the credit it spent.
+	SwallowReturns bool
+	// pullWindow counts the PULLs expected as NdpSrc does: one per ACK
+	// or NACK, less one per PULL packet or ACK carrying a PULL (not a
+	// NACK carrying one); firstUnheard the first window's packets not
+	// yet answered (ACK, NACK or return).
+	pullWindow, firstUnheard int64
+
 	Retransmits, Timeouts int64
 }
 
@@ -51,8 +63,9 @@ type NDP struct {
 // bytes, with a first window of iw packets and the timeout rto, starting
 // at now.
 func NewNDP(size int64, mss int32, iw int, rto, now rotor.Time) *NDP {
+	segs := (size + int64(mss) - 1) / int64(mss)
 	return &NDP{Size: size, MSS: mss, Credit: iw, RTO: rto, LastHeard: now,
-		segs: (size + int64(mss) - 1) / int64(mss)}
+		segs: segs, firstUnheard: min(int64(iw), segs)}
 }
 
 // Done reports whether every segment is acknowledged.
@@ -136,13 +149,22 @@ func (n *NDP) OnNack(seg int64, now rotor.Time) {
 // OnReturn handles segment seg's header, which a switch whose header
 // queue was full returned (NDP's return to sender): the receiver never
 // saw it and will send no PULL for it, so the segment is queued for
-// retransmission with the credit it spent, and goes at once.
-func (n *NDP) OnReturn(seg int64, now rotor.Time) {
+// retransmission with the credit it spent, and goes at once; with
+// SwallowReturns, only if no PULL is expected (else it waits for one and
+// the flow has one packet less in flight). It reports whether it gave
+// the credit back.
+func (n *NDP) OnReturn(seg int64, now rotor.Time) bool {
 	n.LastHeard = now
-	if seg >= 0 && seg < n.next && !n.acked.get(seg) {
-		n.requeue(seg)
-		n.Credit++
+	n.firstUnheard--
+	if seg < 0 || seg >= n.next || n.acked.get(seg) {
+		return false
 	}
+	n.requeue(seg)
+	if n.SwallowReturns && (n.pullWindow != 0 || n.firstUnheard > 1) {
+		return false
+	}
+	n.Credit++
+	return true
 }
 
 func (n *NDP) requeue(seg int64) {

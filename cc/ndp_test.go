@@ -82,6 +82,93 @@ func TestNDPReturn(t *testing.T) {
 	}
 }
 
+// TestNDPSwallowReturns: with SwallowReturns a returned header waits for
+// a PULL while the sender expects one, as htsim's NdpSrc::processRTS
+// decides (by hand, its _pull_window and _first_window_count): resend at
+// once only if no PULL is expected and at most the returned packet of
+// the first window is unanswered. A 10-segment flow, first window 3.
+func TestNDPSwallowReturns(t *testing.T) {
+	n := NewNDP(10*1500, 1500, 3, rotor.Second, 0)
+	n.SwallowReturns = true
+	for range 3 {
+		n.Next(0)
+	}
+	var p packet.Packet
+	reply := func(k packet.Kind, seg int32, bounced bool) bool {
+		p.Reset(k)
+		p.EchoSeg = seg
+		if bounced {
+			p.Set(packet.Bounced)
+		}
+		return n.OnReply(10, &p, nil)
+	}
+	// Segment 0 returns while segments 1 and 2 of the first window are
+	// unanswered: swallowed (queued, no credit back).
+	if reply(packet.Nack, 0, true) || n.Credit != 0 || !n.Retransmitting() {
+		t.Fatalf("return with the first window out: credit %d, queued %v; want 0, true", n.Credit, n.Retransmitting())
+	}
+	// The ACK of segment 1 asks for a PULL (pull window 1); segment 2's
+	// return is swallowed although the first window is answered.
+	reply(packet.Ack, 1, false)
+	if reply(packet.Nack, 2, true) || n.Credit != 0 {
+		t.Fatalf("return with a PULL expected: credit %d, want 0", n.Credit)
+	}
+	// The PULL comes (pull window 0) and sends segment 0 again.
+	if !reply(packet.Pull, 0, false) {
+		t.Fatal("a PULL grants nothing")
+	}
+	if seq, _, retx, ok := n.Next(10); seq != 0 || !retx || !ok {
+		t.Fatalf("Next = (%d, retx %v, ok %v), want segment 0 as a retransmission", seq, retx, ok)
+	}
+	// Now no PULL is expected: a return goes again at once.
+	if !reply(packet.Nack, 0, true) || n.Credit != 1 {
+		t.Fatalf("return with no PULL expected: credit %d, want 1", n.Credit)
+	}
+	n.Next(10) // segment 2 again
+	// An ACK carrying PULL 1 leaves no PULL expected (processAck counts
+	// it): the next return goes at once. A NACK carrying PULL 2 does not
+	// (processNack does not count it): the return after it is swallowed.
+	carried := func(k packet.Kind, seg, no int32) {
+		p.Reset(k)
+		p.EchoSeg = seg
+		p.SetPullNo(no)
+		n.OnReply(10, &p, nil)
+	}
+	carried(packet.Ack, 2, 1)
+	if seq, _, _, _ := n.Next(10); seq != 0 {
+		t.Fatalf("sent %d, want segment 0 again", seq)
+	}
+	if !reply(packet.Nack, 0, true) || n.Credit != 1 {
+		t.Fatalf("return after an ACK carrying a PULL: credit %d, want 1", n.Credit)
+	}
+	n.Next(10) // segment 0 again
+	carried(packet.Nack, 0, 2)
+	n.Next(10) // and again
+	if reply(packet.Nack, 0, true) || n.Credit != 0 {
+		t.Fatalf("return after a NACK carrying a PULL: credit %d, want 0 (swallowed)", n.Credit)
+	}
+	// A one-packet flow's only packet returns: at once (its first window
+	// of 3 left 2 credits unspent).
+	one := NewNDP(1000, 1500, 3, rotor.Second, 0)
+	one.SwallowReturns = true
+	one.Next(0)
+	p.Reset(packet.Nack)
+	p.Set(packet.Bounced)
+	if !one.OnReply(10, &p, nil) || one.Credit != 3 {
+		t.Errorf("one-packet flow: credit %d after its return, want 3", one.Credit)
+	}
+	// Without SwallowReturns the first return already gives the credit back.
+	r := NewNDP(10*1500, 1500, 3, rotor.Second, 0)
+	for range 3 {
+		r.Next(0)
+	}
+	p.Reset(packet.Nack)
+	p.Set(packet.Bounced)
+	if !r.OnReply(10, &p, nil) || r.Credit != 1 {
+		t.Errorf("resend: credit %d after a return, want 1", r.Credit)
+	}
+}
+
 // TestNDPNackWithCredit: OnReply reports whether more may be sent now
 // (Source). A 3-segment flow with a first window of 5 sends its three
 // segments and keeps 2 credits (nothing is left to send, so the engine

@@ -404,21 +404,24 @@ func (n *NDP) Rate() rotor.Rate { return 0 }
 func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 	switch p.Kind {
 	case packet.Ack:
+		n.answered()
 		n.OnAck(int64(p.EchoSeg), now)
 		if no := p.PullNo(); no > 0 {
+			n.pullWindow--
 			return n.OnPullNo(no, now)
 		}
 	case packet.Nack:
-		if p.Has(packet.Bounced) { // a switch returned the header: resend at once
-			n.OnReturn(int64(p.EchoSeg), now)
-			return true
+		if p.Has(packet.Bounced) { // a switch returned the header: resend at once (or, swallowed, at the next PULL)
+			return n.OnReturn(int64(p.EchoSeg), now) || !n.SwallowReturns
 		}
+		n.answered()
 		n.OnNack(int64(p.EchoSeg), now)
-		if no := p.PullNo(); no > 0 {
+		if no := p.PullNo(); no > 0 { // not counted in pullWindow, as NdpSrc::processNack does not
 			n.OnPullNo(no, now)
 		}
 		return n.CanSend()
 	case packet.Pull:
+		n.pullWindow--
 		if no := p.PullNo(); no > 0 {
 			return n.OnPullNo(no, now)
 		}
@@ -426,6 +429,13 @@ func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 		return true
 	}
 	return false
+}
+
+// answered counts an ACK or NACK: the receiver sends a PULL for it, and
+// one more packet of the first window is answered.
+func (n *NDP) answered() {
+	n.pullWindow++
+	n.firstUnheard--
 }
 
 // Timer implements Source: the timeout while segments are unacknowledged.

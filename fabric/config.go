@@ -175,6 +175,10 @@ type Config struct {
 	// NDPPulls is how an NDP receiver's PULLs travel and count (ndp.go):
 	// NDPPullsOwn (default) or NDPPullsOperaSim.
 	NDPPulls string
+	// NDPReturned is what an NDP sender does with its header a full
+	// header queue returned (ndp.go): NDPReturnedResend (default) or
+	// NDPReturnedSwallow.
+	NDPReturned string
 	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
 	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
 	// NDPPortsOperaSim, each port's private data queue in bytes.
@@ -314,6 +318,16 @@ const (
 	NDPPullsOperaSim = "operasim" // an ACK or NACK carries the PULL when the pacer is idle; cumulative PULL numbers (opera-sim's NdpPullPacer, NdpSrc)
 )
 
+// DefaultNDPReturned is transport.ndp_returned.
+const DefaultNDPReturned = NDPReturnedResend
+
+// transport.ndp_returned: what an NDP sender does with its header that a
+// full header queue returned.
+const (
+	NDPReturnedResend  = "resend"  // it goes again at once, with the credit it spent
+	NDPReturnedSwallow = "swallow" // it waits for the next PULL unless none is expected (htsim's NdpSrc::processRTS, as opera-sim runs it)
+)
+
 // transport.ndp_ports: the NDP port model of a rotor ToR.
 const (
 	NDPPortsShared   = "shared"   // data in the shared buffer under buffer.policy; headers in line with the Transit class, served first
@@ -372,6 +386,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPPulls == "" {
 		c.NDPPulls = DefaultNDPPulls
+	}
+	if c.NDPReturned == "" {
+		c.NDPReturned = DefaultNDPReturned
 	}
 	if c.RelayOffer == "" {
 		c.RelayOffer = DefaultRelayOffer
@@ -580,6 +597,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPPulls != NDPPullsOwn && c.NDPPulls != NDPPullsOperaSim {
 		return cfgErr("transport.ndp_pulls", "unknown choice %q (want %s or %s)", c.NDPPulls, NDPPullsOwn, NDPPullsOperaSim)
+	}
+	if c.NDPReturned != NDPReturnedResend && c.NDPReturned != NDPReturnedSwallow {
+		return cfgErr("transport.ndp_returned", "unknown choice %q (want %s or %s)", c.NDPReturned, NDPReturnedResend, NDPReturnedSwallow)
 	}
 	if err := c.validateNDPPorts(); err != nil {
 		return err

@@ -34,7 +34,9 @@ import (
 //     queue full goes back to its sender as a NACK flagged Bounced,
 //     routed from the switch like a fresh packet; the sender queues the
 //     segment with the credit it spent (the receiver will not pull for
-//     it) and resends it at once. A bounced NACK that finds a header
+//     it) and resends it at once; with transport.ndp_returned = swallow
+//     it waits for the next PULL unless none is expected (cc.NDP's
+//     SwallowReturns). A bounced NACK that finds a header
 //     queue full again, a control packet that does, and a header at a
 //     switch that cannot route it back (the packet switch, a spine) are
 //     dropped and counted (Result.HeadersDropped for headers and
@@ -109,6 +111,7 @@ type ndpState struct {
 	trimDark bool // transport.ndp_dark = trim
 	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
 	carry    bool // transport.ndp_pulls = operasim
+	swallow  bool // transport.ndp_returned = swallow
 	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
 	// CompositeQueue; portRand draws whether a full data queue trims its
 	// last packet (½) or the arrival, and trimmedLast counts the former.
@@ -180,6 +183,7 @@ func (s *sim) initNDP() error {
 	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
 	nd.bulkLast = s.cfg.NDPBulkNIC == NDPBulkLast && s.pulling
 	nd.carry = s.cfg.NDPPulls == NDPPullsOperaSim
+	nd.swallow = s.cfg.NDPReturned == NDPReturnedSwallow
 	if s.cfg.NDPPorts == NDPPortsOperaSim {
 		nd.private = true
 		nd.portRand = rand.New(rand.NewPCG(s.cfg.Seed, 0xc0b05e))

@@ -58,3 +58,12 @@ func TestNDPPullsKey(t *testing.T) {
 		t.Errorf("ndp_pulls=folded: got %v, want a transport.ndp_pulls error", err)
 	}
 }
+
+// TestNDPReturnedKey: transport.ndp_returned takes its two choices only.
+func TestNDPReturnedKey(t *testing.T) {
+	cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, nil)
+	cfg.NDPReturned = "drop"
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_returned: ") {
+		t.Errorf("ndp_returned=drop: got %v, want a transport.ndp_returned error", err)
+	}
+}

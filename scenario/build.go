@@ -94,6 +94,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPNIC:             s.values["transport.ndp_nic"],
 		NDPBulkNIC:         s.values["transport.ndp_bulk_nic"],
 		NDPPulls:           s.values["transport.ndp_pulls"],
+		NDPReturned:        s.values["transport.ndp_returned"],
 		NDPPorts:           s.values["transport.ndp_ports"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
