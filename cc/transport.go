@@ -103,6 +103,9 @@ type Flow struct {
 	DupThresh int        // windowed: fast retransmit threshold, segments; 0: timeouts only
 	SACK      bool       // windowed: SACK recovery (RFC 6675); false: NewReno (RFC 6582)
 	Window    int        // NDP: the first window, packets (0 for other transports)
+	// SwallowReturns: NDP's sender holds a returned header for the next
+	// PULL (transport.ndp_returned = swallow; NDP.SwallowReturns).
+	SwallowReturns bool
 	// DelAck > 1: the receiver ACKs every DelAck-th in-order segment, or
 	// DelAckTimeout after the first one it holds back (windowed flows;
 	// RFC 1122 §4.2.3.2, RFC 5681 §4.2); ≤ 1: every segment at once.
@@ -142,7 +145,7 @@ var lawKeys = []string{"transport.cc", "transport.cc_params", "transport.window"
 
 // flowKeys are the keys behind the Flow fields the engine fills for
 // every transport (Size, Line and Start come from the flow and the
-// topology; Window is NDP's, from its own key).
+// topology; Window and SwallowReturns are NDP's, from its own keys).
 var flowKeys = []string{"transport.mss", "transport.incast_mss", "transport.ack_size", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.dupthresh", "transport.sack", "transport.delayed_ack", "transport.delayed_ack_timeout"}
 
 // TransportKeys lists the keys a registered transport may read (its
@@ -176,9 +179,11 @@ var transports = registry.New("cc", "transport", func(t TransportSpec) string { 
 	TransportSpec{Name: TransportPull, Doc: "host-buffered: the flow's bytes wait at its host, which hands out the next segment in order whenever the network pulls one; lossless (room is reserved hop by hop), so nothing is acknowledged or resent",
 		New: func(f Flow) (Source, Sink) { return NewPulledSource(f.Size, f.MSS), newSink(f, answerNone) }},
 	TransportSpec{Name: TransportNDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission",
-		Params: []string{"transport.ndp_window", "transport.min_rto", "transport.ack_size"},
+		Params: []string{"transport.ndp_window", "transport.ndp_returned", "transport.min_rto", "transport.ack_size"},
 		New: func(f Flow) (Source, Sink) {
-			return NewNDP(f.Size, f.MSS, f.Window, f.MinRTO, f.Start), newSink(f, answerNDP)
+			n := NewNDP(f.Size, f.MSS, f.Window, f.MinRTO, f.Start)
+			n.SwallowReturns = f.SwallowReturns
+			return n, newSink(f, answerNDP)
 		}},
 )
 
@@ -411,8 +416,12 @@ func (n *NDP) OnReply(now rotor.Time, p *packet.Packet, _ *Feedback) bool {
 			return n.OnPullNo(no, now)
 		}
 	case packet.Nack:
-		if p.Has(packet.Bounced) { // a switch returned the header: resend at once (or, swallowed, at the next PULL)
-			return n.OnReturn(int64(p.EchoSeg), now) || !n.SwallowReturns
+		if p.Has(packet.Bounced) { // a switch returned the header
+			gaveCredit := n.OnReturn(int64(p.EchoSeg), now)
+			if n.SwallowReturns {
+				return gaveCredit // swallowed: it waits for the next PULL
+			}
+			return true // resent at once
 		}
 		n.answered()
 		n.OnNack(int64(p.EchoSeg), now)

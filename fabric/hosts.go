@@ -69,9 +69,6 @@ func (s *sim) startFlow() {
 		s.m.pulledFlows++
 	}
 	fs.src, fs.sink = tp.New(flow)
-	if n, ok := fs.src.(*cc.NDP); ok && s.ndp.swallow {
-		n.SwallowReturns = true
-	}
 	s.srcChanged(id)
 	switch {
 	case pulled: // its ToR pulls the segments (pull.go)

@@ -111,7 +111,6 @@ type ndpState struct {
 	trimDark bool // transport.ndp_dark = trim
 	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
 	carry    bool // transport.ndp_pulls = operasim
-	swallow  bool // transport.ndp_returned = swallow
 	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
 	// CompositeQueue; portRand draws whether a full data queue trims its
 	// last packet (½) or the arrival, and trimmedLast counts the former.
@@ -183,7 +182,6 @@ func (s *sim) initNDP() error {
 	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
 	nd.bulkLast = s.cfg.NDPBulkNIC == NDPBulkLast && s.pulling
 	nd.carry = s.cfg.NDPPulls == NDPPullsOperaSim
-	nd.swallow = s.cfg.NDPReturned == NDPReturnedSwallow
 	if s.cfg.NDPPorts == NDPPortsOperaSim {
 		nd.private = true
 		nd.portRand = rand.New(rand.NewPCG(s.cfg.Seed, 0xc0b05e))
@@ -198,6 +196,7 @@ func (s *sim) initNDP() error {
 		nd.iw = int(max(1, (bdp+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU)))
 	}
 	s.cc.flow.Window = nd.iw
+	s.cc.flow.SwallowReturns = s.cfg.NDPReturned == NDPReturnedSwallow
 	return nil
 }
 
