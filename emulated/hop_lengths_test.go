@@ -20,6 +20,8 @@ import (
 func TestHopBoundIsADualBound(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
+	defer func(m int) { hopBoundMinNodes = m }(hopBoundMinNodes)
+	hopBoundMinNodes = 0
 	for _, d := range c.Designs() {
 		if d.Kind != "mars" || d.Degree > 16 {
 			continue // d > 16: the bound is above TUB, and glpsol is slow

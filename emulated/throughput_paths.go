@@ -795,7 +795,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		workers = s.parallelTrees()
 	}
 	if st.initial {
-		if s.family == nil && !st.seeded {
+		if s.family == nil && !st.seeded && s.n >= hopBoundMinNodes {
 			st.seeded = true
 			s.seedHopBound(st, workers)
 		}
