@@ -762,6 +762,7 @@ type solveState struct {
 	initial               bool
 	lpNext, lpCalls       int
 	finished, interrupted bool // gap met (or stalled); stopped by the context
+	seeded                bool // the hop bound has been evaluated
 }
 
 // newSolveState is a solve toward the certified gap, not yet started.
@@ -789,7 +790,15 @@ func (s *pathSolver) solve(gap float64, maxIter int) (flows []pathFlow, lam floa
 // maxIter outer iterations have passed in all (then it can be resumed).
 func (s *pathSolver) run(st *solveState, maxIter int) {
 	n := s.n
+	workers := s.workers
+	if workers == 0 {
+		workers = s.parallelTrees()
+	}
 	if st.initial {
+		if s.family == nil && !st.seeded && s.n >= hopBoundMinNodes {
+			st.seeded = true
+			s.seedHopBound(st, workers)
+		}
 		// Start: unit lengths per capacity, every commodity on its shortest path.
 		for a, c := range s.cap {
 			if c > 0 {
@@ -801,10 +810,6 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		sweepCost = 8 // a swept arc (exp, curvature) against a tree relaxation
 		minSweeps = 5
 	)
-	workers := s.workers
-	if workers == 0 {
-		workers = s.parallelTrees()
-	}
 	for !st.finished && !st.interrupted && st.iters < maxIter {
 		st.iters++
 		s.compact(st.flows)

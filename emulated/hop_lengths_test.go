@@ -1,0 +1,97 @@
+package emulated
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// TestHopBoundIsADualBound checks the hop-structure length function on
+// the Mars designs of the question at n = 32, U = 4 (generalised deBruijn
+// graphs of degree 8–16, diameter 2) against independent computations:
+// its value through Floyd–Warshall (dualBound, Verify's code) equals the
+// solver's tree-pass evaluation; it is never below θ* (glpsol's exact
+// optimum of the full arc LP where installed, else the solver's certified
+// lower bound at gap 1e-3); on mars-8, with d²/n = 2 two-hop paths per
+// pair, it is the closed form (1 + m)/3 with m = 2/8 of the demand (up to
+// the self-loops' lost capacity) and well below the hop-count bound TUB;
+// and a one-iteration Throughput, which ends with it as its upper bound,
+// passes Verify.
+func TestHopBoundIsADualBound(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	defer func(m int) { hopBoundMinNodes = m }(hopBoundMinNodes)
+	hopBoundMinNodes = 0
+	for _, d := range c.Designs() {
+		if d.Kind != "mars" || d.Degree > 16 {
+			continue // d > 16: the bound is above TUB, and glpsol is slow
+		}
+		t.Run(d.Name, func(t *testing.T) {
+			s, err := c.schedule(&d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := mustGraph(t, s)
+			w, err := WorstCaseDemand(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dn, err := prepare(g, w, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps := newPathSolver(g, dn)
+			st := ps.newSolveState(1e-2)
+			ps.seedHopBound(st, 1)
+			ub := st.upper
+			if math.IsInf(ub, 1) {
+				t.Fatal("no hop bound kept")
+			}
+			fw, err := dualBound(g, dn, st.lengths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(fw-ub) > 1e-9*ub {
+				t.Errorf("tree pass %v, Floyd–Warshall %v", ub, fw)
+			}
+			var exact float64
+			if GLPKAvailable() {
+				r, err := ThroughputGLPK(context.Background(), g, w, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = r.Theta
+			} else {
+				r, err := Throughput(g, w, &Options{Gap: 1e-3})
+				if err != nil {
+					t.Fatal(err)
+				}
+				exact = r.Lower
+			}
+			if ub < exact*(1-1e-9) {
+				t.Errorf("hop bound %v below θ* %v", ub, exact)
+			}
+			tub, err := TUB(g, w, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("hop bound %.4f, TUB %.4f, θ* %.4f", ub, tub, exact)
+			if d.Name == "mars-8" {
+				m := 2.0 / 8
+				if !(ub < tub*0.9) || math.Abs(ub-(1+m)/3) > 0.02 {
+					t.Errorf("mars-8: hop bound %v, want ≈ (1+m)/3 = %v and below TUB %v", ub, (1+m)/3, tub)
+				}
+			}
+			r, err := Throughput(g, w, &Options{Gap: 1e-2, MaxPhases: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Upper > ub*(1+1e-12) {
+				t.Errorf("one iteration's upper bound %v above the hop bound %v", r.Upper, ub)
+			}
+			if err := Verify(g, r.Demand, r); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
