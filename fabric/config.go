@@ -184,6 +184,12 @@ type Config struct {
 	// NDPPortsOperaSim, each port's private data queue in bytes.
 	NDPPorts    string
 	NDPPortData rotor.Bytes
+	// NDPHeader is the header of each NDP data packet in bytes (ndp.go):
+	// an MTU-sized packet carries MTU − NDPHeader bytes of its flow, and
+	// the pull pacers space PULLs by that payload's transmit time on the
+	// host link, as opera-sim's NdpSrc and NdpPullPacer do; 0
+	// (DefaultNDPHeader): a packet is its payload (docs/model.md).
+	NDPHeader int32
 	// NewController, if set, makes the congestion-control law of each
 	// windowed flow instead of cc.New(CC, env, CCParams). Each flow needs
 	// a law of its own whose Window changes only in its own methods: the
@@ -281,6 +287,7 @@ const (
 	DefaultNDPBulkNIC     = NDPBulkFCFS    // transport.ndp_bulk_nic
 	DefaultNDPPulls       = NDPPullsOwn    // transport.ndp_pulls
 	DefaultNDPPorts       = NDPPortsShared // transport.ndp_ports
+	DefaultNDPHeader      = 0              // transport.ndp_header: no header bytes
 	// NDPHeaderWeight is opera-sim's CompositeQueue service: 10 headers
 	// for each data packet while both wait (its _ratio_high 640 B of
 	// 64-B headers against _ratio_low 1 500 B).
@@ -582,6 +589,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPHeaderQueue < 0 {
 		return cfgErr("transport.ndp_header_queue", "must not be negative, got %d", c.NDPHeaderQueue)
+	}
+	if c.NDPHeader < 0 || c.NDPHeader >= c.MTU {
+		return cfgErr("transport.ndp_header", "must be in [0, topology.mtu = %d) bytes, got %d", c.MTU, c.NDPHeader)
 	}
 	if c.NDPDark != NDPDarkTrim && c.NDPDark != NDPDarkWait {
 		return cfgErr("transport.ndp_dark", "unknown choice %q (want trim or wait)", c.NDPDark)

@@ -56,6 +56,9 @@ func (s *sim) startFlow() {
 	}
 	flow := s.cc.flow
 	flow.Size, flow.Start, flow.MSS = f.Bytes, s.q.Now(), s.segmentOf(f)
+	if s.ndp.on && !pulled {
+		flow.Size = s.ndpWire(f.Bytes)
+	}
 	if tp.Law {
 		c, err := s.newLaw(f)
 		if err != nil {

@@ -111,6 +111,11 @@ type ndpState struct {
 	trimDark bool // transport.ndp_dark = trim
 	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
 	carry    bool // transport.ndp_pulls = operasim
+	// header: transport.ndp_header, bytes of each data packet that are
+	// not the flow's; pullGap: a pacer's spacing between PULLs, one
+	// payload's (MTU − header) transmit time on the host link.
+	header  int64
+	pullGap rotor.Time
 	// transport.ndp_ports = operasim: the rotor ToRs' ports are opera-sim's
 	// CompositeQueue; portRand draws whether a full data queue trims its
 	// last packet (½) or the arrival, and trimmedLast counts the former.
@@ -189,6 +194,8 @@ func (s *sim) initNDP() error {
 	if s.cfg.NDPDark != DefaultNDPDark && (s.cfg.LeafSpine != nil || s.rerouting == routing.RerouteNone) {
 		return cfgErr("transport.ndp_dark", "routing.mode %s keeps every packet for its circuit; the key is read only with a routing that re-routes at slice changes (paths, vlb-paths, earliest)", s.cfg.Routing)
 	}
+	nd.header = int64(s.cfg.NDPHeader)
+	nd.pullGap = s.ser(linkHost, s.cfg.MTU-s.cfg.NDPHeader)
 	nd.hosts = make([]ndpHost, s.n*s.H)
 	nd.iw = s.cfg.NDPWindow
 	if nd.iw == 0 { // one bandwidth-delay product of the host link
@@ -199,6 +206,28 @@ func (s *sim) initNDP() error {
 	s.cc.flow.SwallowReturns = s.cfg.NDPReturned == NDPReturnedSwallow
 	return nil
 }
+
+// ndpWire is the bytes on the wire of an NDP flow of size payload bytes:
+// each packet of up to MTU bytes carries transport.ndp_header of them as
+// its header. The flow's sender and receiver count these bytes.
+func (s *sim) ndpWire(size int64) int64 {
+	if s.ndp.header == 0 {
+		return size
+	}
+	return size + s.ndp.header*((size+s.ndpPayload()-1)/s.ndpPayload())
+}
+
+// ndpPayloadOf is ndpWire's inverse for wire bytes received in whole
+// packets: the flow's bytes they carry.
+func (s *sim) ndpPayloadOf(wire int64) int64 {
+	if s.ndp.header == 0 {
+		return wire
+	}
+	return wire - s.ndp.header*((wire+int64(s.cfg.MTU)-1)/int64(s.cfg.MTU))
+}
+
+// ndpPayload is an MTU-sized NDP packet's payload.
+func (s *sim) ndpPayload() int64 { return int64(s.cfg.MTU) - s.ndp.header }
 
 // ndpWake lists flow id with its host's flows that may send and starts
 // the NIC if it is idle.
@@ -357,13 +386,13 @@ func (s *sim) ndpCarryPull(h, id, reply int32) bool {
 		if f.owed > 0 || f.armed || now < f.pullAt {
 			return false
 		}
-		f.pullAt = now + s.serMTU[linkHost]
+		f.pullAt = now + s.ndp.pullGap
 	} else {
 		nh := &s.ndp.hosts[h]
 		if nh.pulls.Len() > 0 || nh.armed || now < nh.pullAt {
 			return false
 		}
-		nh.pullAt = now + s.serMTU[linkHost]
+		nh.pullAt = now + s.ndp.pullGap
 	}
 	f.pullNo++
 	s.pool.At(reply).SetPullNo(f.pullNo)
@@ -387,7 +416,7 @@ func (s *sim) ndpPull(h int32, flow int32) {
 			continue
 		}
 		s.ndpSendPull(h, id)
-		nh.pullAt = s.q.Now() + s.serMTU[linkHost]
+		nh.pullAt = s.q.Now() + s.ndp.pullGap
 		if nh.pulls.Len() > 0 {
 			nh.armed = true
 			s.q.Schedule(nh.pullAt, evNDPPull, h, 0)
@@ -406,7 +435,7 @@ func (s *sim) ndpFlowPull(h int32, id int32) {
 	}
 	f.owed--
 	s.ndpSendPull(h, id)
-	f.pullAt = s.q.Now() + s.serMTU[linkHost]
+	f.pullAt = s.q.Now() + s.ndp.pullGap
 	if f.owed > 0 {
 		f.armed = true
 		s.q.Schedule(f.pullAt, evNDPPull, h, id+1)

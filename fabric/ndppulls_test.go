@@ -67,3 +67,48 @@ func TestNDPReturnedKey(t *testing.T) {
 		t.Errorf("ndp_returned=drop: got %v, want a transport.ndp_returned error", err)
 	}
 }
+
+// TestNDPHeader: transport.ndp_header = 64 as opera-sim (1 500-B packets
+// of 64 B header and 1 436 B payload). A flow of 100 × 1 436 B then takes
+// exactly 100 packets of 1 500 B on the wire, the 100-packet flow of
+// TestNDPPullsCarried: FCT 127.6 µs, 100 data packets, 100 ACKs and 99
+// PULLs (299 packets), and its receiver counts 143 600 B of payload.
+// Without the header the same bytes are ⌈143 600 / 1 500⌉ = 96 packets
+// (96 + 96 + 95 = 287 injected). The pacer spaces its PULLs by the
+// payload's transmit time: 1 436 B × 8 / 10 Gbps = 1.1488 µs.
+func TestNDPHeader(t *testing.T) {
+	us, ns := rotor.Microsecond, rotor.Nanosecond
+	for _, c := range []struct {
+		header  int32
+		packets int64
+	}{{64, 299}, {0, 287}} {
+		cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 2, Bytes: 100 * 1436}})
+		cfg.NDPHeader = c.header
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.InjectedPackets != c.packets {
+			t.Errorf("header %d: %d packets injected, want %d by hand", c.header, r.InjectedPackets, c.packets)
+		}
+		if f := r.Flows[0]; !f.Done || f.Received != 100*1436 {
+			t.Errorf("header %d: done %v, %d B received, want 143600", c.header, f.Done, f.Received)
+		}
+		if f := r.Flows[0]; c.header == 64 && f.FCT != 127*us+600*ns {
+			t.Errorf("header 64: FCT %v, want 127.6µs", f.FCT)
+		}
+	}
+	cfg := ndpLS(2, 2, 2, 10*rotor.Gbps, nil)
+	cfg.NDPHeader = 64
+	s, err := newSimFor(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := rotor.Time(1148800) * rotor.Picosecond; s.ndp.pullGap != want {
+		t.Errorf("PULL spacing %v, want %v", s.ndp.pullGap, want)
+	}
+	cfg.NDPHeader = 1500
+	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_header: ") {
+		t.Errorf("ndp_header = mtu: got %v, want a transport.ndp_header error", err)
+	}
+}

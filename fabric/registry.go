@@ -131,7 +131,7 @@ var fabricTransports = []fabricTransport{
 		law:    "the flows not pulled: within a rack, and with routing.mode paths those below routing.bulk; with rotorlb or direct and no flow within a rack, none (then the law's keys are refused)",
 		policy: "every packet; a pulled one twice: the ToR pulls it only if its policy admits it into the VOQ toward the circuit, and it leaves only if the next ToR's policy admits it into its host queue (a refused packet waits at its host or ToR; pulled packets are never dropped or pushed out)"},
 	{name: NDP, flows: cc.TransportNDP, more: "; trimmed headers and control packets wait in a header queue per switch port outside the shared buffer (a header that overflows it returns to its sender); with paths, bulk flows are pulled as with pull",
-		reads: []string{"transport.ndp_header_queue", "transport.ndp_dark", "transport.ndp_pull_pacing", "transport.ndp_nic", "transport.ndp_bulk_nic", "transport.ndp_pulls", "transport.ndp_ports", "transport.pull_depth", "routing.offer"}, pulledReads: []string{"transport.pull_depth", "routing.offer", "transport.ndp_bulk_nic"},
+		reads: []string{"transport.ndp_header_queue", "transport.ndp_dark", "transport.ndp_pull_pacing", "transport.ndp_nic", "transport.ndp_bulk_nic", "transport.ndp_pulls", "transport.ndp_ports", "transport.ndp_header", "transport.pull_depth", "routing.offer"}, pulledReads: []string{"transport.pull_depth", "routing.offer", "transport.ndp_bulk_nic"},
 		law:    "none (receivers pace their pulls)",
 		policy: "every data packet (a refused one is trimmed to its header); pulled bulk flows' packets as with pull; headers and control packets wait outside the shared buffer"},
 }

@@ -237,6 +237,9 @@ func (s *sim) finish(stop rotor.Time, complete bool) (*Result, error) {
 		default: // retired
 			fr.Received, fr.Reordered, fr.Retransmits, fr.Timeouts = fs.counts()
 		}
+		if s.ndp.on && !fr.Pulled {
+			fr.Received = s.ndpPayloadOf(fr.Received)
+		}
 		r.Reordered += fr.Reordered
 		r.Retransmits += fr.Retransmits
 		r.Timeouts += fr.Timeouts
@@ -271,6 +274,12 @@ func (s *sim) hostBytes(sign int64) {
 		if fs.sink != nil {
 			got, _ = fs.sink.Counts()
 			sent = fs.f.Bytes - fs.src.Pending()
+		}
+		if s.ndp.header > 0 && !s.pulled(fs) { // counted on the wire (ndpWire)
+			got = s.ndpPayloadOf(got)
+			if fs.sink != nil {
+				sent = fs.f.Bytes - s.ndpPayloadOf(fs.src.Pending())
+			}
 		}
 		m.tailRx[fs.f.Dst] += sign * got
 		m.tailTx[fs.f.Src] += sign * sent

@@ -89,6 +89,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		PullDepth:          p.int("transport.pull_depth", 0),
 		NDPWindow:          p.int("transport.ndp_window", 0),
 		NDPHeaderQueue:     p.int("transport.ndp_header_queue", 1),
+		NDPHeader:          int32(p.int("transport.ndp_header", 0)),
 		NDPDark:            s.values["transport.ndp_dark"],
 		NDPPullPacing:      s.values["transport.ndp_pull_pacing"],
 		NDPNIC:             s.values["transport.ndp_nic"],
