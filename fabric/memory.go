@@ -54,7 +54,7 @@ const (
 )
 
 // flatPairBytes is the size of one pair's items in the flat per-pair
-// tables (152 B).
+// tables (136 B).
 const flatPairBytes = unsafe.Sizeof(flowList{}) + unsafe.Sizeof(pullDest{}) + unsafe.Sizeof(destBytes{}) + unsafe.Sizeof(pullHop{}) +
 	unsafe.Sizeof(pairStat{}) + unsafe.Sizeof(int64(0))
 

@@ -799,12 +799,13 @@ type pairRow[T any] struct {
 }
 
 // flatPairToRs is the largest fabric whose per-pair tables are flat: at
-// 1,024 ToRs the tables of a pull run are about 160 MB (64 B pullDest,
-// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair;
+// 1,024 ToRs the tables of a pull run are about 143 MB (16 B flowList,
+// 32 B pullDest, 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B
+// stagedTo a pair;
 // resident from the start on huge pages), and with RotorLB nearly every
 // pair is used within a rotor period there, so rows would save little
 // memory and cost a lookup through des.Index (two dependent loads and a
-// call) per item; at 8,192 ToRs flat tables would be 10 GB.
+// call) per item; at 8,192 ToRs flat tables would be 9 GB.
 const flatPairToRs = 1024
 
 // pairRows reports whether the per-pair tables are rows (pairTable).
