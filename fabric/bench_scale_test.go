@@ -13,7 +13,11 @@ import (
 // hosts and 4 uplinks, websearch at 30 % load for 100 ms, the a-rotornet
 // and a-opera settings otherwise (issue 26: cost linear in hosts). One op
 // is one run; it reports the CPU time per delivered packet (cpu-ns/pkt,
-// which should stay flat as the fabric grows), the host utilisation
+// which should stay flat as the fabric grows), the same per injected
+// packet (cpu-ns/injected: at 1,024 ToRs a rotor period is a quarter
+// (RotorNet) or all (Opera) of the 100 ms, so many packets are still on
+// their way at the end and cpu-ns/pkt counts their work against fewer
+// deliveries), the host utilisation
 // (against the schedule's certified θ of `rdcn throughput`, docs table in
 // docs/perf-history.md), the run's live heap at its end (MB) and the
 // process's peak RSS (MB; the run's own when one size runs). Opera's
@@ -53,7 +57,7 @@ func BenchmarkScale(b *testing.B) {
 				"buffer.per_port=8", "buffer.policy=cs", "workload.sizes=websearch", "workload.load=0.3",
 				"run.sim_time=100ms", "workload.duration=100ms", "transport.kind=pull")
 			var cpu time.Duration
-			var delivered int64
+			var delivered, injected int64
 			var util, heap float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -71,10 +75,12 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				delivered += sum.Packets.Delivered
+				injected += sum.Packets.Injected
 				util = float64(sum.HostUtilization)
 				heap = float64(r.Memory[len(r.Memory)-1].LiveBytes) / 1e6
 			}
 			b.ReportMetric(float64(cpu.Nanoseconds())/float64(delivered), "cpu-ns/pkt")
+			b.ReportMetric(float64(cpu.Nanoseconds())/float64(injected), "cpu-ns/injected")
 			b.ReportMetric(util, "host-util")
 			b.ReportMetric(heap, "live-MB")
 			b.ReportMetric(peakRSS(), "peak-RSS-MB")

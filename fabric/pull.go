@@ -15,7 +15,7 @@ import (
 // design: bulk data waits at the hosts, not in the shallow ToR buffers.
 //
 // A pulled flow's bytes wait at its sending host. Its source ToR keeps the
-// flow on a list per destination ToR (dests[t], key d: pend) and a bitmap of the
+// flow on a list per destination ToR (pends[t], key d) and a bitmap of the
 // destinations with such flows. When an uplink of ToR t is (about to be) in
 // its day with peer v, the ToR stages a few packets for it (fill): it
 // reserves buffer room and sends a pull request down to a host, which
@@ -46,7 +46,8 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	dests       pairTable[pullDest]  // t→d: per destination ToR d, its queues
+	pends       pairTable[flowList]  // t→d: t's pulled flows for destination ToR d with unrequested bytes
+	dests       pairTable[pullDest]  // t→d: per destination ToR d, its relay store
 	destBytes   pairTable[destBytes] // t→d: and its byte counts
 	hops        pairTable[pullHop]   // t→v: per next-hop ToR v
 	stagedTo    pairTable[int64]     // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
@@ -82,6 +83,7 @@ func (s *sim) initPull() {
 	ps := &s.pull
 	ps.words = (n + 63) / 64
 	rows := s.pairRows()
+	ps.pends = newPairTable[flowList](n, rows)
 	ps.dests = newPairTable[pullDest](n, rows)
 	ps.destBytes = newPairTable[destBytes](n, rows)
 	ps.hops = newPairTable[pullHop](n, rows)
@@ -128,7 +130,7 @@ func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
-	ps.dests.at(t, d).pend.Push(id)
+	ps.pends.at(t, d).push(s.flows, id)
 	ps.destBytes.at(t, d).own += fs.f.Bytes
 	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
 	s.fillUp(t, d)
@@ -348,13 +350,12 @@ func (s *sim) heldVerdict(tr *tor.ToR, v tor.Verdict) bool {
 // NIC may be busy with pulls for other circuits.
 func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32) {
 	ps := &s.pull
-	if pd := ps.dests.get(t, v); pd != nil && pd.pend.Len() > 0 {
-		f := &pd.pend
-		for k := f.Len(); k > 0; k-- {
-			if id := f.Head(); s.inTime(int32(s.flows[id].f.Src), ready, night) {
+	if f := ps.pends.get(t, v); f != nil && f.n > 0 {
+		for k := f.n; k > 0; k-- {
+			if id := f.head; s.inTime(int32(s.flows[id].f.Src), ready, night) {
 				return id, -1
 			}
-			f.Push(f.Pop()) // round-robin: try the next flow
+			f.push(s.flows, f.pop(s.flows)) // round-robin: try the next flow
 		}
 	}
 	if !ps.relay {
@@ -387,8 +388,8 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if sp <= 0 {
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
-			px := ps.dests.get(t, x)
-			fs := &s.flows[px.pend.Head()]
+			head := ps.pends.get(t, x).head
+			fs := &s.flows[head]
 			// A segment is at most an MTU: most checks need not ask the
 			// flow's host for its next size.
 			if (sp >= int64(s.cfg.MTU) || sp >= int64(s.pulledSize(fs))) && s.inTime(int32(fs.f.Src), ready, night) {
@@ -397,7 +398,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 					next = 0
 				}
 				ps.rr[t] = int32(next)
-				return px.pend.Head(), int32(v)
+				return head, int32(v)
 			}
 		}
 	}
@@ -430,15 +431,15 @@ func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSou
 // requested.
 func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
-	f := &ps.dests.get(t, d).pend
-	id := f.Pop()
+	f := ps.pends.get(t, d)
+	id := f.pop(s.flows)
 	fs := &s.flows[id]
 	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
 	ps.destBytes.get(t, d).own -= int64(size)
 	if src.Pending() > 0 {
-		f.Push(id)
-	} else if f.Len() == 0 {
+		f.push(s.flows, id)
+	} else if f.n == 0 {
 		ps.bits[t*ps.words+d>>6] &^= 1 << (d & 63)
 	}
 	return seq, size
@@ -798,12 +799,13 @@ type pairRow[T any] struct {
 }
 
 // flatPairToRs is the largest fabric whose per-pair tables are flat: at
-// 1,024 ToRs the tables of a pull run are about 160 MB (64 B pullDest,
-// 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B stagedTo a pair;
+// 1,024 ToRs the tables of a pull run are about 143 MB (16 B flowList,
+// 32 B pullDest, 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B
+// stagedTo a pair;
 // resident from the start on huge pages), and with RotorLB nearly every
 // pair is used within a rotor period there, so rows would save little
 // memory and cost a lookup through des.Index (two dependent loads and a
-// call) per item; at 8,192 ToRs flat tables would be 10 GB.
+// call) per item; at 8,192 ToRs flat tables would be 9 GB.
 const flatPairToRs = 1024
 
 // pairRows reports whether the per-pair tables are rows (pairTable).
@@ -881,11 +883,42 @@ func (r *pairRow[T]) at(x int) *T {
 }
 
 // pullDest is what ToR t keeps toward destination ToR d (dests[t], key
-// d): its queues, 64 bytes, so that an item of a flat table (page-aligned)
-// is one cache line.
+// d): 32 bytes, so that an item of a flat table (page-aligned) is in one
+// cache line.
 type pullDest struct {
-	pend  des.FIFO // flows at t with unrequested bytes for d
 	store des.FIFO // relayed packets t's hosts store for d
+}
+
+// flowList is ToR t's list of pulled flows toward destination ToR d
+// (pends[t], key d), first in first out, linked through the flows'
+// nextPend: the head flow is read from the item itself (pickPulled looks
+// at the heads of many pairs, one cold line each), and a list of one flow
+// (most of them) touches no other line. 16 bytes, so that an item of a
+// flat table is in one cache line.
+type flowList struct {
+	head, tail int32 // first and last flow, when n > 0
+	n          int32
+	_          int32
+}
+
+// push appends flow id; a flow is on at most one list.
+func (l *flowList) push(flows []flowState, id int32) {
+	if l.n == 0 {
+		l.head = id
+	} else {
+		flows[l.tail].nextPend = id
+	}
+	l.tail = id
+	l.n++
+}
+
+// pop removes and returns the head flow; the list must not be empty.
+func (l *flowList) pop(flows []flowState) int32 {
+	id := l.head
+	if l.n--; l.n > 0 {
+		l.head = flows[id].nextPend
+	}
+	return id
 }
 
 // destBytes is the rest of what ToR t keeps toward d (destBytes[t], key

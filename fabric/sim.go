@@ -76,6 +76,7 @@ type flowState struct {
 	timerAt, ackTimerAt, synTimerAt rotor.Time
 	heldAck                         int64
 	srcToR, dstToR                  int32 // racks of the source and destination hosts
+	nextPend                        int32 // the next flow on its pull list (pull.go's flowList), while on one
 	syns                            uint8 // the SYNs a queued handshake sent
 	maxHops                         uint8
 	done                            bool
