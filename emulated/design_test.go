@@ -130,11 +130,7 @@ func TestRecommendExhaustive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := mustGraph(t, s)
-			worst, err := WorstCaseDemand(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, worst := worstCase(t, s)
 			r, err := Throughput(g, worst, &Options{Gap: c.Gap})
 			if err != nil {
 				t.Fatal(err)

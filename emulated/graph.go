@@ -168,21 +168,29 @@ func (g *Graph) HopDistances() [][]int {
 	queue := make([]int32, 0, n)
 	for s := 0; s < n; s++ {
 		d := make([]int, n)
-		for i := range d {
-			d[i] = -1
-		}
-		d[s] = 0
-		queue = append(queue[:0], int32(s))
-		for h := 0; h < len(queue); h++ {
-			u := queue[h]
-			for _, v := range g.Out[u] {
-				if d[v] < 0 {
-					d[v] = d[u] + 1
-					queue = append(queue, v)
-				}
-			}
-		}
+		queue = hopsFrom(g.Out, int32(s), d, queue)
 		dist[s] = d
 	}
 	return dist
+}
+
+// hopsFrom sets hop[v] to the fewest arcs from root to v along adj (adj[u]
+// lists u's neighbours: g.Out for distances from root, g.In for distances
+// to it), −1 where none; queue is scratch, returned for reuse.
+func hopsFrom[T int | int32](adj [][]int32, root int32, hop []T, queue []int32) []int32 {
+	for i := range hop {
+		hop[i] = -1
+	}
+	hop[root] = 0
+	queue = append(queue[:0], root)
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		for _, v := range adj[u] {
+			if hop[v] < 0 {
+				hop[v] = hop[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return queue
 }

@@ -57,20 +57,7 @@ func (s *pathSolver) hopLengths(y float64) []float64 {
 		if len(srcs) == 0 {
 			continue
 		}
-		for v := range hop {
-			hop[v] = -1
-		}
-		hop[t] = 0
-		queue = append(queue[:0], int32(t))
-		for h := 0; h < len(queue); h++ {
-			v := queue[h]
-			for _, u := range s.g.In[v] {
-				if hop[u] < 0 {
-					hop[u] = hop[v] + 1
-					queue = append(queue, u)
-				}
-			}
-		}
+		queue = hopsFrom(s.g.In, int32(t), hop, queue)
 		for _, src := range srcs {
 			h := hop[src]
 			if h < 1 {

@@ -31,11 +31,7 @@ func TestHopBoundIsADualBound(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := mustGraph(t, s)
-			w, err := WorstCaseDemand(g)
-			if err != nil {
-				t.Fatal(err)
-			}
+			g, w := worstCase(t, s)
 			dn, err := prepare(g, w, false)
 			if err != nil {
 				t.Fatal(err)

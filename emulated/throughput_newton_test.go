@@ -20,11 +20,7 @@ func TestCoupledStepAlgebra(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustGraph(t, s0)
-	w, err := WorstCaseDemand(g)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, w := worstCase(t, s0)
 	dn, err := prepare(g, w, false)
 	if err != nil {
 		t.Fatal(err)
