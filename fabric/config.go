@@ -108,6 +108,10 @@ type Config struct {
 	Multipath  string      // paths, vlb-paths with PathsK > 1: MultipathKSP (default), MultipathECMP or MultipathSpray
 	RelayLimit rotor.Bytes // rotorlb: what an intermediate's circuit day toward a destination carries (its relay room before its own backlog); default one day of circuit bytes
 	RelayOffer string      // rotorlb with Pull: OfferAll (default) or OfferExcess
+	// RoutingGuard: paths, vlb-paths (next-hop table): from this long before
+	// a night, packets take the night's paths (Opera's guard δ); default
+	// DefaultRoutingGuard, none.
+	RoutingGuard rotor.Time
 
 	Transport string            // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
 	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
@@ -264,6 +268,7 @@ const (
 	DefaultAcks                      = AcksFabric              // transport.acks
 	DefaultPathsK                    = 1                       // routing.paths_k
 	DefaultMultipath                 = MultipathKSP            // routing.multipath
+	DefaultRoutingGuard              = rotor.Time(0)           // routing.guard: no guard
 	DefaultBulkBytes                 = rotor.Bytes(15_000_000) // routing.bulk (Opera's 15 MB)
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
@@ -556,6 +561,8 @@ func (c *Config) validate() error {
 		return cfgErr("routing.paths_k", "must be in [1, %d], got %d", routing.MaxECMP, c.PathsK)
 	case c.RelayLimit < 0:
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
+	case c.RoutingGuard < 0:
+		return cfgErr("routing.guard", "must not be negative, got %v", c.RoutingGuard)
 	case c.Flows == nil:
 		return cfgErr("workload", "no flow source")
 	}

@@ -24,6 +24,7 @@ func (s *sim) newRouter() error {
 		PathsK:    cfg.PathsK,
 		Multipath: cfg.Multipath,
 		HopLimit:  cfg.hopLimit,
+		Guard:     cfg.RoutingGuard,
 	})
 	if err != nil {
 		if e, ok := err.(*routing.SetupError); ok {

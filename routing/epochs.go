@@ -19,19 +19,27 @@ type Epochs struct {
 // nights, switch by switch, as rotor's SlotAt reports them over one cycle.
 func NewEpochs(sc *rotor.Schedule) *Epochs {
 	cycle := sc.CycleDuration()
-	mod := func(t rotor.Time) rotor.Time { return (t%cycle + cycle) % cycle }
 	bounds := []rotor.Time{0}
+	eachSlot(sc, cycle, func(start, night rotor.Time) {
+		bounds = append(bounds, start, night)
+	})
+	slices.Sort(bounds)
+	return &Epochs{Cycle: cycle, Bounds: slices.Compact(bounds)}
+}
+
+// eachSlot calls fn with the start of every slot of every switch over one
+// cycle and the start of its night, both within [0, cycle).
+func eachSlot(sc *rotor.Schedule, cycle rotor.Time, fn func(start, night rotor.Time)) {
+	mod := func(t rotor.Time) rotor.Time { return (t%cycle + cycle) % cycle }
 	for sw := 0; sw < sc.Switches; sw++ {
 		for at := rotor.Time(0); at < cycle; {
 			k, since := sc.SlotAt(sw, at)
 			start := at - since
 			d := sc.SlotDuration(k)
-			bounds = append(bounds, mod(start), mod(start+d-sc.Reconf))
+			fn(mod(start), mod(start+d-sc.Reconf))
 			at = start + d
 		}
 	}
-	slices.Sort(bounds)
-	return &Epochs{Cycle: cycle, Bounds: slices.Compact(bounds)}
 }
 
 // Len is the number of epochs per cycle.

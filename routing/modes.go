@@ -153,6 +153,9 @@ func newPathRouter(s Setup) (*paths, error) {
 	sc := s.Schedule
 	r := &paths{n: sc.Nodes}
 	if s.PathsK > 1 && s.Multipath == MultipathKSP {
+		if s.Guard > 0 {
+			return nil, setupErr("guard", "is read only with the next-hop table, not with k-shortest-path source routes (paths_k %d, multipath %s)", s.PathsK, s.Multipath)
+		}
 		r.ksp = newKSPTable(sc, s.PathsK)
 		if r.ksp == nil {
 			return nil, setupErr("paths_k", "%d epochs × %d² ToR pairs is too many for k-shortest-path references (limit %d, and ToRs × k < 65536)", NewEpochs(sc).Len(), sc.Nodes, MaxTableEntries)
@@ -172,6 +175,9 @@ func newPathRouter(s Setup) (*paths, error) {
 	r.table = NewPathTable(sc, s.PathsK)
 	if r.table == nil {
 		return nil, setupErr("mode", "paths: next-hop table for %d ToRs is too large (limit %d entries)", sc.Nodes, MaxTableEntries)
+	}
+	if err := r.table.SetGuard(sc, s.Guard); err != nil {
+		return nil, setupErr("guard", "%v", err)
 	}
 	return r, nil
 }

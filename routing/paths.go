@@ -1,6 +1,8 @@
 package routing
 
 import (
+	"fmt"
+
 	"github.com/rdcn/rdcn/rotor"
 )
 
@@ -14,6 +16,9 @@ type PathTable struct {
 	hop []int16 // [epoch][u][d], −1: not connected in the epoch
 	k   int
 	alt []int16 // [epoch][u][d][k−1]: further equal-cost next hops, −1 padded
+	// guardFrom[e]: the time within the cycle from which lookups in
+	// epoch e use the table of epoch e+1, a night (SetGuard); nil: none.
+	guardFrom []rotor.Time
 }
 
 // MaxECMP bounds the equal-cost next hops per pair (routing.paths_k).
@@ -120,7 +125,7 @@ func (pt *PathTable) Spray(t rotor.Time, u, d int, rng interface{ IntN(int) int 
 // later epoch that connects them): the first, −1 if none, and the further
 // equal-cost ones.
 func (pt *PathTable) choices(t rotor.Time, u, d int) (first int, alt []int16) {
-	e := pt.Index(t)
+	e := pt.lookup(t)
 	E := len(pt.Bounds)
 	i := (e*pt.n+u)*pt.n + d
 	for k := 1; pt.hop[i] < 0 && k < E; k++ {
@@ -141,7 +146,68 @@ func (pt *PathTable) choices(t rotor.Time, u, d int) (first int, alt []int16) {
 // Next is the next hop from u toward d at time t, or −1 if the circuits
 // up now do not connect them.
 func (pt *PathTable) Next(t rotor.Time, u, d int) int {
-	return int(pt.hop[(pt.Index(t)*pt.n+u)*pt.n+d])
+	return int(pt.hop[(pt.lookup(t)*pt.n+u)*pt.n+d])
+}
+
+// lookup is the epoch whose table a lookup at time t ≥ 0 reads: t's, or
+// within the guard before a night that night's.
+func (pt *PathTable) lookup(t rotor.Time) int {
+	e := pt.Index(t)
+	if pt.guardFrom != nil && t%pt.Cycle >= pt.guardFrom[e] {
+		if e++; e == len(pt.Bounds) {
+			e = 0
+		}
+	}
+	return e
+}
+
+// SetGuard makes the lookups within guard before the start of a night
+// (some switch's reconfiguration) read that night's table, as Opera's
+// guard δ does (opera-sim: the last δ of a day takes the next slice's
+// paths): new packets then avoid the circuits about to go dark. A night
+// has a subset of the circuits of the epoch before it, so its next hops
+// are up now. guard must be shorter than every epoch that ends in a night;
+// nights must not start where another switch's slot starts (the night
+// would bring a new circuit). guard 0 turns the guard off.
+func (pt *PathTable) SetGuard(sc *rotor.Schedule, guard rotor.Time) error {
+	pt.guardFrom = nil
+	if guard == 0 {
+		return nil
+	}
+	if guard < 0 {
+		return fmt.Errorf("must not be negative, got %v", guard)
+	}
+	if sc.Reconf <= 0 {
+		return fmt.Errorf("%v is read only on a schedule with nights (schedule.reconf > 0)", guard)
+	}
+	nightStart, slotStart := map[rotor.Time]bool{}, map[rotor.Time]bool{}
+	eachSlot(sc, pt.Cycle, func(start, night rotor.Time) {
+		slotStart[start], nightStart[night] = true, true
+	})
+	E := pt.Len()
+	from := make([]rotor.Time, E)
+	nights := 0
+	for e := range from {
+		from[e] = pt.Cycle // never
+		start, end := pt.Span(e)
+		b := end % pt.Cycle
+		if !nightStart[b] {
+			continue
+		}
+		if slotStart[b] {
+			return fmt.Errorf("%v: a night starts at %v in the cycle where another switch's slot starts", guard, b)
+		}
+		if guard >= end-start {
+			return fmt.Errorf("%v must be shorter than the %v day before the night at %v in the cycle", guard, end-start, b)
+		}
+		from[e] = end - guard
+		nights++
+	}
+	if nights == 0 {
+		return fmt.Errorf("%v: the schedule has no night", guard)
+	}
+	pt.guardFrom = from
+	return nil
 }
 
 // FlowHash spreads the flows at ToR u over multipath choices (the paths

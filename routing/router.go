@@ -61,6 +61,9 @@ type Setup struct {
 	PathsK    int    // paths, vlb-paths: paths per ToR pair (1: the shortest-path table)
 	Multipath string // paths, vlb-paths with PathsK > 1: MultipathKSP, MultipathECMP or MultipathSpray
 	HopLimit  int    // source routes (ksp): drop a packet at this many hops; 0: KSPHopLimit
+	// Guard: paths, vlb-paths with the next-hop table: from this long
+	// before a night, look up that night's paths (PathTable.SetGuard); 0: none.
+	Guard rotor.Time
 }
 
 // Multipath routings with Setup.PathsK > 1.
@@ -147,7 +150,7 @@ var builtinModes = []Mode{
 		Reads: []string{"routing.relay_limit", "routing.offer"},
 		New:   func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
-		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer"},
+		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "routing.guard"},
 		Needs: NeedSchedule | NeedBulk, New: newPaths},
 	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch",
 		Needs: NeedSchedule | NeedCircuits, New: newHybrid},
@@ -156,7 +159,7 @@ var builtinModes = []Mode{
 	{Name: Earliest, Doc: "the temporal path that arrives first given the schedule, waiting at ToRs for later circuits",
 		Needs: NeedSchedule, New: newEarliest},
 	{Name: VLBPaths, Doc: "Valiant over shortest paths: to a random intermediate ToR, then to the destination (static graphs)",
-		Reads: []string{"routing.paths_k", "routing.multipath"},
+		Reads: []string{"routing.paths_k", "routing.multipath", "routing.guard"},
 		Needs: NeedSchedule | NeedRand, New: newVLBPaths},
 	{Name: VLBSlice, Doc: "Valiant as RotorNet sprays it, on the slices (Mars, thesis §7.5): first hop over any circuit up now, then shortest paths of the current slice, each packet drawn among the equal-cost next hops",
 		Needs: NeedSchedule | NeedCircuits | NeedRand, New: newVLBSlice},

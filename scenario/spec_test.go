@@ -104,6 +104,7 @@ func TestSpecBadInput(t *testing.T) {
 		{[]string{"routing.mode=rotorlb", "routing.bulk=1MB"}, "routing.bulk", "not rotorlb"},
 		{[]string{"routing.mode=paths", "routing.multipath=ecmp"}, "routing.multipath", "paths_k > 1"},
 		{[]string{"routing.mode=direct", "routing.multipath=ecmp"}, "routing.multipath", "not direct"},
+		{[]string{"routing.mode=rotorlb", "routing.guard=45us"}, "routing.guard", "read only with routing.mode paths or vlb-paths, not rotorlb"},
 		{[]string{"routing.mode=rotorlb", "transport.kind=window", "routing.offer=excess"}, "routing.offer", "not window"},
 		{[]string{"transport.kind=window", "transport.pull_depth=3"}, "transport.pull_depth", "not window"},
 		{[]string{"transport.cc=none", "transport.window=30pkt"}, "transport.window", "read only with transport.cc fixed, not none"},
