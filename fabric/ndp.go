@@ -52,6 +52,11 @@ import (
 //     its own (one PULL per MTU time of the host link), as opera-sim
 //     runs NDP: a receiver of k flows then pulls up to k times its line
 //     rate.
+//   - With transport.ndp_header = h > 0, as opera-sim's 64-B header:
+//     an MTU-sized data packet carries MTU − h bytes of its flow (the
+//     flow's ends count bytes on the wire, ndpWire; results report the
+//     flow's own bytes), and the pacers space PULLs by that payload's
+//     transmit time (pullGap).
 //   - With transport.ndp_pulls = operasim, as opera-sim's NdpPullPacer
 //     and NdpSrc: the ACK or NACK carries the PULL when its pacer is
 //     idle (nothing queued, the last PULL an MTU time ago or more), and

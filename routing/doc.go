@@ -15,6 +15,12 @@
 // at time t is a binary search for t's epoch and an array index: no
 // allocation, no search of the schedule.
 //
+// With a guard δ (Setup.Guard, routing.guard; PathTable.SetGuard) the
+// next-hop table is read one epoch early during the last δ before a
+// night: new hops then avoid the circuit about to go dark, as Opera's
+// guard does. The night's circuits are a subset of the day's, so those
+// hops are up now.
+//
 // # Modes
 //
 // Modes is the table of modes (the simulator's routing.mode registry):
