@@ -696,6 +696,9 @@ func TestQueueModel(t *testing.T) {
 			if q.Len() != len(model) {
 				t.Fatalf("seed %d step %d: Len = %d, want %d", seed, step, q.Len(), len(model))
 			}
+			if want := lateKeyOf(&q); q.lateNot != want {
+				t.Fatalf("seed %d step %d: lateNot = %#x, want %#x (late head %+v, base %d)", seed, step, q.lateNot, want, q.late, q.base)
+			}
 		}
 		pending := q.Pending()
 		slices.SortFunc(pending, queueOrder)
@@ -715,6 +718,22 @@ func TestQueueModel(t *testing.T) {
 			t.Logf("seed %d: %d pops, %d hints, %d left, renumbered %d", seed, pops, hinted, len(model), renumbered)
 		}
 	}
+}
+
+// lateKeyOf recomputes PopUntil's bound on the fast path from late[0]:
+// 0 without late events, else ^ the slot key late[0] would have in the
+// current bucket (0 when it is before the bucket, so nothing passes it).
+// A stale bound would only slow PopUntil, so TestQueueModel checks it
+// against this after every step.
+func lateKeyOf(q *Queue) uint64 {
+	if len(q.late) == 0 {
+		return 0
+	}
+	l := q.late[0]
+	if l.at < q.base {
+		return ^uint64(0)
+	}
+	return ^(uint64(l.at-q.base)<<offsetShift | l.key)
 }
 
 // queueOrder is the order the queue pops events in: by time; at equal

@@ -104,6 +104,10 @@ type Queue struct {
 	tmp       []slot     // sortSlots' scratch
 	base      rotor.Time // start of the current bucket: cur << bucketShift
 	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
+	// lateNot is ^ the sort key late[0] would have as a slot of the
+	// current bucket (0 if it is before base), or 0 when late is empty:
+	// PopUntil's fast path pops near[head] while its key is below ^lateNot.
+	lateNot uint64
 	ring      [][]slot
 	slab      [][]slot              // each ring bucket's own small slab piece
 	spare     [][]slot              // grown bucket arrays not in use (capacity > slabPiece)
@@ -193,6 +197,7 @@ func (q *Queue) place(e item) {
 	switch {
 	case b <= q.cur:
 		heapPush(&q.late, e)
+		q.setLate()
 	case b < q.cur+ringSize:
 		if q.ring == nil {
 			q.ring = make([][]slot, ringSize)
@@ -213,6 +218,20 @@ func (q *Queue) place(e item) {
 	default:
 		heapPush(&q.far, e)
 	}
+}
+
+// setLate sets lateNot from late[0].
+func (q *Queue) setLate() {
+	if len(q.late) == 0 {
+		q.lateNot = 0
+		return
+	}
+	l := &q.late[0]
+	var sk uint64 // before base: before every slot
+	if l.at >= q.base {
+		sk = uint64(l.at-q.base)<<offsetShift | l.key
+	}
+	q.lateNot = ^sk
 }
 
 // advance makes the next non-empty bucket current. It reports false if
@@ -589,8 +608,11 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	if q.head < len(q.near) && len(q.late) == 0 { // fast path: near[head], or a timer before it
+	if q.head < len(q.near) { // fast path: near[head] before late[0], or a timer before it
 		s := &q.near[q.head]
+		if s.sk >= ^q.lateNot { // late[0] first (lateNot is 0 when late is empty)
+			return q.popSlow(end)
+		}
 		at := q.base + rotor.Time(s.sk>>offsetShift)
 		t := q.timers
 		if t == nil || t.fired < 0 && (at < t.minAt || at == t.minAt && s.sk&keyMask < q.tkey|uint64(t.min)<<8) {
@@ -629,6 +651,7 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 			return 0, 0, 0, false
 		}
 		e := heapPop(&q.late)
+		q.setLate()
 		q.now = e.at
 		q.processed++
 		return e.kind(), e.target, e.arg, true
