@@ -97,17 +97,17 @@ var maxSeq uint64 = 1<<seqBits - 1
 // ahead, so scheduling is O(1) and a pop is O(1) plus the share of one
 // sort of a bucket, which is mostly made of sorted runs.
 type Queue struct {
-	near      []slot // the current bucket's events, sorted; near[head:] pending
-	head      int
-	then      []slot     // the current bucket's events after near's (a view of buf), or nil
-	buf       []slot     // the sorted bucket's array
-	tmp       []slot     // sortSlots' scratch
-	base      rotor.Time // start of the current bucket: cur << bucketShift
-	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
+	near []slot // the current bucket's events, sorted; near[head:] pending
+	head int
+	then []slot     // the current bucket's events after near's (a view of buf), or nil
+	buf  []slot     // the sorted bucket's array
+	tmp  []slot     // sortSlots' scratch
+	base rotor.Time // start of the current bucket: cur << bucketShift
+	late []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
 	// lateNot is ^ the sort key late[0] would have as a slot of the
 	// current bucket (0 if it is before base), or 0 when late is empty:
 	// PopUntil's fast path pops near[head] while its key is below ^lateNot.
-	lateNot uint64
+	lateNot   uint64
 	ring      [][]slot
 	slab      [][]slot              // each ring bucket's own small slab piece
 	spare     [][]slot              // grown bucket arrays not in use (capacity > slabPiece)
