@@ -196,8 +196,10 @@ func (q *Queue) place(e item) {
 	b := int64(e.at >> bucketShift)
 	switch {
 	case b <= q.cur:
-		heapPush(&q.late, e)
-		q.setLate()
+		if !q.insertNear(&e) {
+			heapPush(&q.late, e)
+			q.setLate()
+		}
 	case b < q.cur+ringSize:
 		if q.ring == nil {
 			q.ring = make([][]slot, ringSize)
@@ -218,6 +220,53 @@ func (q *Queue) place(e item) {
 	default:
 		heapPush(&q.far, e)
 	}
+}
+
+// insertNear files e, due in the current bucket after it was sorted,
+// into near[head:] in order, moving the shorter side of the pending
+// events by one slot (the popped slot before head, or spare capacity
+// after the end). It reports false, for the late heap, when e is before
+// the bucket, when the bucket's second piece (then) is pending and e
+// does not sort before near's last event, or when neither side has room.
+// A late event is mostly a few tens of nanoseconds ahead, near head:
+// moving a few slots is cheaper than the heap's push and pop, and
+// near[head] stays the earliest calendar event, popped on the fast path.
+func (q *Queue) insertNear(e *item) bool {
+	if e.at < q.base {
+		return false
+	}
+	sk := uint64(e.at-q.base)<<offsetShift | e.key
+	near, head := q.near, q.head
+	n := len(near)
+	if q.then != nil && (head == n || near[n-1].sk < sk) {
+		return false // it may sort after then[0]
+	}
+	// pos: the first pending slot after sk.
+	lo, hi := head, n
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if near[m].sk < sk {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	pos := lo
+	s := slot{sk: sk, target: e.target, arg: e.arg}
+	switch {
+	case head > 0 && (pos-head <= n-pos || n == cap(near)):
+		copy(near[head-1:pos-1], near[head:pos])
+		near[pos-1] = s
+		q.head = head - 1
+	case n < cap(near):
+		near = near[:n+1]
+		copy(near[pos+1:], near[pos:n])
+		near[pos] = s
+		q.near = near
+	default:
+		return false
+	}
+	return true
 }
 
 // setLate sets lateNot from late[0].
