@@ -226,9 +226,9 @@ func (q *Queue) place(e item) {
 }
 
 // insertNear files e, due in the current bucket after it was sorted,
-// into near[head:] in order, moving the shorter side of the pending
-// events by one slot (the popped slot before head, or spare capacity
-// after the end). It reports false, for the late heap, when e is before
+// into near[head:] in order, moving the pending events on one side of
+// its place by one slot (into the popped slot before head, or into spare
+// capacity after the end; the side its key's half of near[head:] names). It reports false, for the late heap, when e is before
 // the bucket, when the bucket's second piece (then) is pending and e
 // does not sort before near's last event, or when neither side has room.
 // A late event is mostly a few tens of nanoseconds ahead, near head:
@@ -244,27 +244,26 @@ func (q *Queue) insertNear(e *item) bool {
 	if q.then != nil && (head == n || near[n-1].sk < sk) {
 		return false // it may sort after then[0]
 	}
-	// pos: the first pending slot after sk.
-	lo, hi := head, n
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if near[m].sk < sk {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	pos := lo
+	// One comparison with the middle pending slot picks the side to move;
+	// the slots are then moved one by one while looking for the place
+	// (a late event is mostly a few slots from head: no search, no call).
 	s := slot{sk: sk, target: e.target, arg: e.arg}
+	headSide := head > 0 && (head == n || sk < near[int(uint(head+n)>>1)].sk)
 	switch {
-	case head > 0 && (pos-head <= n-pos || n == cap(near)):
-		copy(near[head-1:pos-1], near[head:pos])
-		near[pos-1] = s
+	case headSide || head > 0 && n == cap(near):
+		i := head
+		for ; i < n && near[i].sk < sk; i++ {
+			near[i-1] = near[i]
+		}
+		near[i-1] = s
 		q.head = head - 1
 	case n < cap(near):
 		near = near[:n+1]
-		copy(near[pos+1:], near[pos:n])
-		near[pos] = s
+		i := n
+		for ; i > head && near[i-1].sk > sk; i-- {
+			near[i] = near[i-1]
+		}
+		near[i] = s
 		q.near = near
 	default:
 		return false
