@@ -457,15 +457,7 @@ func spreadSort(a, src, tmp []slot) {
 			sortInto(part, part, tmp, sortDepth-1)
 			continue
 		}
-		for i := 1; i < len(part); i++ {
-			e := part[i]
-			j := i
-			for j > 0 && e.sk < part[j-1].sk {
-				part[j] = part[j-1]
-				j--
-			}
-			part[j] = e
-		}
+		insertionSort(part)
 	}
 }
 
@@ -578,6 +570,11 @@ func introSort(a []slot, depth int) {
 			a = a[:j]
 		}
 	}
+	insertionSort(a)
+}
+
+// insertionSort sorts a few slots, or slots that are nearly in order.
+func insertionSort(a []slot) {
 	for i := 1; i < len(a); i++ {
 		e := a[i]
 		j := i
