@@ -571,6 +571,44 @@ func TestSortSlots(t *testing.T) {
 	}
 }
 
+// TestSpreadSort checks the dense buckets' sort (sortBucket from
+// spreadMin events on) against sort.Slice, on buckets whose times span
+// the whole width: interleaved ascending runs (events filed a few fixed
+// delays ahead as time moves on), bursts at one instant (a part of more
+// than 32 events), times in one part only, and random times.
+func TestSpreadSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const width = uint64(1) << bucketShift
+	gen := map[string]func(i, n int) uint64{
+		"runs": func(i, n int) uint64 { // k delays, time moving on
+			k := uint64(i % 5)
+			return min(width-1, uint64(i)*width/uint64(2*n)+k*width/8)
+		},
+		"bursts":   func(i, n int) uint64 { return uint64(i%3) * (width / 3) },
+		"one-part": func(i, n int) uint64 { return width/2 + uint64(n-i) },
+		"random":   func(i, n int) uint64 { return rng.Uint64N(width) },
+		"reversed": func(i, n int) uint64 { return width - 1 - uint64(i)*width/uint64(n) },
+	}
+	for _, name := range []string{"runs", "bursts", "one-part", "random", "reversed"} {
+		for _, n := range []int{spreadMin, spreadMin + 1, 124, 1000} {
+			src := make([]slot, n)
+			for i := range src {
+				key := ordinaryBit | uint64(i)<<8 | uint64(rng.IntN(3))
+				if rng.IntN(4) == 0 { // a ScheduleFirst key
+					key = uint64(rng.IntN(3))<<40 | uint64(rng.IntN(1<<20))<<8 | uint64(i&0xff)
+				}
+				src[i] = slot{sk: gen[name](i, n)<<offsetShift | key, target: int32(i)}
+			}
+			want := slices.Clone(src)
+			sort.Slice(want, func(i, j int) bool { return want[i].sk < want[j].sk })
+			first, then := sortBucket(make([]slot, n), slices.Clone(src), make([]slot, 0, sortDepth*2*n))
+			if got := append(slices.Clone(first), then...); !slices.Equal(got, want) {
+				t.Fatalf("%s n=%d: sortBucket order differs from sort.Slice", name, n)
+			}
+		}
+	}
+}
+
 // TestQueueModel drives the queue with a random mix like a simulation's —
 // bursts of events at one instant, ScheduleFirst ties, events a few ps,
 // a bucket, the ring or seconds ahead, scheduling after a Peek has moved
@@ -696,6 +734,9 @@ func TestQueueModel(t *testing.T) {
 			if q.Len() != len(model) {
 				t.Fatalf("seed %d step %d: Len = %d, want %d", seed, step, q.Len(), len(model))
 			}
+			if want := lateKeyOf(&q); q.lateNot != want {
+				t.Fatalf("seed %d step %d: lateNot = %#x, want %#x (late head %+v, base %d)", seed, step, q.lateNot, want, q.late, q.base)
+			}
 		}
 		pending := q.Pending()
 		slices.SortFunc(pending, queueOrder)
@@ -715,6 +756,22 @@ func TestQueueModel(t *testing.T) {
 			t.Logf("seed %d: %d pops, %d hints, %d left, renumbered %d", seed, pops, hinted, len(model), renumbered)
 		}
 	}
+}
+
+// lateKeyOf recomputes PopUntil's bound on the fast path from late[0]:
+// 0 without late events, else ^ the slot key late[0] would have in the
+// current bucket (0 when it is before the bucket, so nothing passes it).
+// A stale bound would only slow PopUntil, so TestQueueModel checks it
+// against this after every step.
+func lateKeyOf(q *Queue) uint64 {
+	if len(q.late) == 0 {
+		return 0
+	}
+	l := q.late[0]
+	if l.at < q.base {
+		return ^uint64(0)
+	}
+	return ^(uint64(l.at-q.base)<<offsetShift | l.key)
 }
 
 // queueOrder is the order the queue pops events in: by time; at equal

@@ -90,20 +90,27 @@ var maxSeq uint64 = 1<<seqBits - 1
 // the next 4095 buckets are appended, unsorted, to a ring of buckets as
 // 16-byte slots whose first word (offset in the bucket, then the key)
 // orders them; a bucket is sorted on that word when it becomes current
-// and popped in order. Events scheduled into the current bucket after
-// that (and any clamped into the past) go to a small 4-ary heap merged on
-// pop; events beyond the ring wait in another heap and move to the ring
-// as time advances. A simulation's events are mostly a few packet times
-// ahead, so scheduling is O(1) and a pop is O(1) plus the share of one
-// sort of a bucket, which is mostly made of sorted runs.
+// and popped in order (a dense bucket by a counting pass over sixteenths
+// of the bucket, then insertion sort; a sparse one by peeling its sorted
+// runs). Events scheduled into the current bucket after that are filed
+// into its sorted pending slots (insertNear); the few that cannot be
+// (clamped into the past, after a pending second piece) go to a small
+// 4-ary heap merged on pop; events beyond the ring wait in another heap
+// and move to the ring as time advances. A simulation's events are mostly
+// a few packet times ahead, so scheduling is O(1) and a pop is O(1) plus
+// the share of one sort of a bucket.
 type Queue struct {
-	near      []slot // the current bucket's events, sorted; near[head:] pending
-	head      int
-	then      []slot     // the current bucket's events after near's (a view of buf), or nil
-	buf       []slot     // the sorted bucket's array
-	tmp       []slot     // sortSlots' scratch
-	base      rotor.Time // start of the current bucket: cur << bucketShift
-	late      []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
+	near []slot // the current bucket's events, sorted; near[head:] pending
+	head int
+	then []slot     // the current bucket's events after near's (a view of buf), or nil
+	buf  []slot     // the sorted bucket's array
+	tmp  []slot     // sortSlots' scratch
+	base rotor.Time // start of the current bucket: cur << bucketShift
+	late []item     // 4-ary heap: events filed into buckets ≤ cur after it was sorted
+	// lateNot is ^ the sort key late[0] would have as a slot of the
+	// current bucket (0 if it is before base), or 0 when late is empty:
+	// PopUntil's fast path pops near[head] while its key is below ^lateNot.
+	lateNot   uint64
 	ring      [][]slot
 	slab      [][]slot              // each ring bucket's own small slab piece
 	spare     [][]slot              // grown bucket arrays not in use (capacity > slabPiece)
@@ -192,7 +199,10 @@ func (q *Queue) place(e item) {
 	b := int64(e.at >> bucketShift)
 	switch {
 	case b <= q.cur:
-		heapPush(&q.late, e)
+		if !q.insertNear(&e) {
+			heapPush(&q.late, e)
+			q.setLate()
+		}
 	case b < q.cur+ringSize:
 		if q.ring == nil {
 			q.ring = make([][]slot, ringSize)
@@ -213,6 +223,66 @@ func (q *Queue) place(e item) {
 	default:
 		heapPush(&q.far, e)
 	}
+}
+
+// insertNear files e, due in the current bucket after it was sorted,
+// into near[head:] in order, moving the pending events on one side of
+// its place by one slot (into the popped slot before head, or into spare
+// capacity after the end; the side its key's half of near[head:] names). It reports false, for the late heap, when e is before
+// the bucket, when the bucket's second piece (then) is pending and e
+// does not sort before near's last event, or when neither side has room.
+// A late event is mostly a few tens of nanoseconds ahead, near head:
+// moving a few slots is cheaper than the heap's push and pop, and
+// near[head] stays the earliest calendar event, popped on the fast path.
+func (q *Queue) insertNear(e *item) bool {
+	if e.at < q.base {
+		return false
+	}
+	sk := uint64(e.at-q.base)<<offsetShift | e.key
+	near, head := q.near, q.head
+	n := len(near)
+	if q.then != nil && (head == n || near[n-1].sk < sk) {
+		return false // it may sort after then[0]
+	}
+	// One comparison with the middle pending slot picks the side to move;
+	// the slots are then moved one by one while looking for the place
+	// (a late event is mostly a few slots from head: no search, no call).
+	s := slot{sk: sk, target: e.target, arg: e.arg}
+	headSide := head > 0 && (head == n || sk < near[int(uint(head+n)>>1)].sk)
+	switch {
+	case headSide || head > 0 && n == cap(near):
+		i := head
+		for ; i < n && near[i].sk < sk; i++ {
+			near[i-1] = near[i]
+		}
+		near[i-1] = s
+		q.head = head - 1
+	case n < cap(near):
+		near = near[:n+1]
+		i := n
+		for ; i > head && near[i-1].sk > sk; i-- {
+			near[i] = near[i-1]
+		}
+		near[i] = s
+		q.near = near
+	default:
+		return false
+	}
+	return true
+}
+
+// setLate sets lateNot from late[0].
+func (q *Queue) setLate() {
+	if len(q.late) == 0 {
+		q.lateNot = 0
+		return
+	}
+	l := &q.late[0]
+	var sk uint64 // before base: before every slot
+	if l.at >= q.base {
+		sk = uint64(l.at-q.base)<<offsetShift | l.key
+	}
+	q.lateNot = ^sk
 }
 
 // advance makes the next non-empty bucket current. It reports false if
@@ -330,6 +400,10 @@ func sortInto(a, src, tmp []slot, depth int) {
 // moved aside sorts before the run it returns the two pieces, to be popped
 // one after the other, instead of copying them together.
 func sortBucket(a, src, tmp []slot) (first, then []slot) {
+	if len(src) >= spreadMin {
+		spreadSort(a, src, tmp)
+		return a, nil
+	}
 	w, side := sortRuns(a, src, tmp, sortDepth-1)
 	switch {
 	case len(side) == 0:
@@ -339,6 +413,52 @@ func sortBucket(a, src, tmp []slot) (first, then []slot) {
 	}
 	merge(a, w, side)
 	return a, nil
+}
+
+// A bucket of at least spreadMin events is spread over spreadParts
+// parts by the top bits of its offset (stable), and each part sorted.
+const (
+	spreadMin   = 48
+	spreadBits  = 4
+	spreadParts = 1 << spreadBits
+)
+
+// spreadSort sorts src into a (len(a) = len(src)), using tmp as scratch:
+// a counting pass files each event by its time's sixteenth of the bucket
+// (16 ns), keeping the order it was filed in, which is mostly a few
+// interleaved ascending runs; insertion sort then puts each part's few
+// events in order (a part of more than 32, a burst at one instant, is
+// sorted by sortInto). A dense bucket (the NDP Opera comparison's hold
+// ~120 events) costs two passes and a few moves per event, where
+// peeling runs moved each event through up to three side arrays.
+func spreadSort(a, src, tmp []slot) {
+	var end [spreadParts]int32
+	for i := range src {
+		end[src[i].sk>>(64-spreadBits)]++
+	}
+	var at [spreadParts]int32
+	sum := int32(0)
+	for k := range end {
+		at[k] = sum
+		sum += end[k]
+		end[k] = sum
+	}
+	for i := range src {
+		k := src[i].sk >> (64 - spreadBits)
+		a[at[k]] = src[i]
+		at[k]++
+	}
+	lo := int32(0)
+	for k := range end {
+		hi := end[k]
+		part := a[lo:hi]
+		lo = hi
+		if len(part) > 32 {
+			sortInto(part, part, tmp, sortDepth-1)
+			continue
+		}
+		insertionSort(part)
+	}
 }
 
 // sortRuns leaves src's ascending run in a[:w] and the rest, sorted, in
@@ -450,6 +570,11 @@ func introSort(a []slot, depth int) {
 			a = a[:j]
 		}
 	}
+	insertionSort(a)
+}
+
+// insertionSort sorts a few slots, or slots that are nearly in order.
+func insertionSort(a []slot) {
 	for i := 1; i < len(a); i++ {
 		e := a[i]
 		j := i
@@ -589,8 +714,11 @@ func (q *Queue) Pop() (Event, bool) {
 // Pop with one lookup, and returns scalars: building an Event on the
 // stack and copying it out stalled on store forwarding (~10 % of a run).
 func (q *Queue) PopUntil(end rotor.Time) (kind uint8, target, arg int32, ok bool) {
-	if q.head < len(q.near) && len(q.late) == 0 { // fast path: near[head], or a timer before it
+	if q.head < len(q.near) { // fast path: near[head] before late[0], or a timer before it
 		s := &q.near[q.head]
+		if s.sk >= ^q.lateNot { // late[0] first (lateNot is 0 when late is empty)
+			return q.popSlow(end)
+		}
 		at := q.base + rotor.Time(s.sk>>offsetShift)
 		t := q.timers
 		if t == nil || t.fired < 0 && (at < t.minAt || at == t.minAt && s.sk&keyMask < q.tkey|uint64(t.min)<<8) {
@@ -629,6 +757,7 @@ func (q *Queue) popSlow(end rotor.Time) (kind uint8, target, arg int32, ok bool)
 			return 0, 0, 0, false
 		}
 		e := heapPop(&q.late)
+		q.setLate()
 		q.now = e.at
 		q.processed++
 		return e.kind(), e.target, e.arg, true
