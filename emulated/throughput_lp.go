@@ -436,6 +436,19 @@ func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
 // then, so their answers do not change.
 var restrictedLPAfter = 20
 
+// seededLPAfter is the first iteration at which a solve seeded with the
+// hop bound (n ≥ hopBoundMinNodes) calls restrictedFlow, whatever its
+// gap. Its upper bound is the seed for tens of iterations (the solver's
+// own lengths start far above it), so the gap rule would wait for a lower
+// bound within lpCallGap gaps of a bound that is itself several per cent
+// above θ*: on mars-200 at n = 1,024 (U = 8) that never came in 40
+// minutes. By iteration 12 the path pool has stopped growing, and the LP
+// over it lifts the lower bound from 0.3163 to 0.3564 in ~20 s of CPU
+// (mars-120: 0.3058 to 0.3449 in ~6 s), where the solver alone is at
+// 0.3242 after iteration 15; over iteration 8's paths the LP reached
+// only ~0.31 (docs/perf-history.md, issue 28, ninth round).
+var seededLPAfter = 12
+
 // restrictedLPWorkRatio: a call costs about as much as the solver's
 // iterations so far once their tree work is this many times the LP's
 // non-zeros (measured on mars-40 at n = 128, where the first call cost

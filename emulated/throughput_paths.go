@@ -797,6 +797,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 	if st.initial {
 		if s.family == nil && !st.seeded && s.n >= hopBoundMinNodes {
 			st.seeded = true
+			st.lpNext = seededLPAfter
 			s.seedHopBound(st, workers)
 		}
 		// Start: unit lengths per capacity, every commodity on its shortest path.
@@ -892,7 +893,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		}
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
-		if s.family == nil && st.iters >= st.lpNext && g <= lpCallGap*st.gap && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
+		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
 			f, l := s.restrictedFlow(st.upper, st.gap)
 			st.lpNext = math.MaxInt
 			if l < st.lam {
