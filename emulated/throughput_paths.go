@@ -894,7 +894,11 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
 		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			f, l := s.restrictedFlow(st.upper, st.gap)
+			share := float64(lpDualShare)
+			if st.seeded {
+				share = seededDualShare
+			}
+			f, l := s.restrictedFlowShare(st.upper, st.gap, share)
 			st.lpNext = math.MaxInt
 			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
