@@ -36,8 +36,10 @@ import (
 // On slow solves the lower bound lags (the smoothed flow approaches the
 // optimum only as β grows): from iteration restrictedLPAfter on, the exact
 // LP over the active paths (pathLP, an interior-point method) supplies
-// the flow instead whenever it is better; the lengths, and so the upper
-// bound, stay the solver's.
+// the flow instead whenever it is better (once the gap is within
+// lpCallGap gaps; on hop-seeded solves from iteration seededLPAfter on,
+// whatever the gap); the lengths, and so the upper bound, stay the
+// solver's.
 type pathSolver struct {
 	g     *Graph
 	n     int
