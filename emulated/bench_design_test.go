@@ -1,6 +1,7 @@
 package emulated
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"testing"
@@ -16,11 +17,23 @@ import (
 // variants, with every design certified to the gap (--refine-all); it
 // reports CPU and wall time per answer and how many designs were left as
 // CannotWin. n = 512 and 1,024 run only with RDCN_BENCH_LARGE=1 (far
-// beyond 10 minutes of CPU today, docs/perf-history.md). Run one with
+// beyond 10 minutes of CPU today, docs/perf-history.md);
+// RDCN_BENCH_LIMIT (a duration, as --time-limit) stops each answer then,
+// and the benchmark reports how many designs were still open (stopped
+// wider than the gap, or not begun) and the best certified θ so far. Run
+// one with
 //
 //	go test ./emulated -run '^$' -bench 'Recommend/n128-U8$' -benchtime 1x
 //	RDCN_BENCH_LARGE=1 go test ./emulated -run '^$' -bench 'Recommend/n512-U16$' -benchtime 1x -timeout 0
+//	RDCN_BENCH_LARGE=1 RDCN_BENCH_LIMIT=25m go test ./emulated -run '^$' -bench 'Recommend/n1024-U8$' -benchtime 1x -timeout 0
 func BenchmarkRecommend(b *testing.B) {
+	var limit time.Duration
+	if v := os.Getenv("RDCN_BENCH_LIMIT"); v != "" {
+		var err error
+		if limit, err = time.ParseDuration(v); err != nil || limit <= 0 {
+			b.Fatalf("RDCN_BENCH_LIMIT: want a positive duration such as 25m, got %q", v)
+		}
+	}
 	for _, n := range []int{128, 512, 1024} {
 		for _, u := range []int{8, 16} {
 			for _, all := range []bool{false, true} {
@@ -40,7 +53,15 @@ func BenchmarkRecommend(b *testing.B) {
 					var ds *DesignSpace
 					var err error
 					for i := 0; i < b.N; i++ {
-						if ds, err = Recommend(c); err != nil {
+						if limit > 0 {
+							ctx, cancel := context.WithTimeout(context.Background(), limit)
+							c.Context = ctx
+							ds, err = Recommend(c)
+							cancel()
+						} else {
+							ds, err = Recommend(c)
+						}
+						if err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -58,6 +79,10 @@ func BenchmarkRecommend(b *testing.B) {
 						}
 					}
 					b.ReportMetric(float64(cannotWin), "cannot-win")
+					if limit > 0 {
+						un, stopped := ds.Unfinished()
+						b.ReportMetric(float64(len(un)+len(stopped)), "open")
+					}
 				})
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"github.com/rdcn/rdcn/demand"
 )
 
 // TestHopBoundIsADualBound checks the hop-structure length function on
@@ -50,20 +52,7 @@ func TestHopBoundIsADualBound(t *testing.T) {
 			if math.Abs(fw-ub) > 1e-9*ub {
 				t.Errorf("tree pass %v, Floyd–Warshall %v", ub, fw)
 			}
-			var exact float64
-			if GLPKAvailable() {
-				r, err := ThroughputGLPK(context.Background(), g, w, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				exact = r.Theta
-			} else {
-				r, err := Throughput(g, w, &Options{Gap: 1e-3})
-				if err != nil {
-					t.Fatal(err)
-				}
-				exact = r.Lower
-			}
+			exact, _ := referenceTheta(t, g, w)
 			if ub < exact*(1-1e-9) {
 				t.Errorf("hop bound %v below θ* %v", ub, exact)
 			}
@@ -90,4 +79,74 @@ func TestHopBoundIsADualBound(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSeededSolveCallsTheLPEarly checks the restricted-LP rule of the
+// seeded (large-n) solves on the Mars designs at n = 32, U = 4, seeded as
+// from 256 nodes on: at iteration seededLPAfter the solve calls the LP
+// whatever its gap (the gap rule would not: the interval is wider than
+// lpCallGap gaps there), so its lower bound after seededLPAfter
+// iterations is above the same solve's without the early call; the lower
+// bound stays below θ* from glpsol's exact arc LP (where installed; else
+// the solver's certified upper bound at gap 1e-3), and the certificate
+// passes Verify.
+func TestSeededSolveCallsTheLPEarly(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	defer func(m, r, a int) { hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter = m, r, a }(hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter)
+	hopBoundMinNodes = 0
+	restrictedLPWorkRatio = 0 // at n = 32 the work rule alone would hold the LP back
+	const gap = 1e-4          // so that the gap rule does not call it by iteration 12
+	for _, degree := range []int{8, 12, 16} {
+		d, g, w := marsWorstCase(t, c, degree)
+		run := func(after int) *Result {
+			seededLPAfter = after
+			r, err := newRoundSolve(g, w, &Options{Gap: gap})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.advance(12)
+			calls := r.st.lpCalls
+			lo, up := r.interval()
+			if after != 12 && !(relGap(lo, up) > lpCallGap*gap) {
+				t.Fatalf("%s: gap %v at iteration 12: the gap rule alone would call the LP", d.Name, relGap(lo, up))
+			}
+			res := r.result()
+			res.Iterations = calls // (reused: the LP calls made)
+			return res
+		}
+		early, late := run(12), run(math.MaxInt)
+		if early.Iterations == 0 || late.Iterations != 0 {
+			t.Errorf("%s: LP calls by iteration 12: %d with the early rule, %d without", d.Name, early.Iterations, late.Iterations)
+		}
+		if !(early.Lower > late.Lower) {
+			t.Errorf("%s: lower bound after 12 iterations %v with the early LP, %v without", d.Name, early.Lower, late.Lower)
+		}
+		if err := Verify(g, early.Demand, early); err != nil {
+			t.Fatalf("%s: %v", d.Name, err)
+		}
+		lo, hi := referenceTheta(t, g, w)
+		if early.Lower > hi*(1+1e-9) || early.Upper < lo*(1-1e-9) {
+			t.Errorf("%s: [%v, %v] does not hold θ* ∈ [%v, %v]", d.Name, early.Lower, early.Upper, lo, hi)
+		}
+		t.Logf("%s: after 12 iterations [%.5f, %.5f] with the early LP, lower %.5f without; θ* ∈ [%.5f, %.5f]", d.Name, early.Lower, early.Upper, late.Lower, lo, hi)
+	}
+}
+
+// referenceTheta is θ* of w in g from glpsol's exact arc LP (lo = hi)
+// where installed, else the solver's certified interval at gap 1e-3.
+func referenceTheta(t *testing.T, g *Graph, w demand.Matrix) (lo, hi float64) {
+	t.Helper()
+	if GLPKAvailable() {
+		r, err := ThroughputGLPK(context.Background(), g, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Theta, r.Theta
+	}
+	r, err := Throughput(g, w, &Options{Gap: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Lower, r.Upper
 }

@@ -436,6 +436,19 @@ func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
 // then, so their answers do not change.
 var restrictedLPAfter = 20
 
+// seededLPAfter is the first iteration at which a solve seeded with the
+// hop bound (n ≥ hopBoundMinNodes) calls restrictedFlow, whatever its
+// gap. Its upper bound is the seed for tens of iterations (the solver's
+// own lengths start far above it), so the gap rule would wait for a lower
+// bound within lpCallGap gaps of a bound that is itself several per cent
+// above θ*: on mars-200 at n = 1,024 (U = 8) that never came in 40
+// minutes. By iteration 12 the path pool has stopped growing, and the LP
+// over it lifts the lower bound from 0.3163 to 0.3564 in ~20 s of CPU
+// (mars-120: 0.3058 to 0.3449 in ~6 s), where the solver alone is at
+// 0.3242 after iteration 15; over iteration 8's paths the LP reached
+// only ~0.31 (docs/perf-history.md, issue 28, ninth round).
+var seededLPAfter = 12
+
 // restrictedLPWorkRatio: a call costs about as much as the solver's
 // iterations so far once their tree work is this many times the LP's
 // non-zeros (measured on mars-40 at n = 128, where the first call cost
@@ -522,6 +535,12 @@ func (lp *pathLP) repair(x, flow []float64) float64 {
 // when the bound has stopped improving, or when the caller's context is
 // done.
 func (s *pathSolver) restrictedFlow(upper, gap float64) ([]pathFlow, float64) {
+	return s.restrictedFlowShare(upper, gap, lpDualShare)
+}
+
+// restrictedFlowShare is restrictedFlow ending once the flow is within
+// gap/share of the restricted LP's dual bound.
+func (s *pathSolver) restrictedFlowShare(upper, gap, share float64) ([]pathFlow, float64) {
 	lp := s.restrictedLP()
 	best, bestLam := []pathFlow(nil), math.Inf(1)
 	flow := make([]float64, len(lp.com))
@@ -551,7 +570,7 @@ func (s *pathSolver) restrictedFlow(upper, gap float64) ([]pathFlow, float64) {
 		if it < lpMinIter {
 			return true
 		}
-		if 1/bestLam >= (1-gap/lpDualShare)*lp.dualBound() {
+		if 1/bestLam >= (1-gap/share)*lp.dualBound() {
 			return false
 		}
 		return it-lastGain < 3
@@ -577,7 +596,16 @@ const (
 	// lpDualShare: a call ends once its flow is within gap/lpDualShare of
 	// the restricted LP's dual bound.
 	lpDualShare = 4
-	lpDust      = 1e-12 // path flows below lpDust·d_k are dropped
+	// seededDualShare is lpDualShare for the calls of a hop-seeded solve
+	// (n ≥ hopBoundMinNodes). Their interval is far wider than the gap,
+	// and the last quarter of the gap costs most of a call: on mars-120 at
+	// n = 1,024 (93,386 columns) the flow was within 1 % of the restricted
+	// dual bound at interior-point iteration 12 (θ ≥ 0.34352, 1,749
+	// conjugate-gradient iterations so far) and never within 0.25 %; the
+	// stall rule ended the call at iteration 16, 8,519 CG iterations, for
+	// θ ≥ 0.34410.
+	seededDualShare = 1
+	lpDust          = 1e-12 // path flows below lpDust·d_k are dropped
 )
 
 // lpMinShare: the restricted LP's columns are the active paths carrying at

@@ -36,8 +36,10 @@ import (
 // On slow solves the lower bound lags (the smoothed flow approaches the
 // optimum only as β grows): from iteration restrictedLPAfter on, the exact
 // LP over the active paths (pathLP, an interior-point method) supplies
-// the flow instead whenever it is better; the lengths, and so the upper
-// bound, stay the solver's.
+// the flow instead whenever it is better (once the gap is within
+// lpCallGap gaps; on hop-seeded solves from iteration seededLPAfter on,
+// whatever the gap); the lengths, and so the upper bound, stay the
+// solver's.
 type pathSolver struct {
 	g     *Graph
 	n     int
@@ -797,6 +799,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 	if st.initial {
 		if s.family == nil && !st.seeded && s.n >= hopBoundMinNodes {
 			st.seeded = true
+			st.lpNext = seededLPAfter
 			s.seedHopBound(st, workers)
 		}
 		// Start: unit lengths per capacity, every commodity on its shortest path.
@@ -892,8 +895,12 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		}
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
-		if s.family == nil && st.iters >= st.lpNext && g <= lpCallGap*st.gap && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			f, l := s.restrictedFlow(st.upper, st.gap)
+		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
+			share := float64(lpDualShare)
+			if st.seeded {
+				share = seededDualShare
+			}
+			f, l := s.restrictedFlowShare(st.upper, st.gap, share)
 			st.lpNext = math.MaxInt
 			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
