@@ -171,7 +171,7 @@ type Config struct {
 	// at (ndp.go): NDPPaceHost (default) or NDPPaceFlow.
 	NDPPullPacing string
 	// NDPNIC is how an NDP sender's NIC orders its flows' data packets
-	// (ndp.go): NDPNICTurns (default) or NDPNICFIFO.
+	// (ndp.go): NDPNICTurns (default), NDPNICFIFO or NDPNICOperaSim.
 	NDPNIC string
 	// NDPBulkNIC is where a pulled bulk packet waits at its host's NIC
 	// under NDP (pull.go, ndp.go): NDPBulkFCFS (default) or NDPBulkLast.
@@ -314,7 +314,12 @@ const (
 // transport.ndp_nic: the order of an NDP sender's data packets at its NIC.
 const (
 	NDPNICTurns = "turns" // the flows with credit take turns, one packet each
-	NDPNICFIFO  = "fifo"  // each credit queues its packet at once, first come first served, retransmissions first (opera-sim)
+	NDPNICFIFO  = "fifo"  // each credit queues an entry at once, first come first served, retransmissions first; the segment is picked when it leaves
+	// each credit makes its packet at once (a retransmission if one is
+	// queued, else new data) and queues it in that class, first come first
+	// served, retransmissions first (opera-sim's NdpSrc::send_packet and
+	// PriorityQueue)
+	NDPNICOperaSim = "operasim"
 )
 
 // transport.ndp_bulk_nic: a pulled bulk packet at its host's NIC, beside
@@ -606,8 +611,8 @@ func (c *Config) validate() error {
 	if c.NDPPullPacing != NDPPaceHost && c.NDPPullPacing != NDPPaceFlow {
 		return cfgErr("transport.ndp_pull_pacing", "unknown choice %q (want host or flow)", c.NDPPullPacing)
 	}
-	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO {
-		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns or fifo)", c.NDPNIC)
+	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO && c.NDPNIC != NDPNICOperaSim {
+		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns, fifo or operasim)", c.NDPNIC)
 	}
 	if c.NDPBulkNIC != NDPBulkFCFS && c.NDPBulkNIC != NDPBulkLast {
 		return cfgErr("transport.ndp_bulk_nic", "unknown choice %q (want %s or %s)", c.NDPBulkNIC, NDPBulkFCFS, NDPBulkLast)
