@@ -183,6 +183,9 @@ type Config struct {
 	// header queue returned (ndp.go): NDPReturnedResend (default) or
 	// NDPReturnedSwallow.
 	NDPReturned string
+	// NDPTimeout is what an NDP sender's timeout measures (cc.NDP):
+	// NDPTimeoutFlow (default) or NDPTimeoutPacket.
+	NDPTimeout string
 	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
 	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
 	// NDPPortsOperaSim, each port's private data queue in bytes.
@@ -338,6 +341,16 @@ const (
 // DefaultNDPReturned is transport.ndp_returned.
 const DefaultNDPReturned = NDPReturnedResend
 
+// DefaultNDPTimeout is transport.ndp_timeout.
+const DefaultNDPTimeout = NDPTimeoutFlow
+
+// transport.ndp_timeout: what an NDP sender's timeout (transport.min_rto)
+// measures.
+const (
+	NDPTimeoutFlow   = "flow"   // the time since the sender last heard from the receiver: then everything unacknowledged goes again
+	NDPTimeoutPacket = "packet" // each packet's time since it left the NIC, until it is answered: the due ones go again (opera-sim's NdpSrc, which times its packets)
+)
+
 // transport.ndp_returned: what an NDP sender does with its header that a
 // full header queue returned.
 const (
@@ -403,6 +416,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPPulls == "" {
 		c.NDPPulls = DefaultNDPPulls
+	}
+	if c.NDPTimeout == "" {
+		c.NDPTimeout = DefaultNDPTimeout
 	}
 	if c.NDPReturned == "" {
 		c.NDPReturned = DefaultNDPReturned
@@ -619,6 +635,9 @@ func (c *Config) validate() error {
 	}
 	if c.NDPPulls != NDPPullsOwn && c.NDPPulls != NDPPullsOperaSim {
 		return cfgErr("transport.ndp_pulls", "unknown choice %q (want %s or %s)", c.NDPPulls, NDPPullsOwn, NDPPullsOperaSim)
+	}
+	if c.NDPTimeout != NDPTimeoutFlow && c.NDPTimeout != NDPTimeoutPacket {
+		return cfgErr("transport.ndp_timeout", "unknown choice %q (want %s or %s)", c.NDPTimeout, NDPTimeoutFlow, NDPTimeoutPacket)
 	}
 	if c.NDPReturned != NDPReturnedResend && c.NDPReturned != NDPReturnedSwallow {
 		return cfgErr("transport.ndp_returned", "unknown choice %q (want %s or %s)", c.NDPReturned, NDPReturnedResend, NDPReturnedSwallow)

@@ -91,7 +91,10 @@ import (
 //     only if one is queued then, and takes it: a flow whose
 //     retransmissions wait at a busy NIC files its later credits as new
 //     data, behind the new data already queued.
-//     Nothing heard for transport.min_rto re-sends what is unacknowledged.
+//     Nothing heard for transport.min_rto re-sends what is unacknowledged;
+//     with transport.ndp_timeout = packet each packet is timed from when
+//     it left the NIC until it is answered, and the due ones go again
+//     (cc.NDP's PacketTimer; opera-sim's NdpSrc times its packets).
 //   - With paths, a ToR's pull of a bulk packet takes its host's NIC
 //     first come, first served with NDP's packets (transport.ndp_bulk_nic
 //     = fcfs), or, with last, only while no NDP packet waits there: a
@@ -117,12 +120,15 @@ type ndpState struct {
 	// toward their senders (ndp_ports = operasim, ndpReturn).
 	trimmed, trimmedBytes, headerDrops, bounced, queueDrops, returned int64
 
-	perFlow  bool // transport.ndp_pull_pacing = flow
-	fifo     bool // transport.ndp_nic = fifo or operasim
-	made     bool // transport.ndp_nic = operasim: the NIC queues hold packets
-	trimDark bool // transport.ndp_dark = trim
-	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
-	carry    bool // transport.ndp_pulls = operasim
+	perFlow bool // transport.ndp_pull_pacing = flow
+	fifo    bool // transport.ndp_nic = fifo or operasim
+	made    bool // transport.ndp_nic = operasim: the NIC queues hold packets
+	// packetTimer: transport.ndp_timeout = packet; a flow's timer is
+	// armed when its packet leaves the NIC (ndpSent).
+	packetTimer bool
+	trimDark    bool // transport.ndp_dark = trim
+	bulkLast    bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
+	carry       bool // transport.ndp_pulls = operasim
 	// header: transport.ndp_header, bytes of each data packet that are
 	// not the flow's; pullGap: a pacer's spacing between PULLs, one
 	// payload's (MTU − header) transmit time on the host link.
@@ -218,6 +224,8 @@ func (s *sim) initNDP() error {
 	}
 	s.cc.flow.Window = nd.iw
 	s.cc.flow.SwallowReturns = s.cfg.NDPReturned == NDPReturnedSwallow
+	nd.packetTimer = s.cfg.NDPTimeout == NDPTimeoutPacket
+	s.cc.flow.PacketTimer, s.cc.flow.StampAtSend = nd.packetTimer, nd.packetTimer && nd.made
 	return nil
 }
 
@@ -350,7 +358,17 @@ func (s *sim) ndpSendFIFO(h int32) {
 			continue
 		}
 		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow)
+		s.ndpSent(id)
 		return
+	}
+}
+
+// ndpSent arms flow id's timer after it sent a packet, if each packet is
+// timed (transport.ndp_timeout = packet): its first unanswered packet
+// may have just left.
+func (s *sim) ndpSent(id int32) {
+	if s.ndp.packetTimer {
+		s.armTimer(id)
 	}
 }
 
@@ -372,6 +390,10 @@ func (s *sim) ndpSendMade(h int32, nh *ndpHost) {
 		p.Sent = s.q.Now()
 		s.m.injectedData += int64(p.Size)
 		s.transmit(h, idx, noFlow)
+		if s.ndp.packetTimer {
+			s.flows[p.Flow].src.(*cc.NDP).Sent(p.Seq, p.Sent)
+			s.armTimer(p.Flow)
+		}
 		return
 	}
 }
@@ -399,6 +421,7 @@ func (s *sim) ndpSend(h int32) {
 			continue
 		}
 		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow) // NDP flows are in no active list
+		s.ndpSent(id)
 		return
 	}
 }
