@@ -327,21 +327,7 @@ func (b *segTimes) set(seg int64, t rotor.Time) {
 		if t == 0 {
 			return
 		}
-		n := i + 1
-		switch {
-		case n > int64(cap(b.arr)):
-			arr := make([]rotor.Time, n, max(2*n, 16))
-			copy(arr, b.arr[b.lo:])
-			b.arr, b.lo = arr, 0
-		case int64(b.lo)+n > int64(cap(b.arr)):
-			copy(b.arr, b.arr[b.lo:])
-			b.arr, b.lo = b.arr[:live], 0
-			fallthrough
-		default:
-			end := len(b.arr)
-			b.arr = b.arr[:b.lo+int(n)]
-			clear(b.arr[end:])
-		}
+		b.arr, b.lo = growLive(b.arr, b.lo, i+1, 16)
 	}
 	b.arr[int64(b.lo)+i] = t
 }
