@@ -15,7 +15,9 @@ import (
 // for retransmission and the PULL lets it go. Retransmissions go before
 // new data. A timeout (nothing heard for RTO) re-queues every segment
 // sent and not acknowledged: it recovers lost headers, NACKs and PULLs,
-// which switches drop only when even a header finds no room.
+// which switches drop only when even a header finds no room. With
+// PacketTimer each segment times out on its own, RTO after it was sent,
+// as opera-sim's NdpSrc times its packets.
 //
 // Per-flow state is a few words plus two sliding bitmaps (acknowledged,
 // queued for retransmission) spanning the segments in flight and a FIFO
@@ -56,6 +58,17 @@ type NDP struct {
 	// yet answered (ACK, NACK or return).
 	pullWindow, firstUnheard int64
 
+	// PacketTimer: each segment sent and not yet answered (ACK, NACK or
+	// return) times out RTO after it was sent, whatever else the sender
+	// hears; the due ones are queued for retransmission, each with a
+	// credit (opera-sim's NdpSrc::retransmit_packet sends them at once).
+	// false: the flow's timer, RTO after the sender last heard anything.
+	// StampAtSend: the engine stamps a segment when it leaves the NIC
+	// (Sent), not when Next hands it out.
+	PacketTimer, StampAtSend bool
+	sentAt                   segTimes
+	oldest                   rotor.Time // no segment stamped before it; 0: none stamped
+
 	Retransmits, Timeouts int64
 }
 
@@ -88,13 +101,38 @@ func (n *NDP) Sendable() int {
 func (n *NDP) Retransmitting() bool { return n.retx.Len() > 0 }
 
 // Deadline is when the timeout fires unless the sender hears from the
-// receiver before.
-func (n *NDP) Deadline() rotor.Time { return n.LastHeard + n.RTO }
+// receiver before (PacketTimer: at the earliest, RTO after the oldest
+// stamp; 0 if no segment waits for an answer).
+func (n *NDP) Deadline() rotor.Time {
+	if n.PacketTimer {
+		if n.oldest == 0 {
+			return 0
+		}
+		return n.oldest + n.RTO
+	}
+	return n.LastHeard + n.RTO
+}
+
+// Sent stamps the segment at byte offset seq as sent at now (PacketTimer
+// with StampAtSend: the engine calls it when the packet leaves the NIC).
+func (n *NDP) Sent(seq int64, now rotor.Time) {
+	n.stamp(seq/int64(n.MSS), now)
+}
+
+func (n *NDP) stamp(seg int64, now rotor.Time) {
+	if !n.PacketTimer || seg < n.una || n.acked.get(seg) {
+		return
+	}
+	n.sentAt.set(seg, now)
+	if n.oldest == 0 {
+		n.oldest = now
+	}
+}
 
 // Next spends one credit on the next packet: a queued retransmission, else
 // the next new segment. ok is false if there is no credit or nothing to
 // send (then the credit is spent).
-func (n *NDP) Next(rotor.Time) (seq int64, size int32, retx bool, ok bool) {
+func (n *NDP) Next(now rotor.Time) (seq int64, size int32, retx bool, ok bool) {
 	if n.Credit <= 0 {
 		return 0, 0, false, false
 	}
@@ -106,12 +144,18 @@ func (n *NDP) Next(rotor.Time) (seq int64, size int32, retx bool, ok bool) {
 		}
 		n.Credit--
 		n.Retransmits++
+		if !n.StampAtSend {
+			n.stamp(seg, now)
+		}
 		return seg * int64(n.MSS), n.segLen(seg), true, true
 	}
 	if n.next < n.segs {
 		seg := n.next
 		n.next++
 		n.Credit--
+		if !n.StampAtSend {
+			n.stamp(seg, now)
+		}
 		return seg * int64(n.MSS), n.segLen(seg), false, true
 	}
 	n.Credit = 0
@@ -130,11 +174,13 @@ func (n *NDP) OnAck(seg int64, now rotor.Time) {
 	}
 	n.acked.set(seg)
 	n.nAcked++
+	n.sentAt.set(seg, 0)
 	for n.una < n.segs && n.acked.get(n.una) {
 		n.una++
 	}
 	n.acked.advance(n.una)
 	n.queued.advance(n.una)
+	n.sentAt.advance(n.una)
 }
 
 // OnNack queues segment seg, whose payload a switch trimmed, for
@@ -142,6 +188,7 @@ func (n *NDP) OnAck(seg int64, now rotor.Time) {
 func (n *NDP) OnNack(seg int64, now rotor.Time) {
 	n.LastHeard = now
 	if seg >= 0 && seg < n.next {
+		n.sentAt.set(seg, 0)
 		n.requeue(seg)
 	}
 }
@@ -159,6 +206,7 @@ func (n *NDP) OnReturn(seg int64, now rotor.Time) bool {
 	if seg < 0 || seg >= n.next || n.acked.get(seg) {
 		return false
 	}
+	n.sentAt.set(seg, 0)
 	n.requeue(seg)
 	if n.SwallowReturns && (n.pullWindow != 0 || n.firstUnheard > 1) {
 		return false
@@ -202,6 +250,9 @@ func (n *NDP) OnPullNo(no int32, now rotor.Time) bool {
 // clock the rest) and reports true. Otherwise it reports false; the timer
 // is re-armed at Deadline while the flow is not Done.
 func (n *NDP) OnTimeout(now rotor.Time) bool {
+	if n.PacketTimer {
+		return n.onPacketTimeout(now)
+	}
 	if n.Done() || now < n.Deadline() {
 		return false
 	}
@@ -212,4 +263,88 @@ func (n *NDP) OnTimeout(now rotor.Time) bool {
 	n.Credit = max(n.Credit, 1)
 	n.LastHeard = now
 	return true
+}
+
+// onPacketTimeout is OnTimeout with PacketTimer: every segment stamped RTO
+// ago or earlier is queued for retransmission with a credit of its own
+// and unstamped (the retransmission is stamped when it is sent); the
+// oldest stamp left sets the next deadline. It reports whether any was
+// due. The scan covers the segments in flight, once per deadline.
+func (n *NDP) onPacketTimeout(now rotor.Time) bool {
+	if n.Done() || n.oldest == 0 || now < n.oldest+n.RTO {
+		return false
+	}
+	due := 0
+	n.oldest = 0
+	for seg := max(n.una, n.sentAt.base); seg < n.next; seg++ {
+		t := n.sentAt.get(seg)
+		switch {
+		case t == 0:
+		case t+n.RTO <= now:
+			n.sentAt.set(seg, 0)
+			if !n.acked.get(seg) && !n.queued.get(seg) {
+				n.requeue(seg)
+				due++
+			}
+		case n.oldest == 0 || t < n.oldest:
+			n.oldest = t
+		}
+	}
+	if due == 0 {
+		return false
+	}
+	n.Timeouts++
+	n.Credit += due
+	return true
+}
+
+// segTimes is a sliding array of times by segment, from segment base on
+// (0: none); like segBits it keeps and reuses its array as the window
+// slides, so it allocates only when the span outgrows every span before.
+type segTimes struct {
+	base int64 // the segment of arr[lo]
+	lo   int
+	arr  []rotor.Time
+}
+
+func (b *segTimes) get(seg int64) rotor.Time {
+	i := seg - b.base
+	if i < 0 || i >= int64(len(b.arr)-b.lo) {
+		return 0
+	}
+	return b.arr[int64(b.lo)+i]
+}
+
+// set sets seg's time; a segment below base is ignored, and setting 0
+// past the end grows nothing.
+func (b *segTimes) set(seg int64, t rotor.Time) {
+	i := seg - b.base
+	if i < 0 {
+		return
+	}
+	live := int64(len(b.arr) - b.lo)
+	if i >= live {
+		if t == 0 {
+			return
+		}
+		b.arr, b.lo = growLive(b.arr, b.lo, i+1, 16)
+	}
+	b.arr[int64(b.lo)+i] = t
+}
+
+// advance forgets the segments below seg.
+func (b *segTimes) advance(seg int64) {
+	k := min(seg-b.base, int64(len(b.arr)-b.lo))
+	if k <= 0 {
+		if seg > b.base && len(b.arr) == b.lo {
+			b.base = seg
+		}
+		return
+	}
+	b.lo += int(k)
+	b.base += k
+	if b.lo == len(b.arr) {
+		b.arr, b.lo = b.arr[:0], 0
+		b.base = seg
+	}
 }

@@ -261,3 +261,73 @@ func TestRepliesCarryNoPullNo(t *testing.T) {
 		}
 	}
 }
+
+// TestNDPPacketTimer: a 10-segment flow, first window 4, RTO 1 ms. Segments
+// 0–3 leave at t = 0, 10, 20, 30 µs; segment 1 is lost (no answer ever).
+// The others are ACKed and PULLs keep the flow busy: segments 4–9 leave at
+// 100, 200, …, 600 µs and are ACKed 50 µs later. By hand, with the flow's
+// timer (rdcn's default) nothing is due while the
+// sender keeps hearing: it fires at 650 + 1000 µs, and then re-queues
+// segment 1 only. With PacketTimer (opera-sim's NdpSrc, which times each
+// packet) segment 1 is due at 10 + 1000 µs: OnTimeout at 1 009 µs does
+// nothing, at 1 010 µs it queues segment 1 with one credit and nothing
+// else, and the next deadline is none (no segment unanswered). A NACKed
+// or returned segment is no longer timed. Sent (StampAtSend) stamps at the
+// given time, not at Next.
+func TestNDPPacketTimer(t *testing.T) {
+	us := rotor.Microsecond
+	for _, packet := range []bool{false, true} {
+		n := NewNDP(15000, 1500, 4, rotor.Millisecond, 0)
+		n.PacketTimer = packet
+		for i := range 4 {
+			if _, _, _, ok := n.Next(rotor.Time(i) * 10 * us); !ok {
+				t.Fatal("first window")
+			}
+		}
+		n.OnAck(0, 40*us)
+		n.OnAck(2, 60*us)
+		n.OnAck(3, 70*us)
+		for i := range 6 {
+			at := rotor.Time(i+1) * 100 * us
+			n.OnPull(at)
+			if _, _, _, ok := n.Next(at); !ok {
+				t.Fatal("pulled send")
+			}
+			n.OnAck(int64(4+i), at+50*us)
+		}
+		if !packet {
+			if n.OnTimeout(1010*us) || n.Deadline() != 1650*us {
+				t.Fatalf("flow timer: deadline %v, want 1.65 ms", n.Deadline())
+			}
+			continue
+		}
+		if n.Deadline() > 1010*us || n.OnTimeout(1009*us) {
+			t.Fatalf("packet timer: deadline %v, want ≤ 1.01 ms and nothing due at 1.009 ms", n.Deadline())
+		}
+		if !n.OnTimeout(1010*us) || n.Credit != 1 || n.Timeouts != 1 || n.Deadline() != 0 {
+			t.Fatalf("packet timer at 1.01 ms: credit %d, timeouts %d, next deadline %v (want 1, 1, none)", n.Credit, n.Timeouts, n.Deadline())
+		}
+		if seq, _, retx, ok := n.Next(1010 * us); seq != 1500 || !retx || !ok {
+			t.Fatalf("after the timeout Next = (%d, %v, %v), want segment 1 resent", seq, retx, ok)
+		}
+		if n.Deadline() != 2010*us {
+			t.Fatalf("the resent segment: deadline %v, want 2.01 ms", n.Deadline())
+		}
+		n.OnNack(1, 1100*us) // answered: no longer timed
+		if n.OnTimeout(2010*us) || n.Deadline() != 0 {
+			t.Fatalf("a NACKed segment timed out (deadline %v)", n.Deadline())
+		}
+	}
+	n := NewNDP(3000, 1500, 2, rotor.Millisecond, 0)
+	n.PacketTimer, n.StampAtSend = true, true
+	n.Next(0)
+	n.Next(0)
+	if n.Deadline() != 0 {
+		t.Fatal("StampAtSend: Next stamped")
+	}
+	n.Sent(1500, 300*us)
+	n.Sent(0, 500*us)
+	if n.OnTimeout(1299*us) || !n.OnTimeout(1300*us) || n.Credit != 1 || n.Deadline() != 1500*us {
+		t.Fatalf("StampAtSend: credit %d, deadline %v (want segment 1 due at 1.3 ms, segment 0 at 1.5 ms)", n.Credit, n.Deadline())
+	}
+}

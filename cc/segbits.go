@@ -41,22 +41,31 @@ func (b *segBits) set(seg int64) {
 // behind them is missing, and allocates (doubling) when the span outgrows
 // the array.
 func (b *segBits) grow(n int64) int64 {
-	live := len(b.arr) - b.lo
+	b.arr, b.lo = growLive(b.arr, b.lo, n, 4)
+	return int64(b.lo) + n - 1
+}
+
+// growLive makes the live part arr[lo:] n elements long (the new ones
+// zero) and returns the array and its new lo: it slides the live part to
+// the array's start when only the room behind it is missing, and
+// allocates (doubling, at least `least` elements) when the span outgrows the array.
+func growLive[T any](arr []T, lo int, n int64, least int64) ([]T, int) {
+	live := len(arr) - lo
 	switch {
-	case n > int64(cap(b.arr)):
-		arr := make([]uint64, n, max(2*n, 4))
-		copy(arr, b.arr[b.lo:])
-		b.arr, b.lo = arr, 0
-	case int64(b.lo)+n > int64(cap(b.arr)):
-		copy(b.arr, b.arr[b.lo:])
-		b.arr, b.lo = b.arr[:live], 0
+	case n > int64(cap(arr)):
+		a := make([]T, n, max(2*n, least))
+		copy(a, arr[lo:])
+		return a, 0
+	case int64(lo)+n > int64(cap(arr)):
+		copy(arr, arr[lo:])
+		arr, lo = arr[:live], 0
 		fallthrough
 	default:
-		end := len(b.arr)
-		b.arr = b.arr[:b.lo+int(n)]
-		clear(b.arr[end:])
+		end := len(arr)
+		arr = arr[:lo+int(n)]
+		clear(arr[end:])
+		return arr, lo
 	}
-	return int64(b.lo) + n - 1
 }
 
 // span is the number of live words.

@@ -106,6 +106,10 @@ type Flow struct {
 	// SwallowReturns: NDP's sender holds a returned header for the next
 	// PULL (transport.ndp_returned = swallow; NDP.SwallowReturns).
 	SwallowReturns bool
+	// PacketTimer: NDP's sender times each packet from when it was sent
+	// (transport.ndp_timeout = packet; NDP.PacketTimer); StampAtSend: the
+	// engine tells it when a packet leaves the NIC (NDP.Sent).
+	PacketTimer, StampAtSend bool
 	// DelAck > 1: the receiver ACKs every DelAck-th in-order segment, or
 	// DelAckTimeout after the first one it holds back (windowed flows;
 	// RFC 1122 §4.2.3.2, RFC 5681 §4.2); ≤ 1: every segment at once.
@@ -145,7 +149,8 @@ var lawKeys = []string{"transport.cc", "transport.cc_params", "transport.window"
 
 // flowKeys are the keys behind the Flow fields the engine fills for
 // every transport (Size, Line and Start come from the flow and the
-// topology; Window and SwallowReturns are NDP's, from its own keys).
+// topology; Window, SwallowReturns and PacketTimer are NDP's, from its
+// own keys).
 var flowKeys = []string{"transport.mss", "transport.incast_mss", "transport.ack_size", "transport.min_rto", "transport.max_rto", "transport.rto_clock", "transport.dupthresh", "transport.sack", "transport.delayed_ack", "transport.delayed_ack_timeout"}
 
 // TransportKeys lists the keys a registered transport may read (its
@@ -179,10 +184,11 @@ var transports = registry.New("cc", "transport", func(t TransportSpec) string { 
 	TransportSpec{Name: TransportPull, Doc: "host-buffered: the flow's bytes wait at its host, which hands out the next segment in order whenever the network pulls one; lossless (room is reserved hop by hop), so nothing is acknowledged or resent",
 		New: func(f Flow) (Source, Sink) { return NewPulledSource(f.Size, f.MSS), newSink(f, answerNone) }},
 	TransportSpec{Name: TransportNDP, Doc: "NDP (Handley et al., SIGCOMM 2017): first window at line rate, then one packet per PULL the receiver paces at its line rate; full switch queues trim data to headers (high priority), NACKs trigger retransmission",
-		Params: []string{"transport.ndp_window", "transport.ndp_returned", "transport.min_rto", "transport.ack_size"},
+		Params: []string{"transport.ndp_window", "transport.ndp_returned", "transport.ndp_timeout", "transport.min_rto", "transport.ack_size"},
 		New: func(f Flow) (Source, Sink) {
 			n := NewNDP(f.Size, f.MSS, f.Window, f.MinRTO, f.Start)
 			n.SwallowReturns = f.SwallowReturns
+			n.PacketTimer, n.StampAtSend = f.PacketTimer, f.StampAtSend
 			return n, newSink(f, answerNDP)
 		}},
 )

@@ -171,7 +171,7 @@ type Config struct {
 	// at (ndp.go): NDPPaceHost (default) or NDPPaceFlow.
 	NDPPullPacing string
 	// NDPNIC is how an NDP sender's NIC orders its flows' data packets
-	// (ndp.go): NDPNICTurns (default) or NDPNICFIFO.
+	// (ndp.go): NDPNICTurns (default), NDPNICFIFO or NDPNICOperaSim.
 	NDPNIC string
 	// NDPBulkNIC is where a pulled bulk packet waits at its host's NIC
 	// under NDP (pull.go, ndp.go): NDPBulkFCFS (default) or NDPBulkLast.
@@ -183,6 +183,9 @@ type Config struct {
 	// header queue returned (ndp.go): NDPReturnedResend (default) or
 	// NDPReturnedSwallow.
 	NDPReturned string
+	// NDPTimeout is what an NDP sender's timeout measures (cc.NDP):
+	// NDPTimeoutFlow (default) or NDPTimeoutPacket.
+	NDPTimeout string
 	// NDPPorts is the NDP port model of the rotor ToRs (ndp.go):
 	// NDPPortsShared (default) or NDPPortsOperaSim. NDPPortData is, with
 	// NDPPortsOperaSim, each port's private data queue in bytes.
@@ -314,7 +317,12 @@ const (
 // transport.ndp_nic: the order of an NDP sender's data packets at its NIC.
 const (
 	NDPNICTurns = "turns" // the flows with credit take turns, one packet each
-	NDPNICFIFO  = "fifo"  // each credit queues its packet at once, first come first served, retransmissions first (opera-sim)
+	NDPNICFIFO  = "fifo"  // each credit queues an entry at once, first come first served, retransmissions first; the segment is picked when it leaves
+	// each credit makes its packet at once (a retransmission if one is
+	// queued, else new data) and queues it in that class, first come first
+	// served, retransmissions first (opera-sim's NdpSrc::send_packet and
+	// PriorityQueue)
+	NDPNICOperaSim = "operasim"
 )
 
 // transport.ndp_bulk_nic: a pulled bulk packet at its host's NIC, beside
@@ -332,6 +340,16 @@ const (
 
 // DefaultNDPReturned is transport.ndp_returned.
 const DefaultNDPReturned = NDPReturnedResend
+
+// DefaultNDPTimeout is transport.ndp_timeout.
+const DefaultNDPTimeout = NDPTimeoutFlow
+
+// transport.ndp_timeout: what an NDP sender's timeout (transport.min_rto)
+// measures.
+const (
+	NDPTimeoutFlow   = "flow"   // the time since the sender last heard from the receiver: then everything unacknowledged goes again
+	NDPTimeoutPacket = "packet" // each packet's time since it left the NIC, until it is answered: the due ones go again (opera-sim's NdpSrc, which times its packets)
+)
 
 // transport.ndp_returned: what an NDP sender does with its header that a
 // full header queue returned.
@@ -398,6 +416,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPPulls == "" {
 		c.NDPPulls = DefaultNDPPulls
+	}
+	if c.NDPTimeout == "" {
+		c.NDPTimeout = DefaultNDPTimeout
 	}
 	if c.NDPReturned == "" {
 		c.NDPReturned = DefaultNDPReturned
@@ -606,14 +627,17 @@ func (c *Config) validate() error {
 	if c.NDPPullPacing != NDPPaceHost && c.NDPPullPacing != NDPPaceFlow {
 		return cfgErr("transport.ndp_pull_pacing", "unknown choice %q (want host or flow)", c.NDPPullPacing)
 	}
-	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO {
-		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns or fifo)", c.NDPNIC)
+	if c.NDPNIC != NDPNICTurns && c.NDPNIC != NDPNICFIFO && c.NDPNIC != NDPNICOperaSim {
+		return cfgErr("transport.ndp_nic", "unknown choice %q (want turns, fifo or operasim)", c.NDPNIC)
 	}
 	if c.NDPBulkNIC != NDPBulkFCFS && c.NDPBulkNIC != NDPBulkLast {
 		return cfgErr("transport.ndp_bulk_nic", "unknown choice %q (want %s or %s)", c.NDPBulkNIC, NDPBulkFCFS, NDPBulkLast)
 	}
 	if c.NDPPulls != NDPPullsOwn && c.NDPPulls != NDPPullsOperaSim {
 		return cfgErr("transport.ndp_pulls", "unknown choice %q (want %s or %s)", c.NDPPulls, NDPPullsOwn, NDPPullsOperaSim)
+	}
+	if c.NDPTimeout != NDPTimeoutFlow && c.NDPTimeout != NDPTimeoutPacket {
+		return cfgErr("transport.ndp_timeout", "unknown choice %q (want %s or %s)", c.NDPTimeout, NDPTimeoutFlow, NDPTimeoutPacket)
 	}
 	if c.NDPReturned != NDPReturnedResend && c.NDPReturned != NDPReturnedSwallow {
 		return cfgErr("transport.ndp_returned", "unknown choice %q (want %s or %s)", c.NDPReturned, NDPReturnedResend, NDPReturnedSwallow)

@@ -161,8 +161,16 @@ func (s *sim) hostSend(h int32) {
 }
 
 // dataPacket makes the data packet of flow id's segment (seq, size) its
-// source handed out at now, addressed to the flow's destination, unrouted.
+// source handed out at now, addressed to the flow's destination, unrouted,
+// and counts it injected.
 func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.Time) int32 {
+	s.m.injectedData += int64(size)
+	return s.newData(id, seq, size, retx, now)
+}
+
+// newData is dataPacket without the count (ndp_nic = operasim counts a
+// packet when it leaves its NIC).
+func (s *sim) newData(id int32, seq int64, size int32, retx bool, now rotor.Time) int32 {
 	fs := &s.flows[id]
 	idx := s.pool.Alloc()
 	p := s.pool.At(idx)
@@ -172,7 +180,6 @@ func (s *sim) dataPacket(id int32, seq int64, size int32, retx bool, now rotor.T
 	}
 	p.SrcHost, p.DstHost = int32(fs.f.Src), int32(fs.f.Dst)
 	p.DstToR, p.Via, p.Route = fs.dstToR, packet.NoToR, packet.NoRoute
-	s.m.injectedData += int64(size)
 	return idx
 }
 

@@ -193,6 +193,11 @@ func (s *sim) checkConservation(full bool) {
 	for i := range s.hosts {
 		waiting += int64(s.hosts[i].acks.Len())
 	}
+	if s.ndp.made {
+		for i := range s.ndp.hosts {
+			waiting += int64(s.ndp.hosts[i].fresh.Len() + s.ndp.hosts[i].retx.Len())
+		}
+	}
 	live := int64(s.pool.Live()) - m.idealInFlight - m.heldAcks - waiting
 	if ps := &s.pull; ps.waitBits != nil {
 		for t := range s.n {

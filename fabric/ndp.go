@@ -84,8 +84,17 @@ import (
 //     turns at its NIC, one packet each; with fifo each credit queues its
 //     packet at once behind those already queued (retransmissions ahead
 //     of new data), as opera-sim's NIC queue does: a new flow's first
-//     window then waits behind the other flows' windows.
-//     Nothing heard for transport.min_rto re-sends what is unacknowledged.
+//     window then waits behind the other flows' windows. fifo picks the
+//     segment when the entry leaves (a retransmission if one is queued);
+//     operasim makes the packet when the credit comes, as opera-sim's
+//     NdpSrc::send_packet does, so a credit files as a retransmission
+//     only if one is queued then, and takes it: a flow whose
+//     retransmissions wait at a busy NIC files its later credits as new
+//     data, behind the new data already queued.
+//     Nothing heard for transport.min_rto re-sends what is unacknowledged;
+//     with transport.ndp_timeout = packet each packet is timed from when
+//     it left the NIC until it is answered, and the due ones go again
+//     (cc.NDP's PacketTimer; opera-sim's NdpSrc times its packets).
 //   - With paths, a ToR's pull of a bulk packet takes its host's NIC
 //     first come, first served with NDP's packets (transport.ndp_bulk_nic
 //     = fcfs), or, with last, only while no NDP packet waits there: a
@@ -111,11 +120,15 @@ type ndpState struct {
 	// toward their senders (ndp_ports = operasim, ndpReturn).
 	trimmed, trimmedBytes, headerDrops, bounced, queueDrops, returned int64
 
-	perFlow  bool // transport.ndp_pull_pacing = flow
-	fifo     bool // transport.ndp_nic = fifo
-	trimDark bool // transport.ndp_dark = trim
-	bulkLast bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
-	carry    bool // transport.ndp_pulls = operasim
+	perFlow bool // transport.ndp_pull_pacing = flow
+	fifo    bool // transport.ndp_nic = fifo or operasim
+	made    bool // transport.ndp_nic = operasim: the NIC queues hold packets
+	// packetTimer: transport.ndp_timeout = packet; a flow's timer is
+	// armed when its packet leaves the NIC (ndpSent).
+	packetTimer bool
+	trimDark    bool // transport.ndp_dark = trim
+	bulkLast    bool // transport.ndp_bulk_nic = last (and bulk flows are pulled)
+	carry       bool // transport.ndp_pulls = operasim
 	// header: transport.ndp_header, bytes of each data packet that are
 	// not the flow's; pullGap: a pacer's spacing between PULLs, one
 	// payload's (MTU − header) transmit time on the host link.
@@ -170,7 +183,8 @@ type ndpHost struct {
 	ready  des.FIFO   // flows that may have credit (round-robin)
 	// ndp_nic = fifo: one entry per credit, the flow's id, in the order
 	// the credits came; retx holds those given while the flow had a
-	// retransmission queued.
+	// retransmission queued. operasim: the packets the credits made
+	// (pool indices), retx the retransmissions.
 	fresh, retx des.FIFO
 	// deferred: its ToR did not pull a bulk packet from it because an
 	// NDP packet waited at its NIC (ndp_bulk_nic = last; ndpDoorbell).
@@ -189,7 +203,8 @@ func (s *sim) initNDP() error {
 	nd.on = true
 	nd.perFlow = s.cfg.NDPPullPacing == NDPPaceFlow
 	nd.trimDark = s.cfg.NDPDark == NDPDarkTrim
-	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO
+	nd.made = s.cfg.NDPNIC == NDPNICOperaSim
+	nd.fifo = s.cfg.NDPNIC == NDPNICFIFO || nd.made
 	nd.bulkLast = s.cfg.NDPBulkNIC == NDPBulkLast && s.pulling
 	nd.carry = s.cfg.NDPPulls == NDPPullsOperaSim
 	if s.cfg.NDPPorts == NDPPortsOperaSim {
@@ -209,6 +224,8 @@ func (s *sim) initNDP() error {
 	}
 	s.cc.flow.Window = nd.iw
 	s.cc.flow.SwallowReturns = s.cfg.NDPReturned == NDPReturnedSwallow
+	nd.packetTimer = s.cfg.NDPTimeout == NDPTimeoutPacket
+	s.cc.flow.PacketTimer, s.cc.flow.StampAtSend = nd.packetTimer, nd.packetTimer && nd.made
 	return nil
 }
 
@@ -276,7 +293,7 @@ func (s *sim) ndpDoorbell(h int32) {
 	}
 }
 
-// ndpFIFOSource is fs's NDP sender under ndp_nic = fifo (ok false: turns,
+// ndpFIFOSource is fs's NDP sender under ndp_nic = fifo or operasim (ok false: turns,
 // or a flow that does not run NDP).
 func (s *sim) ndpFIFOSource(fs *flowState) (*cc.NDP, bool) {
 	if !s.ndp.fifo {
@@ -288,10 +305,25 @@ func (s *sim) ndpFIFOSource(fs *flowState) (*cc.NDP, bool) {
 
 // ndpQueueCredits gives flow id (source src, at host h) an entry in its
 // host's NIC queues for each packet it may send now and has none for yet
-// (ndp_nic = fifo).
+// (ndp_nic = fifo); with operasim it makes those packets now.
 func (s *sim) ndpQueueCredits(h, id int32, src *cc.NDP) {
-	f := s.ndp.flow(id)
 	nh := &s.ndp.hosts[h]
+	if s.ndp.made {
+		now := s.q.Now()
+		for src.Sendable() > 0 {
+			seq, size, retx, ok := src.Next(now)
+			if !ok {
+				break
+			}
+			if idx := s.newData(id, seq, size, retx, now); retx {
+				nh.retx.Push(idx)
+			} else {
+				nh.fresh.Push(idx)
+			}
+		}
+		return
+	}
+	f := s.ndp.flow(id)
 	for n := src.Sendable(); int(f.queued) < n; f.queued++ {
 		if src.Retransmitting() {
 			nh.retx.Push(id)
@@ -302,9 +334,13 @@ func (s *sim) ndpQueueCredits(h, id int32, src *cc.NDP) {
 }
 
 // ndpSendFIFO is ndpSend for ndp_nic = fifo: the flow of the oldest
-// entry, retransmissions' first, sends.
+// entry, retransmissions' first, sends (operasim: the oldest packet).
 func (s *sim) ndpSendFIFO(h int32) {
 	nh := &s.ndp.hosts[h]
+	if s.ndp.made {
+		s.ndpSendMade(h, nh)
+		return
+	}
 	for nh.retx.Len()+nh.fresh.Len() > 0 {
 		q := &nh.fresh
 		if nh.retx.Len() > 0 {
@@ -322,6 +358,42 @@ func (s *sim) ndpSendFIFO(h int32) {
 			continue
 		}
 		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow)
+		s.ndpSent(id)
+		return
+	}
+}
+
+// ndpSent arms flow id's timer after it sent a packet, if each packet is
+// timed (transport.ndp_timeout = packet): its first unanswered packet
+// may have just left.
+func (s *sim) ndpSent(id int32) {
+	if s.ndp.packetTimer {
+		s.armTimer(id)
+	}
+}
+
+// ndpSendMade puts host h's oldest queued NDP packet, retransmissions
+// first, on its NIC (ndp_nic = operasim). A packet of a flow that has
+// finished meanwhile is discarded: it was never on the wire.
+func (s *sim) ndpSendMade(h int32, nh *ndpHost) {
+	for nh.retx.Len()+nh.fresh.Len() > 0 {
+		q := &nh.fresh
+		if nh.retx.Len() > 0 {
+			q = &nh.retx
+		}
+		idx := q.Pop()
+		p := s.pool.At(idx)
+		if s.flows[p.Flow].src == nil {
+			s.pool.Free(idx)
+			continue
+		}
+		p.Sent = s.q.Now()
+		s.m.injectedData += int64(p.Size)
+		s.transmit(h, idx, noFlow)
+		if s.ndp.packetTimer {
+			s.flows[p.Flow].src.(*cc.NDP).Sent(p.Seq, p.Sent)
+			s.armTimer(p.Flow)
+		}
 		return
 	}
 }
@@ -349,6 +421,7 @@ func (s *sim) ndpSend(h int32) {
 			continue
 		}
 		s.transmit(h, s.dataPacket(id, seq, size, retx, now), noFlow) // NDP flows are in no active list
+		s.ndpSent(id)
 		return
 	}
 }

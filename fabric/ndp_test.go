@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/cc"
+	"github.com/rdcn/rdcn/packet"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/tor"
 	"github.com/rdcn/rdcn/workload"
@@ -274,13 +276,14 @@ func TestNDPHeaderQueue(t *testing.T) {
 // 6.0 + 1 + 1.2 + 1 = 9.2 µs, FCT 9.1 µs. With fifo B's two packets queue
 // behind A's first window of 10 (A's PULLs, from 6.5 µs on, queue behind
 // B): B leaves in [12, 14.4), FCT 14.4 + 3.2 − 0.1 = 17.5 µs. A bad
-// choice is refused with the key's name.
+// choice is refused with the key's name. operasim queues the same
+// packets as fifo here (nothing is retransmitted): B's FCT is fifo's.
 func TestNDPNICOrder(t *testing.T) {
 	us, ns := rotor.Microsecond, rotor.Nanosecond
 	for _, c := range []struct {
 		nic  string
 		want rotor.Time
-	}{{NDPNICTurns, 9*us + 100*ns}, {NDPNICFIFO, 17*us + 500*ns}} {
+	}{{NDPNICTurns, 9*us + 100*ns}, {NDPNICFIFO, 17*us + 500*ns}, {NDPNICOperaSim, 17*us + 500*ns}} {
 		cfg := ndpLS(2, 2, 3, 10*rotor.Gbps, []workload.Flow{
 			{Src: 0, Dst: 1, Bytes: 100 * 1500}, {Src: 0, Dst: 2, Bytes: 2 * 1500, Start: 100 * ns}})
 		cfg.NDPWindow, cfg.NDPNIC = 10, c.nic
@@ -300,5 +303,64 @@ func TestNDPNICOrder(t *testing.T) {
 	cfg.NDPNIC = "lifo"
 	if _, err := Run(cfg); err == nil || !strings.HasPrefix(err.Error(), "transport.ndp_nic: ") {
 		t.Errorf("ndp_nic=lifo: got %v, want a transport.ndp_nic error", err)
+	}
+}
+
+// TestNDPNICMadeAtCredit: what a credit files at the NIC while a
+// retransmission is queued. Host 0 starts a 100-packet flow (first window
+// 10) on one leaf; at 0.6 µs its first packet is on the wire and the
+// other 9 wait at the NIC. Segment 0 is then NACKed and three PULLs come.
+// opera-sim's NdpSrc::send_packet makes a packet per PULL: the
+// retransmission of segment 0 for the first (its NIC's retransmission
+// class), new segments 10 and 11 for the others (new data, behind the 9).
+// operasim must queue exactly that; fifo files all three credits as
+// retransmissions (one is queued when each comes) and picks the segments
+// when they leave, so new data jumps ahead of the new data queued before.
+func TestNDPNICMadeAtCredit(t *testing.T) {
+	ns := rotor.Nanosecond
+	for _, nic := range []string{NDPNICOperaSim, NDPNICFIFO} {
+		cfg := ndpLS(2, 2, 3, 10*rotor.Gbps, []workload.Flow{{Src: 0, Dst: 1, Bytes: 100 * 1500}})
+		cfg.NDPWindow, cfg.NDPNIC = 10, nic
+		s, err := newSimFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.start()
+		for {
+			kind, target, arg, ok := s.q.PopUntil(600 * ns)
+			if !ok {
+				break
+			}
+			if kind == evPortFree && target < s.ports.hosts0 {
+				s.uplinkFree(target)
+			} else {
+				s.dispatch(kind, target, arg)
+			}
+		}
+		src := s.flows[0].src.(*cc.NDP)
+		now := s.q.Now()
+		src.OnNack(0, now)
+		for range 3 {
+			src.OnPull(now)
+		}
+		s.ndpWake(0)
+		nh := &s.ndp.hosts[0]
+		if nic == NDPNICFIFO {
+			if nh.retx.Len() != 3 || nh.fresh.Len() != 9 {
+				t.Errorf("fifo: %d retransmission entries, %d new (want 3 and 9)", nh.retx.Len(), nh.fresh.Len())
+			}
+			continue
+		}
+		if nh.retx.Len() != 1 || nh.fresh.Len() != 11 {
+			t.Fatalf("operasim: %d retransmissions, %d new packets queued (want 1 and 11)", nh.retx.Len(), nh.fresh.Len())
+		}
+		if p := s.pool.At(nh.retx.At(0)); p.Seq != 0 || !p.Has(packet.Retx) {
+			t.Errorf("operasim: retransmission class holds seq %d (retx %v), want segment 0 resent", p.Seq, p.Has(packet.Retx))
+		}
+		for i := range 11 {
+			if p := s.pool.At(nh.fresh.At(i)); p.Seq != int64(i+1)*1500 || p.Has(packet.Retx) {
+				t.Errorf("operasim: new-data packet %d is seq %d (retx %v), want %d", i, p.Seq, p.Has(packet.Retx), (i+1)*1500)
+			}
+		}
 	}
 }

@@ -97,6 +97,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		NDPBulkNIC:         s.values["transport.ndp_bulk_nic"],
 		NDPPulls:           s.values["transport.ndp_pulls"],
 		NDPReturned:        s.values["transport.ndp_returned"],
+		NDPTimeout:         s.values["transport.ndp_timeout"],
 		NDPPorts:           s.values["transport.ndp_ports"],
 		RecordINT:          p.bool("transport.int"),
 		Slowdown:           s.values["run.slowdown"],
