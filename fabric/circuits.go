@@ -322,6 +322,9 @@ func (s *sim) reroute(t int, v int32) {
 			p := s.pool.At(tr.Head(q))
 			next, nclass := v, class
 			if p.DstToR != v {
+				if s.stamper != nil { // its slice's hop went dark: the new slice's, from here
+					p.Route = packet.NoRoute
+				}
 				next, nclass, _ = s.route(t, p, p.Hops == 0 && class == tor.Local)
 				if s.rerouting == routing.RerouteAll || class == tor.HeaderVOQ {
 					nclass = class

@@ -112,6 +112,10 @@ type Config struct {
 	// a night, packets take the night's paths (Opera's guard δ); default
 	// DefaultRoutingGuard, none.
 	RoutingGuard rotor.Time
+	// RoutingSource: paths with the next-hop table and NDP: where a
+	// packet's slice table is fixed: RoutingSourceHop (default, every
+	// ToR) or RoutingSourceNIC (its NIC; routing.Stamper).
+	RoutingSource string
 
 	Transport string            // Windowed, LineRate or Pull; default DesignedFor(Schedule)'s if Routing allows it, else Windowed
 	CC        string            // congestion control for Windowed: a law of cc's registry; default "fixed"
@@ -272,6 +276,7 @@ const (
 	DefaultPathsK                    = 1                       // routing.paths_k
 	DefaultMultipath                 = MultipathKSP            // routing.multipath
 	DefaultRoutingGuard              = rotor.Time(0)           // routing.guard: no guard
+	DefaultRoutingSource             = RoutingSourceHop        // routing.source
 	DefaultBulkBytes                 = rotor.Bytes(15_000_000) // routing.bulk (Opera's 15 MB)
 	DefaultSampleInterval            = 100 * rotor.Microsecond // run.sample_interval
 	DefaultSeriesInterval            = rotor.Millisecond       // run.series_interval
@@ -300,6 +305,12 @@ const (
 	// for each data packet while both wait (its _ratio_high 640 B of
 	// 64-B headers against _ratio_low 1 500 B).
 	NDPHeaderWeight = 10
+)
+
+// routing.source: where a packet's slice table is fixed.
+const (
+	RoutingSourceHop = routing.SourceHop // at every ToR: the current slice's table
+	RoutingSourceNIC = routing.SourceNIC // at its NIC: the table of the slice it left in, kept to the end
 )
 
 // transport.ndp_dark: NDP packets queued for a circuit that goes dark.
@@ -398,6 +409,9 @@ func (c *Config) defaults() {
 	}
 	if c.NDPHeaderQueue == 0 {
 		c.NDPHeaderQueue = DefaultNDPHeaderQueue
+	}
+	if c.RoutingSource == "" {
+		c.RoutingSource = DefaultRoutingSource
 	}
 	if c.NDPDark == "" {
 		c.NDPDark = DefaultNDPDark
@@ -584,6 +598,10 @@ func (c *Config) validate() error {
 		return cfgErr("routing.relay_limit", "must not be negative, got %d", c.RelayLimit)
 	case c.RoutingGuard < 0:
 		return cfgErr("routing.guard", "must not be negative, got %v", c.RoutingGuard)
+	case c.RoutingSource != RoutingSourceHop && c.RoutingSource != RoutingSourceNIC:
+		return cfgErr("routing.source", "must be %s or %s, got %q", RoutingSourceHop, RoutingSourceNIC, c.RoutingSource)
+	case c.RoutingSource == RoutingSourceNIC && (c.LeafSpine != nil || c.Routing != Paths || c.Transport != NDP):
+		return cfgErr("routing.source", "nic is read only with routing.mode = paths and transport.kind = ndp, got %s and %s", c.Routing, c.Transport)
 	case c.Flows == nil:
 		return cfgErr("workload", "no flow source")
 	}

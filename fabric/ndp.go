@@ -681,6 +681,32 @@ func (s *sim) ndpReturn(t int, idx int32) {
 	s.q.Schedule(s.q.Now(), evToRArrive, int32(t), idx)
 }
 
+// ndpStaleHop: with routing.source = nic, packet p reached ToR t while
+// the next hop of the slice it left its NIC in, v, is dark. The
+// transport.ndp_dark rule applies as to a packet queued for v when it went
+// dark (ndpDark): with trim, unless v is back within a slot, p takes the
+// next hop of the slice now (fixed from here), a data packet cut to its
+// header (opera-sim drops it). It returns p's next hop.
+func (s *sim) ndpStaleHop(t int, p *packet.Packet, v int32) int32 {
+	if !s.ndp.trimDark || p.Has(packet.Pulled) || s.circuitBackWithinSlot(t, v) {
+		return v
+	}
+	p.Route = packet.NoRoute
+	next, _, usePS := s.route(t, p, p.Hops == 0)
+	if next == v || usePS {
+		return v
+	}
+	if p.Kind == packet.Data {
+		hdr := min(p.Size, s.cfg.AckSize)
+		s.ndp.trimmedBytes += int64(p.Size - hdr)
+		p.Kind, p.Size = packet.Trimmed, hdr
+		s.ndp.dark.Trimmed++
+	} else {
+		s.ndp.dark.Moved++
+	}
+	return next
+}
+
 // ndpDark handles the NDP packet at the head of ToR t's queue q (in
 // class), which waited for the circuit to v that just went dark and which
 // the router still sends to v (reroute); nothing changes while another

@@ -330,6 +330,9 @@ func (s *sim) portTransmit(g int32, idx int32, wake bool) {
 	if pe.hop {
 		p.Hops++
 	}
+	if s.stamper != nil && g >= pt.nic0 { // leaves its NIC (routing.source = nic)
+		s.stamper.Stamp(now, p)
+	}
 	if pe.ps {
 		s.m.psBytes += int64(p.Size)
 	}

@@ -25,6 +25,7 @@ func (s *sim) newRouter() error {
 		Multipath: cfg.Multipath,
 		HopLimit:  cfg.hopLimit,
 		Guard:     cfg.RoutingGuard,
+		Source:    cfg.RoutingSource,
 	})
 	if err != nil {
 		if e, ok := err.(*routing.SetupError); ok {
@@ -33,6 +34,9 @@ func (s *sim) newRouter() error {
 		return cfgErr("routing.mode", "%v", err)
 	}
 	s.router, s.rerouting = r, r.Reroute()
+	if st, ok := r.(routing.Stamper); ok && cfg.RoutingSource == RoutingSourceNIC {
+		s.stamper = st
+	}
 	if hl, ok := r.(routing.HopLimiter); ok {
 		s.hopLimit = hl.HopLimit()
 	}

@@ -155,6 +155,7 @@ type sim struct {
 	relay     tor.Relay
 	router    routing.Router
 	rerouting routing.Reroute // what happens to the packets waiting for a circuit that goes down
+	stamper   routing.Stamper // routing.source = nic: fixes each packet's slice at its NIC; nil: none
 	hopLimit  uint8           // drop a packet that has taken this many hops; 0: no limit
 	pull      pullState
 	ndp       ndpState

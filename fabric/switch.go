@@ -87,6 +87,9 @@ func (s *sim) torArrive(t int, idx int32) {
 		return
 	}
 	next, class, usePS := s.route(t, p, p.Hops == 0)
+	if s.stamper != nil && class == tor.Transit && !usePS && s.upTo(t, int(next)) == 0 {
+		next = s.ndpStaleHop(t, p, next)
+	}
 	if usePS {
 		if s.enqueue(tr, tr.PacketSwitchQueue(), idx) {
 			s.portSend(t, tr.PacketSwitchPort())

@@ -103,7 +103,10 @@ type Packet struct {
 	DstHost int32
 	DstToR  int32 // rack (leaf) of DstHost
 	Via     int32 // next intermediate ToR on a two-hop route, or NoToR
-	Route   int32 // source-route reference of the fabric's router, or NoRoute
+	// Route is the router's source-route reference, or NoRoute: with
+	// k-shortest paths the packet's path; with paths' next-hop table and
+	// routing.source = nic the slice whose table it reads.
+	Route int32
 	// kindWord holds Keeper (relayed pulled data) or PullNo (NDP control);
 	// read it only through those accessors.
 	kindWord int32

@@ -21,6 +21,13 @@
 // guard does. The night's circuits are a subset of the day's, so those
 // hops are up now.
 //
+// With Setup.Source = SourceNIC (routing.source = nic) the paths router
+// is a Stamper: the engine stamps each packet as it leaves its NIC with
+// the epoch it reads (Route; PathTable.Slice, guard included) and every
+// ToR looks up that epoch's next hop (PickIn), as opera-sim's source
+// routes fix a packet's path at its NIC. A packet with no stamp is
+// stamped where it is first routed.
+//
 // # Modes
 //
 // Modes is the table of modes (the simulator's routing.mode registry):

@@ -121,6 +121,7 @@ type paths struct {
 	bulk     func(flow int32) bool
 	rng      interface{ IntN(int) int }
 	spray    bool // each packet draws its equal-cost next hop (MultipathSpray)
+	nic      bool // routing.source = nic: a packet reads the table of the slice in Route (Stamp)
 	n        int
 }
 
@@ -134,6 +135,9 @@ func newPaths(s Setup) (Router, error) {
 }
 
 func newVLBPaths(s Setup) (Router, error) {
+	if s.Source == SourceNIC {
+		return nil, setupErr("source", "nic is read only with routing.mode = paths")
+	}
 	r, err := newPathRouter(s)
 	if err != nil {
 		return nil, err
@@ -153,6 +157,9 @@ func newPathRouter(s Setup) (*paths, error) {
 	sc := s.Schedule
 	r := &paths{n: sc.Nodes}
 	if s.PathsK > 1 && s.Multipath == MultipathKSP {
+		if s.Source == SourceNIC {
+			return nil, setupErr("source", "nic is read only with the next-hop table, not with k-shortest-path source routes (paths_k %d, multipath %s)", s.PathsK, s.Multipath)
+		}
 		if s.Guard > 0 {
 			return nil, setupErr("guard", "is read only with the next-hop table, not with k-shortest-path source routes (paths_k %d, multipath %s)", s.PathsK, s.Multipath)
 		}
@@ -179,7 +186,16 @@ func newPathRouter(s Setup) (*paths, error) {
 	if err := r.table.SetGuard(sc, s.Guard); err != nil {
 		return nil, setupErr("guard", "%v", err)
 	}
+	r.nic = s.Source == SourceNIC
 	return r, nil
+}
+
+// Stamp notes in p (Route) the slice whose table p reads at every ToR,
+// with routing.source = nic: the table of now (guard included).
+func (r *paths) Stamp(now rotor.Time, p *packet.Packet) {
+	if r.nic {
+		p.Route = int32(r.table.Slice(now))
+	}
 }
 
 func (r *paths) Reroute() Reroute { return RerouteTransit }
@@ -204,6 +220,15 @@ func (r *paths) Next(now rotor.Time, at int, p *packet.Packet, source bool) Hop 
 	// Low-latency traffic rides the expander in the high-priority class.
 	if r.ksp != nil {
 		return r.sourceRoute(now, at, p, dst)
+	}
+	if r.nic {
+		if p.Route == packet.NoRoute { // not from a NIC: fixed here (a header sent back, a packet moved off a dark circuit)
+			r.Stamp(now, p)
+		}
+		if nh := r.pickIn(int(p.Route), at, dst, p.Flow); nh >= 0 {
+			return Hop{To: int32(nh), Transit: true}
+		}
+		return Hop{To: dst, Transit: true}
 	}
 	if nh := r.pick(now, at, dst, p.Flow); nh >= 0 {
 		return Hop{To: int32(nh), Transit: true}
@@ -244,6 +269,14 @@ func (r *paths) pick(now rotor.Time, at int, dst int32, f int32) int {
 		return r.table.Spray(now, at, int(dst), r.rng)
 	}
 	return r.table.Pick(now, at, int(dst), f)
+}
+
+// pickIn is pick in epoch e's table (routing.source = nic).
+func (r *paths) pickIn(e, at int, dst int32, f int32) int {
+	if r.spray {
+		return r.table.SprayIn(e, at, int(dst), r.rng)
+	}
+	return r.table.PickIn(e, at, int(dst), f)
 }
 
 // intermediate draws a ToR uniformly among the n−2 that are neither t nor

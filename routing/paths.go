@@ -125,7 +125,40 @@ func (pt *PathTable) Spray(t rotor.Time, u, d int, rng interface{ IntN(int) int 
 // later epoch that connects them): the first, −1 if none, and the further
 // equal-cost ones.
 func (pt *PathTable) choices(t rotor.Time, u, d int) (first int, alt []int16) {
-	e := pt.lookup(t)
+	return pt.choicesIn(pt.lookup(t), u, d)
+}
+
+// Slice is the epoch whose table a packet routed at time t ≥ 0 reads:
+// t's, or within the guard before a night that night's (SetGuard). With
+// source routing at the NIC (routing.source = nic) a packet keeps it.
+func (pt *PathTable) Slice(t rotor.Time) int { return pt.lookup(t) }
+
+// PickIn is Pick in epoch e's table (e < Len()) rather than time t's.
+func (pt *PathTable) PickIn(e, u, d int, f int32) int {
+	first, alt := pt.choicesIn(e, u, d)
+	if len(alt) == 0 {
+		return first
+	}
+	if j := FlowHash(f, u) % (len(alt) + 1); j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
+// SprayIn is Spray in epoch e's table.
+func (pt *PathTable) SprayIn(e, u, d int, rng interface{ IntN(int) int }) int {
+	first, alt := pt.choicesIn(e, u, d)
+	if len(alt) == 0 {
+		return first
+	}
+	if j := rng.IntN(len(alt) + 1); j > 0 {
+		return int(alt[j-1])
+	}
+	return first
+}
+
+// choicesIn is choices in epoch e's table.
+func (pt *PathTable) choicesIn(e, u, d int) (first int, alt []int16) {
 	E := len(pt.Bounds)
 	i := (e*pt.n+u)*pt.n + d
 	for k := 1; pt.hop[i] < 0 && k < E; k++ {

@@ -64,6 +64,22 @@ type Setup struct {
 	// Guard: paths, vlb-paths with the next-hop table: from this long
 	// before a night, look up that night's paths (PathTable.SetGuard); 0: none.
 	Guard rotor.Time
+	// Source: paths with the next-hop table: SourceHop (each ToR reads
+	// the table of now) or SourceNIC (a packet reads the table of the
+	// slice it left its NIC in; Stamper); "": SourceHop.
+	Source string
+}
+
+// Where the paths router's packets fix their slice (routing.source).
+const (
+	SourceHop = "hop" // every ToR looks up the next hop in the table of the current slice
+	SourceNIC = "nic" // a packet keeps the table of the slice it left its NIC in (opera-sim's source routes)
+)
+
+// Stamper is a Router whose packets fix their route when they leave
+// their host's NIC: the engine calls Stamp for every packet a NIC sends.
+type Stamper interface {
+	Stamp(now rotor.Time, p *packet.Packet)
 }
 
 // Multipath routings with Setup.PathsK > 1.
@@ -150,7 +166,7 @@ var builtinModes = []Mode{
 		Reads: []string{"routing.relay_limit", "routing.offer"},
 		New:   func(Setup) (Router, error) { return direct{}, nil }},
 	{Name: Paths, Doc: "shortest paths over the circuits up now (Opera's expander slices); bulk flows use rotorlb",
-		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "routing.guard"},
+		Reads: []string{"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "routing.guard", "routing.source"},
 		Needs: NeedSchedule | NeedBulk, New: newPaths},
 	{Name: Hybrid, Doc: "a circuit if one reaches the destination now, else the electrical packet switch",
 		Needs: NeedSchedule | NeedCircuits, New: newHybrid},

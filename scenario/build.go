@@ -76,6 +76,7 @@ func (s *Spec) BuildContext(ctx context.Context) (*Setup, error) {
 		RelayLimit:         p.posSize("routing.relay_limit", rotor.Bytes(mtu), true, "empty: one circuit day"),
 		RelayOffer:         s.values["routing.offer"],
 		RoutingGuard:       p.time("routing.guard", false),
+		RoutingSource:      s.values["routing.source"],
 		Transport:          s.values["transport.kind"],
 		CC:                 s.values["transport.cc"],
 		CCParams:           p.ccParams("transport.cc_params"),

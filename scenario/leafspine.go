@@ -28,7 +28,7 @@ var leafSpineKeys = []Key{
 // rotorOnlyKeys are read only by the rotor topology.
 var rotorOnlyKeys = []string{"topology.tors", "topology.uplinks", "topology.circuit_link", "topology.link_delay",
 	"topology.packet_switch_link", "topology.packet_switch_delay", "buffer.packet_switch",
-	"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "routing.guard", "transport.pull_depth", "transport.ndp_dark"}
+	"routing.paths_k", "routing.multipath", "routing.bulk", "routing.relay_limit", "routing.offer", "routing.guard", "routing.source", "transport.pull_depth", "transport.ndp_dark"}
 
 // checkTopologyKeys fails on keys of one topology kind set for the other.
 func (s *Spec) checkTopologyKeys(p *specParser) {
