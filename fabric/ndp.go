@@ -696,6 +696,13 @@ func (s *sim) ndpStaleHop(t int, p *packet.Packet, v int32) int32 {
 	if next == v || usePS {
 		return v
 	}
+	s.ndpOffDark(p)
+	return next
+}
+
+// ndpOffDark counts p, leaving a circuit that went dark for another next
+// hop: a data packet is cut to its header (trimmed), any other is moved.
+func (s *sim) ndpOffDark(p *packet.Packet) {
 	if p.Kind == packet.Data {
 		hdr := min(p.Size, s.cfg.AckSize)
 		s.ndp.trimmedBytes += int64(p.Size - hdr)
@@ -704,7 +711,6 @@ func (s *sim) ndpStaleHop(t int, p *packet.Packet, v int32) int32 {
 	} else {
 		s.ndp.dark.Moved++
 	}
-	return next
 }
 
 // ndpDark handles the NDP packet at the head of ToR t's queue q (in
@@ -728,14 +734,7 @@ func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
 			if p.Has(packet.Parked) {
 				s.ndpUnpark(p)
 			}
-			if p.Kind == packet.Data {
-				hdr := min(p.Size, s.cfg.AckSize)
-				s.ndp.trimmedBytes += int64(p.Size - hdr)
-				p.Kind, p.Size = packet.Trimmed, hdr
-				s.ndp.dark.Trimmed++
-			} else {
-				s.ndp.dark.Moved++
-			}
+			s.ndpOffDark(p)
 			if s.enqueue(tr, tr.VOQ(int(next), tor.Transit), idx) {
 				s.kick(t, next, false)
 			}

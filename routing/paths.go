@@ -98,27 +98,13 @@ func NewPathTable(sc *rotor.Schedule, k int) *PathTable {
 // first later epoch that does, so the packet waits for that circuit; −1 if
 // no epoch connects them.
 func (pt *PathTable) Pick(t rotor.Time, u, d int, f int32) int {
-	first, alt := pt.choices(t, u, d)
-	if len(alt) == 0 {
-		return first
-	}
-	if j := FlowHash(f, u) % (len(alt) + 1); j > 0 {
-		return int(alt[j-1])
-	}
-	return first
+	return pt.PickIn(pt.lookup(t), u, d, f)
 }
 
 // Spray is Pick with the equal-cost next hop drawn uniformly per packet
 // from rng instead of by the flow's hash (packet spraying).
 func (pt *PathTable) Spray(t rotor.Time, u, d int, rng interface{ IntN(int) int }) int {
-	first, alt := pt.choices(t, u, d)
-	if len(alt) == 0 {
-		return first
-	}
-	if j := rng.IntN(len(alt) + 1); j > 0 {
-		return int(alt[j-1])
-	}
-	return first
+	return pt.SprayIn(pt.lookup(t), u, d, rng)
 }
 
 // choices are the next hops from u toward d at time t (or in the first
