@@ -107,13 +107,6 @@ func (pt *PathTable) Spray(t rotor.Time, u, d int, rng interface{ IntN(int) int 
 	return pt.SprayIn(pt.lookup(t), u, d, rng)
 }
 
-// choices are the next hops from u toward d at time t (or in the first
-// later epoch that connects them): the first, −1 if none, and the further
-// equal-cost ones.
-func (pt *PathTable) choices(t rotor.Time, u, d int) (first int, alt []int16) {
-	return pt.choicesIn(pt.lookup(t), u, d)
-}
-
 // Slice is the epoch whose table a packet routed at time t ≥ 0 reads:
 // t's, or within the guard before a night that night's (SetGuard). With
 // source routing at the NIC (routing.source = nic) a packet keeps it.
@@ -143,7 +136,9 @@ func (pt *PathTable) SprayIn(e, u, d int, rng interface{ IntN(int) int }) int {
 	return first
 }
 
-// choicesIn is choices in epoch e's table.
+// choicesIn are the next hops from u toward d in epoch e's table (or in
+// the first later epoch that connects them): the first, −1 if none, and
+// the further equal-cost ones.
 func (pt *PathTable) choicesIn(e, u, d int) (first int, alt []int16) {
 	E := len(pt.Bounds)
 	i := (e*pt.n+u)*pt.n + d
