@@ -14,17 +14,7 @@ import (
 // 1 500 B at 10 Gb/s: 9.6 µs, plus headers) drains long before that: no
 // packet is queued for a dark circuit. run.check verifies the byte balance.
 func TestRoutingGuardNoDarkTrims(t *testing.T) {
-	run := func(keys ...string) *fabric.Result {
-		setup := setupFromTOML(t, "testdata/perf/a-opera-operasim.toml", append([]string{"topology.tors=16",
-			"run.sim_time=4ms", "workload.duration=3ms", "workload.load=0.4", "run.check=true"}, keys...)...)
-		cfg := setup.Config
-		cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-		r, err := fabric.Run(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	run := func(keys ...string) *fabric.Result { return runOperaSim16(t, keys...) }
 	plain, guarded := run(), run("routing.guard=45us")
 	if d := plain.NDPDark; d == nil || d.Trimmed+d.Moved == 0 {
 		t.Fatalf("no guard: dark stats %+v: want packets trimmed or moved at dark circuits (the run tests nothing)", d)
@@ -44,4 +34,19 @@ func TestRoutingGuardNoDarkTrims(t *testing.T) {
 	if done(guarded) == 0 {
 		t.Error("guard 45us: no flow done")
 	}
+}
+
+// runOperaSim16 runs the opera-sim NDP comparison file shrunk to 16 ToRs
+// and 4 ms (3 ms of arrivals at 40 % load) under run.check, with keys set.
+func runOperaSim16(t *testing.T, keys ...string) *fabric.Result {
+	t.Helper()
+	setup := setupFromTOML(t, "testdata/perf/a-opera-operasim.toml", append([]string{"topology.tors=16",
+		"run.sim_time=4ms", "workload.duration=3ms", "workload.load=0.4", "run.check=true"}, keys...)...)
+	cfg := setup.Config
+	cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
+	r, err := fabric.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

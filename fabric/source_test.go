@@ -35,17 +35,7 @@ func TestRoutingSourceRefused(t *testing.T) {
 // run.check verifies the byte balance (packets moved off dark circuits
 // keep their bytes) and the flows finish.
 func TestRoutingSourceNIC(t *testing.T) {
-	run := func(keys ...string) *fabric.Result {
-		setup := setupFromTOML(t, "testdata/perf/a-opera-operasim.toml", append([]string{"topology.tors=16",
-			"run.sim_time=4ms", "workload.duration=3ms", "workload.load=0.4", "run.check=true"}, keys...)...)
-		cfg := setup.Config
-		cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-		r, err := fabric.Run(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return r
-	}
+	run := func(keys ...string) *fabric.Result { return runOperaSim16(t, keys...) }
 	done := func(r *fabric.Result) (n int) {
 		for _, f := range r.Flows {
 			if f.Done {
