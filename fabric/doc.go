@@ -172,14 +172,14 @@
 // the cut payload only); transport.ndp_pull_pacing = flow gives each flow
 // a pull pacer of its own (opera-sim) instead of one per host;
 // transport.ndp_ports = operasim makes every rotor ToR port opera-sim's
-// CompositeQueue (a private data queue of buffer.per_port packets outside
-// the shared buffer, trimming the arrival or with probability ½ the last
-// packet queued; a VOQ output's headers in a class of their own served
-// 10 : 1 against its data; a control packet that finds a header queue full
-// returns toward the host that sent it, which hands it to the flow's
-// source, as opera-sim's last link does). A NACK lets its retransmission
-// go at once if the sender holds credit (PULLs that found nothing to
-// send).
+// CompositeQueue (a private data queue of buffer.per_port packets, the
+// one on the wire included, outside the shared buffer, trimming the
+// arrival or with probability ½ the last packet queued; a VOQ output's
+// headers in a class of their own served 10 : 1 against its data; a
+// control packet that finds a header queue full returns toward the host
+// that sent it, which hands it to the flow's source, as opera-sim's last
+// link does). A NACK lets its retransmission go at once if the sender
+// holds credit (PULLs that found nothing to send).
 //
 // Run returns per-flow completion times (and incast query completion
 // times, Result.Queries), utilisation, buffer occupancy, drops, reordering

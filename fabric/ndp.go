@@ -571,7 +571,7 @@ func (s *sim) ndpEnqueue(tr *tor.ToR, q tor.QueueID, idx int32, in int) bool {
 // idx takes its place. It reports whether idx is queued; if not, the
 // port refused it (counted in tr's Drops) and the caller trims it.
 func (s *sim) ndpPortEnqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
-	if tr.EnqueuePrivate(q, idx) {
+	if tr.EnqueuePrivate(s.q.Now(), q, idx) {
 		return true
 	}
 	p := s.pool.At(idx)
@@ -587,7 +587,7 @@ func (s *sim) ndpPortEnqueue(tr *tor.ToR, q tor.QueueID, idx int32) bool {
 			if s.ndpEnqueueHeader(tr, from, last) && host {
 				s.bookHostPort(lp.DstHost, lp.Size)
 			}
-			if tr.EnqueuePrivate(q, idx) { // it may not fit a port that packets moved into at a slice change
+			if tr.EnqueuePrivate(s.q.Now(), q, idx) { // it may not fit a port that packets moved into at a slice change
 				return true
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/rdcn/rdcn/rotor"
 )
 
 // opera-sim's CompositeQueue at a rotor ToR's VOQ output (Config.PortData,
@@ -68,7 +70,7 @@ func TestCompositeServiceOrder(t *testing.T) {
 				}
 			}
 			for _, size := range c.local {
-				if !tr.EnqueuePrivate(tr.VOQ(1, Local), pkt(pool, size)) {
+				if !tr.EnqueuePrivate(0, tr.VOQ(1, Local), pkt(pool, size)) {
 					t.Fatal("data refused")
 				}
 			}
@@ -89,8 +91,8 @@ func TestCompositeServiceOrder(t *testing.T) {
 	for range 12 {
 		tr.EnqueueHeader(tr.VOQ(1, HeaderVOQ), pkt(pool, 64))
 	}
-	tr.EnqueuePrivate(tr.VOQ(1, Local), pkt(pool, 1000))
-	tr.EnqueuePrivate(tr.VOQ(1, Transit), pkt(pool, 1500))
+	tr.EnqueuePrivate(0, tr.VOQ(1, Local), pkt(pool, 1000))
+	tr.EnqueuePrivate(0, tr.VOQ(1, Transit), pkt(pool, 1500))
 	if got, want := serveOrder(t, tr, 1), "H H H H H H H H H H D1500 H H D1000"; got != want {
 		t.Errorf("transit first\n got %s\nwant %s", got, want)
 	}
@@ -108,14 +110,14 @@ func TestCompositePrivateQueue(t *testing.T) {
 		q   QueueID
 		idx int32
 	}{{tr.VOQ(1, Transit), a}, {tr.VOQ(1, Local), b}, {tr.VOQ(1, Transit), c}} {
-		if !tr.EnqueuePrivate(e.q, e.idx) {
+		if !tr.EnqueuePrivate(0, e.q, e.idx) {
 			t.Fatal("refused below PortData")
 		}
 	}
-	if tr.EnqueuePrivate(tr.VOQ(1, Local), pkt(pool, 1500)) {
+	if tr.EnqueuePrivate(0, tr.VOQ(1, Local), pkt(pool, 1500)) {
 		t.Error("a fourth packet admitted to a 3-packet queue")
 	}
-	if !tr.EnqueuePrivate(tr.VOQ(0, Local), pkt(pool, 1500)) || !tr.EnqueuePrivate(tr.HostQueue(0), pkt(pool, 1500)) {
+	if !tr.EnqueuePrivate(0, tr.VOQ(0, Local), pkt(pool, 1500)) || !tr.EnqueuePrivate(0, tr.HostQueue(0), pkt(pool, 1500)) {
 		t.Error("another port's queue refused: each port has its own")
 	}
 	if tr.Used() != 0 || tr.PrivateBytes() != 5*1500 || tr.QueuedBytes() != tr.PrivateBytes() {
@@ -128,7 +130,7 @@ func TestCompositePrivateQueue(t *testing.T) {
 		t.Errorf("drops %d: a taken packet counts as pushed out", tr.Drops)
 	}
 	small := pkt(pool, 500)
-	if !tr.EnqueuePrivate(tr.VOQ(1, Local), small) {
+	if !tr.EnqueuePrivate(0, tr.VOQ(1, Local), small) {
 		t.Fatal("refused with room")
 	}
 	if _, _, ok := tr.PopLastPrivate(tr.VOQ(1, Local), 1500); ok {
@@ -163,5 +165,38 @@ func TestCompositeHeaderOverflow(t *testing.T) {
 	}
 	if !tr.EnqueueHeader(tr.VOQ(0, HeaderVOQ), pkt(pool, 64)) {
 		t.Error("VOQ output 0's header refused: its queue is empty")
+	}
+}
+
+// TestCompositeCountsPacketOnWire: opera-sim's CompositeQueue (as every
+// htsim queue) takes a packet off its queue when its last bit has left,
+// so PortData counts the data packet being sent. Two 1 500-B packets fill
+// a 2-packet queue; the first starts at 0 at 10 Gb/s, so it is on the
+// wire until 1.2 µs (1 500 · 8 / 10^10 s, by hand): a third packet is
+// refused at 0.6 µs and admitted at 1.2 µs. A header being sent does not
+// count.
+func TestCompositeCountsPacketOnWire(t *testing.T) {
+	tr, pool := compositeToR(t, 2*1500, 4)
+	q := tr.VOQ(1, Transit)
+	for range 2 {
+		if !tr.EnqueuePrivate(0, q, pkt(pool, 1500)) {
+			t.Fatal("refused below PortData")
+		}
+	}
+	const rate = 10 * rotor.Gbps
+	tr.Dequeue(0, q, 0, rate)
+	if tr.EnqueuePrivate(600*rotor.Nanosecond, q, pkt(pool, 1500)) {
+		t.Error("admitted at 0.6 µs: the packet on the wire still counts")
+	}
+	if !tr.EnqueuePrivate(1200*rotor.Nanosecond, q, pkt(pool, 1500)) {
+		t.Error("refused at 1.2 µs: the first packet has left")
+	}
+	if !tr.EnqueueHeader(tr.VOQ(1, HeaderVOQ), pkt(pool, 64)) {
+		t.Fatal("header refused")
+	}
+	tr.Dequeue(2400*rotor.Nanosecond, tr.VOQ(1, HeaderVOQ), 0, rate)
+	tr.Dequeue(2400*rotor.Nanosecond, q, 0, 0) // leaves one queued packet, sent at no rate: not on the wire
+	if !tr.EnqueuePrivate(2400*rotor.Nanosecond, q, pkt(pool, 1500)) {
+		t.Error("refused with one packet queued and none on the wire")
 	}
 }

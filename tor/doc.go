@@ -165,8 +165,10 @@
 // CompositeQueue): each port, a VOQ output per next-hop ToR included,
 // holds up to PortData bytes of data outside the shared buffer, counted
 // like headers (in the queue's and port's lengths, not in Used, unseen by
-// the policy); PopLastPrivate takes the port's packet queued last (to be
-// trimmed for an arrival). With Config.HeaderWeight a VOQ output's headers
+// the policy), the data packet on the wire included until its last bit
+// has left, as htsim's queues count it (Dequeue at a rate notes it);
+// PopLastPrivate takes the port's packet queued last (to be trimmed for
+// an arrival). With Config.HeaderWeight a VOQ output's headers
 // wait in a class of their own (HeaderVOQ) that PickCircuit serves
 // against its data as opera-sim does: while both wait, a round of
 // HeaderWeight headers' bytes, then up to one MTU of data, counted in

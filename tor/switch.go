@@ -347,6 +347,10 @@ type Switch struct {
 	lastPriv             []int32 // per port: the queue its latest private packet entered
 	lastPrivH            []int32 // per port: that packet's handle; −1 after PopLastPrivate
 	privBytes            int64   // bytes in all private data queues
+	// per port: the private data packet on the wire (StartPrivate), its
+	// bytes and the end of its transmission; it still counts in PortData.
+	wireBytes []int32
+	wireEnd   []rotor.Time
 
 	// OnPFC, if set, hears every pause (pause true) and resume of ingress
 	// port inPort's class: the caller stops or restarts the upstream.
@@ -443,6 +447,7 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 		sw.priv = make([]int64, cfg.Ports)
 		sw.lastPriv = make([]int32, cfg.Ports)
 		sw.lastPrivH = make([]int32, cfg.Ports)
+		sw.wireBytes, sw.wireEnd = make([]int32, cfg.Ports), make([]rotor.Time, cfg.Ports)
 		for p := range sw.lastPriv {
 			sw.lastPriv[p], sw.lastPrivH[p] = int32(p*cfg.Queues), -1
 		}
@@ -702,13 +707,15 @@ func (sw *Switch) HeaderBytes() int64 { return sw.hdrBytes }
 
 // EnqueuePrivate puts data packet h of size bytes into queue q, in the
 // private data queue of q's port (opera-sim's CompositeQueue), if the
-// port's private data and size fit in PortData bytes. Like a header it
+// port's private data, the private data packet it is sending at now
+// (StartPrivate) and size fit in PortData bytes: as htsim's queues, a
+// packet leaves the queue when its last bit has left. Like a header it
 // is outside the shared buffer: it counts in its queue's and port's
 // lengths but not in Used, and the policy neither decides on it nor
 // hears of it.
-func (sw *Switch) EnqueuePrivate(q int32, h int32, size int32) bool {
+func (sw *Switch) EnqueuePrivate(now rotor.Time, q int32, h int32, size int32) bool {
 	port := sw.st.Queues[q].Port
-	if sw.priv == nil || sw.priv[port]+int64(size) > sw.cfg.PortData {
+	if sw.priv == nil || sw.priv[port]+int64(size)+sw.onWire(port, now) > sw.cfg.PortData {
 		return false
 	}
 	sw.priv[port] += int64(size)
@@ -721,6 +728,21 @@ func (sw *Switch) EnqueuePrivate(q int32, h int32, size int32) bool {
 		sw.PeakUsed = u
 	}
 	return true
+}
+
+// StartPrivate notes that q's port sends a private data packet of size
+// bytes from now until end: EnqueuePrivate counts it until then.
+func (sw *Switch) StartPrivate(q int32, size int32, end rotor.Time) {
+	port := sw.st.Queues[q].Port
+	sw.wireBytes[port], sw.wireEnd[port] = size, end
+}
+
+// onWire is the bytes of the private data packet port is sending at now.
+func (sw *Switch) onWire(port int32, now rotor.Time) int64 {
+	if now < sw.wireEnd[port] {
+		return int64(sw.wireBytes[port])
+	}
+	return 0
 }
 
 // subPrivate takes a private data packet of size bytes off queue q's

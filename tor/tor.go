@@ -77,8 +77,9 @@ type Config struct {
 	// the shared buffer (EnqueueHeader; NDP's header queue); 0: none.
 	HeaderQueue int
 	// PortData is the bytes of data each port (a VOQ output: per
-	// next-hop ToR) holds in a private queue outside the shared buffer
-	// (EnqueuePrivate; opera-sim's CompositeQueue); 0: none.
+	// next-hop ToR) holds in a private queue outside the shared buffer,
+	// the data packet it is sending included (EnqueuePrivate; opera-sim's
+	// CompositeQueue); 0: none.
 	PortData int64
 	// HeaderWeight > 0 gives each VOQ output a header queue of its own
 	// (HeaderVOQ) that PickCircuit serves against the data as opera-sim's
@@ -711,10 +712,16 @@ func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 
 // EnqueuePrivate puts data packet idx into queue q outside the shared
 // buffer, in the private data queue of q's port (Config.PortData;
-// Switch.EnqueuePrivate). It returns false if that is full (the caller
-// then owns the packet; Refused counts it if the caller refuses it).
-func (t *ToR) EnqueuePrivate(q QueueID, idx int32) bool {
-	return t.enqueueApart((*Switch).EnqueuePrivate, q, idx)
+// Switch.EnqueuePrivate: the private packet the port is sending at now
+// counts too). It returns false if that is full (the caller then owns
+// the packet; Refused counts it if the caller refuses it).
+func (t *ToR) EnqueuePrivate(now rotor.Time, q QueueID, idx int32) bool {
+	p := t.pool.At(idx)
+	if !t.sw.EnqueuePrivate(now, int32(q), idx, p.Size) {
+		return false
+	}
+	t.queued(q, p)
+	return true
 }
 
 // enqueueApart puts packet idx into queue q outside the shared buffer
@@ -788,6 +795,10 @@ func (t *ToR) removed(q QueueID) {
 // stamps INT on a data packet if enabled, and returns the packet index.
 func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
 	var idx, size int32
+	if t.sw.priv != nil && rate > 0 && t.sw.q[q].Len() > 0 && t.sw.q[q].Head().private() {
+		s := t.sw.q[q].Head().size()
+		t.sw.StartPrivate(int32(q), s, now+rate.TransmitTime(rotor.Bytes(s)))
+	}
 	if t.sw.plain {
 		idx, size = t.sw.dequeuePlain(int32(q))
 	} else {
