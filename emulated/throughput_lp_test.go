@@ -258,3 +258,46 @@ func TestSchurSolveMatchesNormalEquations(t *testing.T) {
 	}
 	t.Logf("%d paths, %d rows: residual %v after %d CG iterations", lp.paths(), len(b), worst, lp.cgIterations)
 }
+
+// The parallel Schur product (paths' terms by commodity ranges, then each
+// arc's sum gathered through the transpose) against the serial scatter:
+// bit-identical on 1 to 4 goroutines, as the design question's answers
+// must not depend on GOMAXPROCS.
+func TestSchurMulParallelIsBitIdentical(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	_, g, w := marsWorstCase(t, c, 12)
+	dn, err := prepare(g, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPathSolver(g, dn)
+	s.solve(1e-9, 8)
+	lp := s.restrictedLP()
+	if !lp.setup() {
+		t.Fatal("a commodity without a column")
+	}
+	lp.transpose()
+	rng := rand.New(rand.NewPCG(5, 0))
+	for i := range lp.d {
+		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
+	}
+	lp.schur()
+	v := make([]float64, lp.m)
+	for i := range v {
+		v[i] = rng.Float64() - 0.5
+	}
+	lp.workers = 1
+	want := make([]float64, lp.m)
+	lp.schurMul(v, want)
+	for workers := 1; workers <= 4; workers++ {
+		lp.workers = workers
+		got := make([]float64, lp.m)
+		lp.schurMulParallel(v, got)
+		for e := range got {
+			if math.Float64bits(got[e]) != math.Float64bits(want[e]) {
+				t.Fatalf("%d goroutines: arc %d: %v, serial %v (%d paths)", workers, e, got[e], want[e], lp.paths())
+			}
+		}
+	}
+}
