@@ -1,10 +1,6 @@
 package emulated
 
-import (
-	"math"
-	"runtime"
-	"sync"
-)
+import "math"
 
 // pathLP is the exact restricted master problem of θ over a fixed set of
 // paths (the path solver's active ones):
@@ -53,13 +49,8 @@ type pathLP struct {
 	tp             []float64 // per path scratch
 	cr, cz, cp, cq []float64
 	cgIterations   int
-	// workers > 1: schurMul runs on that many goroutines, gathering each
-	// arc's terms through the transpose (colStart, colPath) in the
-	// serial scatter's order, so the result is bit-identical.
-	workers           int
-	colStart, colPath []int32
-	cgMax             int     // 0: lpCGMax
-	cgTol             float64 // 0: lpCGTol
+	cgMax          int     // 0: lpCGMax
+	cgTol          float64 // 0: lpCGTol
 
 	// Repair scratch.
 	ids  []int32 // the solver's path id of each column
@@ -164,10 +155,6 @@ func (lp *pathLP) schur() {
 
 // schurMul sets out = S·v for v over the arcs.
 func (lp *pathLP) schurMul(v, out []float64) {
-	if lp.workers > 1 {
-		lp.schurMulParallel(v, out)
-		return
-	}
 	p, m := lp.paths(), lp.m
 	for e := 0; e < m; e++ {
 		out[e] = lp.d[p+1+e] * v[e]
@@ -373,92 +360,7 @@ func (lp *pathLP) setup() bool {
 	if lp.cgTol == 0 {
 		lp.cgTol = lpCGTol
 	}
-	if !lp.commodityStarts() {
-		return false
-	}
-	if len(lp.arc) >= lpParallelEntries {
-		lp.workers = min(lpMaxWorkers, runtime.GOMAXPROCS(0))
-	}
-	if lp.workers > 1 {
-		lp.transpose()
-	}
-	return true
-}
-
-// lpParallelEntries: an LP with at least this many path–arc entries runs
-// its Schur products on up to lpMaxWorkers goroutines (a product of
-// 2¹⁷ entries is ~1 ms of work; the hand-off costs microseconds). The
-// result does not depend on the number of goroutines.
-const (
-	lpParallelEntries = 1 << 17
-	lpMaxWorkers      = 4
-)
-
-// transpose builds the arc-to-path lists, paths in increasing order.
-func (lp *pathLP) transpose() {
-	lp.colStart = make([]int32, lp.m+1)
-	for _, e := range lp.arc {
-		lp.colStart[e+1]++
-	}
-	for e := 0; e < lp.m; e++ {
-		lp.colStart[e+1] += lp.colStart[e]
-	}
-	next := append([]int32(nil), lp.colStart[:lp.m]...)
-	lp.colPath = make([]int32, len(lp.arc))
-	for i := 0; i < lp.paths(); i++ {
-		for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
-			lp.colPath[next[e]] = int32(i)
-			next[e]++
-		}
-	}
-}
-
-// schurMulParallel is schurMul on lp.workers goroutines: the paths'
-// terms f_i = d_i·(Σ_{e∈i} v_e − u_c) by commodity ranges, then each arc
-// sums its paths' terms in increasing path order (the serial scatter's
-// order of additions).
-func (lp *pathLP) schurMulParallel(v, out []float64) {
-	p, m, k, w := lp.paths(), lp.m, lp.k, lp.workers
-	gv := lp.gamma * dot(lp.g, v)
-	ds := lp.d[p+1:]
-	var wg sync.WaitGroup
-	for j := 0; j < w; j++ {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for c := lo; c < hi; c++ {
-				a, b := lp.cstart[c], lp.cstart[c+1]
-				u := 0.0
-				for i := a; i < b; i++ {
-					t := 0.0
-					for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
-						t += v[e]
-					}
-					lp.tp[i] = t
-					u += lp.d[i] * t
-				}
-				u /= lp.dc[c]
-				for i := a; i < b; i++ {
-					lp.tp[i] = lp.d[i] * (lp.tp[i] - u)
-				}
-			}
-		}(j*k/w, (j+1)*k/w)
-	}
-	wg.Wait()
-	for j := 0; j < w; j++ {
-		wg.Add(1)
-		go func(lo, hi int) {
-			defer wg.Done()
-			for e := lo; e < hi; e++ {
-				x := ds[e] * v[e]
-				for _, i := range lp.colPath[lp.colStart[e]:lp.colStart[e+1]] {
-					x += lp.tp[i]
-				}
-				out[e] = x + gv*lp.g[e]
-			}
-		}(j*m/w, (j+1)*m/w)
-	}
-	wg.Wait()
+	return lp.commodityStarts()
 }
 
 // solve runs up to maxIter interior-point iterations. After each one it
