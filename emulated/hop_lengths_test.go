@@ -93,11 +93,8 @@ func TestHopBoundIsADualBound(t *testing.T) {
 func TestSeededSolveCallsTheLPEarly(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
-	defer func(m, r, a int, cg bool) {
-		hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter, columnGeneration = m, r, a, cg
-	}(hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter, columnGeneration)
+	defer func(m, r, a int) { hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter = m, r, a }(hopBoundMinNodes, restrictedLPWorkRatio, seededLPAfter)
 	hopBoundMinNodes = 0
-	columnGeneration = false  // the LP call itself, not column generation from it
 	restrictedLPWorkRatio = 0 // at n = 32 the work rule alone would hold the LP back
 	const gap = 1e-4          // so that the gap rule does not call it by iteration 12
 	for _, degree := range []int{8, 12, 16} {

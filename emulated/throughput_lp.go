@@ -460,11 +460,7 @@ var restrictedLPWorkRatio = 2000
 
 // restrictedLP is the restricted master LP over the solver's active paths
 // (columns in commodity order).
-func (s *pathSolver) restrictedLP() *pathLP { return s.restrictedLPOf(s.lpColumn) }
-
-// restrictedLPOf is the restricted master LP over the active paths p of
-// commodity k with column(k, p).
-func (s *pathSolver) restrictedLPOf(column func(k int, p int32) bool) *pathLP {
+func (s *pathSolver) restrictedLP() *pathLP {
 	n := s.n
 	arcID := make([]int32, n*n)
 	lp := &pathLP{k: len(s.dst), dem: s.dem, start: []int32{0}}
@@ -478,7 +474,7 @@ func (s *pathSolver) restrictedLPOf(column func(k int, p int32) bool) *pathLP {
 	lp.m = len(lp.capa)
 	for k, act := range s.active {
 		for _, p := range act {
-			if !column(k, p) {
+			if !s.lpColumn(k, p) {
 				continue
 			}
 			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {

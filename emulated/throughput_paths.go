@@ -763,9 +763,8 @@ type solveState struct {
 	stallIter             int
 	initial               bool
 	lpNext, lpCalls       int
-	finished, interrupted bool     // gap met (or stalled); stopped by the context
-	seeded                bool     // the hop bound has been evaluated
-	cg                    *cgState // column generation under way (nil: not)
+	finished, interrupted bool // gap met (or stalled); stopped by the context
+	seeded                bool // the hop bound has been evaluated
 }
 
 // newSolveState is a solve toward the certified gap, not yet started.
@@ -816,10 +815,6 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 	)
 	for !st.finished && !st.interrupted && st.iters < maxIter {
 		st.iters++
-		if st.cg != nil {
-			s.cgIteration(st, workers)
-			continue
-		}
 		s.compact(st.flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
@@ -901,11 +896,6 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
 		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			if st.seeded && columnGeneration {
-				s.startCG(st)
-				st.iters--
-				continue
-			}
 			share := float64(lpDualShare)
 			if st.seeded {
 				share = seededDualShare
