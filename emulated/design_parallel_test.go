@@ -2,7 +2,6 @@ package emulated
 
 import (
 	"context"
-	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -203,63 +202,4 @@ func checkStoppedEarly(t *testing.T, c DesignConfig, ds *DesignSpace) {
 	if p, d, ok := ds.Recommended(); ok && d.Status == Uncertified {
 		t.Errorf("recommended the uncertified %s at %v", d.Name, p.Slot)
 	}
-}
-
-// With the runner-up rule on (as from pairFocusMinNodes ToRs) the n = 64
-// answer is still bit-identical on 1 and 2 goroutines and its intervals
-// hold θ* (they overlap reference64's), with the same recommendation; and
-// the rule does refine designs the lone-focus rounds left alone (more
-// iterations in all than without it), so the test fails without it.
-func TestRecommendRunnerUpFocus64(t *testing.T) {
-	if testing.Short() {
-		t.Skip("three n = 64 design questions (~30 s of CPU)")
-	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
-	defer func(m int) { pairFocusMinNodes = m }(pairFocusMinNodes)
-	c := question64
-	c.ReconfAlternatives = []rotor.Time{rotor.Microsecond, 10 * rotor.Microsecond}
-	iterations := func(ds *DesignSpace) int {
-		n := 0
-		for _, d := range ds.Designs {
-			n += d.Iterations
-		}
-		return n
-	}
-	runtime.GOMAXPROCS(2)
-	pairFocusMinNodes = math.MaxInt
-	without, err := Recommend(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pairFocusMinNodes = 0
-	var answers [2]*DesignSpace
-	for i, procs := range []int{1, 2} {
-		runtime.GOMAXPROCS(procs)
-		if answers[i], err = Recommend(c); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if diff := cmp.Diff(answers[0].Designs, answers[1].Designs); diff != "" {
-		t.Errorf("designs, GOMAXPROCS 1 vs 2 (-1 +2):\n%s", diff)
-	}
-	if diff := cmp.Diff(answers[0].Points, answers[1].Points); diff != "" {
-		t.Errorf("points, GOMAXPROCS 1 vs 2 (-1 +2):\n%s", diff)
-	}
-	with := answers[1]
-	for _, d := range with.Designs {
-		ref, ok := reference64[d.Name]
-		if !ok {
-			continue
-		}
-		if d.Theta0 > ref[1]*(1+1e-9) || d.Upper0 < ref[0]*(1-1e-9) {
-			t.Errorf("%s: [%v, %v] does not overlap the reference [%v, %v]", d.Name, d.Theta0, d.Upper0, ref[0], ref[1])
-		}
-	}
-	if a, b := without.Reason(), with.Reason(); a != b {
-		t.Errorf("recommended without the runner-up rule: %s; with it: %s", a, b)
-	}
-	if !(iterations(with) > iterations(without)) {
-		t.Errorf("iterations: %d with the runner-up rule, %d without", iterations(with), iterations(without))
-	}
-	t.Logf("iterations: %d with the runner-up rule, %d without", iterations(with), iterations(without))
 }

@@ -51,24 +51,11 @@ const (
 	// last-bit difference between a solve's running bound and its packed
 	// certificate never decides.
 	decisionSlack = 1e-9
-	// pairFocus: on questions of at least pairFocusMinNodes ToRs a round
-	// refines at least this many designs when that many are open (see
-	// settle).
-	pairFocus = 2
 	// leaderGap: a scenario settles only once its leader's own certified
 	// lower bound is within leaderGap gaps of its upper bound, so the θ it
 	// prints is within that of its θ*.
 	leaderGap = 2
 )
-
-// pairFocusMinNodes: from this many ToRs the best-first rule refines the
-// runner-up beside a lone design in focus. At 1,024 racks the Δ/10
-// scenario's leader is also its highest upper bound (mars-200), so the
-// rounds refined it alone while the next designs (mars-192, mars-176, …)
-// sat at their hop seeds, which their own solves leave after ~20
-// iterations (mars-120: 0.3721 to 0.3647 by iteration 24, 0.3596 by 70).
-// Below, the answers stay byte-identical to the rule without it.
-var pairFocusMinNodes = 256 // a variable for tests
 
 // CannotWin is the Status of a design whose refinement stopped because no
 // θ inside its certified (wider than the gap) interval can be recommended
@@ -262,7 +249,6 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 			bounds[k].Theta0, bounds[k].Upper0 = 0, math.Inf(1)
 		}
 	}
-	var runnersUp []int
 	canWin := make([]bool, len(todo)) // in some scenario
 	needed := make([]bool, len(todo)) // in some unsettled scenario
 	focus = make([]bool, len(todo))
@@ -301,7 +287,6 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 		// unfinished design with the highest upper bound (the one that
 		// keeps the scenario open longest) and the leader.
 		topU, topK := -1.0, -1
-		designU := make([]float64, len(todo)) // each unfinished design's highest upper bound here
 		for k, ps := range points {
 			other := first.theta
 			if first.k == k {
@@ -321,9 +306,6 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 				if !state[k].finished && p.Upper > topU {
 					topU, topK = p.Upper, k
 				}
-				if !state[k].finished {
-					designU[k] = max(designU[k], p.Upper)
-				}
 			}
 		}
 		for k, w := range wins {
@@ -340,38 +322,6 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 		}
 		if first.k >= 0 && !state[first.k].finished {
 			focus[first.k] = true
-		}
-		// The runner-up: the unfinished design that could be recommended
-		// here with the next-highest upper bound.
-		nextU, nextK := -1.0, -1
-		for k, u := range designU {
-			if k != topK && wins[k] && u > 0 && u > nextU {
-				nextU, nextK = u, k
-			}
-		}
-		if nextK >= 0 {
-			runnersUp = append(runnersUp, nextK)
-		}
-	}
-	// On large questions a round with one design in focus leaves the other
-	// cores to its tree passes only: the runners-up of the unsettled
-	// scenarios, in scenario order, join it up to pairFocus designs. The
-	// rule reads the bounds only, never GOMAXPROCS.
-	if c.Nodes >= pairFocusMinNodes {
-		inFocus := 0
-		for _, f := range focus {
-			if f {
-				inFocus++
-			}
-		}
-		for _, k := range runnersUp {
-			if inFocus >= pairFocus {
-				break
-			}
-			if !focus[k] {
-				focus[k] = true
-				inFocus++
-			}
 		}
 	}
 	for k := range state {
