@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -48,5 +49,25 @@ func TestPairRowsMatchFlat(t *testing.T) {
 				t.Errorf("results differ (-flat +rows):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPairItemsInOneLine: an item of a flat per-pair table never straddles
+// two cache lines (the tables are page-aligned and each item's size
+// divides 64 B), and a relay store shares its line with its byte counts
+// (pullDest: storeRelayed reads store and storeLast, a relayed packet's
+// second hop store and relayed, as one miss).
+func TestPairItemsInOneLine(t *testing.T) {
+	const line = 64
+	for name, size := range map[string]uintptr{
+		"flowList": unsafe.Sizeof(flowList{}), "pullDest": unsafe.Sizeof(pullDest{}),
+		"pullHop": unsafe.Sizeof(pullHop{}), "pairStat": unsafe.Sizeof(pairStat{}), "stagedTo": unsafe.Sizeof(int64(0)),
+	} {
+		if name != "pairStat" && line%size != 0 {
+			t.Errorf("%s takes %d B, which does not divide a %d B line", name, size, line)
+		}
+	}
+	if size := unsafe.Sizeof(pullDest{}); size != line {
+		t.Errorf("pullDest takes %d B, not one %d B line", size, line)
 	}
 }

@@ -38,21 +38,21 @@ import (
 // for room elsewhere are those a ToR staged itself, capped at half its
 // buffer. So every buffer regains room and flow control cannot deadlock.
 //
-// Cost: a fill is O(packets staged), plus, when relaying, one pass over the
-// bitmap of pending destinations (n/64 words); nothing is O(hosts²). What
+// Cost: a fill is O(packets staged), plus, when relaying, the pending
+// destinations it looks at (bitRows finds each in O(1 + n/4096) words, not
+// a pass over n/64); nothing is O(hosts²). What
 // a ToR keeps per other ToR (dests, hops) is a flat table up to
 // flatPairToRs ToRs and above exists only for the ToRs it has used
 // (pairRow): memory grows with the pairs in use, not with n².
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pends       pairTable[flowList]  // t→d: t's pulled flows for destination ToR d with unrequested bytes
-	dests       pairTable[pullDest]  // t→d: per destination ToR d, its relay store
-	destBytes   pairTable[destBytes] // t→d: and its byte counts
-	hops        pairTable[pullHop]   // t→v: per next-hop ToR v
-	stagedTo    pairTable[int64]     // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	storeArrays des.ArrayPool        // the arrays drained relay stores gave back, for the next store that grows
-	bits        []uint64             // [t·words+…]: d's with a non-empty pend list
+	pends       pairTable[flowList] // t→d: t's pulled flows for destination ToR d with unrequested bytes
+	dests       pairTable[pullDest] // t→d: per destination ToR d, its relay store and byte counts
+	hops        pairTable[pullHop]  // t→v: per next-hop ToR v
+	stagedTo    pairTable[int64]    // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays des.ArrayPool       // the arrays drained relay stores gave back, for the next store that grows
+	pending     bitRows             // row t: the d's with a non-empty pend list
 	words       int
 	rr          []int32             // [t]: round-robin start over relay destinations
 	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet
@@ -85,9 +85,8 @@ func (s *sim) initPull() {
 	rows := s.pairRows()
 	ps.pends = newPairTable[flowList](n, rows)
 	ps.dests = newPairTable[pullDest](n, rows)
-	ps.destBytes = newPairTable[destBytes](n, rows)
 	ps.hops = newPairTable[pullHop](n, rows)
-	ps.bits = make([]uint64, n*ps.words)
+	ps.pending = newBitRows(n, n)
 	ps.rr = make([]int32, n)
 	ps.waitBits = make([]uint64, n*ps.words)
 	ps.booked = make([]des.Ring[booking], n*s.H)
@@ -131,8 +130,8 @@ func (s *sim) addPulled(id int32) {
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
 	ps.pends.at(t, d).push(s.flows, id)
-	ps.destBytes.at(t, d).own += fs.f.Bytes
-	ps.bits[t*ps.words+d>>6] |= 1 << (d & 63)
+	ps.dests.at(t, d).own += fs.f.Bytes
+	ps.pending.set(t, d)
 	s.fillUp(t, d)
 }
 
@@ -212,7 +211,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		}
 		seq, size := s.takePulled(t, d)
 		if via >= 0 {
-			ps.destBytes.at(v, d).relayed += int64(size) // v's relay room is promised now
+			ps.dests.at(v, d).relayed += int64(size) // v's relay room is promised now
 		}
 		idx := s.pool.Alloc()
 		p := s.pool.At(idx)
@@ -237,12 +236,7 @@ func (s *sim) mayPull(t int) bool {
 	if ps.noShortcut || ps.relay && ps.storedAt[t] > 0 {
 		return true
 	}
-	for _, b := range ps.bits[t*ps.words : (t+1)*ps.words] {
-		if b != 0 {
-			return true
-		}
-	}
-	return false
+	return ps.pending.any(t)
 }
 
 // wait files packet e, which reaches ToR t at e.ready, among the packets
@@ -361,30 +355,19 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 	if !ps.relay {
 		return -1, -1
 	}
-	n, words := s.n, ps.words
-	row := ps.bits[t*words : (t+1)*words]
+	// The destinations with pending flows, round-robin from rr[t]: [rr[t],
+	// n), then [0, rr[t]).
+	n := s.n
 	start := int(ps.rr[t])
-	for k := 0; k <= words; k++ {
-		w := start>>6 + k // < 2·words: wrap by one subtraction, not a division
-		if w >= words {
-			w -= words
-		}
-		b := row[w]
-		if k == 0 {
-			b &= ^uint64(0) << (start & 63)
-		} else if k == words {
-			b &= (uint64(1) << (start & 63)) - 1
-		}
-		for b != 0 {
-			x := w<<6 + bits.TrailingZeros64(b)
-			b &= b - 1
-			if x == v || x >= n {
+	for pass, lo, hi := 0, start, n; pass < 2; pass, lo, hi = pass+1, 0, start {
+		for x := ps.pending.next(t, lo); x >= 0 && x < hi; x = ps.pending.next(t, x+1) {
+			if x == v {
 				continue
 			}
-			if !ps.offerAll && ps.destBytes.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
+			if !ps.offerAll && ps.dests.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
 				continue // excess offers: t's next day to x carries its backlog
 			}
-			sp := s.spare(ps.destBytes.get(v, x))
+			sp := s.spare(ps.dests.get(v, x))
 			if sp <= 0 {
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
@@ -436,11 +419,11 @@ func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	fs := &s.flows[id]
 	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
-	ps.destBytes.get(t, d).own -= int64(size)
+	ps.dests.get(t, d).own -= int64(size)
 	if src.Pending() > 0 {
 		f.push(s.flows, id)
 	} else if f.n == 0 {
-		ps.bits[t*ps.words+d>>6] &^= 1 << (d & 63)
+		ps.pending.clear(t, d)
 	}
 	return seq, size
 }
@@ -636,8 +619,8 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	x := int(p.DstToR)
 	p.Ready = at
 	p.SetKeeper(host)
-	st := &ps.dests.at(v, x).store
-	last := &ps.destBytes.at(v, x).storeLast
+	pd := ps.dests.at(v, x)
+	st, last := &pd.store, &pd.storeLast
 	st.PushFrom(&ps.storeArrays, idx)
 	if st.Len() > 1 && at < *last { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
@@ -736,8 +719,8 @@ func (s *sim) roomSettled(t int, size int32) bool {
 // Direct traffic keeps priority at the intermediate, and what it accepts
 // can leave on its next circuit to x. (The few packets staged at v for x
 // are left out: relayed ones are already in relayed[v·n+x].) d is v's
-// state toward x, destBytes.get(v, x) (nil: none).
-func (s *sim) spare(d *destBytes) int64 {
+// state toward x, dests.get(v, x) (nil: none).
+func (s *sim) spare(d *pullDest) int64 {
 	if d == nil {
 		return s.relayLimit
 	}
@@ -768,10 +751,10 @@ func (s *sim) pullSent(t, v int, p *packet.Packet, relayNow bool) {
 		tr.HeldLeftVOQ(s.q.Now(), v, class, p.Size, *to)
 	}
 	if p.Hops > 0 { // second hop of a relayed packet
-		ps.destBytes.at(t, int(p.DstToR)).relayed -= int64(p.Size)
+		ps.dests.at(t, int(p.DstToR)).relayed -= int64(p.Size)
 	}
 	if relayNow {
-		ps.destBytes.at(v, int(p.DstToR)).relayed += int64(p.Size)
+		ps.dests.at(v, int(p.DstToR)).relayed += int64(p.Size)
 	}
 }
 
@@ -799,9 +782,8 @@ type pairRow[T any] struct {
 }
 
 // flatPairToRs is the largest fabric whose per-pair tables are flat: at
-// 1,024 ToRs the tables of a pull run are about 143 MB (16 B flowList,
-// 32 B pullDest, 32 B pullHop, 24 B destBytes, 24 B pairStat, 8 B
-// stagedTo a pair;
+// 1,024 ToRs the tables of a pull run are about 151 MB (16 B flowList,
+// 64 B pullDest, 32 B pullHop, 24 B pairStat, 8 B stagedTo a pair;
 // resident from the start on huge pages), and with RotorLB nearly every
 // pair is used within a rotor period there, so rows would save little
 // memory and cost a lookup through des.Index (two dependent loads and a
@@ -883,10 +865,17 @@ func (r *pairRow[T]) at(x int) *T {
 }
 
 // pullDest is what ToR t keeps toward destination ToR d (dests[t], key
-// d): 32 bytes, so that an item of a flat table (page-aligned) is in one
-// cache line.
+// d): 64 bytes, so that an item of a flat table (page-aligned) is one
+// cache line. A relayed packet's store and its byte counts share it: the
+// packet's arrival at relay v reads store and storeLast of (v, d), its
+// second hop the store and relayed, and pickPulled's spare for it own
+// and relayed.
 type pullDest struct {
-	store des.FIFO // relayed packets t's hosts store for d
+	store     des.FIFO   // relayed packets t's hosts store for d
+	own       int64      // unrequested bytes of t's own pulled flows for d
+	relayed   int64      // bytes t stores or was promised for d
+	storeLast rotor.Time // Ready of the last packet in store
+	_         [8]byte
 }
 
 // flowList is ToR t's list of pulled flows toward destination ToR d
@@ -919,14 +908,6 @@ func (l *flowList) pop(flows []flowState) int32 {
 		l.head = flows[id].nextPend
 	}
 	return id
-}
-
-// destBytes is the rest of what ToR t keeps toward d (destBytes[t], key
-// d), read apart from the queues (pickPulled's scan of own and spare).
-type destBytes struct {
-	own       int64      // unrequested bytes of t's own pulled flows for d
-	relayed   int64      // bytes t stores or was promised for d
-	storeLast rotor.Time // Ready of the last packet in store
 }
 
 // pullHop is what ToR t keeps for its circuits to next hop v (hops[t],
