@@ -1,8 +1,10 @@
 package emulated
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Decision-driven refinement (branch and bound over designs). The answer
@@ -37,7 +39,9 @@ import (
 // round is firstRound iterations (every design gets a first interval
 // early, which a time limit keeps), each later one refineRound, and only
 // the designs in focus run (best first: per unsettled scenario the
-// unfinished design with the highest upper bound, and the leader); the
+// unfinished design with the highest upper bound, and the leader; from
+// cheapFocusMinNodes on also the designs cheapest to stop, see
+// focusCheapest); the
 // decisions are taken between rounds, in design order,
 // from the intervals the round ended with, so the answer does not depend
 // on the number of goroutines or on which design finished first.
@@ -241,15 +245,27 @@ func (c DesignConfig) scenarios() []DesignConfig {
 // yet built has [0, +Inf).
 func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) (stop []int, status []string, focus []bool) {
 	bounds := make([]Design, len(todo)) // each design with its interval so far
+	finished := make([]bool, len(todo))
 	for k, i := range todo {
 		bounds[k] = designs[i]
+		finished[k] = state[k].finished
 		if ds := &state[k]; ds.r != nil {
 			bounds[k].Theta0, bounds[k].Upper0 = ds.r.interval()
 		} else if !ds.finished {
 			bounds[k].Theta0, bounds[k].Upper0 = 0, math.Inf(1)
 		}
 	}
+	return c.decide(bounds, todo, finished)
+}
+
+// decide is settle on the designs' intervals so far (bounds[k] is design
+// todo[k]; finished[k] when its refinement has stopped).
+func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop []int, status []string, focus []bool) {
 	canWin := make([]bool, len(todo)) // in some scenario
+	// fall[k]: the largest relative fall of design k's upper bound that
+	// would stop it in the unsettled scenarios it could win (+Inf for a
+	// leader or a design without a lower bound to compare with).
+	fall := make([]float64, len(todo))
 	needed := make([]bool, len(todo)) // in some unsettled scenario
 	focus = make([]bool, len(todo))
 	for _, sc := range c.scenarios() {
@@ -303,7 +319,7 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 				if !(p.Upper*(1-tol) < first.theta*(1-decisionSlack)) {
 					settled = false
 				}
-				if !state[k].finished && p.Upper > topU {
+				if !finished[k] && p.Upper > topU {
 					topU, topK = p.Upper, k
 				}
 			}
@@ -316,16 +332,35 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 		}
 		for k, w := range wins {
 			needed[k] = needed[k] || w
+			if !w {
+				continue
+			}
+			other := first.theta
+			if first.k == k {
+				other = math.Inf(-1) // the leader: not stopped by its own fall
+			}
+			top := 0.0
+			for _, p := range points[k] {
+				top = max(top, p.Upper)
+			}
+			f := math.Inf(1)
+			if other > 0 {
+				f = 1 - other*(1-decisionSlack)/top
+			}
+			fall[k] = max(fall[k], f)
 		}
 		if topK >= 0 {
 			focus[topK] = true
 		}
-		if first.k >= 0 && !state[first.k].finished {
+		if first.k >= 0 && !finished[first.k] {
 			focus[first.k] = true
 		}
 	}
-	for k := range state {
-		if state[k].finished || needed[k] {
+	if c.Nodes >= cheapFocusMinNodes {
+		focusCheapest(focus, fall, needed, finished)
+	}
+	for k := range bounds {
+		if finished[k] || needed[k] {
 			continue
 		}
 		stop = append(stop, k)
@@ -336,4 +371,37 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 		}
 	}
 	return stop, status, focus
+}
+
+// Cheapest to stop first (n ≥ cheapFocusMinNodes). Best first alone
+// starves the designs that are close behind: at n = 1,024 the rounds went
+// to mars-200 and mars-192 (highest upper bounds, overlapping intervals,
+// each needing certification to about the gap) while mars-120 … mars-184
+// kept the single iteration of their first round, though mars-120's
+// upper bound, 0.7 % above the leader's lower bound, falls below it after
+// ~21 iterations of its own solve (~48 s of CPU, the tenth round). So
+// each round also refines up to cheapFocus more designs, those whose
+// upper bound has the least relative way to fall before they stop (at
+// most cheapFocusFall), least first, ties in design order. The rule reads
+// the intervals only, so the answer does not depend on GOMAXPROCS.
+const cheapFocusMinNodes = 256
+
+const (
+	cheapFocus     = 2
+	cheapFocusFall = 0.05
+)
+
+// focusCheapest adds to focus up to cheapFocus designs not in it,
+// unfinished and needed, with the least fall (≤ cheapFocusFall).
+func focusCheapest(focus []bool, fall []float64, needed, finished []bool) {
+	var cand []int
+	for k := range focus {
+		if !focus[k] && !finished[k] && needed[k] && fall[k] <= cheapFocusFall {
+			cand = append(cand, k)
+		}
+	}
+	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(fall[a], fall[b]) })
+	for _, k := range cand[:min(len(cand), cheapFocus)] {
+		focus[k] = true
+	}
 }

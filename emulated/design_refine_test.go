@@ -210,3 +210,48 @@ func sameRecommendation(got, want *DesignSpace) error {
 	}
 	return nil
 }
+
+// The cheapest-to-stop rule on a hand-made set of intervals shaped like
+// the question at n = 1,024 (one scenario, static-like designs so that a
+// point is the interval itself): best first alone refines the leader and
+// the design with the highest upper bound; from cheapFocusMinNodes on,
+// the round also refines the cheapFocus designs whose upper bound has the
+// least relative way to fall below the leader's lower bound (within
+// cheapFocusFall), least first; a finished design and one 6 % above are
+// left alone; at n = 128 the focus is best first's alone.
+func TestDecideFocusesCheapestToStop(t *testing.T) {
+	iv := [][2]float64{
+		{0.3696, 0.3790}, // 0: the leader
+		{0.3614, 0.3955}, // 1: the highest upper bound
+		{0.0300, 0.3800}, // 2: 2.7 % to fall
+		{0.0300, 0.3721}, // 3: 0.67 % to fall (mars-120's hop seed)
+		{0.0300, 0.3790}, // 4: 2.5 % to fall
+		{0.0240, 0.3920}, // 5: 5.7 % to fall
+		{0.2000, 0.3900}, // 6: finished
+	}
+	bounds := make([]Design, len(iv))
+	todo := make([]int, len(iv))
+	finished := make([]bool, len(iv))
+	for k, b := range iv {
+		bounds[k] = Design{Name: fmt.Sprint("d", k), Theta0: b[0], Upper0: b[1]}
+		todo[k] = k
+	}
+	finished[6] = true
+	c := DesignConfig{Nodes: 1024, Gap: 1e-2, Slots: []rotor.Time{rotor.Microsecond}}
+	for _, tc := range []struct {
+		nodes int
+		want  []bool
+	}{
+		{1024, []bool{true, true, false, true, true, false, false}},
+		{128, []bool{true, true, false, false, false, false, false}},
+	} {
+		c.Nodes = tc.nodes
+		stop, _, focus := c.decide(bounds, todo, finished)
+		if len(stop) != 0 {
+			t.Errorf("n = %d: stopped %v, want none (all can win)", tc.nodes, stop)
+		}
+		if diff := cmp.Diff(tc.want, focus); diff != "" {
+			t.Errorf("n = %d: focus (-want +got):\n%s", tc.nodes, diff)
+		}
+	}
+}

@@ -150,3 +150,42 @@ func referenceTheta(t *testing.T, g *Graph, w demand.Matrix) (lo, hi float64) {
 	}
 	return r.Lower, r.Upper
 }
+
+// TestSeededSolveSchedulesAFourthLPCall: a hop-seeded solve whose third
+// restricted-LP call lifted its lower bound by a quarter gap schedules a
+// fourth at twice the iterations (seededLPMaxCalls; an unseeded solve
+// stops at lpMaxCalls = 3). mars-20 at n = 32, U = 4, seeded as from 256
+// nodes on, gap 10⁻⁵: calls at iterations 12, 24 and 48 lift the bound
+// (its third call reaches the LP's optimum, so the fourth, at 96, finds
+// nothing more there; at n = 1,024 mars-200's did, 0.36961 → 0.3710).
+// Verify accepts the certificate after 100 iterations.
+func TestSeededSolveSchedulesAFourthLPCall(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	defer func(m, r int) { hopBoundMinNodes, restrictedLPWorkRatio = m, r }(hopBoundMinNodes, restrictedLPWorkRatio)
+	hopBoundMinNodes = 0
+	restrictedLPWorkRatio = 0
+	d, g, w := marsWorstCase(t, c, 20)
+	r, err := newRoundSolve(g, w, &Options{Gap: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var at []int
+	for it := 1; it <= 100 && !r.done(); it++ {
+		calls := r.st.lpCalls
+		r.advance(1)
+		if r.st.lpCalls > calls {
+			at = append(at, it)
+			if r.st.lpCalls == 3 && r.st.lpNext != 2*it {
+				t.Errorf("%s: third call at iteration %d, next at %d, want %d", d.Name, it, r.st.lpNext, 2*it)
+			}
+		}
+	}
+	if len(at) != 3 || at[2] != 48 {
+		t.Fatalf("%s: LP calls lifting the bound at %v, want 12, 24, 48", d.Name, at)
+	}
+	res := r.result()
+	if err := Verify(g, res.Demand, res); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -905,7 +905,11 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
 				// after one that lifted the bound by a quarter gap.
-				if st.lpCalls++; st.lpCalls < lpMaxCalls && 1/l >= (1+st.gap/4)/st.lam {
+				calls := lpMaxCalls
+				if st.seeded {
+					calls = seededLPMaxCalls
+				}
+				if st.lpCalls++; st.lpCalls < calls && 1/l >= (1+st.gap/4)/st.lam {
 					st.lpNext = 2 * st.iters
 				}
 				st.lam, st.flows = l, f
