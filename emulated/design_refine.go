@@ -374,16 +374,14 @@ func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop
 }
 
 // Cheapest to stop first (n ≥ cheapFocusMinNodes). Best first alone
-// starves the designs that are close behind: at n = 1,024 the rounds went
-// to mars-200 and mars-192 (highest upper bounds, overlapping intervals,
-// each needing certification to about the gap) while mars-120 … mars-184
-// kept the single iteration of their first round, though mars-120's
-// upper bound, 0.7 % above the leader's lower bound, falls below it after
-// ~21 iterations of its own solve (~48 s of CPU, the tenth round). So
-// each round also refines up to cheapFocus more designs, those whose
-// upper bound has the least relative way to fall before they stop (at
-// most cheapFocusFall), least first, ties in design order. The rule reads
-// the intervals only, so the answer does not depend on GOMAXPROCS.
+// starves the designs close behind: at n = 1,024 the rounds went to the
+// two highest upper bounds, whose intervals overlap, while designs that a
+// few dozen iterations of their own would stop kept their first round's
+// one (docs/perf-history.md, issue 28). So each round also refines up to
+// cheapFocus more designs, those whose upper bound has the least relative
+// way to fall before they stop (at most cheapFocusFall), least first,
+// ties in design order. The rule reads the intervals only, so the answer
+// does not depend on GOMAXPROCS.
 const cheapFocusMinNodes = 256
 
 const (

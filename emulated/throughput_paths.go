@@ -774,6 +774,16 @@ func (s *pathSolver) newSolveState(gap float64) *solveState {
 		lpNext: restrictedLPAfter}
 }
 
+// lpRule is how a restricted-LP call ends (within gap/share of its dual
+// bound) and how many calls the solve makes: hop-seeded solves have their
+// own (seededDualShare, seededLPMaxCalls).
+func (st *solveState) lpRule() (share float64, calls int) {
+	if st.seeded {
+		return seededDualShare, seededLPMaxCalls
+	}
+	return lpDualShare, lpMaxCalls
+}
+
 // solve runs the continuation until the certified gap is at most gap or
 // maxIter outer iterations have passed. It returns the best flow snapshot
 // with its congestion, the best lengths with their bound, and the number
@@ -896,19 +906,12 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
 		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			share := float64(lpDualShare)
-			if st.seeded {
-				share = seededDualShare
-			}
+			share, calls := st.lpRule()
 			f, l := s.restrictedFlowShare(st.upper, st.gap, share)
 			st.lpNext = math.MaxInt
 			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
 				// after one that lifted the bound by a quarter gap.
-				calls := lpMaxCalls
-				if st.seeded {
-					calls = seededLPMaxCalls
-				}
 				if st.lpCalls++; st.lpCalls < calls && 1/l >= (1+st.gap/4)/st.lam {
 					st.lpNext = 2 * st.iters
 				}

@@ -195,6 +195,18 @@ type ndpHost struct {
 // send.
 func (nh *ndpHost) waiting() bool { return nh.ready.Len()+nh.fresh.Len()+nh.retx.Len() > 0 }
 
+// nicNext is the NIC queue whose head goes next under ndp_nic = fifo or
+// operasim: retransmissions first, then new data; nil when both are empty.
+func (nh *ndpHost) nicNext() *des.FIFO {
+	switch {
+	case nh.retx.Len() > 0:
+		return &nh.retx
+	case nh.fresh.Len() > 0:
+		return &nh.fresh
+	}
+	return nil
+}
+
 func (s *sim) initNDP() error {
 	if s.cfg.Transport != NDP {
 		return nil
@@ -341,11 +353,7 @@ func (s *sim) ndpSendFIFO(h int32) {
 		s.ndpSendMade(h, nh)
 		return
 	}
-	for nh.retx.Len()+nh.fresh.Len() > 0 {
-		q := &nh.fresh
-		if nh.retx.Len() > 0 {
-			q = &nh.retx
-		}
+	for q := nh.nicNext(); q != nil; q = nh.nicNext() {
 		id := q.Pop()
 		s.ndp.flows[id].queued--
 		fs := &s.flows[id]
@@ -376,11 +384,7 @@ func (s *sim) ndpSent(id int32) {
 // first, on its NIC (ndp_nic = operasim). A packet of a flow that has
 // finished meanwhile is discarded: it was never on the wire.
 func (s *sim) ndpSendMade(h int32, nh *ndpHost) {
-	for nh.retx.Len()+nh.fresh.Len() > 0 {
-		q := &nh.fresh
-		if nh.retx.Len() > 0 {
-			q = &nh.retx
-		}
+	for q := nh.nicNext(); q != nil; q = nh.nicNext() {
 		idx := q.Pop()
 		p := s.pool.At(idx)
 		if s.flows[p.Flow].src == nil {
