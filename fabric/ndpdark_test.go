@@ -6,36 +6,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/internal/testsched"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/workload"
 )
 
-// darkSchedule is a hand-built schedule of four ToRs where the circuit
-// 0 → 1 goes dark while other paths to 1 stay: switch A plays shift 1
-// (t → t+1) in slot 0 and shift 3 (t → t−1, the path 0 → 3 → 2 → 1) in
-// the 11 slots after it, so 0 → 1 is up in [0, 90 µs) and again only
-// from 1.2 ms; switch B plays shift 3 throughout, its slots offset by
-// half a slot, so one of them is up whenever the other is dark. Slots
-// are 100 µs with 10 µs nights.
+// darkSchedule is testsched.DarkCircuit with 10 µs nights: the circuit
+// 0 → 1 is up in [0, 90 µs) and again only from 1.2 ms, while the path
+// 0 → 3 → 2 → 1 (switch B, and A after its slot 0) stays up.
 func darkSchedule(t *testing.T) *rotor.Schedule {
 	t.Helper()
-	const n, period = 4, 12
-	shift := func(k int) []int {
-		row := make([]int, n)
-		for i := range row {
-			row[i] = (i + k) % n
-		}
-		return row
-	}
-	a, b := make([][]int, period), make([][]int, period)
-	for k := range a {
-		a[k], b[k] = shift(3), shift(3)
-	}
-	a[0] = shift(1)
-	us := rotor.Microsecond
-	sc := &rotor.Schedule{Kind: "test", Nodes: n, Switches: 2, Period: period, Slot: 100 * us, Reconf: 10 * us,
-		Matchings: [][][]int{a, b}, SwitchOffsets: []rotor.Time{0, 50 * us}}
-	if err := sc.Validate(); err != nil {
+	sc, err := testsched.DarkCircuit(10 * rotor.Microsecond)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return sc

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/rdcn/rdcn/internal/testsched"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
@@ -160,29 +161,12 @@ func TestEarliestAgainstBruteForce(t *testing.T) {
 	}
 }
 
-// cyclicSchedule is a RotorNet-style rotor on n nodes with u switches:
-// switch s in slot k maps i → i + first + s + k·u (mod n).
+// cyclicSchedule is testsched.Cyclic (a RotorNet-style rotor: switch s
+// in slot k maps i → i + first + s + k·u mod n), failing t on error.
 func cyclicSchedule(t testing.TB, n, u, first int, slot, reconf rotor.Time) *rotor.Schedule {
 	t.Helper()
-	shifts := n - first
-	if shifts%u != 0 {
-		t.Fatalf("%d shifts do not divide over %d switches", shifts, u)
-	}
-	period := shifts / u
-	m := make([][][]int, u)
-	for s := range m {
-		m[s] = make([][]int, period)
-		for k := range m[s] {
-			shift := first + s + k*u
-			row := make([]int, n)
-			for i := range row {
-				row[i] = (i + shift) % n
-			}
-			m[s][k] = row
-		}
-	}
-	sc := &rotor.Schedule{Kind: "rotornet", Nodes: n, Switches: u, Period: period, Slot: slot, Reconf: reconf, Matchings: m}
-	if err := sc.Validate(); err != nil {
+	sc, err := testsched.Cyclic(n, u, first, slot, reconf)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return sc

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rdcn/rdcn/internal/testsched"
 	"github.com/rdcn/rdcn/rotor"
 	"github.com/rdcn/rdcn/schedules"
 )
 
-// guardSchedule: four ToRs, two switches with 100 µs slots and 10 µs
-// nights. Switch A plays shift 1 (t → t+1) in slot 0 and shift 3
-// (t → t−1) in the 11 slots after it; switch B plays shift 3 throughout,
-// its slots offset by 50 µs. In the first 100 µs of the cycle:
+// guardSchedule is testsched.DarkCircuit: four ToRs, two switches with
+// 100 µs slots, B offset by 50 µs. In the first 100 µs of the cycle
+// (reconf = 10 µs):
 //
 //	[0, 40)   A shift 1, B shift 3   0 → 1 direct (A), 0 → 3 direct (B)
 //	[40, 50)  B's night: A only      0 → 3 over 0 → 1 → 2 → 3: next hop 1
@@ -19,23 +19,8 @@ import (
 //	[90, 100) A's night: B only      0 → 1 over 0 → 3 → 2 → 1: next hop 3
 func guardSchedule(t *testing.T, reconf rotor.Time) *rotor.Schedule {
 	t.Helper()
-	const n, period = 4, 12
-	shift := func(k int) []int {
-		row := make([]int, n)
-		for i := range row {
-			row[i] = (i + k) % n
-		}
-		return row
-	}
-	a, b := make([][]int, period), make([][]int, period)
-	for k := range a {
-		a[k], b[k] = shift(3), shift(3)
-	}
-	a[0] = shift(1)
-	us := rotor.Microsecond
-	sc := &rotor.Schedule{Kind: "test", Nodes: n, Switches: 2, Period: period, Slot: 100 * us, Reconf: reconf,
-		Matchings: [][][]int{a, b}, SwitchOffsets: []rotor.Time{0, 50 * us}}
-	if err := sc.Validate(); err != nil {
+	sc, err := testsched.DarkCircuit(reconf)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return sc
