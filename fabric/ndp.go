@@ -732,6 +732,9 @@ func (s *sim) ndpDark(t int, v int32, q tor.QueueID, class int) bool {
 		return false
 	}
 	if s.ndp.trimDark && !s.circuitBackWithinSlot(t, v) {
+		if s.stamper != nil { // its NIC's slice sends it to v: the slice of now decides, as in ndpStaleHop
+			p.Route = packet.NoRoute
+		}
 		next, _, usePS := s.route(t, p, p.Hops == 0 && class == tor.Local)
 		if next != v && !usePS {
 			tr.Take(s.q.Now(), q)

@@ -43,7 +43,8 @@ func darkConfig(t *testing.T, dark string) Config {
 // (1.2 ms) and before the 1 ms timeout could fire. With wait they wait
 // for that day (parked), the sender hears nothing for transport.min_rto
 // and times out: the FCT exceeds 1 ms, and the summary counts the
-// timeout as one behind a dark circuit. Nothing is dropped either way;
+// timeout as one behind a dark circuit. With routing.source = nic trim
+// does the same as with hop. Nothing is dropped either way;
 // run.check verifies the byte balance with the cut payload.
 func TestNDPDarkCircuit(t *testing.T) {
 	trim, err := Run(darkConfig(t, NDPDarkTrim))
@@ -78,6 +79,20 @@ func TestNDPDarkCircuit(t *testing.T) {
 		t.Errorf("wait: %d dropped", wait.DroppedPackets)
 	}
 	t.Logf("trim: FCT %v, %+v; wait: FCT %v, %+v", trim.Flows[0].FCT, *trim.NDPDark, f.FCT, *d)
+
+	// routing.source = nic: the packets queued for 0 → 1 carry their NIC's
+	// slice, which still says 1; the slice of now decides, so they are
+	// trimmed the same (they were parked and timed out before).
+	cfg := darkConfig(t, NDPDarkTrim)
+	cfg.RoutingSource = RoutingSourceNIC
+	nic, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, d := nic.Flows[0], nic.NDPDark; !f.Done || f.Timeouts != 0 || d.Parked != 0 || d.Trimmed != trim.NDPDark.Trimmed || f.FCT != trim.Flows[0].FCT {
+		t.Errorf("trim, source nic: done %v, %d timeouts, FCT %v, %+v: want the source-hop run's FCT %v and %d trimmed",
+			f.Done, f.Timeouts, f.FCT, *d, trim.Flows[0].FCT, trim.NDPDark.Trimmed)
+	}
 
 	again, err := Run(darkConfig(t, NDPDarkTrim))
 	if err != nil {
