@@ -190,6 +190,23 @@ type PortCounters struct {
 	Packets int32
 	Active  uint8 // bit k set iff queue k of the port is not empty
 	Night   bool  // the port's circuit is down (rotor ToRs)
+	// apart is the port's state outside the shared buffer, beside its
+	// counters: an NDP header or private data packet that enters or
+	// leaves the port reads both, as one 64 B line (TestPortInOneLine).
+	apart portApart
+}
+
+// portApart is a port's header queue (EnqueueHeader) and private data
+// queue (EnqueuePrivate).
+type portApart struct {
+	priv int64 // bytes in the private data queue
+	// wireEnd is when the private data packet on the wire (StartPrivate)
+	// has left, and wireBytes its bytes; it still counts in PortData.
+	wireEnd   rotor.Time
+	hdrs      int32 // headers in the header queue
+	lastPriv  int32 // the queue the latest private packet entered
+	lastPrivH int32 // that packet's handle; −1 after PopLastPrivate
+	wireBytes int32
 }
 
 // State is what a policy reads of a switch. Every field is kept up to date
@@ -340,17 +357,12 @@ type Switch struct {
 	// EvictedFrom their queues, in step; the caller owns them and should
 	// reset both slices (Evicted = Evicted[:0]).
 	Evicted, EvictedFrom []int32
-	reserved             int64   // Reserve's bytes, in Used but in no queue
-	hdrs                 []int32 // per port: headers in its header queue (EnqueueHeader)
-	hdrBytes             int64   // bytes in all header queues
-	priv                 []int64 // per port: bytes in its private data queue (EnqueuePrivate)
-	lastPriv             []int32 // per port: the queue its latest private packet entered
-	lastPrivH            []int32 // per port: that packet's handle; −1 after PopLastPrivate
-	privBytes            int64   // bytes in all private data queues
-	// per port: the private data packet on the wire (StartPrivate), its
-	// bytes and the end of its transmission; it still counts in PortData.
-	wireBytes []int32
-	wireEnd   []rotor.Time
+	reserved             int64 // Reserve's bytes, in Used but in no queue
+	hdrBytes             int64 // bytes in all header queues
+	privBytes            int64 // bytes in all private data queues
+	// hdrOn, privOn: the ports have header queues (HeaderQueue > 0),
+	// private data queues (PortData > 0); their state is PortCounters.apart.
+	hdrOn, privOn bool
 
 	// OnPFC, if set, hears every pause (pause true) and resume of ingress
 	// port inPort's class: the caller stops or restarts the upstream.
@@ -440,17 +452,9 @@ func NewSwitch(cfg SwitchConfig, p BufferPolicy, rng *rand.Rand) (*Switch, error
 	sw.drop, _ = p.(OnDrop)
 	sw.tick, _ = p.(Ticker)
 	sw.circ, _ = p.(CircuitAware)
-	if cfg.HeaderQueue > 0 {
-		sw.hdrs = make([]int32, cfg.Initial())
-	}
-	if cfg.PortData > 0 {
-		sw.priv = make([]int64, cfg.Ports)
-		sw.lastPriv = make([]int32, cfg.Ports)
-		sw.lastPrivH = make([]int32, cfg.Ports)
-		sw.wireBytes, sw.wireEnd = make([]int32, cfg.Ports), make([]rotor.Time, cfg.Ports)
-		for p := range sw.lastPriv {
-			sw.lastPriv[p], sw.lastPrivH[p] = int32(p*cfg.Queues), -1
-		}
+	sw.hdrOn, sw.privOn = cfg.HeaderQueue > 0, cfg.PortData > 0
+	for p := range sw.st.Ports {
+		sw.initApart(p)
 	}
 	_, cs := p.(CompleteSharingPolicy)
 	sw.plain = cs && cfg.Lossless == 0 && !sw.ecnOn
@@ -480,10 +484,8 @@ func (sw *Switch) addPort() int32 {
 		panic(fmt.Sprintf("tor: addPort: all %d ports exist", sw.cfg.Ports))
 	}
 	sw.st.Ports = append(sw.st.Ports, PortCounters{Rate: sw.cfg.Rates[len(sw.cfg.Rates)-1]})
+	sw.initApart(id)
 	sw.rr = append(sw.rr, 0)
-	if sw.hdrs != nil {
-		sw.hdrs = append(sw.hdrs, 0)
-	}
 	for range sw.cfg.Queues {
 		sw.st.Queues = append(sw.st.Queues, QueueCounters{Port: int32(id)})
 		sw.q = append(sw.q, des.Ring[entry]{})
@@ -494,6 +496,13 @@ func (sw *Switch) addPort() int32 {
 		}
 	}
 	return int32(id)
+}
+
+// initApart sets port's private data queue state: no packet taken last
+// (PopLastPrivate then looks at its first queue).
+func (sw *Switch) initApart(port int) {
+	a := &sw.st.Ports[port].apart
+	a.lastPriv, a.lastPrivH = int32(port*sw.cfg.Queues), -1
 }
 
 // stateless reports whether the policy keeps no state of its own between
@@ -664,11 +673,11 @@ func (sw *Switch) place(now rotor.Time, a *Arrival, q int32, h int32, lossless b
 // Ports, PrioBytes: it waits in that line) but not in Used, the policy
 // neither decides on it nor hears of it, and it is never pushed out.
 func (sw *Switch) EnqueueHeader(q int32, h int32, size int32) bool {
-	port := sw.st.Queues[q].Port
-	if sw.hdrs == nil || sw.hdrs[port] >= int32(sw.cfg.HeaderQueue) {
+	a := &sw.st.Ports[sw.st.Queues[q].Port].apart
+	if !sw.hdrOn || a.hdrs >= int32(sw.cfg.HeaderQueue) {
 		return false
 	}
-	sw.hdrs[port]++
+	a.hdrs++
 	sw.hdrBytes += int64(size)
 	sw.pushApart(q, newEntry(h, size, true), size)
 	return true
@@ -687,8 +696,7 @@ func (sw *Switch) pushApart(q int32, e entry, size int32) {
 
 // subHeader takes a header of size bytes off queue q's counters.
 func (sw *Switch) subHeader(q int32, size int32) {
-	port := sw.st.Queues[q].Port
-	sw.hdrs[port]--
+	sw.st.Ports[sw.st.Queues[q].Port].apart.hdrs--
 	sw.hdrBytes -= int64(size)
 	sw.st.Used += int64(size) // sub takes it off Used, which never had it
 	sw.sub(q, size)
@@ -696,10 +704,7 @@ func (sw *Switch) subHeader(q int32, size int32) {
 
 // Headers is the number of headers in port's header queue.
 func (sw *Switch) Headers(port int) int {
-	if sw.hdrs == nil {
-		return 0
-	}
-	return int(sw.hdrs[port])
+	return int(sw.st.Ports[port].apart.hdrs)
 }
 
 // HeaderBytes is the bytes in all header queues (not in State.Used).
@@ -714,12 +719,12 @@ func (sw *Switch) HeaderBytes() int64 { return sw.hdrBytes }
 // lengths but not in Used, and the policy neither decides on it nor
 // hears of it.
 func (sw *Switch) EnqueuePrivate(now rotor.Time, q int32, h int32, size int32) bool {
-	port := sw.st.Queues[q].Port
-	if sw.priv == nil || sw.priv[port]+int64(size)+sw.onWire(port, now) > sw.cfg.PortData {
+	a := &sw.st.Ports[sw.st.Queues[q].Port].apart
+	if !sw.privOn || a.priv+int64(size)+a.onWire(now) > sw.cfg.PortData {
 		return false
 	}
-	sw.priv[port] += int64(size)
-	sw.lastPriv[port], sw.lastPrivH[port] = q, h
+	a.priv += int64(size)
+	a.lastPriv, a.lastPrivH = q, h
 	sw.privBytes += int64(size)
 	e := newEntry(h, size, false)
 	e.word |= privateBit
@@ -733,14 +738,15 @@ func (sw *Switch) EnqueuePrivate(now rotor.Time, q int32, h int32, size int32) b
 // StartPrivate notes that q's port sends a private data packet of size
 // bytes from now until end: EnqueuePrivate counts it until then.
 func (sw *Switch) StartPrivate(q int32, size int32, end rotor.Time) {
-	port := sw.st.Queues[q].Port
-	sw.wireBytes[port], sw.wireEnd[port] = size, end
+	a := &sw.st.Ports[sw.st.Queues[q].Port].apart
+	a.wireBytes, a.wireEnd = size, end
 }
 
-// onWire is the bytes of the private data packet port is sending at now.
-func (sw *Switch) onWire(port int32, now rotor.Time) int64 {
-	if now < sw.wireEnd[port] {
-		return int64(sw.wireBytes[port])
+// onWire is the bytes of the private data packet the port is sending at
+// now.
+func (a *portApart) onWire(now rotor.Time) int64 {
+	if now < a.wireEnd {
+		return int64(a.wireBytes)
 	}
 	return 0
 }
@@ -748,8 +754,7 @@ func (sw *Switch) onWire(port int32, now rotor.Time) int64 {
 // subPrivate takes a private data packet of size bytes off queue q's
 // counters.
 func (sw *Switch) subPrivate(q int32, size int32) {
-	port := sw.st.Queues[q].Port
-	sw.priv[port] -= int64(size)
+	sw.st.Ports[sw.st.Queues[q].Port].apart.priv -= int64(size)
 	sw.privBytes -= int64(size)
 	sw.st.Used += int64(size) // sub takes it off Used, which never had it
 	sw.sub(q, size)
@@ -765,11 +770,12 @@ func (sw *Switch) subPrivate(q int32, size int32) {
 // header behind the last data packet of a single-queue port hides it:
 // only tails are taken).
 func (sw *Switch) PopLastPrivate(port int, atLeast int32) (h int32, q int32, size int32, ok bool) {
-	if sw.priv == nil {
+	if !sw.privOn {
 		return 0, 0, 0, false
 	}
-	q = sw.lastPriv[port]
-	if r := &sw.q[q]; r.Len() == 0 || r.At(r.Len()-1).h != sw.lastPrivH[port] || !r.At(r.Len()-1).private() {
+	a := &sw.st.Ports[port].apart
+	q = a.lastPriv
+	if r := &sw.q[q]; r.Len() == 0 || r.At(r.Len()-1).h != a.lastPrivH || !r.At(r.Len()-1).private() {
 		base := int32(port * sw.cfg.Queues)
 		for q = base; q < base+int32(sw.cfg.Queues) && !sw.privateTail(q); q++ {
 		}
@@ -786,7 +792,7 @@ func (sw *Switch) PopLastPrivate(port int, atLeast int32) (h int32, q int32, siz
 		sw.ingr[q].PopTail()
 	}
 	sw.subPrivate(q, e.size())
-	sw.lastPrivH[port] = -1
+	a.lastPrivH = -1
 	return e.h, q, e.size(), true
 }
 
@@ -801,10 +807,7 @@ func (sw *Switch) privateTail(q int32) bool {
 func (sw *Switch) PrivateBytes() int64 { return sw.privBytes }
 
 func (sw *Switch) portPrivate(port int) int64 {
-	if sw.priv == nil {
-		return 0
-	}
-	return sw.priv[port]
+	return sw.st.Ports[port].apart.priv
 }
 
 // reserve promises size bytes of buffer to a packet on its way (hop-by-hop
@@ -1124,11 +1127,11 @@ func (sw *Switch) moveHead(now rotor.Time, from, to int32) (h int32, ok bool) {
 	sw.add(to, size)
 	switch {
 	case e.hdr():
-		sw.hdrs[sw.st.Queues[from].Port]--
-		sw.hdrs[sw.st.Queues[to].Port]++
+		sw.st.Ports[sw.st.Queues[from].Port].apart.hdrs--
+		sw.st.Ports[sw.st.Queues[to].Port].apart.hdrs++
 	case e.private(): // a move is never refused: the port may hold more than PortData
-		sw.priv[sw.st.Queues[from].Port] -= int64(size)
-		sw.priv[sw.st.Queues[to].Port] += int64(size)
+		sw.st.Ports[sw.st.Queues[from].Port].apart.priv -= int64(size)
+		sw.st.Ports[sw.st.Queues[to].Port].apart.priv += int64(size)
 	}
 	sw.q[to].Push(e)
 	if !e.outside() && sw.move != nil {

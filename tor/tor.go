@@ -703,9 +703,7 @@ func (t *ToR) evicted(n0 int) {
 // packet) into queue q outside the shared buffer, in the header queue of
 // q's port (Switch.EnqueueHeader). It returns false if that is full (the
 // caller then owns the packet; it is not counted in Drops).
-func (t *ToR) EnqueueHeader(q QueueID, idx int32) bool {
-	return t.enqueueApart((*Switch).EnqueueHeader, q, idx)
-}
+func (t *ToR) EnqueueHeader(q QueueID, idx int32) bool { return t.enqueueApart(0, q, idx, false) }
 
 // HeaderBytes is the bytes in the header queues (not in Used).
 func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
@@ -716,20 +714,21 @@ func (t *ToR) HeaderBytes() int64 { return t.sw.hdrBytes }
 // counts too). It returns false if that is full (the caller then owns
 // the packet; Refused counts it if the caller refuses it).
 func (t *ToR) EnqueuePrivate(now rotor.Time, q QueueID, idx int32) bool {
-	p := t.pool.At(idx)
-	if !t.sw.EnqueuePrivate(now, int32(q), idx, p.Size) {
-		return false
-	}
-	t.queued(q, p)
-	return true
+	return t.enqueueApart(now, q, idx, true)
 }
 
-// enqueueApart puts packet idx into queue q outside the shared buffer
-// with put (Switch.EnqueueHeader or EnqueuePrivate) and, if it fits,
-// counts it as queued.
-func (t *ToR) enqueueApart(put func(sw *Switch, q, h, size int32) bool, q QueueID, idx int32) bool {
+// enqueueApart puts packet idx into queue q outside the shared buffer, in
+// its port's private data queue (private) or header queue, and, if it
+// fits, counts it as queued.
+func (t *ToR) enqueueApart(now rotor.Time, q QueueID, idx int32, private bool) bool {
 	p := t.pool.At(idx)
-	if !put(t.sw, int32(q), idx, p.Size) {
+	var ok bool
+	if private {
+		ok = t.sw.EnqueuePrivate(now, int32(q), idx, p.Size)
+	} else {
+		ok = t.sw.EnqueueHeader(int32(q), idx, p.Size)
+	}
+	if !ok {
 		return false
 	}
 	t.queued(q, p)
@@ -795,7 +794,7 @@ func (t *ToR) removed(q QueueID) {
 // stamps INT on a data packet if enabled, and returns the packet index.
 func (t *ToR) Dequeue(now rotor.Time, q QueueID, port int, rate rotor.Rate) int32 {
 	var idx, size int32
-	if t.sw.priv != nil && rate > 0 && t.sw.q[q].Len() > 0 && t.sw.q[q].Head().private() {
+	if t.sw.privOn && rate > 0 && t.sw.q[q].Len() > 0 && t.sw.q[q].Head().private() {
 		s := t.sw.q[q].Head().size()
 		t.sw.StartPrivate(int32(q), s, now+rate.TransmitTime(rotor.Bytes(s)))
 	}
