@@ -92,3 +92,57 @@ func (s *sim) CircuitTablesAgree() (t, v int) {
 // CircuitTables reports whether the fabric keeps upTo and nextTo in
 // tables per ToR pair.
 func (s *sim) CircuitTables() bool { return s.upToTab != nil }
+
+// PullListErrors runs run.check's checks of the pull lists on every pair
+// now: each waiting list's bytes and ready times against its entries, and
+// each relay store's entries against their packets ("" if all agree).
+func (s *sim) PullListErrors() string {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if h := ps.hops.get(t, v); h != nil {
+				if err := h.waiting.check(); err != "" {
+					return err
+				}
+			}
+			if pd := ps.dests.get(t, v); pd != nil {
+				if err := s.checkStore(pd); err != "" {
+					return err
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// PullListsHeld counts the non-empty waiting lists and relay stores.
+func (s *sim) PullListsHeld() (waiting, stores int) {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if h := ps.hops.get(t, v); h != nil && h.waiting.Len() > 0 {
+				waiting++
+			}
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
+				stores++
+			}
+		}
+	}
+	return waiting, stores
+}
+
+// StaleStoredPacket changes the size of the first relayed packet it finds
+// in a store, as a writer of the packet that forgot its store's entry
+// would; false if no store holds one.
+func (s *sim) StaleStoredPacket() bool {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
+				s.pool.At(pd.store.Head().idx).Size--
+				return true
+			}
+		}
+	}
+	return false
+}

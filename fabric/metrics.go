@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"math/bits"
 	"runtime"
 	rtmetrics "runtime/metrics"
@@ -205,6 +206,10 @@ func (s *sim) checkConservation(full bool) {
 				n := 0
 				if h := ps.hops.get(t, v); h != nil {
 					n = h.waiting.Len()
+					if err := h.waiting.check(); err != "" {
+						s.fail("ToR %d: its waiting list for %d %s", t, v, err)
+						return
+					}
 				}
 				if set := ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 == 1; set != (n > 0) {
 					s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, n)
@@ -222,8 +227,17 @@ func (s *sim) checkConservation(full bool) {
 			if ps.storedAt == nil {
 				continue
 			}
-			stored := 0
-			ps.dests.each(t, func(_ int, pd *pullDest) { stored += pd.store.Len() })
+			stored, bad := 0, ""
+			ps.dests.each(t, func(x int, pd *pullDest) {
+				stored += pd.store.Len()
+				if err := s.checkStore(pd); err != "" && bad == "" {
+					bad = fmt.Sprintf("its relay store for %d %s", x, err)
+				}
+			})
+			if bad != "" {
+				s.fail("ToR %d: %s", t, bad)
+				return
+			}
 			if int(ps.storedAt[t]) != stored {
 				s.fail("ToR %d: its hosts store %d relayed packets, but storedAt counts %d", t, stored, ps.storedAt[t])
 				return
