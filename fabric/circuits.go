@@ -185,10 +185,10 @@ func (s *sim) startUplink(t, sw int) {
 		}
 		if ps.relay && ps.storedAt[t] > 0 {
 			// The fill at the end of this event looks at the stored packet
-			// that waits longest for v (its entry): it was stored long
-			// ago, so start loading it now.
-			if pd := s.pull.dests.get(t, int(v)); pd != nil {
-				pd.store.PrefetchHead()
+			// that waits longest for v: it was stored long ago, so start
+			// loading it now.
+			if pd := s.pull.dests.get(t, int(v)); pd != nil && pd.store.Len() > 0 {
+				s.pool.Prefetch(pd.store.Head())
 			}
 		}
 	}
@@ -227,8 +227,6 @@ func (s *sim) startUplink(t, sw int) {
 		pk := w.pop()
 		if w.Len() == 0 {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
-		} else {
-			s.pool.Prefetch(w.Head().idx) // this uplink's next packet (admitsAt reads it)
 		}
 		idx = pk.idx // its stay at t ends in pullSent
 	default:

@@ -131,15 +131,15 @@ func (s *sim) PullListsHeld() (waiting, stores int) {
 	return waiting, stores
 }
 
-// StaleStoredPacket changes the size of the first relayed packet it finds
-// in a store, as a writer of the packet that forgot its store's entry
-// would; false if no store holds one.
+// StaleStoredPacket moves the ready time of the last relayed packet of
+// the first store it finds that holds one a picosecond later, as a writer
+// of the packet that forgot its store would; false if no store holds one.
 func (s *sim) StaleStoredPacket() bool {
 	ps := &s.pull
 	for t := range s.n {
 		for v := range s.n {
 			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
-				s.pool.At(pd.store.Head().idx).Size--
+				s.pool.At(pd.store.At(pd.store.Len()-1)).Ready++
 				return true
 			}
 		}

@@ -48,12 +48,12 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pends       pairTable[flowList]      // t→d: t's pulled flows for destination ToR d with unrequested bytes
-	dests       pairTable[pullDest]      // t→d: per destination ToR d, its relay store and byte counts
-	hops        pairTable[pullHop]       // t→v: per next-hop ToR v
-	stagedTo    pairTable[int64]         // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	storeArrays des.ArrayPool[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
-	pending     bitRows                  // row t: the d's with a non-empty pend list
+	pends       pairTable[flowList] // t→d: t's pulled flows for destination ToR d with unrequested bytes
+	dests       pairTable[pullDest] // t→d: per destination ToR d, its relay store and byte counts
+	hops        pairTable[pullHop]  // t→v: per next-hop ToR v
+	stagedTo    pairTable[int64]    // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays des.ArrayPool       // the arrays drained relay stores gave back, for the next store that grows
+	pending     bitRows             // row t: the d's with a non-empty pend list
 	words       int
 	rr          []int32             // [t]: round-robin start over relay destinations
 	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet
@@ -182,20 +182,22 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		ready := max(now, day) + rotor.Time(staged)*pkt
 		if ps.relay {
 			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
-				// The store's entry holds what fill decides on: the packet,
-				// stored up to a rotor period ago, is read when it leaves.
 				st := &pd.store
-				if e := st.Head(); e.ready > now || !s.inTime(e.keeper, ready, night) || !s.stage(t, v, e.flow, tor.Transit, e.size) {
+				idx := st.Head()
+				p := s.pool.At(idx)
+				if p.Ready > now || !s.inTime(p.Keeper(), ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
 					return
 				}
-				e := st.Pop()
+				st.Pop()
 				ps.storedAt[t]--
-				if st.Len() == 0 {
+				if st.Len() > 0 {
+					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
+				} else {
 					st.ReleaseTo(&ps.storeArrays, relayStoreKeep)
 				}
-				ps.stored -= int64(e.size)
-				_, at := s.hostPull(e.keeper, e.size) // a stored relayed packet goes up again as is
-				w = s.wait(w, t, v, pulledPkt{idx: e.idx, size: e.size, ready: at})
+				ps.stored -= int64(p.Size)
+				_, at := s.hostPull(p.Keeper(), p.Size) // a stored relayed packet goes up again as is
+				w = s.wait(w, t, v, pulledPkt{idx: idx, size: p.Size, ready: at})
 				continue
 			}
 		}
@@ -670,24 +672,17 @@ func (w *waitList) check() string {
 	return ""
 }
 
-// checkStore reports (run.check) the first entry of relay store pd whose
-// copy of what fill reads differs from its packet, or a store out of
-// order, or "" if none.
+// checkStore reports (run.check) a relay store out of order by its
+// packets' ready times, or whose storeLast is not its tail's, or "".
 func (s *sim) checkStore(pd *pullDest) string {
 	st := &pd.store
-	for i := 0; i < st.Len(); i++ {
-		e := st.At(i)
-		p := s.pool.At(e.idx)
-		if e.ready != p.Ready || e.keeper != p.Keeper() || e.size != p.Size || e.flow != p.Flow {
-			return fmt.Sprintf("holds packet %d as (ready %v, keeper %d, %d B, flow %d), the packet says (%v, %d, %d B, %d)",
-				e.idx, e.ready, e.keeper, e.size, e.flow, p.Ready, p.Keeper(), p.Size, p.Flow)
-		}
-		if i > 0 && st.At(i-1).ready > e.ready {
+	for i := 1; i < st.Len(); i++ {
+		if s.pool.At(st.At(i-1)).Ready > s.pool.At(st.At(i)).Ready {
 			return fmt.Sprintf("is out of order at entry %d", i)
 		}
 	}
-	if n := st.Len(); n > 0 && st.At(n-1).ready != pd.storeLast {
-		return fmt.Sprintf("keeps %v as its last ready time, its tail's is %v", pd.storeLast, st.At(n-1).ready)
+	if n := st.Len(); n > 0 && s.pool.At(st.At(n-1)).Ready != pd.storeLast {
+		return fmt.Sprintf("keeps %v as its last ready time, its tail's is %v", pd.storeLast, s.pool.At(st.At(n-1)).Ready)
 	}
 	return ""
 }
@@ -698,35 +693,19 @@ type booking struct {
 	size          int32
 }
 
-// relayStoreKeep is the most entries a drained relay store keeps room for
-// (8 entries, 192 B; 64 packet indices before the entries carried what
-// fill reads): a store that held more for a burst gives its array back to
-// storeArrays, so the stores together hold their peak at any one time,
-// not the sum of every pair's peak, and a store that grows again reuses
-// a given-back array instead of allocating.
-const relayStoreKeep = 8
-
-// storedPkt is a relayed packet in a relay store, with what fill decides
-// on (its ready time, keeper, size and flow, copied from the packet), so
-// that fill reads the store's array, in order, and not the packet, which
-// was written up to a rotor period ago: the packet is read when it leaves
-// its relay ToR (startUplink). 24 B.
-type storedPkt struct {
-	ready  rotor.Time // when it reaches keeper (Packet.Ready)
-	idx    int32
-	keeper int32 // the host that stores it (Packet.Keeper)
-	size   int32
-	flow   int32
-}
-
 // storeRelayed keeps relayed packet idx, which reaches host (of ToR v) at
 // time at, until v pulls it for a circuit to its destination x. It joins
 // v's store for x now, ordered by arrival (equal times in arrival order of
-// the calls), and cannot be pulled before at: the store's entry keeps at,
-// host, its size and flow (the packet keeps at and host too, as Ready and
-// Keeper, for run.check). If a circuit v→x may be up then (up now, or in
-// the next slot of a switch), an event at that time offers it to those
-// circuits.
+// the calls), and cannot be pulled before at: the packet keeps at and
+// host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
+// of a switch), an event at that time offers it to those circuits.
+// relayStoreKeep is the most packet indices a drained relay store keeps
+// room for: a store that held more for a burst gives its array back to
+// storeArrays, so the stores together hold their peak at any one time,
+// not the sum of every pair's peak, and a store that grows again reuses
+// a given-back array instead of allocating.
+const relayStoreKeep = 64
+
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
@@ -734,14 +713,13 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	p.SetKeeper(host)
 	pd := ps.dests.at(v, x)
 	st, last := &pd.store, &pd.storeLast
-	e := storedPkt{ready: at, idx: idx, keeper: host, size: p.Size, flow: p.Flow}
-	st.PushFrom(&ps.storeArrays, e)
+	st.PushFrom(&ps.storeArrays, idx)
 	if st.Len() > 1 && at < *last { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
-		for ; k > 0 && st.At(k-1).ready > at; k-- {
-			*st.At(k) = *st.At(k - 1)
+		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
+			st.Set(k, st.At(k-1))
 		}
-		*st.At(k) = e
+		st.Set(k, idx)
 	} else {
 		*last = at
 	}
@@ -985,10 +963,10 @@ func (r *pairRow[T]) at(x int) *T {
 // second hop the store and relayed, and pickPulled's spare for it own
 // and relayed.
 type pullDest struct {
-	store     des.Ring[storedPkt] // relayed packets t's hosts store for d
-	own       int64               // unrequested bytes of t's own pulled flows for d
-	relayed   int64               // bytes t stores or was promised for d
-	storeLast rotor.Time          // Ready of the last packet in store
+	store     des.FIFO   // relayed packets t's hosts store for d
+	own       int64      // unrequested bytes of t's own pulled flows for d
+	relayed   int64      // bytes t stores or was promised for d
+	storeLast rotor.Time // Ready of the last packet in store
 	_         [8]byte
 }
 

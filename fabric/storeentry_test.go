@@ -7,14 +7,14 @@ import (
 	"github.com/rdcn/rdcn/fabric"
 )
 
-// TestPullListsMatchEntries: a relay store's entries carry copies of what
-// fill reads of their packets (ready time, keeper, size, flow), and a
-// waiting list its bytes and its head's and tail's ready times, which the
-// buffer sample reads instead of the entries. With run.check every sample
-// compares them with the packets and with a walk of the entries; a RotorNet
-// run with RotorLB at 16 ToRs (relayed packets stored) must pass, and end
-// with lists to compare again here. The checks themselves must see a
-// packet changed behind its entry's back.
+// TestPullListsMatchEntries: a waiting list keeps its bytes and its
+// head's and tail's ready times, which the buffer sample reads instead of
+// the entries, and a relay store is ordered by its packets' ready times,
+// the last kept beside it (storeLast). With run.check every sample
+// compares them with a walk of the entries; a RotorNet run with RotorLB at
+// 16 ToRs (relayed packets stored) must pass, and end with lists to
+// compare again here. The check itself must see a stored packet changed
+// behind its store's back.
 func TestPullListsMatchEntries(t *testing.T) {
 	setup := setupFromTOML(t, "testdata/perf/a-rotornet.toml", "topology.tors=16",
 		"workload.load=0.4", "run.sim_time=3ms", "workload.duration=3ms", "run.check=true")
@@ -38,7 +38,7 @@ func TestPullListsMatchEntries(t *testing.T) {
 	if !sim.StaleStoredPacket() {
 		t.Fatal("no stored packet to change")
 	}
-	if err := sim.PullListErrors(); !strings.Contains(err, "the packet says") {
+	if err := sim.PullListErrors(); !strings.Contains(err, "as its last ready time") {
 		t.Fatalf("a stored packet changed behind its entry: the check says %q", err)
 	}
 }

@@ -63,7 +63,7 @@ func (f *FIFO) Release(keep int) {
 // arrays, so together they hold their peak at any one time, not the sum of
 // each one's peak, and refilling allocates nothing once the pool holds
 // arrays of the sizes in use.
-func (f *FIFO) ReleaseTo(pool *ArrayPool[int32], keep int) {
+func (f *FIFO) ReleaseTo(pool *ArrayPool, keep int) {
 	if f.n == 0 && len(f.buf) > keep {
 		pool.put(f.buf)
 		f.buf, f.head = nil, 0
@@ -71,7 +71,7 @@ func (f *FIFO) ReleaseTo(pool *ArrayPool[int32], keep int) {
 }
 
 // PushFrom is Push that grows from pool's arrays before allocating.
-func (f *FIFO) PushFrom(pool *ArrayPool[int32], x int32) {
+func (f *FIFO) PushFrom(pool *ArrayPool, x int32) {
 	if int(f.n) == len(f.buf) {
 		f.growFrom(pool)
 	}
@@ -79,19 +79,19 @@ func (f *FIFO) PushFrom(pool *ArrayPool[int32], x int32) {
 	f.n++
 }
 
-// ArrayPool holds the arrays FIFOs or Rings gave back (ReleaseTo), by size
-// (powers of two). The zero value is an empty pool.
-type ArrayPool[T any] struct {
-	free [32][][]T // [log2 len]
+// ArrayPool holds the arrays FIFOs gave back (ReleaseTo), by size (powers
+// of two). The zero value is an empty pool.
+type ArrayPool struct {
+	free [32][][]int32 // [log2 len]
 }
 
-func (p *ArrayPool[T]) put(b []T) {
+func (p *ArrayPool) put(b []int32) {
 	k := log2(len(b))
 	p.free[k] = append(p.free[k], b)
 }
 
 // take returns a free array of size items (a power of two), or nil.
-func (p *ArrayPool[T]) take(size int) []T {
+func (p *ArrayPool) take(size int) []int32 {
 	k := log2(size)
 	l := p.free[k]
 	if len(l) == 0 {
@@ -104,7 +104,7 @@ func (p *ArrayPool[T]) take(size int) []T {
 }
 
 // Len is the number of arrays the pool holds.
-func (p *ArrayPool[T]) Len() int {
+func (p *ArrayPool) Len() int {
 	n := 0
 	for _, l := range p.free {
 		n += len(l)
@@ -116,7 +116,7 @@ func log2(n int) int { return bits.Len(uint(n)) - 1 }
 
 func (f *FIFO) grow() { f.growFrom(nil) }
 
-func (f *FIFO) growFrom(pool *ArrayPool[int32]) {
+func (f *FIFO) growFrom(pool *ArrayPool) {
 	size := 2 * len(f.buf)
 	if size == 0 {
 		size = 8

@@ -42,7 +42,7 @@ func TestFIFOReleaseKeepsOrder(t *testing.T) {
 // same size allocates nothing, and the pool holds exactly the arrays
 // given back.
 func TestFIFOArrayPoolReuses(t *testing.T) {
-	var pool ArrayPool[int32]
+	var pool ArrayPool
 	var a, b FIFO
 	fillDrain := func(f *FIFO, n int32) {
 		for i := int32(0); i < 5; i++ { // wrap the head first

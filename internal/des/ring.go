@@ -1,7 +1,5 @@
 package des
 
-import "unsafe"
-
 // Ring is a growable ring buffer of T, used as a FIFO whose items carry
 // more than an index (a packet with the time it is ready, say), so that a
 // simulator can decide about the head without touching the item itself.
@@ -47,47 +45,4 @@ func (r *Ring[T]) At(i int) *T { return &r.buf[(int(r.head)+i)&(len(r.buf)-1)] }
 func (r *Ring[T]) PopTail() T {
 	r.n--
 	return r.buf[(int(r.head)+int(r.n))&(len(r.buf)-1)]
-}
-
-// PrefetchHead asks the CPU to start loading the first item (a no-op on an
-// empty ring), which the caller reads soon.
-func (r *Ring[T]) PrefetchHead() {
-	if r.n > 0 {
-		prefetch(unsafe.Pointer(&r.buf[r.head]))
-	}
-}
-
-// PushFrom is Push that grows from pool's arrays before allocating, and
-// gives the outgrown array to pool (FIFO.PushFrom).
-func (r *Ring[T]) PushFrom(pool *ArrayPool[T], x T) {
-	if int(r.n) == len(r.buf) {
-		r.growFrom(pool)
-	}
-	r.buf[(int(r.head)+int(r.n))&(len(r.buf)-1)] = x
-	r.n++
-}
-
-func (r *Ring[T]) growFrom(pool *ArrayPool[T]) {
-	size := max(8, 2*len(r.buf))
-	nb := pool.take(size)
-	if nb == nil {
-		nb = make([]T, size)
-	}
-	for i := 0; i < int(r.n); i++ {
-		nb[i] = r.buf[(int(r.head)+i)&(len(r.buf)-1)]
-	}
-	if len(r.buf) > 0 {
-		pool.put(r.buf)
-	}
-	r.buf, r.head = nb, 0
-}
-
-// ReleaseTo hands the array of an empty ring that has grown past keep
-// items to pool, from which PushFrom takes it again (FIFO.ReleaseTo); a
-// non-empty ring is left as it is.
-func (r *Ring[T]) ReleaseTo(pool *ArrayPool[T], keep int) {
-	if r.n == 0 && len(r.buf) > keep {
-		pool.put(r.buf)
-		r.buf, r.head = nil, 0
-	}
 }
