@@ -172,7 +172,7 @@ func (s *sim) startUplink(t, sw int) {
 		return
 	}
 	tr := s.tors[t]
-	var w *waitList // pulled packets waiting for this circuit
+	var w *des.Ring[pulledPkt] // pulled packets waiting for this circuit
 	if ps := &s.pull; s.pulling {
 		// On an NDP run most departures are NDP packets and most pairs
 		// have no pulled packet waiting: waitBits (a small table) says
@@ -224,7 +224,7 @@ func (s *sim) startUplink(t, sw int) {
 			s.retryUplink(i, now)
 			return
 		}
-		pk := w.pop()
+		pk := w.Pop()
 		if w.Len() == 0 {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
 		}

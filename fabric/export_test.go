@@ -93,18 +93,12 @@ func (s *sim) CircuitTablesAgree() (t, v int) {
 // tables per ToR pair.
 func (s *sim) CircuitTables() bool { return s.upToTab != nil }
 
-// PullListErrors runs run.check's checks of the pull lists on every pair
-// now: each waiting list's bytes and ready times against its entries, and
-// each relay store's entries against their packets ("" if all agree).
-func (s *sim) PullListErrors() string {
+// StoreErrors runs run.check's check of the relay stores on every pair
+// now ("" if every store is in order and its storeLast is its tail's).
+func (s *sim) StoreErrors() string {
 	ps := &s.pull
 	for t := range s.n {
 		for v := range s.n {
-			if h := ps.hops.get(t, v); h != nil {
-				if err := h.waiting.check(); err != "" {
-					return err
-				}
-			}
 			if pd := ps.dests.get(t, v); pd != nil {
 				if err := s.checkStore(pd); err != "" {
 					return err
@@ -115,20 +109,17 @@ func (s *sim) PullListErrors() string {
 	return ""
 }
 
-// PullListsHeld counts the non-empty waiting lists and relay stores.
-func (s *sim) PullListsHeld() (waiting, stores int) {
+// StoresHeld counts the relay stores that hold packets.
+func (s *sim) StoresHeld() (stores int) {
 	ps := &s.pull
 	for t := range s.n {
 		for v := range s.n {
-			if h := ps.hops.get(t, v); h != nil && h.waiting.Len() > 0 {
-				waiting++
-			}
 			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
 				stores++
 			}
 		}
 	}
-	return waiting, stores
+	return stores
 }
 
 // StaleStoredPacket moves the ready time of the last relayed packet of

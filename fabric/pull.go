@@ -161,7 +161,7 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		return
 	}
 	now := s.q.Now()
-	var w *waitList // created with the first packet staged
+	var w *des.Ring[pulledPkt] // created with the first packet staged
 	if !s.ndp.on || ps.waitBits[t*ps.words+v>>6]>>(v&63)&1 != 0 {
 		if h := ps.hops.get(t, v); h != nil {
 			w = &h.waiting
@@ -244,11 +244,11 @@ func (s *sim) mayPull(t int) bool {
 // waiting for t's circuit to v (w, nil if t has no list for v yet; ordered
 // by arrival, equal times in request order), makes sure an idle uplink to
 // v looks at it when it is there, and returns the list.
-func (s *sim) wait(w *waitList, t, v int, e pulledPkt) *waitList {
+func (s *sim) wait(w *des.Ring[pulledPkt], t, v int, e pulledPkt) *des.Ring[pulledPkt] {
 	if w == nil {
 		w = &s.pull.hops.at(t, v).waiting
 	}
-	w.insert(e)
+	insertByReady(w, e)
 	if w.Len() == 1 {
 		s.pull.waitBits[t*s.pull.words+v>>6] |= 1 << (v & 63)
 	}
@@ -557,9 +557,13 @@ func (s *sim) pulledPresent(t int, voq []int64) (total int64) {
 	for k, b := range ps.waitBits[t*ps.words : (t+1)*ps.words] {
 		for ; b != 0; b &= b - 1 {
 			v := k<<6 + bits.TrailingZeros64(b)
-			b := ps.hops.get(t, v).waiting.present(now)
-			total += b
-			voq[v] += b
+			w := &ps.hops.get(t, v).waiting
+			for i := 0; i < w.Len(); i++ {
+				if e := w.At(i); e.ready <= now {
+					total += int64(e.size)
+					voq[v] += int64(e.size)
+				}
+			}
 		}
 	}
 	return total
@@ -592,88 +596,9 @@ func insertByReady(r *des.Ring[pulledPkt], e pulledPkt) {
 	*r.At(i) = e
 }
 
-// waitList is ToR t's list of the pulled packets waiting for its circuit
-// to v (pullHop), ordered by ready time, with their bytes and the ready
-// times of its head and tail, so that the buffer sample reads the list's
-// item, not its entries, when all or none of them are at the ToR (97 % of
-// the lists a sample reads at 1,024 ToRs, 90 % at 128).
-type waitList struct {
-	r     des.Ring[pulledPkt]
-	bytes int64      // the entries' sizes, summed
-	first rotor.Time // ready of the head (when not empty)
-	last  rotor.Time // ready of the tail (when not empty)
-}
-
-// Len is the number of packets waiting.
-func (w *waitList) Len() int { return w.r.Len() }
-
-// Head is the first packet to reach the ToR; the list must not be empty.
-func (w *waitList) Head() *pulledPkt { return w.r.Head() }
-
-// At is the i-th packet from the head (0 ≤ i < Len).
-func (w *waitList) At(i int) *pulledPkt { return w.r.At(i) }
-
-// insert files e by its ready time (insertByReady).
-func (w *waitList) insert(e pulledPkt) {
-	if w.r.Len() == 0 {
-		w.first, w.last = e.ready, e.ready
-	} else {
-		w.first, w.last = min(w.first, e.ready), max(w.last, e.ready) // it goes after every entry not later
-	}
-	insertByReady(&w.r, e)
-	w.bytes += int64(e.size)
-}
-
-// pop removes and returns the head; the list must not be empty.
-func (w *waitList) pop() pulledPkt {
-	e := w.r.Pop()
-	w.bytes -= int64(e.size)
-	if w.r.Len() > 0 {
-		w.first = w.r.Head().ready
-	}
-	return e
-}
-
-// present is the bytes of the packets at the ToR by now (ready ≤ now).
-func (w *waitList) present(now rotor.Time) (b int64) {
-	switch {
-	case w.r.Len() == 0 || w.first > now:
-		return 0
-	case w.last <= now:
-		return w.bytes
-	}
-	for i := 0; i < w.r.Len(); i++ {
-		e := w.r.At(i)
-		if e.ready > now {
-			break
-		}
-		b += int64(e.size)
-	}
-	return b
-}
-
-// check reports (run.check) how w's bytes and ready times differ from its
-// entries, or "" if they agree and the entries are in order.
-func (w *waitList) check() string {
-	var b int64
-	for i := 0; i < w.r.Len(); i++ {
-		e := w.r.At(i)
-		b += int64(e.size)
-		if i > 0 && w.r.At(i-1).ready > e.ready {
-			return fmt.Sprintf("is out of order at entry %d", i)
-		}
-	}
-	if b != w.bytes {
-		return fmt.Sprintf("counts %d B, its entries hold %d B", w.bytes, b)
-	}
-	if n := w.r.Len(); n > 0 && (w.first != w.r.Head().ready || w.last != w.r.At(n-1).ready) {
-		return fmt.Sprintf("keeps ready times %v and %v, its head and tail are ready at %v and %v", w.first, w.last, w.r.Head().ready, w.r.At(n-1).ready)
-	}
-	return ""
-}
-
 // checkStore reports (run.check) a relay store out of order by its
-// packets' ready times, or whose storeLast is not its tail's, or "".
+// packets' ready times (fill looks at the head only), or whose storeLast
+// is not its tail's ready time, or "" if neither.
 func (s *sim) checkStore(pd *pullDest) string {
 	st := &pd.store
 	for i := 1; i < st.Len(); i++ {
@@ -1003,9 +928,8 @@ func (l *flowList) pop(flows []flowState) int32 {
 }
 
 // pullHop is what ToR t keeps for its circuits to next hop v (hops[t],
-// key v): 64 bytes, so that an item of a flat table (page-aligned) is one
-// cache line.
+// key v): 32 bytes, so that an item of a flat table (page-aligned) is in
+// one cache line.
 type pullHop struct {
-	waiting waitList // packets t pulled for its circuit to v (requested or at t), by arrival at t
-	_       [8]byte
+	waiting des.Ring[pulledPkt] // packets t pulled for its circuit to v (requested or at t), by arrival at t
 }
