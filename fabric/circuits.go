@@ -227,6 +227,11 @@ func (s *sim) startUplink(t, sw int) {
 		pk := w.Pop()
 		if w.Len() == 0 {
 			s.pull.waitBits[t*s.pull.words+int(v)>>6] &^= 1 << (v & 63)
+		} else if !s.ndp.on {
+			// This uplink's next packet, read by admitsAt at its next
+			// departure, is cold by then (on an NDP run, whose departures
+			// are mostly NDP packets, it measured no faster).
+			s.pool.Prefetch(w.Head().idx)
 		}
 		idx = pk.idx // its stay at t ends in pullSent
 	default:

@@ -92,3 +92,48 @@ func (s *sim) CircuitTablesAgree() (t, v int) {
 // CircuitTables reports whether the fabric keeps upTo and nextTo in
 // tables per ToR pair.
 func (s *sim) CircuitTables() bool { return s.upToTab != nil }
+
+// StoreErrors runs run.check's check of the relay stores on every pair
+// now ("" if every store is in order and its storeLast is its tail's).
+func (s *sim) StoreErrors() string {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if pd := ps.dests.get(t, v); pd != nil {
+				if err := s.checkStore(pd); err != "" {
+					return err
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// StoresHeld counts the relay stores that hold packets.
+func (s *sim) StoresHeld() (stores int) {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
+				stores++
+			}
+		}
+	}
+	return stores
+}
+
+// StaleStoredPacket moves the ready time of the last relayed packet of
+// the first store it finds that holds one a picosecond later, as a writer
+// of the packet that forgot its store would; false if no store holds one.
+func (s *sim) StaleStoredPacket() bool {
+	ps := &s.pull
+	for t := range s.n {
+		for v := range s.n {
+			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
+				s.pool.At(pd.store.At(pd.store.Len()-1)).Ready++
+				return true
+			}
+		}
+	}
+	return false
+}

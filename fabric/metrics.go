@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"math/bits"
 	"runtime"
 	rtmetrics "runtime/metrics"
@@ -222,8 +223,17 @@ func (s *sim) checkConservation(full bool) {
 			if ps.storedAt == nil {
 				continue
 			}
-			stored := 0
-			ps.dests.each(t, func(_ int, pd *pullDest) { stored += pd.store.Len() })
+			stored, bad := 0, ""
+			ps.dests.each(t, func(x int, pd *pullDest) {
+				stored += pd.store.Len()
+				if err := s.checkStore(pd); err != "" && bad == "" {
+					bad = fmt.Sprintf("its relay store for %d %s", x, err)
+				}
+			})
+			if bad != "" {
+				s.fail("ToR %d: %s", t, bad)
+				return
+			}
 			if int(ps.storedAt[t]) != stored {
 				s.fail("ToR %d: its hosts store %d relayed packets, but storedAt counts %d", t, stored, ps.storedAt[t])
 				return

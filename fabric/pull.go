@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"fmt"
 	"math/bits"
 	"slices"
 
@@ -593,6 +594,22 @@ func insertByReady(r *des.Ring[pulledPkt], e pulledPkt) {
 		*r.At(i) = *prev
 	}
 	*r.At(i) = e
+}
+
+// checkStore reports (run.check) a relay store out of order by its
+// packets' ready times (fill looks at the head only), or whose storeLast
+// is not its tail's ready time, or "" if neither.
+func (s *sim) checkStore(pd *pullDest) string {
+	st := &pd.store
+	for i := 1; i < st.Len(); i++ {
+		if s.pool.At(st.At(i-1)).Ready > s.pool.At(st.At(i)).Ready {
+			return fmt.Sprintf("is out of order at entry %d", i)
+		}
+	}
+	if n := st.Len(); n > 0 && s.pool.At(st.At(n-1)).Ready != pd.storeLast {
+		return fmt.Sprintf("keeps %v as its last ready time, its tail's is %v", pd.storeLast, s.pool.At(st.At(n-1)).Ready)
+	}
+	return ""
 }
 
 // booking is a pulled packet's stay at a ToR→host port's queue.
