@@ -1153,13 +1153,9 @@ func (h *heap) pop() heapItem {
 
 // seededPruneShare is pruneBelow on hop-seeded solves (n ≥
 // hopBoundMinNodes) once κ has reached seededPruneKappa. A sweep's step
-// moves a costly path's flow only part of the way to its projection, so
-// the flow decays geometrically and the path stays active: on mars-200 at
-// n = 1,024 a quarter of the 601,000 active paths carried under 10⁻⁵ of
-// their demand by iteration 45, and every sweep visits them. Pruned from
-// the first κ doubling on, its upper bound went deeper in fewer
-// iterations (0.37998 at iteration 56; unpruned, 0.37965 at 85); pruned
-// from the start, it left the hop seed ten iterations later
+// lowers a costly path's flow only geometrically, so without pruning the
+// path stays active and every sweep visits it; pruning before κ's first
+// doubling delayed the first descents that rule designs out
 // (docs/perf-history.md, twelfth round). Any path flow routing the demand
 // is a flow, so the lower bound stays certified; the upper bound comes
 // from the trees.
