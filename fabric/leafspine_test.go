@@ -345,6 +345,23 @@ func newSimFor(cfg Config) (*sim, error) {
 	return newSim(cfg)
 }
 
+// runUntil starts s and handles its events up to end, as Run's loop does
+// (without its checks and progress).
+func (s *sim) runUntil(end rotor.Time) {
+	s.start()
+	for {
+		kind, target, arg, ok := s.q.PopUntil(end)
+		if !ok {
+			return
+		}
+		if kind == evPortFree && target < s.ports.hosts0 {
+			s.uplinkFree(target)
+		} else {
+			s.dispatch(kind, target, arg)
+		}
+	}
+}
+
 func btoi(b bool) int {
 	if b {
 		return 1

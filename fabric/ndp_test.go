@@ -325,18 +325,7 @@ func TestNDPNICMadeAtCredit(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.start()
-		for {
-			kind, target, arg, ok := s.q.PopUntil(600 * ns)
-			if !ok {
-				break
-			}
-			if kind == evPortFree && target < s.ports.hosts0 {
-				s.uplinkFree(target)
-			} else {
-				s.dispatch(kind, target, arg)
-			}
-		}
+		s.runUntil(600 * ns)
 		src := s.flows[0].src.(*cc.NDP)
 		now := s.q.Now()
 		src.OnNack(0, now)

@@ -28,18 +28,7 @@ func TestNDPStaleHop(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.start()
-		for {
-			kind, target, arg, ok := s.q.PopUntil(95 * us)
-			if !ok {
-				break
-			}
-			if kind == evPortFree && target < s.ports.hosts0 {
-				s.uplinkFree(target)
-			} else {
-				s.dispatch(kind, target, arg)
-			}
-		}
+		s.runUntil(95 * us)
 		if s.err != nil {
 			t.Fatal(s.err)
 		}
