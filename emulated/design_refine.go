@@ -374,14 +374,11 @@ func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop
 }
 
 // Cheapest to stop first (n ≥ cheapFocusMinNodes). Best first alone
-// starves the designs close behind: at n = 1,024 the rounds went to the
-// two highest upper bounds, whose intervals overlap, while designs that a
-// few dozen iterations of their own would stop kept their first round's
-// one (docs/perf-history.md, issue 28). So each round also refines up to
-// cheapFocus more designs, those whose upper bound has the least relative
-// way to fall before they stop (at most cheapFocusFall), least first,
-// ties in design order. The rule reads the intervals only, so the answer
-// does not depend on GOMAXPROCS.
+// starves the designs close behind the two highest upper bounds, so each
+// round also refines up to cheapFocus more designs, those whose upper
+// bound has the least relative way to fall before they stop (at most
+// cheapFocusFall), least first, ties in design order. The rule reads the
+// intervals only, so the answer does not depend on GOMAXPROCS.
 const cheapFocusMinNodes = 256
 
 const (

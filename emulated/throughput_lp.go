@@ -592,10 +592,8 @@ const (
 	lpCallGap  = 8
 	lpMaxCalls = 3
 	// seededLPMaxCalls is lpMaxCalls for a hop-seeded solve (n ≥
-	// hopBoundMinNodes), whose lower bound comes from these calls only:
-	// mars-200 at n = 1,024 held the third call's 0.36961 from iteration
-	// 48 to 147 while its upper bound fell from 0.398 to 0.379; with a
-	// fourth it was at 0.3710 in the 20-minute question.
+	// hopBoundMinNodes), whose lower bound comes from these calls only
+	// (docs/perf-history.md, issue 28, eleventh round).
 	seededLPMaxCalls = 4
 	lpMaxIter        = 20 // interior-point iterations of one restricted solve
 	lpMinIter        = 8  // iterations before the stall rule applies

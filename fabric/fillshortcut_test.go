@@ -16,15 +16,9 @@ import (
 // and relayed (stored at intermediate racks' hosts), run.check on (it
 // recounts the stores against storedAt).
 func TestFillShortcutSameRun(t *testing.T) {
-	setup := setupFromTOML(t, "testdata/perf/a-opera-operasim.toml", "topology.tors=16",
-		"routing.bulk=200KB", "run.sim_time=4ms", "workload.duration=3ms", "run.check=true")
 	run := func(shortcut bool) (*fabric.Result, *fabric.Sim) {
-		cfg := setup.Config
-		cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-		sim, err := fabric.NewSim(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		sim := simFromTOML(t, "testdata/perf/a-opera-operasim.toml", "topology.tors=16",
+			"routing.bulk=200KB", "run.sim_time=4ms", "workload.duration=3ms", "run.check=true")
 		if !shortcut {
 			sim.NoFillShortcut()
 		}

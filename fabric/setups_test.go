@@ -56,6 +56,19 @@ func setupFromTOML(tb testing.TB, path string, keys ...string) *scenario.Setup {
 	return setup
 }
 
+// simFromTOML is setupFromTOML's set-up as a simulation, with its own flows.
+func simFromTOML(tb testing.TB, path string, keys ...string) *fabric.Sim {
+	tb.Helper()
+	setup := setupFromTOML(tb, path, keys...)
+	cfg := setup.Config
+	cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
+	sim, err := fabric.NewSim(cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sim
+}
+
 // policyRuns are small runs in which every kind of switch holds queues: a
 // leaf-spine under incast (leaves and spines), RotorNet with RotorLB (rotor
 // ToRs: VOQs, circuit day and night) and a hybrid (its packet switch).

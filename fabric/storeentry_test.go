@@ -3,8 +3,6 @@ package fabric_test
 import (
 	"strings"
 	"testing"
-
-	"github.com/rdcn/rdcn/fabric"
 )
 
 // TestRelayStoresInOrder: a relay store is ordered by its packets' ready
@@ -15,14 +13,8 @@ import (
 // order) must pass, and end with stores to check again here. The check
 // itself must see a stored packet changed behind its store's back.
 func TestRelayStoresInOrder(t *testing.T) {
-	setup := setupFromTOML(t, "testdata/perf/a-rotornet.toml", "topology.tors=16",
+	sim := simFromTOML(t, "testdata/perf/a-rotornet.toml", "topology.tors=16",
 		"workload.load=0.4", "run.sim_time=3ms", "workload.duration=3ms", "run.check=true")
-	cfg := setup.Config
-	cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-	sim, err := fabric.NewSim(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
 	if _, err := sim.Run(); err != nil {
 		t.Fatal(err) // run.check failed during the run
 	}
