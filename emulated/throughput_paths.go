@@ -43,7 +43,8 @@ import (
 type pathSolver struct {
 	g     *Graph
 	n     int
-	cap   []float64
+	ix    arcIndex  // per-arc state below is indexed by its compact ids
+	cap   []float64 // c_e per arc id
 	dense bool
 
 	// commodities, grouped by source (srcs order), destinations increasing
@@ -54,7 +55,7 @@ type pathSolver struct {
 	active [][]int32 // path ids in use per commodity
 
 	// path pool: ids are stable (snapshots refer to them)
-	arcs []int32 // arcs of path p: arcs[off[p]:off[p+1]]
+	arcs []int32 // arc ids of path p: arcs[off[p]:off[p+1]]
 	off  []int32
 	hash []uint64
 	com  []int32   // commodity of path p
@@ -99,13 +100,18 @@ func (s *pathSolver) stopped() bool {
 
 func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	n := g.N
+	ix := newArcIndex(g)
+	m := ix.arcs()
 	s := &pathSolver{
-		g: g, n: n, cap: g.Cap,
-		load: make([]float64, n*n),
-		acc:  make([]float64, n*n),
-		mark: make([]bool, n*n),
-		l:    make([]float64, n*n),
+		g: g, n: n, ix: ix, cap: make([]float64, m),
+		load: make([]float64, m),
+		acc:  make([]float64, m),
+		mark: make([]bool, m),
+		l:    make([]float64, m),
 		off:  []int32{0},
+	}
+	for e, a := range ix.dense {
+		s.cap[e] = g.Cap[a]
 	}
 	s.dense = g.Arcs()*4 > n*n
 	s.tree = s.newTree()
@@ -166,18 +172,19 @@ func (s *pathSolver) congestion() float64 {
 // tree is the scratch of one shortest-path tree: distances, parents and
 // Dijkstra's state.
 type tree struct {
-	src   int32 // the source it was grown from (family trees)
-	dist  []float64
-	par   []int32
-	done  []bool
-	order []int32
-	heap  heap
-	want  []bool
+	src    int32 // the source it was grown from (family trees)
+	dist   []float64
+	par    []int32
+	parArc []int32 // id of the arc par[v]→v
+	done   []bool
+	order  []int32
+	heap   heap
+	want   []bool
 }
 
 func (s *pathSolver) newTree() *tree {
 	n := s.n
-	t := &tree{dist: make([]float64, n), par: make([]int32, n), done: make([]bool, n),
+	t := &tree{dist: make([]float64, n), par: make([]int32, n), parArc: make([]int32, n), done: make([]bool, n),
 		order: make([]int32, 0, n), want: make([]bool, n)}
 	if !s.dense {
 		t.heap.items = make([]heapItem, 0, s.g.Arcs()+n)
@@ -234,11 +241,14 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 			if u < 0 || settle(u) {
 				return
 			}
-			row := s.l[u*n : (u+1)*n]
-			for _, v := range s.g.Out[u] {
-				if nd := best + row[v]; nd < t.dist[v] {
+			o := s.ix.out[u]
+			out := s.g.Out[u]
+			row := s.l[o : o+int32(len(out))]
+			for j, v := range out {
+				if nd := best + row[j]; nd < t.dist[v] {
 					t.dist[v] = nd
 					t.par[v] = int32(u)
+					t.parArc[v] = o + int32(j)
 				}
 			}
 		}
@@ -255,11 +265,14 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 		if settle(u) {
 			return
 		}
-		row := s.l[u*n : (u+1)*n]
-		for _, v := range s.g.Out[u] {
-			if nd := it.dist + row[v]; nd < t.dist[v] {
+		o := s.ix.out[u]
+		out := s.g.Out[u]
+		row := s.l[o : o+int32(len(out))]
+		for j, v := range out {
+			if nd := it.dist + row[j]; nd < t.dist[v] {
 				t.dist[v] = nd
 				t.par[v] = int32(u)
+				t.parArc[v] = o + int32(j)
 				h.push(heapItem{nd, v})
 			}
 		}
@@ -341,17 +354,16 @@ func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
 
 // addTreePath makes the tree path to t a path of commodity k (reusing an
 // identical active path) and returns its id. With u ≥ 0 the path is the
-// tree path to u followed by the arc u→t instead.
-func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
-	n := int32(s.n)
+// tree path to u followed by the arc u→t (id e) instead.
+func (s *pathSolver) addTreePath(k int, u, e, t int32) int32 {
 	start := len(s.arcs)
 	v := t
 	if u >= 0 {
-		s.arcs = append(s.arcs, u*n+t)
+		s.arcs = append(s.arcs, e)
 		v = u
 	}
 	for ; s.par[v] >= 0; v = s.par[v] {
-		s.arcs = append(s.arcs, s.par[v]*n+v)
+		s.arcs = append(s.arcs, s.parArc[v])
 	}
 	p := s.arcs[start:]
 	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
@@ -360,11 +372,12 @@ func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
 	return s.intern(k, start)
 }
 
-// addFamilyPath makes the family path "first hop w, then the least-length
-// shortest path to t" a path of commodity k and returns its id.
-func (s *pathSolver) addFamilyPath(k int, w, t int32) int32 {
+// addFamilyPath makes the family path "first hop w (arc id e), then the
+// least-length shortest path to t" a path of commodity k and returns its
+// id.
+func (s *pathSolver) addFamilyPath(k int, e, w, t int32) int32 {
 	start := len(s.arcs)
-	s.arcs = s.family.appendPath(s.arcs, s.tree.src, w, t)
+	s.arcs = s.family.appendPath(s.arcs, e, w, t)
 	return s.intern(k, start)
 }
 
@@ -412,11 +425,12 @@ func (s *pathSolver) addDetours(k int, t int32) {
 	if !(limit > s.dist[t]) {
 		return
 	}
-	n := int32(s.n)
 	cand := s.cand[:0]
 	keepAll := s.maxDetours >= len(s.g.In[t])
-	for _, u := range s.g.In[t] {
-		c := s.dist[u] + s.l[u*n+t]
+	in := s.ix.inArc[s.ix.in[t]:s.ix.in[t+1]]
+	for j, u := range s.g.In[t] {
+		e := in[j]
+		c := s.dist[u] + s.l[e]
 		if u == s.par[t] || !(c < limit) {
 			continue
 		}
@@ -430,7 +444,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 		if !simple {
 			continue
 		}
-		d := detour{c, u}
+		d := detour{c, u, e}
 		if keepAll {
 			cand = append(cand, d)
 			continue
@@ -450,7 +464,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 		cand[i] = d
 	}
 	for _, d := range cand {
-		s.addTreePath(k, d.via, t)
+		s.addTreePath(k, d.via, d.arc, t)
 	}
 	s.cand = cand
 }
@@ -458,6 +472,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 type detour struct {
 	cost float64
 	via  int32
+	arc  int32 // via→t
 }
 
 func (d detour) less(e detour) bool {
@@ -769,7 +784,7 @@ type solveState struct {
 	gap     float64
 	flows   []pathFlow // best flow snapshot, congestion lam
 	lam     float64
-	lengths []float64 // best lengths, bound upper
+	lengths []float64 // best lengths (per arc id), bound upper
 	upper   float64
 	iters   int
 
@@ -786,7 +801,7 @@ type solveState struct {
 
 // newSolveState is a solve toward the certified gap, not yet started.
 func (s *pathSolver) newSolveState(gap float64) *solveState {
-	return &solveState{gap: gap, lengths: make([]float64, s.n*s.n), lam: math.Inf(1), upper: math.Inf(1),
+	return &solveState{gap: gap, lengths: make([]float64, s.ix.arcs()), lam: math.Inf(1), upper: math.Inf(1),
 		kappa: 4, prevEq: math.Inf(1), bestEq: math.Inf(1), stallGap: math.Inf(1), initial: true,
 		lpNext: restrictedLPAfter}
 }
@@ -846,7 +861,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
 		if s.family != nil {
-			s.family.update(s.g, s.l)
+			s.family.update(s.g, &s.ix, s.l)
 		}
 		complete := s.treePass(workers, func(i int) bool {
 			if !st.initial && s.stopped() {
@@ -857,9 +872,9 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 				alpha += s.dem[k] * s.dist[t]
 				var p int32
 				if s.family != nil {
-					p = s.addFamilyPath(int(k), s.par[t], t)
+					p = s.addFamilyPath(int(k), s.parArc[t], s.par[t], t)
 				} else {
-					p = s.addTreePath(int(k), -1, t)
+					p = s.addTreePath(int(k), -1, -1, t)
 				}
 				if st.initial {
 					s.x[p] = s.dem[k]
@@ -1002,12 +1017,12 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 	}
 }
 
-// throughputFamily runs the path solver on the paths of family (nil: any
-// path) and packs its certificate.
-func throughputFamily(g *Graph, d [][]float64, o *Options, family *firstHops) *Result {
+// throughputFamily runs the path solver on any path or, with vlbSlice,
+// on VLBSlice's family, and packs its certificate.
+func throughputFamily(g *Graph, d [][]float64, o *Options, vlbSlice bool) *Result {
 	s := newPathSolver(g, d)
-	if family != nil {
-		s.family, s.workers = family, 1 // its trees are a few sums per pair
+	if vlbSlice {
+		s.family, s.workers = newFirstHops(g, &s.ix), 1 // its trees are a few sums per pair
 	}
 	s.ctx, s.progress = o.Context, o.Progress
 	st := s.newSolveState(o.Gap)
@@ -1027,7 +1042,7 @@ func (st *solveState) interval() (lower, upper float64) {
 // certificate packs st's best flow and lengths into a Result. It reuses
 // the solver's loads, so the solve cannot continue after it.
 func (s *pathSolver) certificate(st *solveState) *Result {
-	res := &Result{Lengths: st.lengths, Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
+	res := &Result{Lengths: s.ix.expand(st.lengths, s.n), Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
 	clear(s.load)
 	for _, pf := range st.flows {
@@ -1061,7 +1076,8 @@ func outwardUpper(lower, upper float64) float64 {
 }
 
 // packFlows sums the snapshot's paths per source into sparse arc flows
-// scaled by 1/lam (flows is grouped by commodity, commodities by source).
+// scaled by 1/lam (flows is grouped by commodity, commodities by source),
+// their arcs as u·n+v (ids sort as those do).
 func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) {
 	srcOf := make([]int32, len(s.dst))
 	for i, src := range s.srcs {
@@ -1086,7 +1102,7 @@ func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) 
 		f := SourceFlow{Arcs: make([]int32, 0, len(touched)), X: make([]float64, 0, len(touched))}
 		for _, a := range touched {
 			if acc[a] != 0 {
-				f.Arcs = append(f.Arcs, a)
+				f.Arcs = append(f.Arcs, s.ix.dense[a])
 				f.X = append(f.X, acc[a])
 				acc[a] = 0
 			}
