@@ -67,7 +67,7 @@ func (s *pathSolver) hopLengths(y float64) []float64 {
 			for j, v := range s.g.Out[src] {
 				if hop[v] == h-1 {
 					a := o + int32(j)
-					l[a] += y / s.cap[a]
+					l[a] += y / s.rec[a].cap
 				}
 			}
 		}
@@ -75,12 +75,12 @@ func (s *pathSolver) hopLengths(y float64) []float64 {
 	return l
 }
 
-// seedHopBound evaluates hopLengths with one tree pass (it uses s.l as
+// seedHopBound evaluates hopLengths with one tree pass (it uses s.tl as
 // scratch: call it before the first iteration sets it) and keeps it as
 // st's best bound when it is below the solver's.
 func (s *pathSolver) seedHopBound(st *solveState, workers int) {
 	lengths := s.hopLengths(hopBoundWeight)
-	copy(s.l, lengths)
+	copy(s.tl, lengths)
 	alpha := 0.0
 	s.treePass(workers, func(i int) bool {
 		for k := s.first[i]; k < s.first[i+1]; k++ {

@@ -44,7 +44,7 @@ type pathSolver struct {
 	g     *Graph
 	n     int
 	ix    arcIndex  // per-arc state below is indexed by its compact ids
-	cap   []float64 // c_e per arc id
+	cap   []float64 // c_e per arc id (also in rec, for the sweeps)
 	dense bool
 
 	// commodities, grouped by source (srcs order), destinations increasing
@@ -61,10 +61,16 @@ type pathSolver struct {
 	com  []int32   // commodity of path p
 	x    []float64 // path flow
 
-	load []float64 // F_e, flow on arc e (full demand routed)
-	l    []float64 // arc cost exp(β·F_e/c_e − shift)/c_e
-	beta float64   // per unit of congestion
-	lift float64   // shift of the exponent (keeps the busiest arc near 1)
+	// Per arc id: the sweeps and the Newton step touch an arc's cost,
+	// capacity, load and scratch together, so they sit in one record (a
+	// path's arcs are scattered: one cache miss per arc, not four). The
+	// trees read only the costs, a node's out-arcs in a row: tl holds
+	// them contiguously, copied from rec before each pass
+	// (docs/perf-history.md, issue 28, thirteenth round).
+	rec  []arcRec
+	tl   []float64
+	beta float64 // per unit of congestion
+	lift float64 // shift of the exponent (keeps the busiest arc near 1)
 
 	// The shortest-path tree the column generation reads (s.dist, s.par):
 	// one of ring's buffers while a pass runs in parallel.
@@ -73,7 +79,6 @@ type pathSolver struct {
 	workers int     // goroutines per tree pass; 0: parallelTrees decides
 
 	bp   []breakpoint // per-path scratch of one commodity
-	acc  []float64    // per-arc scratch, zero between uses
 	mark []bool       // per-arc scratch, false between uses
 	cand []detour     // detour candidates of one commodity
 	nt   newtonScratch
@@ -104,14 +109,14 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	m := ix.arcs()
 	s := &pathSolver{
 		g: g, n: n, ix: ix, cap: make([]float64, m),
-		load: make([]float64, m),
-		acc:  make([]float64, m),
+		rec:  make([]arcRec, m),
+		tl:   make([]float64, m),
 		mark: make([]bool, m),
-		l:    make([]float64, m),
 		off:  []int32{0},
 	}
 	for e, a := range ix.dense {
 		s.cap[e] = g.Cap[a]
+		s.rec[e].cap = g.Cap[a]
 	}
 	s.dense = g.Arcs()*4 > n*n
 	s.tree = s.newTree()
@@ -140,20 +145,27 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 func (s *pathSolver) setLengths() {
 	for a, c := range s.cap {
 		if c > 0 {
-			s.l[a] = s.arcCost(a)
+			s.rec[a].l = s.arcCost(a)
 		}
 	}
 }
 
 func (s *pathSolver) arcCost(a int) float64 {
-	z := s.beta*s.load[a]/s.cap[a] - s.lift
+	z := s.beta*s.rec[a].load/s.rec[a].cap - s.lift
 	// Clamp: exp(±700) stays finite and positive.
 	if z < -700 {
 		z = -700
 	} else if z > 700 {
 		z = 700
 	}
-	return math.Exp(z) / s.cap[a]
+	return math.Exp(z) / s.rec[a].cap
+}
+
+// treeLengths copies the arc costs into tl for the next tree pass.
+func (s *pathSolver) treeLengths() {
+	for a := range s.rec {
+		s.tl[a] = s.rec[a].l
+	}
 }
 
 // congestion is max_e F_e/c_e.
@@ -161,7 +173,7 @@ func (s *pathSolver) congestion() float64 {
 	worst := 0.0
 	for a, c := range s.cap {
 		if c > 0 {
-			if r := s.load[a] / c; r > worst {
+			if r := s.rec[a].load / c; r > worst {
 				worst = r
 			}
 		}
@@ -192,12 +204,12 @@ func (s *pathSolver) newTree() *tree {
 	return t
 }
 
-// shortestPaths grows the current tree from src under s.l until every
+// shortestPaths grows the current tree from src under s.tl until every
 // destination of source index i is settled.
 func (s *pathSolver) shortestPaths(src, i int) { s.grow(s.tree, src, i) }
 
-// grow grows t from src under s.l until every destination of source index
-// i is settled. It reads only s.l, the graph and the commodities, so trees
+// grow grows t from src under s.tl until every destination of source index
+// i is settled. It reads only s.tl, the graph and the commodities, so trees
 // of different sources may grow concurrently.
 func (s *pathSolver) grow(t *tree, src, i int) {
 	if s.family != nil {
@@ -243,7 +255,7 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 			}
 			o := s.ix.out[u]
 			out := s.g.Out[u]
-			row := s.l[o : o+int32(len(out))]
+			row := s.tl[o : o+int32(len(out))]
 			for j, v := range out {
 				if nd := best + row[j]; nd < t.dist[v] {
 					t.dist[v] = nd
@@ -267,7 +279,7 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 		}
 		o := s.ix.out[u]
 		out := s.g.Out[u]
-		row := s.l[o : o+int32(len(out))]
+		row := s.tl[o : o+int32(len(out))]
 		for j, v := range out {
 			if nd := it.dist + row[j]; nd < t.dist[v] {
 				t.dist[v] = nd
@@ -296,7 +308,7 @@ func (s *pathSolver) parallelTrees() int {
 // treePass calls visit(i) for every source index in order, with s.tree
 // holding source i's tree. With workers > 1, trees grow ahead on that many
 // goroutines into a ring of buffers while visit runs; the trees depend on
-// s.l only, which visit must not change, so the pass is deterministic.
+// s.tl only, which visit must not change, so the pass is deterministic.
 // visit returning false ends the pass early (pass returns false then).
 func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
 	own := s.tree
@@ -430,7 +442,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 	in := s.ix.inArc[s.ix.in[t]:s.ix.in[t+1]]
 	for j, u := range s.g.In[t] {
 		e := in[j]
-		c := s.dist[u] + s.l[e]
+		c := s.dist[u] + s.tl[e]
 		if u == s.par[t] || !(c < limit) {
 			continue
 		}
@@ -541,7 +553,7 @@ func equalArcs(a, b []int32) bool {
 func (s *pathSolver) pathCost(p int32) float64 {
 	c := 0.0
 	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-		c += s.l[a]
+		c += s.rec[a].l
 	}
 	return c
 }
@@ -563,9 +575,9 @@ func (s *pathSolver) equilibrate(k int) int {
 	for i, p := range act {
 		c, h, cmin := 0.0, 0.0, math.Inf(1)
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			c += s.l[a]
-			h += s.l[a] / s.cap[a]
-			cmin = min(cmin, s.cap[a])
+			c += s.rec[a].l
+			h += s.rec[a].l / s.rec[a].cap
+			cmin = min(cmin, s.rec[a].cap)
 		}
 		work += int(s.off[p+1] - s.off[p])
 		bp = append(bp, breakpoint{c: c, h: h, i: int32(i), cmin: cmin})
@@ -606,16 +618,16 @@ func (s *pathSolver) equilibrate(k int) int {
 		b.mu = nx - s.x[p] // reuse: the direction
 		slope += b.c * b.mu
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.acc[a] += b.mu
+			s.rec[a].acc += b.mu
 		}
 	}
 	curv := 0.0
 	for _, b := range bp {
 		p := act[b.i]
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			if y := s.acc[a]; y != 0 {
-				curv += s.l[a] / s.cap[a] * y * y
-				s.acc[a] = 0
+			if y := s.rec[a].acc; y != 0 {
+				curv += s.rec[a].l / s.rec[a].cap * y * y
+				s.rec[a].acc = 0
 			}
 		}
 	}
@@ -653,7 +665,7 @@ func (s *pathSolver) equilibrate(k int) int {
 		}
 		s.x[p] = nx
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.load[a] += delta
+			s.rec[a].load += delta
 		}
 	}
 	// A pruned path's flow goes to the cheapest path (a descent move).
@@ -661,7 +673,7 @@ func (s *pathSolver) equilibrate(k int) int {
 		p := act[best]
 		s.x[p] += pruned
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.load[a] += pruned
+			s.rec[a].load += pruned
 		}
 	}
 	// Keep Σ_p x_p = d_k exact up to rounding: the largest path absorbs
@@ -677,7 +689,7 @@ func (s *pathSolver) equilibrate(k int) int {
 	if drift := d - sum; drift != 0 && s.x[big]+drift >= 0 {
 		s.x[big] += drift
 		for _, a := range s.arcs[s.off[big]:s.off[big+1]] {
-			s.load[a] += drift
+			s.rec[a].load += drift
 		}
 		drifted = big
 	}
@@ -689,7 +701,7 @@ func (s *pathSolver) equilibrate(k int) int {
 			continue
 		}
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.l[a] = s.arcCost(int(a))
+			s.rec[a].l = s.arcCost(int(a))
 		}
 	}
 	cheapest := act[best]
@@ -847,7 +859,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// Start: unit lengths per capacity, every commodity on its shortest path.
 		for a, c := range s.cap {
 			if c > 0 {
-				s.l[a] = 1 / c
+				s.rec[a].l = 1 / c
 			}
 		}
 	}
@@ -860,8 +872,9 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		s.compact(st.flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
+		s.treeLengths()
 		if s.family != nil {
-			s.family.update(s.g, &s.ix, s.l)
+			s.family.update(s.g, &s.ix, s.tl)
 		}
 		complete := s.treePass(workers, func(i int) bool {
 			if !st.initial && s.stopped() {
@@ -879,7 +892,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 				if st.initial {
 					s.x[p] = s.dem[k]
 					for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-						s.load[a] += s.dem[k]
+						s.rec[a].load += s.dem[k]
 					}
 				} else if s.family != nil {
 					s.family.detours(s, int(k), t)
@@ -901,13 +914,15 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		vol, work := 0.0, 0.0
 		for a, c := range s.cap {
 			if c > 0 {
-				vol += c * s.l[a]
-				work += s.load[a] * s.l[a]
+				vol += c * s.rec[a].l
+				work += s.rec[a].load * s.rec[a].l
 			}
 		}
 		if ub := vol / alpha; ub < st.upper {
 			st.upper = ub
-			copy(st.lengths, s.l)
+			for a := range s.rec {
+				st.lengths[a] = s.rec[a].l
+			}
 		}
 		cong := s.congestion()
 		if cong < st.lam {
@@ -1044,10 +1059,12 @@ func (st *solveState) interval() (lower, upper float64) {
 func (s *pathSolver) certificate(st *solveState) *Result {
 	res := &Result{Lengths: s.ix.expand(st.lengths, s.n), Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
-	clear(s.load)
+	for a := range s.rec {
+		s.rec[a].load = 0
+	}
 	for _, pf := range st.flows {
 		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-			s.load[a] += pf.x
+			s.rec[a].load += pf.x
 		}
 	}
 	lam := s.congestion()
@@ -1085,26 +1102,26 @@ func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) 
 			srcOf[k] = int32(src)
 		}
 	}
-	acc, touched := s.acc, []int32(nil)
+	rec, touched := s.rec, []int32(nil)
 	for i := 0; i < len(flows); {
 		src := srcOf[s.com[flows[i].p]]
 		touched = touched[:0]
 		for ; i < len(flows) && srcOf[s.com[flows[i].p]] == src; i++ {
 			pf := flows[i]
 			for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-				if acc[a] == 0 {
+				if rec[a].acc == 0 {
 					touched = append(touched, a)
 				}
-				acc[a] += pf.x / lam
+				rec[a].acc += pf.x / lam
 			}
 		}
 		slices.Sort(touched)
 		f := SourceFlow{Arcs: make([]int32, 0, len(touched)), X: make([]float64, 0, len(touched))}
 		for _, a := range touched {
-			if acc[a] != 0 {
+			if rec[a].acc != 0 {
 				f.Arcs = append(f.Arcs, s.ix.dense[a])
-				f.X = append(f.X, acc[a])
-				acc[a] = 0
+				f.X = append(f.X, rec[a].acc)
+				rec[a].acc = 0
 			}
 		}
 		out[src] = f
@@ -1179,3 +1196,11 @@ var seededPruneShare = 1e-5 // a variable for tests
 
 // seededPruneKappa: pruning starts once κ has reached it.
 const seededPruneKappa = 16
+
+// arcRec is an arc's state in the path solver.
+type arcRec struct {
+	l    float64 // arc cost exp(β·F_e/c_e − shift)/c_e
+	cap  float64 // c_e
+	load float64 // F_e, flow on arc e (full demand routed)
+	acc  float64 // scratch, zero between uses
+}

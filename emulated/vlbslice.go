@@ -172,7 +172,7 @@ func (f *firstHops) grow(s *pathSolver, t *tree, src, i int) {
 	n := f.n
 	o := f.ix.out[src]
 	out := s.g.Out[src]
-	row := s.l[o : o+int32(len(out))]
+	row := s.tl[o : o+int32(len(out))]
 	t.src = int32(src)
 	for k := s.first[i]; k < s.first[i+1]; k++ {
 		d := int(s.dst[k])
@@ -220,7 +220,7 @@ func (f *firstHops) detours(s *pathSolver, k int, d int32) {
 		if w == s.par[d] {
 			continue
 		}
-		if c := s.l[o+int32(j)] + f.best[d*n+w]; c < limit {
+		if c := s.tl[o+int32(j)] + f.best[d*n+w]; c < limit {
 			s.addFamilyPath(k, o+int32(j), w, d)
 		}
 	}
