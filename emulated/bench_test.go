@@ -79,7 +79,7 @@ func BenchmarkTrees(b *testing.B) {
 			s := newPathSolver(c.g, dn)
 			for a, x := range s.cap {
 				if x > 0 {
-					s.l[a] = 1 / x
+					s.tl[a] = 1 / x
 				}
 			}
 			b.ReportAllocs()

@@ -31,11 +31,11 @@ const hopBoundWeight = 1.0
 // 51, 16 s of CPU instead of 9 s under load ≈ 16), for the same answer.
 var hopBoundMinNodes = 256 // a variable for tests
 
-// hopLengths returns the length function above for the solver's
-// commodities with extra weight y on first arcs.
+// hopLengths returns the length function above (per arc id) for the
+// solver's commodities with extra weight y on first arcs.
 func (s *pathSolver) hopLengths(y float64) []float64 {
 	n := s.n
-	l := make([]float64, n*n)
+	l := make([]float64, s.ix.arcs())
 	for a, c := range s.cap {
 		if c > 0 {
 			l[a] = 1 / c
@@ -63,10 +63,11 @@ func (s *pathSolver) hopLengths(y float64) []float64 {
 			if h < 1 {
 				continue
 			}
-			for _, v := range s.g.Out[src] {
+			o := s.ix.out[src]
+			for j, v := range s.g.Out[src] {
 				if hop[v] == h-1 {
-					a := int(src)*n + int(v)
-					l[a] += y / s.cap[a]
+					a := o + int32(j)
+					l[a] += y / s.rec[a].cap
 				}
 			}
 		}
@@ -74,12 +75,12 @@ func (s *pathSolver) hopLengths(y float64) []float64 {
 	return l
 }
 
-// seedHopBound evaluates hopLengths with one tree pass (it uses s.l as
+// seedHopBound evaluates hopLengths with one tree pass (it uses s.tl as
 // scratch: call it before the first iteration sets it) and keeps it as
 // st's best bound when it is below the solver's.
 func (s *pathSolver) seedHopBound(st *solveState, workers int) {
 	lengths := s.hopLengths(hopBoundWeight)
-	copy(s.l, lengths)
+	copy(s.tl, lengths)
 	alpha := 0.0
 	s.treePass(workers, func(i int) bool {
 		for k := s.first[i]; k < s.first[i+1]; k++ {

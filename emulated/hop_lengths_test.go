@@ -45,7 +45,7 @@ func TestHopBoundIsADualBound(t *testing.T) {
 			if math.IsInf(ub, 1) {
 				t.Fatal("no hop bound kept")
 			}
-			fw, err := dualBound(g, dn, st.lengths)
+			fw, err := dualBound(g, dn, ps.ix.expand(st.lengths, g.N))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -461,25 +461,15 @@ var restrictedLPWorkRatio = 2000
 // restrictedLP is the restricted master LP over the solver's active paths
 // (columns in commodity order).
 func (s *pathSolver) restrictedLP() *pathLP {
-	n := s.n
-	arcID := make([]int32, n*n)
-	lp := &pathLP{k: len(s.dst), dem: s.dem, start: []int32{0}}
-	for a, c := range s.cap {
-		arcID[a] = -1
-		if c > 0 {
-			arcID[a] = int32(len(lp.capa))
-			lp.capa = append(lp.capa, c)
-		}
-	}
-	lp.m = len(lp.capa)
+	// The LP's arcs are the solver's: its compact ids number the arcs
+	// of positive capacity in order.
+	lp := &pathLP{k: len(s.dst), dem: s.dem, start: []int32{0}, capa: s.cap, m: len(s.cap)}
 	for k, act := range s.active {
 		for _, p := range act {
 			if !s.lpColumn(k, p) {
 				continue
 			}
-			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				lp.arc = append(lp.arc, arcID[a])
-			}
+			lp.arc = append(lp.arc, s.arcs[s.off[p]:s.off[p+1]]...)
 			lp.start = append(lp.start, int32(len(lp.arc)))
 			lp.com = append(lp.com, int32(k))
 			lp.ids = append(lp.ids, p)

@@ -136,10 +136,12 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 					r.Lengths[a] = 1
 				}
 			}
-			clear(s.load)
+			for a := range s.rec {
+				s.rec[a].load = 0
+			}
 			for _, pf := range flows {
 				for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-					s.load[a] += pf.x
+					s.rec[a].load += pf.x
 				}
 			}
 			if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {

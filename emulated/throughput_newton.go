@@ -100,8 +100,8 @@ func (s *pathSolver) newtonVariables() int {
 		}
 		cb, hb := 0.0, 0.0
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			cb += s.l[a]
-			hb += s.l[a] / s.cap[a]
+			cb += s.rec[a].l
+			hb += s.rec[a].l / s.rec[a].cap
 			s.mark[a] = true
 		}
 		for _, p := range act {
@@ -110,8 +110,8 @@ func (s *pathSolver) newtonVariables() int {
 			}
 			c, h, shared := 0.0, 0.0, 0.0
 			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				c += s.l[a]
-				w := s.l[a] / s.cap[a]
+				c += s.rec[a].l
+				w := s.rec[a].l / s.rec[a].cap
 				h += w
 				if s.mark[a] {
 					shared += w
@@ -181,14 +181,14 @@ func (s *pathSolver) hessVec(v, out []float64) int {
 		for i := i0; i < i1; i++ {
 			p := nt.p[i]
 			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				s.acc[a] += v[i]
+				s.rec[a].acc += v[i]
 			}
 			sum += v[i]
 			work += int(s.off[p+1] - s.off[p])
 		}
 		b := nt.b[i0]
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.acc[a] -= sum
+			s.rec[a].acc -= sum
 		}
 		work += int(s.off[b+1] - s.off[b])
 	}
@@ -197,13 +197,13 @@ func (s *pathSolver) hessVec(v, out []float64) int {
 		b := nt.b[i0]
 		hb := 0.0
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			hb += s.l[a] / s.cap[a] * s.acc[a]
+			hb += s.rec[a].l / s.rec[a].cap * s.rec[a].acc
 		}
 		for i := i0; i < i1; i++ {
 			p := nt.p[i]
 			h := 0.0
 			for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-				h += s.l[a] / s.cap[a] * s.acc[a]
+				h += s.rec[a].l / s.rec[a].cap * s.rec[a].acc
 			}
 			out[i] = s.beta * (h - hb)
 		}
@@ -225,7 +225,7 @@ func (s *pathSolver) appendUnmarked(arcs []int32, p int32) []int32 {
 
 func (s *pathSolver) clearAcc() {
 	for _, a := range s.nt.arcs {
-		s.acc[a] = 0
+		s.rec[a].acc = 0
 	}
 }
 
@@ -241,11 +241,11 @@ func (s *pathSolver) stepChange(dx []float64) (dPhi float64, feasible bool) {
 	for i, p := range nt.p {
 		nt.basic[nt.b[i]] -= dx[i]
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.acc[a] += dx[i]
+			s.rec[a].acc += dx[i]
 		}
 		b := nt.b[i]
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.acc[a] -= dx[i]
+			s.rec[a].acc -= dx[i]
 		}
 	}
 	feasible = true
@@ -256,11 +256,11 @@ func (s *pathSolver) stepChange(dx []float64) (dPhi float64, feasible bool) {
 	}
 	// Σ over the touched arcs of c_e·(l_e(F+Δ) − l_e(F)).
 	for _, a := range nt.arcs {
-		if y := s.acc[a]; y != 0 {
-			c := s.cap[a]
-			z := s.beta*s.load[a]/c - s.lift
+		if y := s.rec[a].acc; y != 0 {
+			c := s.rec[a].cap
+			z := s.beta*s.rec[a].load/c - s.lift
 			dPhi += c * (math.Exp(min(700, z+s.beta*y/c)) - math.Exp(min(700, max(-700, z))))
-			s.acc[a] = 0
+			s.rec[a].acc = 0
 		}
 	}
 	return dPhi, feasible
@@ -278,14 +278,14 @@ func (s *pathSolver) applyStep(dx []float64) {
 		s.x[p] += d
 		s.x[b] -= d
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.load[a] += d
+			s.rec[a].load += d
 		}
 		for _, a := range s.arcs[s.off[b]:s.off[b+1]] {
-			s.load[a] -= d
+			s.rec[a].load -= d
 		}
 	}
 	for _, a := range nt.arcs {
-		s.l[a] = s.arcCost(int(a))
+		s.rec[a].l = s.arcCost(int(a))
 	}
 	for _, b := range nt.b {
 		if s.x[b] < 0 {

@@ -55,7 +55,7 @@ func TestCoupledStepAlgebra(t *testing.T) {
 	s.hessVec(v, out)
 	for i := range out {
 		want := 0.0
-		incidence(i, 1, func(a int32, x float64) { want += s.beta * s.l[a] / s.cap[a] * x * y[a] })
+		incidence(i, 1, func(a int32, x float64) { want += s.beta * s.rec[a].l / s.rec[a].cap * x * y[a] })
 		if math.Abs(out[i]-want) > 1e-9*(math.Abs(want)+1e-9*s.beta) {
 			t.Fatalf("(H·v)[%d] = %v, by definition %v", i, out[i], want)
 		}
@@ -71,16 +71,16 @@ func TestCoupledStepAlgebra(t *testing.T) {
 	}
 	want := 0.0
 	for a, ya := range y {
-		c := s.cap[a]
-		z := s.beta*s.load[a]/c - s.lift
+		c := s.rec[a].cap
+		z := s.beta*s.rec[a].load/c - s.lift
 		want += c * (math.Exp(z+s.beta*ya/c) - math.Exp(z))
 	}
 	if math.Abs(dPhi-want) > 1e-9*math.Abs(want) {
 		t.Errorf("ΔΦ = %v, by definition %v", dPhi, want)
 	}
-	for a := range s.acc {
-		if s.acc[a] != 0 || s.mark[a] {
-			t.Fatalf("scratch of arc %d left %v, %v", a, s.acc[a], s.mark[a])
+	for a := range s.rec {
+		if s.rec[a].acc != 0 || s.mark[a] {
+			t.Fatalf("scratch of arc %d left %v, %v", a, s.rec[a].acc, s.mark[a])
 		}
 	}
 }

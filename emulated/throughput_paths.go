@@ -43,7 +43,8 @@ import (
 type pathSolver struct {
 	g     *Graph
 	n     int
-	cap   []float64
+	ix    arcIndex  // per-arc state below is indexed by its compact ids
+	cap   []float64 // c_e per arc id (also in rec, for the sweeps)
 	dense bool
 
 	// commodities, grouped by source (srcs order), destinations increasing
@@ -54,16 +55,22 @@ type pathSolver struct {
 	active [][]int32 // path ids in use per commodity
 
 	// path pool: ids are stable (snapshots refer to them)
-	arcs []int32 // arcs of path p: arcs[off[p]:off[p+1]]
+	arcs []int32 // arc ids of path p: arcs[off[p]:off[p+1]]
 	off  []int32
 	hash []uint64
 	com  []int32   // commodity of path p
 	x    []float64 // path flow
 
-	load []float64 // F_e, flow on arc e (full demand routed)
-	l    []float64 // arc cost exp(β·F_e/c_e − shift)/c_e
-	beta float64   // per unit of congestion
-	lift float64   // shift of the exponent (keeps the busiest arc near 1)
+	// Per arc id: the sweeps and the Newton step touch an arc's cost,
+	// capacity, load and scratch together, so they sit in one record (a
+	// path's arcs are scattered: one cache miss per arc, not four). The
+	// trees read only the costs, a node's out-arcs in a row: tl holds
+	// them contiguously, copied from rec before each pass
+	// (docs/perf-history.md, issue 28, thirteenth round).
+	rec  []arcRec
+	tl   []float64
+	beta float64 // per unit of congestion
+	lift float64 // shift of the exponent (keeps the busiest arc near 1)
 
 	// The shortest-path tree the column generation reads (s.dist, s.par):
 	// one of ring's buffers while a pass runs in parallel.
@@ -72,7 +79,6 @@ type pathSolver struct {
 	workers int     // goroutines per tree pass; 0: parallelTrees decides
 
 	bp   []breakpoint // per-path scratch of one commodity
-	acc  []float64    // per-arc scratch, zero between uses
 	mark []bool       // per-arc scratch, false between uses
 	cand []detour     // detour candidates of one commodity
 	nt   newtonScratch
@@ -99,13 +105,18 @@ func (s *pathSolver) stopped() bool {
 
 func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 	n := g.N
+	ix := newArcIndex(g)
+	m := ix.arcs()
 	s := &pathSolver{
-		g: g, n: n, cap: g.Cap,
-		load: make([]float64, n*n),
-		acc:  make([]float64, n*n),
-		mark: make([]bool, n*n),
-		l:    make([]float64, n*n),
+		g: g, n: n, ix: ix, cap: make([]float64, m),
+		rec:  make([]arcRec, m),
+		tl:   make([]float64, m),
+		mark: make([]bool, m),
 		off:  []int32{0},
+	}
+	for e, a := range ix.dense {
+		s.cap[e] = g.Cap[a]
+		s.rec[e].cap = g.Cap[a]
 	}
 	s.dense = g.Arcs()*4 > n*n
 	s.tree = s.newTree()
@@ -134,20 +145,27 @@ func newPathSolver(g *Graph, d [][]float64) *pathSolver {
 func (s *pathSolver) setLengths() {
 	for a, c := range s.cap {
 		if c > 0 {
-			s.l[a] = s.arcCost(a)
+			s.rec[a].l = s.arcCost(a)
 		}
 	}
 }
 
 func (s *pathSolver) arcCost(a int) float64 {
-	z := s.beta*s.load[a]/s.cap[a] - s.lift
+	z := s.beta*s.rec[a].load/s.rec[a].cap - s.lift
 	// Clamp: exp(±700) stays finite and positive.
 	if z < -700 {
 		z = -700
 	} else if z > 700 {
 		z = 700
 	}
-	return math.Exp(z) / s.cap[a]
+	return math.Exp(z) / s.rec[a].cap
+}
+
+// treeLengths copies the arc costs into tl for the next tree pass.
+func (s *pathSolver) treeLengths() {
+	for a := range s.rec {
+		s.tl[a] = s.rec[a].l
+	}
 }
 
 // congestion is max_e F_e/c_e.
@@ -155,7 +173,7 @@ func (s *pathSolver) congestion() float64 {
 	worst := 0.0
 	for a, c := range s.cap {
 		if c > 0 {
-			if r := s.load[a] / c; r > worst {
+			if r := s.rec[a].load / c; r > worst {
 				worst = r
 			}
 		}
@@ -166,18 +184,19 @@ func (s *pathSolver) congestion() float64 {
 // tree is the scratch of one shortest-path tree: distances, parents and
 // Dijkstra's state.
 type tree struct {
-	src   int32 // the source it was grown from (family trees)
-	dist  []float64
-	par   []int32
-	done  []bool
-	order []int32
-	heap  heap
-	want  []bool
+	src    int32 // the source it was grown from (family trees)
+	dist   []float64
+	par    []int32
+	parArc []int32 // id of the arc par[v]→v
+	done   []bool
+	order  []int32
+	heap   heap
+	want   []bool
 }
 
 func (s *pathSolver) newTree() *tree {
 	n := s.n
-	t := &tree{dist: make([]float64, n), par: make([]int32, n), done: make([]bool, n),
+	t := &tree{dist: make([]float64, n), par: make([]int32, n), parArc: make([]int32, n), done: make([]bool, n),
 		order: make([]int32, 0, n), want: make([]bool, n)}
 	if !s.dense {
 		t.heap.items = make([]heapItem, 0, s.g.Arcs()+n)
@@ -185,12 +204,12 @@ func (s *pathSolver) newTree() *tree {
 	return t
 }
 
-// shortestPaths grows the current tree from src under s.l until every
+// shortestPaths grows the current tree from src under s.tl until every
 // destination of source index i is settled.
 func (s *pathSolver) shortestPaths(src, i int) { s.grow(s.tree, src, i) }
 
-// grow grows t from src under s.l until every destination of source index
-// i is settled. It reads only s.l, the graph and the commodities, so trees
+// grow grows t from src under s.tl until every destination of source index
+// i is settled. It reads only s.tl, the graph and the commodities, so trees
 // of different sources may grow concurrently.
 func (s *pathSolver) grow(t *tree, src, i int) {
 	if s.family != nil {
@@ -234,11 +253,14 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 			if u < 0 || settle(u) {
 				return
 			}
-			row := s.l[u*n : (u+1)*n]
-			for _, v := range s.g.Out[u] {
-				if nd := best + row[v]; nd < t.dist[v] {
+			o := s.ix.out[u]
+			out := s.g.Out[u]
+			row := s.tl[o : o+int32(len(out))]
+			for j, v := range out {
+				if nd := best + row[j]; nd < t.dist[v] {
 					t.dist[v] = nd
 					t.par[v] = int32(u)
+					t.parArc[v] = o + int32(j)
 				}
 			}
 		}
@@ -255,11 +277,14 @@ func (s *pathSolver) grow(t *tree, src, i int) {
 		if settle(u) {
 			return
 		}
-		row := s.l[u*n : (u+1)*n]
-		for _, v := range s.g.Out[u] {
-			if nd := it.dist + row[v]; nd < t.dist[v] {
+		o := s.ix.out[u]
+		out := s.g.Out[u]
+		row := s.tl[o : o+int32(len(out))]
+		for j, v := range out {
+			if nd := it.dist + row[j]; nd < t.dist[v] {
 				t.dist[v] = nd
 				t.par[v] = int32(u)
+				t.parArc[v] = o + int32(j)
 				h.push(heapItem{nd, v})
 			}
 		}
@@ -283,7 +308,7 @@ func (s *pathSolver) parallelTrees() int {
 // treePass calls visit(i) for every source index in order, with s.tree
 // holding source i's tree. With workers > 1, trees grow ahead on that many
 // goroutines into a ring of buffers while visit runs; the trees depend on
-// s.l only, which visit must not change, so the pass is deterministic.
+// s.tl only, which visit must not change, so the pass is deterministic.
 // visit returning false ends the pass early (pass returns false then).
 func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
 	own := s.tree
@@ -341,17 +366,16 @@ func (s *pathSolver) treePass(workers int, visit func(i int) bool) bool {
 
 // addTreePath makes the tree path to t a path of commodity k (reusing an
 // identical active path) and returns its id. With u ≥ 0 the path is the
-// tree path to u followed by the arc u→t instead.
-func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
-	n := int32(s.n)
+// tree path to u followed by the arc u→t (id e) instead.
+func (s *pathSolver) addTreePath(k int, u, e, t int32) int32 {
 	start := len(s.arcs)
 	v := t
 	if u >= 0 {
-		s.arcs = append(s.arcs, u*n+t)
+		s.arcs = append(s.arcs, e)
 		v = u
 	}
 	for ; s.par[v] >= 0; v = s.par[v] {
-		s.arcs = append(s.arcs, s.par[v]*n+v)
+		s.arcs = append(s.arcs, s.parArc[v])
 	}
 	p := s.arcs[start:]
 	for i, j := 0, len(p)-1; i < j; i, j = i+1, j-1 {
@@ -360,11 +384,12 @@ func (s *pathSolver) addTreePath(k int, u, t int32) int32 {
 	return s.intern(k, start)
 }
 
-// addFamilyPath makes the family path "first hop w, then the least-length
-// shortest path to t" a path of commodity k and returns its id.
-func (s *pathSolver) addFamilyPath(k int, w, t int32) int32 {
+// addFamilyPath makes the family path "first hop w (arc id e), then the
+// least-length shortest path to t" a path of commodity k and returns its
+// id.
+func (s *pathSolver) addFamilyPath(k int, e, w, t int32) int32 {
 	start := len(s.arcs)
-	s.arcs = s.family.appendPath(s.arcs, s.tree.src, w, t)
+	s.arcs = s.family.appendPath(s.arcs, e, w, t)
 	return s.intern(k, start)
 }
 
@@ -412,11 +437,12 @@ func (s *pathSolver) addDetours(k int, t int32) {
 	if !(limit > s.dist[t]) {
 		return
 	}
-	n := int32(s.n)
 	cand := s.cand[:0]
 	keepAll := s.maxDetours >= len(s.g.In[t])
-	for _, u := range s.g.In[t] {
-		c := s.dist[u] + s.l[u*n+t]
+	in := s.ix.inArc[s.ix.in[t]:s.ix.in[t+1]]
+	for j, u := range s.g.In[t] {
+		e := in[j]
+		c := s.dist[u] + s.tl[e]
 		if u == s.par[t] || !(c < limit) {
 			continue
 		}
@@ -430,7 +456,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 		if !simple {
 			continue
 		}
-		d := detour{c, u}
+		d := detour{c, u, e}
 		if keepAll {
 			cand = append(cand, d)
 			continue
@@ -450,7 +476,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 		cand[i] = d
 	}
 	for _, d := range cand {
-		s.addTreePath(k, d.via, t)
+		s.addTreePath(k, d.via, d.arc, t)
 	}
 	s.cand = cand
 }
@@ -458,6 +484,7 @@ func (s *pathSolver) addDetours(k int, t int32) {
 type detour struct {
 	cost float64
 	via  int32
+	arc  int32 // via→t
 }
 
 func (d detour) less(e detour) bool {
@@ -526,7 +553,7 @@ func equalArcs(a, b []int32) bool {
 func (s *pathSolver) pathCost(p int32) float64 {
 	c := 0.0
 	for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-		c += s.l[a]
+		c += s.rec[a].l
 	}
 	return c
 }
@@ -548,9 +575,9 @@ func (s *pathSolver) equilibrate(k int) int {
 	for i, p := range act {
 		c, h, cmin := 0.0, 0.0, math.Inf(1)
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			c += s.l[a]
-			h += s.l[a] / s.cap[a]
-			cmin = min(cmin, s.cap[a])
+			c += s.rec[a].l
+			h += s.rec[a].l / s.rec[a].cap
+			cmin = min(cmin, s.rec[a].cap)
 		}
 		work += int(s.off[p+1] - s.off[p])
 		bp = append(bp, breakpoint{c: c, h: h, i: int32(i), cmin: cmin})
@@ -591,16 +618,16 @@ func (s *pathSolver) equilibrate(k int) int {
 		b.mu = nx - s.x[p] // reuse: the direction
 		slope += b.c * b.mu
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.acc[a] += b.mu
+			s.rec[a].acc += b.mu
 		}
 	}
 	curv := 0.0
 	for _, b := range bp {
 		p := act[b.i]
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			if y := s.acc[a]; y != 0 {
-				curv += s.l[a] / s.cap[a] * y * y
-				s.acc[a] = 0
+			if y := s.rec[a].acc; y != 0 {
+				curv += s.rec[a].l / s.rec[a].cap * y * y
+				s.rec[a].acc = 0
 			}
 		}
 	}
@@ -638,7 +665,7 @@ func (s *pathSolver) equilibrate(k int) int {
 		}
 		s.x[p] = nx
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.load[a] += delta
+			s.rec[a].load += delta
 		}
 	}
 	// A pruned path's flow goes to the cheapest path (a descent move).
@@ -646,7 +673,7 @@ func (s *pathSolver) equilibrate(k int) int {
 		p := act[best]
 		s.x[p] += pruned
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.load[a] += pruned
+			s.rec[a].load += pruned
 		}
 	}
 	// Keep Σ_p x_p = d_k exact up to rounding: the largest path absorbs
@@ -662,7 +689,7 @@ func (s *pathSolver) equilibrate(k int) int {
 	if drift := d - sum; drift != 0 && s.x[big]+drift >= 0 {
 		s.x[big] += drift
 		for _, a := range s.arcs[s.off[big]:s.off[big+1]] {
-			s.load[a] += drift
+			s.rec[a].load += drift
 		}
 		drifted = big
 	}
@@ -674,7 +701,7 @@ func (s *pathSolver) equilibrate(k int) int {
 			continue
 		}
 		for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-			s.l[a] = s.arcCost(int(a))
+			s.rec[a].l = s.arcCost(int(a))
 		}
 	}
 	cheapest := act[best]
@@ -769,7 +796,7 @@ type solveState struct {
 	gap     float64
 	flows   []pathFlow // best flow snapshot, congestion lam
 	lam     float64
-	lengths []float64 // best lengths, bound upper
+	lengths []float64 // best lengths (per arc id), bound upper
 	upper   float64
 	iters   int
 
@@ -786,7 +813,7 @@ type solveState struct {
 
 // newSolveState is a solve toward the certified gap, not yet started.
 func (s *pathSolver) newSolveState(gap float64) *solveState {
-	return &solveState{gap: gap, lengths: make([]float64, s.n*s.n), lam: math.Inf(1), upper: math.Inf(1),
+	return &solveState{gap: gap, lengths: make([]float64, s.ix.arcs()), lam: math.Inf(1), upper: math.Inf(1),
 		kappa: 4, prevEq: math.Inf(1), bestEq: math.Inf(1), stallGap: math.Inf(1), initial: true,
 		lpNext: restrictedLPAfter}
 }
@@ -832,7 +859,7 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// Start: unit lengths per capacity, every commodity on its shortest path.
 		for a, c := range s.cap {
 			if c > 0 {
-				s.l[a] = 1 / c
+				s.rec[a].l = 1 / c
 			}
 		}
 	}
@@ -845,8 +872,9 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		s.compact(st.flows)
 		// Column generation and the certificate under the current l.
 		alpha := 0.0
+		s.treeLengths()
 		if s.family != nil {
-			s.family.update(s.g, s.l)
+			s.family.update(s.g, &s.ix, s.tl)
 		}
 		complete := s.treePass(workers, func(i int) bool {
 			if !st.initial && s.stopped() {
@@ -857,14 +885,14 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 				alpha += s.dem[k] * s.dist[t]
 				var p int32
 				if s.family != nil {
-					p = s.addFamilyPath(int(k), s.par[t], t)
+					p = s.addFamilyPath(int(k), s.parArc[t], s.par[t], t)
 				} else {
-					p = s.addTreePath(int(k), -1, t)
+					p = s.addTreePath(int(k), -1, -1, t)
 				}
 				if st.initial {
 					s.x[p] = s.dem[k]
 					for _, a := range s.arcs[s.off[p]:s.off[p+1]] {
-						s.load[a] += s.dem[k]
+						s.rec[a].load += s.dem[k]
 					}
 				} else if s.family != nil {
 					s.family.detours(s, int(k), t)
@@ -886,13 +914,15 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		vol, work := 0.0, 0.0
 		for a, c := range s.cap {
 			if c > 0 {
-				vol += c * s.l[a]
-				work += s.load[a] * s.l[a]
+				vol += c * s.rec[a].l
+				work += s.rec[a].load * s.rec[a].l
 			}
 		}
 		if ub := vol / alpha; ub < st.upper {
 			st.upper = ub
-			copy(st.lengths, s.l)
+			for a := range s.rec {
+				st.lengths[a] = s.rec[a].l
+			}
 		}
 		cong := s.congestion()
 		if cong < st.lam {
@@ -1002,12 +1032,12 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 	}
 }
 
-// throughputFamily runs the path solver on the paths of family (nil: any
-// path) and packs its certificate.
-func throughputFamily(g *Graph, d [][]float64, o *Options, family *firstHops) *Result {
+// throughputFamily runs the path solver on any path or, with vlbSlice,
+// on VLBSlice's family, and packs its certificate.
+func throughputFamily(g *Graph, d [][]float64, o *Options, vlbSlice bool) *Result {
 	s := newPathSolver(g, d)
-	if family != nil {
-		s.family, s.workers = family, 1 // its trees are a few sums per pair
+	if vlbSlice {
+		s.family, s.workers = newFirstHops(g, &s.ix), 1 // its trees are a few sums per pair
 	}
 	s.ctx, s.progress = o.Context, o.Progress
 	st := s.newSolveState(o.Gap)
@@ -1027,12 +1057,14 @@ func (st *solveState) interval() (lower, upper float64) {
 // certificate packs st's best flow and lengths into a Result. It reuses
 // the solver's loads, so the solve cannot continue after it.
 func (s *pathSolver) certificate(st *solveState) *Result {
-	res := &Result{Lengths: st.lengths, Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
+	res := &Result{Lengths: s.ix.expand(st.lengths, s.n), Upper: st.upper, Iterations: st.iters, Interrupted: st.interrupted}
 	// Rebuild the arc flows of the best snapshot and scale them to fit.
-	clear(s.load)
+	for a := range s.rec {
+		s.rec[a].load = 0
+	}
 	for _, pf := range st.flows {
 		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-			s.load[a] += pf.x
+			s.rec[a].load += pf.x
 		}
 	}
 	lam := s.congestion()
@@ -1061,7 +1093,8 @@ func outwardUpper(lower, upper float64) float64 {
 }
 
 // packFlows sums the snapshot's paths per source into sparse arc flows
-// scaled by 1/lam (flows is grouped by commodity, commodities by source).
+// scaled by 1/lam (flows is grouped by commodity, commodities by source),
+// their arcs as u·n+v (ids sort as those do).
 func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) {
 	srcOf := make([]int32, len(s.dst))
 	for i, src := range s.srcs {
@@ -1069,26 +1102,26 @@ func (s *pathSolver) packFlows(out []SourceFlow, flows []pathFlow, lam float64) 
 			srcOf[k] = int32(src)
 		}
 	}
-	acc, touched := s.acc, []int32(nil)
+	rec, touched := s.rec, []int32(nil)
 	for i := 0; i < len(flows); {
 		src := srcOf[s.com[flows[i].p]]
 		touched = touched[:0]
 		for ; i < len(flows) && srcOf[s.com[flows[i].p]] == src; i++ {
 			pf := flows[i]
 			for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-				if acc[a] == 0 {
+				if rec[a].acc == 0 {
 					touched = append(touched, a)
 				}
-				acc[a] += pf.x / lam
+				rec[a].acc += pf.x / lam
 			}
 		}
 		slices.Sort(touched)
 		f := SourceFlow{Arcs: make([]int32, 0, len(touched)), X: make([]float64, 0, len(touched))}
 		for _, a := range touched {
-			if acc[a] != 0 {
-				f.Arcs = append(f.Arcs, a)
-				f.X = append(f.X, acc[a])
-				acc[a] = 0
+			if rec[a].acc != 0 {
+				f.Arcs = append(f.Arcs, s.ix.dense[a])
+				f.X = append(f.X, rec[a].acc)
+				rec[a].acc = 0
 			}
 		}
 		out[src] = f
@@ -1163,3 +1196,11 @@ var seededPruneShare = 1e-5 // a variable for tests
 
 // seededPruneKappa: pruning starts once κ has reached it.
 const seededPruneKappa = 16
+
+// arcRec is an arc's state in the path solver.
+type arcRec struct {
+	l    float64 // arc cost exp(β·F_e/c_e − shift)/c_e
+	cap  float64 // c_e
+	load float64 // F_e, flow on arc e (full demand routed)
+	acc  float64 // scratch, zero between uses
+}

@@ -88,7 +88,7 @@ func VLBSlice(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 	}
 	var res *Result
 	if connected(g, dn) {
-		res = throughputFamily(g, dn, &o, newFirstHops(g))
+		res = throughputFamily(g, dn, &o, true)
 	} else {
 		res = zeroResult(g.N)
 	}
@@ -101,18 +101,19 @@ func VLBSlice(g *Graph, d demand.Matrix, opt *Options) (*Result, error) {
 // firstHops is the path family of VLBSlice for the path solver: per
 // destination t, the hop distances to t (fixed) and, under the current
 // lengths, the least length among the shortest hop-count paths from every
-// node to t and the next node on it.
+// node to t and the first arc on it.
 type firstHops struct {
 	n     int
-	hops  []int32 // [t·n+u]: hop distance u→t, −1 if t is unreachable from u
-	order []int32 // [t·n+i]: the nodes by hop distance to t (t first), −1 padded
+	ix    *arcIndex // the solver's arc ids
+	hops  []int32   // [t·n+u]: hop distance u→t, −1 if t is unreachable from u
+	order []int32   // [t·n+i]: the nodes by hop distance to t (t first), −1 padded
 	best  []float64
-	next  []int32
+	next  []int32 // [t·n+u]: id of the first arc of that path, −1 if none
 }
 
-func newFirstHops(g *Graph) *firstHops {
+func newFirstHops(g *Graph, ix *arcIndex) *firstHops {
 	n := g.N
-	f := &firstHops{n: n, hops: make([]int32, n*n), order: make([]int32, n*n),
+	f := &firstHops{n: n, ix: ix, hops: make([]int32, n*n), order: make([]int32, n*n),
 		best: make([]float64, n*n), next: make([]int32, n*n)}
 	for t := 0; t < n; t++ {
 		h, ord := f.hops[t*n:(t+1)*n], f.order[t*n:(t+1)*n]
@@ -134,10 +135,10 @@ func newFirstHops(g *Graph) *firstHops {
 	return f
 }
 
-// update recomputes best and next under the arc lengths l: in order of
-// hop distance to t, best(u) = min over out-neighbours v one hop closer
-// of l(u,v) + best(v).
-func (f *firstHops) update(g *Graph, l []float64) {
+// update recomputes best and next under the arc lengths l (per arc id of
+// ix): in order of hop distance to t, best(u) = min over out-neighbours v
+// one hop closer of l(u,v) + best(v).
+func (f *firstHops) update(g *Graph, ix *arcIndex, l []float64) {
 	n := f.n
 	for t := 0; t < n; t++ {
 		h, ord := f.hops[t*n:(t+1)*n], f.order[t*n:(t+1)*n]
@@ -150,11 +151,13 @@ func (f *firstHops) update(g *Graph, l []float64) {
 			if u < 0 {
 				break
 			}
-			row := l[int(u)*n : int(u+1)*n]
-			for _, v := range g.Out[u] {
+			o := ix.out[u]
+			out := g.Out[u]
+			row := l[o : o+int32(len(out))]
+			for j, v := range out {
 				if h[v] == h[u]-1 {
-					if c := row[v] + best[v]; c < best[u] {
-						best[u], next[u] = c, v
+					if c := row[j] + best[v]; c < best[u] {
+						best[u], next[u] = c, o+int32(j)
 					}
 				}
 			}
@@ -163,32 +166,34 @@ func (f *firstHops) update(g *Graph, l []float64) {
 }
 
 // grow fills tree t for source index i: for every destination d of the
-// source, dist[d] is the least length over the family and par[d] the
-// first hop w of that path.
+// source, dist[d] is the least length over the family, par[d] the first
+// hop w of that path and parArc[d] the id of the arc src→w.
 func (f *firstHops) grow(s *pathSolver, t *tree, src, i int) {
 	n := f.n
-	row := s.l[src*n : (src+1)*n]
+	o := f.ix.out[src]
+	out := s.g.Out[src]
+	row := s.tl[o : o+int32(len(out))]
 	t.src = int32(src)
 	for k := s.first[i]; k < s.first[i+1]; k++ {
 		d := int(s.dst[k])
 		t.dist[d], t.par[d] = math.Inf(1), -1
-		for _, w := range s.g.Out[src] {
-			if c := row[w] + f.best[d*n+int(w)]; c < t.dist[d] {
-				t.dist[d], t.par[d] = c, w
+		for j, w := range out {
+			if c := row[j] + f.best[d*n+int(w)]; c < t.dist[d] {
+				t.dist[d], t.par[d], t.parArc[d] = c, w, o+int32(j)
 			}
 		}
 	}
 }
 
-// appendPath appends the arcs of the family's path src→w, then the
-// current least-length shortest path w→d.
-func (f *firstHops) appendPath(arcs []int32, src, w, d int32) []int32 {
+// appendPath appends the arc ids of the family's path: the first arc e
+// (into w), then the current least-length shortest path w→d.
+func (f *firstHops) appendPath(arcs []int32, e, w, d int32) []int32 {
 	n := int32(f.n)
-	arcs = append(arcs, src*n+w)
+	arcs = append(arcs, e)
 	for u := w; u != d; {
-		v := f.next[d*n+u]
-		arcs = append(arcs, u*n+v)
-		u = v
+		a := f.next[d*n+u]
+		arcs = append(arcs, a)
+		u = f.ix.head[a]
 	}
 	return arcs
 }
@@ -210,12 +215,13 @@ func (f *firstHops) detours(s *pathSolver, k int, d int32) {
 	}
 	n := int32(f.n)
 	src := s.tree.src
-	for _, w := range s.g.Out[src] {
+	o := f.ix.out[src]
+	for j, w := range s.g.Out[src] {
 		if w == s.par[d] {
 			continue
 		}
-		if c := s.l[src*n+w] + f.best[d*n+w]; c < limit {
-			s.addFamilyPath(k, w, d)
+		if c := s.tl[o+int32(j)] + f.best[d*n+w]; c < limit {
+			s.addFamilyPath(k, o+int32(j), w, d)
 		}
 	}
 }
