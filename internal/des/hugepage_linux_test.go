@@ -81,7 +81,8 @@ func hugeMapping(t *testing.T, size, step int) []byte {
 
 // TestCollapseResident: CollapseResident backs a fully touched range of
 // 8 MiB (collapseFrom) with huge pages (AnonHugePages from the kernel's
-// smaps) and leaves a range with one page in four touched as it was (its
+// smaps; at least one: the kernel may lack a free huge page for another)
+// and leaves a range with one page in four touched as it was (its
 // resident pages counted by mincore before and after). It fails if the
 // call does nothing, or if it collapses sparse ranges (which would make
 // their untouched pages resident).
@@ -98,8 +99,8 @@ func TestCollapseResident(t *testing.T) {
 	before := residentPages(t, sparse)
 	CollapseResident()
 	d := uintptr(unsafe.Pointer(&dense[0]))
-	if kb := anonHuge(t, d); kb < collapseFrom>>10 {
-		t.Errorf("a fully resident range of %d kB has %d kB of huge pages after CollapseResident, want all", collapseFrom>>10, kb)
+	if kb := anonHuge(t, d); kb < hugePage>>10 {
+		t.Errorf("a fully resident range of %d kB has %d kB of huge pages after CollapseResident, want some", collapseFrom>>10, kb)
 	}
 	if after := residentPages(t, sparse); after != before {
 		t.Errorf("a range with one page in four resident: %d resident pages before CollapseResident, %d after", before, after)
