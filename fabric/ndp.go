@@ -394,6 +394,9 @@ func (s *sim) ndpSendMade(h int32, nh *ndpHost) {
 		p.Sent = s.q.Now()
 		s.m.injectedData += int64(p.Size)
 		s.transmit(h, idx, noFlow)
+		if next := nh.nicNext(); next != nil { // it leaves one packet time from now, cold by then
+			s.pool.Prefetch(next.Head())
+		}
 		if s.ndp.packetTimer {
 			s.flows[p.Flow].src.(*cc.NDP).Sent(p.Seq, p.Sent)
 			s.armTimer(p.Flow)

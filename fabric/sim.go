@@ -172,6 +172,9 @@ type sim struct {
 
 	m   metrics
 	err error
+	// collapseAt: run asks for huge pages again once this many events
+	// have been processed (run.go's collapse).
+	collapseAt uint64
 }
 
 const (

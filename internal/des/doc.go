@@ -19,5 +19,7 @@
 // event will use without waiting for it. A Pool's slabs, and the tables
 // a caller hands to HugePages, ask for transparent huge pages
 // (HugePagesOn: whether the kernel gives them), so that a random access
-// into a large table misses the cache but not the TLB.
+// into a large table misses the cache but not the TLB; CollapseResident
+// asks the same for the 2 MiB ranges of the heap that are (almost) all
+// resident, which the Go runtime maps in 4 KiB pages.
 package des
