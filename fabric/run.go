@@ -127,17 +127,15 @@ func (s *sim) run() (*Result, error) {
 // events, then each time the events processed have doubled, and from
 // collapseEvery on every collapseEvery events: the heap grows as flows
 // start and packets fill the pool, and its new pages are 4 KiB ones until
-// then. On the NDP Opera comparison (a heap of about 15 MB touched at
-// random) this measured 4–5 % less CPU (docs/perf-history.md, issue 26); a
-// call costs a read of /proc/self/maps and a few system calls per 2 MiB.
+// then. A call costs a read of /proc/self/maps and a few system calls per
+// 2 MiB.
 const (
 	collapseFirst = 1 << 16
 	collapseEvery = 1 << 23
 )
 
 // collapse calls des.CollapseResident once collapseAt events have been
-// processed. The samples call it, not run's loop: in the loop it measured
-// 1.4 % more CPU on the ABM leaf-spine run, which it does not help.
+// processed. The samples call it, not run's loop, whose code stays small.
 func (s *sim) collapse() {
 	if popped := s.q.Processed(); popped >= s.collapseAt {
 		des.CollapseResident()
