@@ -316,6 +316,10 @@ func better(p, q DesignPoint) bool {
 	return p.Delay < q.Delay
 }
 
+// NoSlotFits begins Design.Infeasible when the buffer, delay or
+// reconfiguration limits leave the design no swept slot.
+const NoSlotFits = "no swept slot is feasible"
+
 // infeasibleReason says in one phrase why no swept slot suits d.
 func (c DesignConfig) infeasibleReason(d *Design, whys map[string]bool) string {
 	var parts []string
@@ -336,7 +340,7 @@ func (c DesignConfig) infeasibleReason(d *Design, whys map[string]bool) string {
 	if whys["reconf"] {
 		parts = append(parts, fmt.Sprintf("Δ must exceed Δr = %v", c.Reconf))
 	}
-	msg := "no swept slot is feasible"
+	msg := NoSlotFits
 	for i, p := range parts {
 		if i == 0 {
 			msg += ": "

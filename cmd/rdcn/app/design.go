@@ -141,6 +141,37 @@ func designRows(f *os.File) func(done, total int, d emulated.Design) {
 	}
 }
 
+// foldRun is the fewest consecutive designs of one kind that fit no swept
+// slot which the text output folds into one line (at 1,024 racks with 16
+// uplinks, Mars d = 208 … 1008 are 51 such designs, three lines each).
+const foldRun = 8
+
+// infeasiblePrefix begins the reason of a design no swept slot suits.
+const infeasiblePrefix = emulated.NoSlotFits + ": "
+
+// foldInfeasible marks the designs the text output folds: runs of at least
+// foldRun consecutive designs of one kind, each suited by no swept slot for
+// the buffer, delay or reconfiguration limits. runs holds each run's
+// [first, end) indices.
+func foldInfeasible(ds []emulated.Design) (folded []bool, runs [][2]int) {
+	folded = make([]bool, len(ds))
+	foldable := func(d emulated.Design) bool { return strings.HasPrefix(d.Infeasible, infeasiblePrefix) }
+	for i := 0; i < len(ds); {
+		j := i
+		for j < len(ds) && foldable(ds[j]) && ds[j].Kind == ds[i].Kind {
+			j++
+		}
+		if j-i >= foldRun {
+			for k := i; k < j; k++ {
+				folded[k] = true
+			}
+			runs = append(runs, [2]int{i, j})
+		}
+		i = max(j, i+1)
+	}
+	return folded, runs
+}
+
 // stoppedByDecision reports whether d's refinement stopped because the
 // answer no longer depended on it (CannotWin or Settled).
 func stoppedByDecision(d emulated.Design) bool {
@@ -265,7 +296,11 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	fmt.Fprintf(w, "θ: certified any-routing throughput on each design's worst-case permutation (lower end, gap %.0e)\n\n", c.Gap)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "design\td\tΓ\tθ at Δr = 0\tbuffer allows (Thm 19)\tdelay allows (Thm 18)\t")
-	for _, d := range ds.Designs {
+	folded, runs := foldInfeasible(ds.Designs)
+	for i, d := range ds.Designs {
+		if folded[i] {
+			continue
+		}
 		theta := "-"
 		if d.Theta0 > 0 {
 			theta = fmt.Sprintf("%.4f", d.Theta0)
@@ -298,7 +333,11 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	}
 	fmt.Fprintln(tw)
 	k := 0
-	for _, d := range ds.Designs {
+	for i, d := range ds.Designs {
+		if folded[i] {
+			k += len(c.Slots)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t", d.Name)
 		for range c.Slots {
 			p := ds.Points[k]
@@ -320,10 +359,15 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, d := range ds.Designs {
-		if d.Infeasible != "" {
+	for i, d := range ds.Designs {
+		if d.Infeasible != "" && !folded[i] {
 			fmt.Fprintf(w, "%s: %s\n", d.Name, d.Infeasible)
 		}
+	}
+	for _, r := range runs {
+		first, last := ds.Designs[r[0]], ds.Designs[r[1]-1]
+		fmt.Fprintf(w, "%s … %s, %d designs left out of the tables above: %s (%s); %s (%s)\n", first.Name, last.Name,
+			r[1]-r[0], first.Infeasible, first.Name, strings.TrimPrefix(last.Infeasible, infeasiblePrefix), last.Name)
 	}
 	if stopped != "" {
 		un, st := ds.Unfinished()

@@ -343,3 +343,55 @@ func TestTradeoffThetaOrder(t *testing.T) {
 		t.Errorf("no row with θ VLB inside θ any's interval (Table 7.1's complete graph had one):\n%s", out)
 	}
 }
+
+// TestTradeoffFoldsInfeasibleRuns: at 128 racks with 1 MB of buffer, Mars
+// d = 24 … 120 (13 designs) fit no swept slot. The text output folds them
+// into one line naming the first and the last with their limits, and
+// leaves them out of both tables; RotorNet and Opera, two designs of
+// different kinds, keep their rows and lines. The JSON output still lists
+// every design.
+func TestTradeoffFoldsInfeasibleRuns(t *testing.T) {
+	args := []string{"rdcn", "tradeoff", "--tors", "128", "--uplinks", "8", "--link", "400Gbps", "--buffer", "1MB", "--delay", "1ms"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	want := "\nmars-24 … mars-120, 13 designs left out of the tables above: no swept slot is feasible: B = 1MB needs Δ ≤ 833.333ns (mars-24); B = 1MB needs Δ ≤ 166.666ns (mars-120)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("missing %q in\n%s", want, out)
+	}
+	rest := strings.Replace(out, want, "\n", 1)
+	for _, name := range []string{"mars-24", "mars-64", "mars-120"} {
+		if strings.Contains(rest, name) {
+			t.Errorf("%s appears outside the folded line:\n%s", name, out)
+		}
+	}
+	for _, line := range []string{"\nrotornet: no swept slot is feasible", "\nopera: no swept slot is feasible", "\n   mars-16   16"} {
+		if !strings.Contains(out, line) {
+			t.Errorf("missing %q in\n%s", line, out)
+		}
+	}
+	stdout.Reset()
+	if code := run(append(args, "--format", "json"), &stdout, &stderr); code != 0 {
+		t.Fatalf("json: exit %d: %s", code, stderr.String())
+	}
+	var got struct {
+		Designs []struct {
+			Name       string `json:"design"`
+			Infeasible string `json:"infeasible"`
+		} `json:"designs"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	infeasible := 0
+	for _, d := range got.Designs {
+		if d.Infeasible != "" {
+			infeasible++
+		}
+	}
+	if infeasible != 15 {
+		t.Errorf("JSON lists %d designs no slot suits, want 15 (rotornet, opera, mars-24 … mars-120)", infeasible)
+	}
+}
