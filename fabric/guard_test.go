@@ -40,11 +40,8 @@ func TestRoutingGuardNoDarkTrims(t *testing.T) {
 // and 4 ms (3 ms of arrivals at 40 % load) under run.check, with keys set.
 func runOperaSim16(t *testing.T, keys ...string) *fabric.Result {
 	t.Helper()
-	setup := setupFromTOML(t, "testdata/perf/a-opera-operasim.toml", append([]string{"topology.tors=16",
-		"run.sim_time=4ms", "workload.duration=3ms", "workload.load=0.4", "run.check=true"}, keys...)...)
-	cfg := setup.Config
-	cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-	r, err := fabric.Run(cfg)
+	r, err := fabric.Run(configFromTOML(t, "testdata/perf/a-opera-operasim.toml", append([]string{"topology.tors=16",
+		"run.sim_time=4ms", "workload.duration=3ms", "workload.load=0.4", "run.check=true"}, keys...)...))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,13 +56,19 @@ func setupFromTOML(tb testing.TB, path string, keys ...string) *scenario.Setup {
 	return setup
 }
 
-// simFromTOML is setupFromTOML's set-up as a simulation, with its own flows.
-func simFromTOML(tb testing.TB, path string, keys ...string) *fabric.Sim {
+// configFromTOML is setupFromTOML's configuration with its own flows.
+func configFromTOML(tb testing.TB, path string, keys ...string) fabric.Config {
 	tb.Helper()
 	setup := setupFromTOML(tb, path, keys...)
 	cfg := setup.Config
 	cfg.Flows = &fabric.SliceSource{Flows: setup.Flows}
-	sim, err := fabric.NewSim(cfg)
+	return cfg
+}
+
+// simFromTOML is configFromTOML's run as a simulation.
+func simFromTOML(tb testing.TB, path string, keys ...string) *fabric.Sim {
+	tb.Helper()
+	sim, err := fabric.NewSim(configFromTOML(tb, path, keys...))
 	if err != nil {
 		tb.Fatal(err)
 	}
