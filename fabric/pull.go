@@ -48,12 +48,12 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pends       pairTable[flowList]       // t→d: t's pulled flows for destination ToR d with unrequested bytes
-	dests       pairTable[pullDest]       // t→d: per destination ToR d, its relay store and byte counts
-	hops        pairTable[pullHop]        // t→v: per next-hop ToR v
-	stagedTo    pairTable[int64]          // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	storeArrays des.RingArrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
-	pending     bitRows                   // row t: the d's with a non-empty pend list
+	pends       pairTable[flowList]   // t→d: t's pulled flows for destination ToR d with unrequested bytes
+	dests       pairTable[pullDest]   // t→d: per destination ToR d, its relay store and byte counts
+	hops        pairTable[pullHop]    // t→v: per next-hop ToR v
+	stagedTo    pairTable[int64]      // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays des.Arrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
+	pending     bitRows               // row t: the d's with a non-empty pend list
 	words       int
 	rr          []int32             // [t]: round-robin start over relay destinations
 	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet

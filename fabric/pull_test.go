@@ -259,7 +259,7 @@ func TestPullHostPortContention(t *testing.T) {
 // TestRelayStoreNoAllocPerPacket: storing a relayed packet (an entry of
 // its relay store, the packet back to the pool) and making it again
 // allocate nothing per packet: the stores' arrays come from and go back
-// to a pool (des.RingArrays). The same 32 flows (4 from each of 8 ToRs
+// to a pool (des.Arrays). The same 32 flows (4 from each of 8 ToRs
 // to the next, one rotor switch, RotorLB relaying most of them, pulled) run once with 300 kB and once with 1.2 MB each: the
 // longer run relays about four times the packets but allocates about as
 // often (set-up, growth of the stores to their peak): the extra

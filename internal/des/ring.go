@@ -59,7 +59,7 @@ func (r *Ring[T]) PrefetchHead() {
 
 // PushFrom is Push that grows from pool's arrays before allocating, and
 // gives the array it outgrew to pool.
-func (r *Ring[T]) PushFrom(pool *RingArrays[T], x T) {
+func (r *Ring[T]) PushFrom(pool *Arrays[T], x T) {
 	if int(r.n) == len(r.buf) {
 		r.growFrom(pool)
 	}
@@ -67,7 +67,7 @@ func (r *Ring[T]) PushFrom(pool *RingArrays[T], x T) {
 	r.n++
 }
 
-func (r *Ring[T]) growFrom(pool *RingArrays[T]) {
+func (r *Ring[T]) growFrom(pool *Arrays[T]) {
 	size := max(8, 2*len(r.buf))
 	nb := pool.take(size)
 	if nb == nil {
@@ -85,26 +85,27 @@ func (r *Ring[T]) growFrom(pool *RingArrays[T]) {
 // ReleaseTo hands the array of an empty ring that has grown past keep
 // items to pool, from which PushFrom takes it again (FIFO.ReleaseTo for
 // rings): rings that fill and drain in turn share their arrays.
-func (r *Ring[T]) ReleaseTo(pool *RingArrays[T], keep int) {
+func (r *Ring[T]) ReleaseTo(pool *Arrays[T], keep int) {
 	if r.n == 0 && len(r.buf) > keep {
 		pool.put(r.buf)
 		r.buf, r.head = nil, 0
 	}
 }
 
-// RingArrays holds the arrays rings gave back (Ring.ReleaseTo), by size
-// (powers of two). The zero value is an empty pool.
-type RingArrays[T any] struct {
+// Arrays holds the arrays rings (and FIFOs: ArrayPool) gave back
+// (ReleaseTo), by size (powers of two), for the next one that grows. The
+// zero value is an empty pool.
+type Arrays[T any] struct {
 	free [32][][]T // [log2 len]
 }
 
-func (p *RingArrays[T]) put(b []T) {
+func (p *Arrays[T]) put(b []T) {
 	k := log2(len(b))
 	p.free[k] = append(p.free[k], b)
 }
 
 // take returns a free array of size items (a power of two), or nil.
-func (p *RingArrays[T]) take(size int) []T {
+func (p *Arrays[T]) take(size int) []T {
 	k := log2(size)
 	l := p.free[k]
 	if len(l) == 0 {
@@ -117,7 +118,7 @@ func (p *RingArrays[T]) take(size int) []T {
 }
 
 // Len is the number of arrays the pool holds.
-func (p *RingArrays[T]) Len() int {
+func (p *Arrays[T]) Len() int {
 	n := 0
 	for _, l := range p.free {
 		n += len(l)

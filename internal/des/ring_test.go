@@ -46,7 +46,7 @@ func TestRing(t *testing.T) {
 // allocates nothing, and the pool holds exactly the arrays given back.
 func TestRingArraysReuses(t *testing.T) {
 	type item struct{ a, b int64 }
-	var pool RingArrays[item]
+	var pool Arrays[item]
 	var a, b Ring[item]
 	fillDrain := func(r *Ring[item], n int64) {
 		for i := int64(0); i < 5; i++ { // wrap the head first
