@@ -184,11 +184,11 @@ func (s *sim) startUplink(t, sw int) {
 			}
 		}
 		if ps.relay && ps.storedAt[t] > 0 {
-			// The fill at the end of this event looks at the stored packet
+			// The fill at the end of this event looks at the store's entry
 			// that waits longest for v: it was stored long ago, so start
 			// loading it now.
-			if pd := s.pull.dests.get(t, int(v)); pd != nil && pd.store.Len() > 0 {
-				s.pool.Prefetch(pd.store.Head())
+			if pd := s.pull.dests.get(t, int(v)); pd != nil {
+				pd.store.PrefetchHead()
 			}
 		}
 	}

@@ -69,6 +69,28 @@ func (s *sim) Rerouted() (moved, lost, marks, drained int64) {
 // before mayPull (the outputs must not change).
 func (s *sim) NoFillShortcut() { s.pull.noShortcut = true }
 
+// ShadowStores keeps every stored relayed packet whole beside its store
+// entry and checks each packet made from an entry against it
+// (storeShadow).
+func (s *sim) ShadowStores() { s.pull.shadow = &storeShadow{stored: map[[2]int][]shadowPkt{}} }
+
+// ShadowCompared counts the packets made from store entries that
+// ShadowStores compared, and the stored packets it still holds.
+func (s *sim) ShadowCompared() (compared int64, held int) {
+	for _, l := range s.pull.shadow.stored {
+		held += len(l)
+	}
+	return s.pull.shadow.compared, held
+}
+
+// StoredNow counts the relayed packets the ToRs' hosts store now.
+func (s *sim) StoredNow() (n int32) {
+	for _, k := range s.pull.storedAt {
+		n += k
+	}
+	return n
+}
+
 // StoredPeak is the most relayed packets one ToR's hosts stored at once.
 func (s *sim) StoredPeak() int32 { return s.pull.storedPeak }
 
@@ -130,7 +152,7 @@ func (s *sim) StaleStoredPacket() bool {
 	for t := range s.n {
 		for v := range s.n {
 			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
-				s.pool.At(pd.store.At(pd.store.Len()-1)).Ready++
+				pd.store.At(pd.store.Len()-1).ready++
 				return true
 			}
 		}

@@ -238,6 +238,9 @@ func (s *sim) checkConservation(full bool) {
 				s.fail("ToR %d: its hosts store %d relayed packets, but storedAt counts %d", t, stored, ps.storedAt[t])
 				return
 			}
+			if ps.shadow == nil { // entries, not packets of the pool (storedPkt)
+				live += int64(stored)
+			}
 		}
 	}
 	if got := m.injectedPkts - m.deliveredPkts - m.droppedPkts; got != live {

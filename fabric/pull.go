@@ -48,12 +48,12 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pends       pairTable[flowList] // t→d: t's pulled flows for destination ToR d with unrequested bytes
-	dests       pairTable[pullDest] // t→d: per destination ToR d, its relay store and byte counts
-	hops        pairTable[pullHop]  // t→v: per next-hop ToR v
-	stagedTo    pairTable[int64]    // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	storeArrays des.ArrayPool       // the arrays drained relay stores gave back, for the next store that grows
-	pending     bitRows             // row t: the d's with a non-empty pend list
+	pends       pairTable[flowList]   // t→d: t's pulled flows for destination ToR d with unrequested bytes
+	dests       pairTable[pullDest]   // t→d: per destination ToR d, its relay store and byte counts
+	hops        pairTable[pullHop]    // t→v: per next-hop ToR v
+	stagedTo    pairTable[int64]      // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays des.Arrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
+	pending     bitRows               // row t: the d's with a non-empty pend list
 	words       int
 	rr          []int32             // [t]: round-robin start over relay destinations
 	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet
@@ -71,12 +71,13 @@ type pullState struct {
 	depth       int // packets staged per next hop
 	latency     rotor.Time
 	relay       bool
-	offerAll    bool    // RotorLB offers all of a ToR's backlog, not only its excess
-	stored      int64   // bytes relayed packets stored at hosts
-	skipped     int64   // stored-packet offers not scheduled: no circuit up then
-	storedAt    []int32 // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
-	storedPeak  int32   // the most any storedAt reached (tests)
-	noShortcut  bool    // tests: fill always looks at the pair's lists (mayPull answers true)
+	offerAll    bool         // RotorLB offers all of a ToR's backlog, not only its excess
+	stored      int64        // bytes relayed packets stored at hosts
+	skipped     int64        // stored-packet offers not scheduled: no circuit up then
+	storedAt    []int32      // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
+	storedPeak  int32        // the most any storedAt reached (tests)
+	noShortcut  bool         // tests: fill always looks at the pair's lists (mayPull answers true)
+	shadow      *storeShadow // tests: the stored packets kept whole beside the entries, and compared
 }
 
 func (s *sim) initPull() {
@@ -183,21 +184,20 @@ func (s *sim) fill(t, v int, day, night rotor.Time) {
 		if ps.relay {
 			if pd := ps.dests.get(t, v); pd != nil && pd.store.Len() > 0 {
 				st := &pd.store
-				idx := st.Head()
-				p := s.pool.At(idx)
-				if p.Ready > now || !s.inTime(p.Keeper(), ready, night) || !s.stage(t, v, p.Flow, tor.Transit, p.Size) {
+				e := st.Head()
+				if e.ready > now || !s.inTime(e.keeper, ready, night) || !s.stage(t, v, e.flow, tor.Transit, e.size) {
 					return
 				}
+				idx := s.unstore(t, v, e)
+				size, keeper := e.size, e.keeper
 				st.Pop()
 				ps.storedAt[t]--
-				if st.Len() > 0 {
-					s.pool.Prefetch(st.Head()) // cold since it was stored; asked for next (startUplink asks again when that fill's event starts: dropping this early one cost 2.6 %, paired)
-				} else {
+				if st.Len() == 0 {
 					st.ReleaseTo(&ps.storeArrays, relayStoreKeep)
 				}
-				ps.stored -= int64(p.Size)
-				_, at := s.hostPull(p.Keeper(), p.Size) // a stored relayed packet goes up again as is
-				w = s.wait(w, t, v, pulledPkt{idx: idx, size: p.Size, ready: at})
+				ps.stored -= int64(size)
+				_, at := s.hostPull(keeper, size) // a stored relayed packet goes up again as is
+				w = s.wait(w, t, v, pulledPkt{idx: idx, size: size, ready: at})
 				continue
 			}
 		}
@@ -602,12 +602,12 @@ func insertByReady(r *des.Ring[pulledPkt], e pulledPkt) {
 func (s *sim) checkStore(pd *pullDest) string {
 	st := &pd.store
 	for i := 1; i < st.Len(); i++ {
-		if s.pool.At(st.At(i-1)).Ready > s.pool.At(st.At(i)).Ready {
+		if st.At(i-1).ready > st.At(i).ready {
 			return fmt.Sprintf("is out of order at entry %d", i)
 		}
 	}
-	if n := st.Len(); n > 0 && s.pool.At(st.At(n-1)).Ready != pd.storeLast {
-		return fmt.Sprintf("keeps %v as its last ready time, its tail's is %v", pd.storeLast, s.pool.At(st.At(n-1)).Ready)
+	if n := st.Len(); n > 0 && st.At(n-1).ready != pd.storeLast {
+		return fmt.Sprintf("keeps %v as its last ready time, its tail's is %v", pd.storeLast, st.At(n-1).ready)
 	}
 	return ""
 }
@@ -618,37 +618,70 @@ type booking struct {
 	size          int32
 }
 
-// storeRelayed keeps relayed packet idx, which reaches host (of ToR v) at
-// time at, until v pulls it for a circuit to its destination x. It joins
-// v's store for x now, ordered by arrival (equal times in arrival order of
-// the calls), and cannot be pulled before at: the packet keeps at and
-// host (Ready, Keeper), the store only its index. If a circuit v→x may be up then (up now, or in the next slot
-// of a switch), an event at that time offers it to those circuits.
-// relayStoreKeep is the most packet indices a drained relay store keeps
-// room for: a store that held more for a burst gives its array back to
+// relayStoreKeep is the most entries a drained relay store keeps room
+// for (256 B): a store that held more for a burst gives its array back to
 // storeArrays, so the stores together hold their peak at any one time,
 // not the sum of every pair's peak, and a store that grows again reuses
 // a given-back array instead of allocating.
-const relayStoreKeep = 64
+const relayStoreKeep = 8
 
+// storedPkt is a relayed pulled packet that a host of relay ToR v keeps
+// for destination ToR x (v's store for x): what the model reads of it
+// after its first circuit, 32 B, two to a cache line. The packet itself
+// (64 B) goes back to the pool when it is stored and is made again when v
+// pulls it (unstore), so that a store is read in the order it was
+// written, one line per two packets, and a pulled packet's line is the
+// pool's most recently freed one. Its other fields are the same for every
+// stored packet (unstore), but Sent and SrcHost, which nothing reads after
+// a pulled packet left its host: the packet made again has Sent 0 and
+// SrcHost −1.
+type storedPkt struct {
+	ready   rotor.Time // when it is at its keeper (Packet.Ready)
+	seq     int64
+	flow    int32
+	size    int32
+	keeper  int32 // the host that keeps it (Packet.Keeper)
+	dstHost int32
+}
+
+// storedFlags are the flags of every stored relayed packet: pulled, and
+// across one circuit.
+const storedFlags = packet.Pulled | packet.Circuit
+
+// storeRelayed keeps relayed packet idx, which reaches host (of ToR v) at
+// time at, until v pulls it for a circuit to its destination x. It joins
+// v's store for x now as an entry (storedPkt; the packet goes back to the
+// pool), ordered by arrival (equal times in arrival order of the calls),
+// and cannot be pulled before at. If a circuit v→x may be up then (up
+// now, or in the next slot of a switch), an event at that time offers it
+// to those circuits.
 func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at rotor.Time) {
 	ps := &s.pull
 	x := int(p.DstToR)
-	p.Ready = at
-	p.SetKeeper(host)
+	e := storedPkt{ready: at, seq: p.Seq, flow: p.Flow, size: p.Size, keeper: host, dstHost: p.DstHost}
+	if s.cfg.Check && (p.Kind != packet.Data || p.Hops != 1 || p.Flags != storedFlags || p.IntN != 0 ||
+		p.Via != packet.NoToR || p.Route != packet.NoRoute || p.EchoSeg != 0) {
+		s.fail("relayed packet of flow %d (seq %d) stored at ToR %d is not what its entry makes again: kind %v, %d hops, flags %b, INT %d, via %d, route %d, echo %d",
+			p.Flow, p.Seq, v, p.Kind, p.Hops, p.Flags, p.IntN, p.Via, p.Route, p.EchoSeg)
+	}
+	if ps.shadow != nil {
+		ps.shadow.keep(v, x, idx, p, at, host)
+	} else {
+		s.pool.Free(idx)
+	}
 	pd := ps.dests.at(v, x)
 	st, last := &pd.store, &pd.storeLast
-	st.PushFrom(&ps.storeArrays, idx)
+	st.PushFrom(&ps.storeArrays, e)
 	if st.Len() > 1 && at < *last { // it arrives before the last one stored (about 1 store in 5 in (a) RotorNet)
 		k := st.Len() - 1
-		for ; k > 0 && s.pool.At(st.At(k-1)).Ready > at; k-- {
-			st.Set(k, st.At(k-1))
+		for ; k > 0 && st.At(k-1).ready > at; k-- {
+			*st.At(k) = *st.At(k - 1)
 		}
-		st.Set(k, idx)
+		*st.At(k) = e
 	} else {
 		*last = at
 	}
-	ps.stored += int64(p.Size)
+	ps.stored += int64(e.size)
 	if ps.storedAt[v]++; ps.storedAt[v] > ps.storedPeak {
 		ps.storedPeak = ps.storedAt[v]
 	}
@@ -668,6 +701,73 @@ func (s *sim) storeRelayed(v int, host int32, idx int32, p *packet.Packet, at ro
 	if s.cfg.Check {
 		s.q.Schedule(at, evStored, int32(v), int32(x)|noCircuit)
 	}
+}
+
+// unstore makes stored relayed packet e of relay ToR v's store for x
+// into a packet again (storedPkt), which v has just pulled, and returns
+// its index.
+func (s *sim) unstore(v, x int, e *storedPkt) int32 {
+	idx := s.pool.Alloc()
+	p := s.pool.At(idx)
+	p.Seq, p.Ready = e.seq, e.ready
+	p.Flow, p.Size, p.SrcHost, p.DstHost, p.DstToR = e.flow, e.size, -1, e.dstHost, int32(x)
+	p.Via, p.Route = packet.NoToR, packet.NoRoute
+	p.SetKeeper(e.keeper)
+	p.Kind, p.Hops, p.Flags = packet.Data, 1, storedFlags
+	if s.pull.shadow != nil {
+		s.pull.shadow.compare(s, v, x, idx, p)
+	}
+	return idx
+}
+
+// storeShadow (tests) keeps every stored relayed packet whole in the pool
+// beside its entry, as the stores did before entries, each store's in
+// arrival order, and checks each packet unstore makes against the one a
+// store of whole packets would give now: of the packets stored for the
+// pair, the earliest ready, of equal ones the earliest stored. It must
+// be the same but for Sent and SrcHost (storedPkt).
+type storeShadow struct {
+	stored   map[[2]int][]shadowPkt
+	arrivals int64
+	compared int64
+}
+
+type shadowPkt struct {
+	idx     int32
+	ready   rotor.Time
+	arrival int64
+}
+
+func (sh *storeShadow) keep(v, x int, idx int32, p *packet.Packet, at rotor.Time, host int32) {
+	p.Ready = at
+	p.SetKeeper(host)
+	sh.arrivals++
+	k := [2]int{v, x}
+	sh.stored[k] = append(sh.stored[k], shadowPkt{idx, at, sh.arrivals})
+}
+
+func (sh *storeShadow) compare(s *sim, v, x int, idx int32, p *packet.Packet) {
+	k := [2]int{v, x}
+	l := sh.stored[k]
+	if len(l) == 0 {
+		s.fail("ToR %d: a packet for %d was made from its store, which held none", v, x)
+		return
+	}
+	first := 0
+	for i, e := range l {
+		if e.ready < l[first].ready || e.ready == l[first].ready && e.arrival < l[first].arrival {
+			first = i
+		}
+	}
+	want := *s.pool.At(l[first].idx)
+	s.pool.Free(l[first].idx)
+	sh.stored[k] = append(l[:first], l[first+1:]...)
+	got := *p
+	got.Sent, got.SrcHost = want.Sent, want.SrcHost
+	if got != want {
+		s.fail("ToR %d: the packet made from its store for %d is %+v, the one stored %+v", v, x, got, want)
+	}
+	sh.compared++
 }
 
 // noCircuit marks (in its arg) a stored-packet offer that would have been
@@ -888,10 +988,10 @@ func (r *pairRow[T]) at(x int) *T {
 // second hop the store and relayed, and pickPulled's spare for it own
 // and relayed.
 type pullDest struct {
-	store     des.FIFO   // relayed packets t's hosts store for d
-	own       int64      // unrequested bytes of t's own pulled flows for d
-	relayed   int64      // bytes t stores or was promised for d
-	storeLast rotor.Time // Ready of the last packet in store
+	store     des.Ring[storedPkt] // relayed packets t's hosts store for d
+	own       int64               // unrequested bytes of t's own pulled flows for d
+	relayed   int64               // bytes t stores or was promised for d
+	storeLast rotor.Time          // Ready of the last packet in store
 	_         [8]byte
 }
 

@@ -79,38 +79,9 @@ func (f *FIFO) PushFrom(pool *ArrayPool, x int32) {
 	f.n++
 }
 
-// ArrayPool holds the arrays FIFOs gave back (ReleaseTo), by size (powers
-// of two). The zero value is an empty pool.
-type ArrayPool struct {
-	free [32][][]int32 // [log2 len]
-}
-
-func (p *ArrayPool) put(b []int32) {
-	k := log2(len(b))
-	p.free[k] = append(p.free[k], b)
-}
-
-// take returns a free array of size items (a power of two), or nil.
-func (p *ArrayPool) take(size int) []int32 {
-	k := log2(size)
-	l := p.free[k]
-	if len(l) == 0 {
-		return nil
-	}
-	b := l[len(l)-1]
-	l[len(l)-1] = nil
-	p.free[k] = l[:len(l)-1]
-	return b
-}
-
-// Len is the number of arrays the pool holds.
-func (p *ArrayPool) Len() int {
-	n := 0
-	for _, l := range p.free {
-		n += len(l)
-	}
-	return n
-}
+// ArrayPool holds the arrays FIFOs gave back (ReleaseTo), by size
+// (powers of two). The zero value is an empty pool.
+type ArrayPool = Arrays[int32]
 
 func log2(n int) int { return bits.Len(uint(n)) - 1 }
 
