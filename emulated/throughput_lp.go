@@ -155,9 +155,32 @@ func (lp *pathLP) schur() {
 
 // schurMul sets out = S·v for v over the arcs.
 func (lp *pathLP) schurMul(v, out []float64) {
+	lp.schurMulDot(v, out, nil, 0)
+}
+
+// schurMulDot sets out = S·v and returns vᵀ·out. With z non-nil it first
+// sets v = z + beta·v (conjugate gradients' next direction): the passes
+// over the arcs are fused, each element computed and each sum accumulated
+// in the order of the separate loops, so the results are bit-identical to
+// them.
+func (lp *pathLP) schurMulDot(v, out, z []float64, beta float64) float64 {
 	p, m := lp.paths(), lp.m
-	for e := 0; e < m; e++ {
-		out[e] = lp.d[p+1+e] * v[e]
+	ds := lp.d[p+1 : p+1+m]
+	g := lp.g[:m]
+	v, out = v[:m], out[:m]
+	gs := 0.0
+	if z != nil {
+		z = z[:m]
+		for e := range v {
+			v[e] = z[e] + beta*v[e]
+			out[e] = ds[e] * v[e]
+			gs += g[e] * v[e]
+		}
+	} else {
+		for e := range v {
+			out[e] = ds[e] * v[e]
+			gs += g[e] * v[e]
+		}
 	}
 	for c := 0; c < lp.k; c++ {
 		lo, hi := lp.cstart[c], lp.cstart[c+1]
@@ -178,10 +201,13 @@ func (lp *pathLP) schurMul(v, out []float64) {
 			}
 		}
 	}
-	gv := lp.gamma * dot(lp.g, v)
-	for e := 0; e < m; e++ {
-		out[e] += gv * lp.g[e]
+	gv := lp.gamma * gs
+	vo := 0.0
+	for e := range out {
+		out[e] += gv * g[e]
+		vo += v[e] * out[e]
 	}
+	return vo
 }
 
 // ncInv sets out = Nc⁻¹·v (Sherman–Morrison).
@@ -222,47 +248,49 @@ func (lp *pathLP) solveNormal(b, y []float64) {
 }
 
 // cg solves S·x = b approximately (Jacobi-preconditioned conjugate
-// gradients from the x given).
+// gradients from the x given). The vector updates are fused into two
+// passes per iteration (schurMulDot's and one here).
 func (lp *pathLP) cg(b, x []float64) {
 	bn := math.Sqrt(dot(b, b))
 	if bn == 0 {
 		clear(x)
 		return
 	}
-	lp.schurMul(x, lp.cr)
+	m := lp.m
+	x, r, z, dir, q, sd := x[:m], lp.cr[:m], lp.cz[:m], lp.cp[:m], lp.cq[:m], lp.sdiag[:m]
+	lp.schurMul(x, r)
 	for i, bi := range b {
-		lp.cr[i] = bi - lp.cr[i]
+		r[i] = bi - r[i]
 	}
-	if math.Sqrt(dot(lp.cr, lp.cr)) <= lp.cgTol*bn {
+	if math.Sqrt(dot(r, r)) <= lp.cgTol*bn {
 		return
 	}
-	for i := range lp.cz {
-		lp.cz[i] = lp.cr[i] / lp.sdiag[i]
+	for i := range z {
+		z[i] = r[i] / sd[i]
 	}
-	copy(lp.cp, lp.cz)
-	rz := dot(lp.cr, lp.cz)
+	copy(dir, z)
+	rz := dot(r, z)
+	var next []float64 // nil: dir is set
+	beta := 0.0
 	for it := 0; it < lp.cgMax; it++ {
 		lp.cgIterations++
-		lp.schurMul(lp.cp, lp.cq)
-		pq := dot(lp.cp, lp.cq)
+		pq := lp.schurMulDot(dir, q, next, beta)
 		if !(pq > 0) {
 			return
 		}
 		a := rz / pq
+		rr, rz2 := 0.0, 0.0
 		for i := range x {
-			x[i] += a * lp.cp[i]
-			lp.cr[i] -= a * lp.cq[i]
+			x[i] += a * dir[i]
+			r[i] -= a * q[i]
+			rr += r[i] * r[i]
+			z[i] = r[i] / sd[i]
+			rz2 += r[i] * z[i]
 		}
-		if math.Sqrt(dot(lp.cr, lp.cr)) <= lp.cgTol*bn {
+		if math.Sqrt(rr) <= lp.cgTol*bn {
 			return
 		}
-		for i := range lp.cz {
-			lp.cz[i] = lp.cr[i] / lp.sdiag[i]
-		}
-		rz2 := dot(lp.cr, lp.cz)
-		for i := range lp.cp {
-			lp.cp[i] = lp.cz[i] + rz2/rz*lp.cp[i]
-		}
+		next, beta = z, rz2/rz
 		rz = rz2
 	}
 }

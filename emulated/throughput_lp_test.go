@@ -260,3 +260,87 @@ func TestSchurSolveMatchesNormalEquations(t *testing.T) {
 	}
 	t.Logf("%d paths, %d rows: residual %v after %d CG iterations", lp.paths(), len(b), worst, lp.cgIterations)
 }
+
+// schurMulDot fuses the Schur product's passes over the arcs with the
+// conjugate-gradient direction update and the dot product vᵀ·S·v; the
+// fusion keeps each element's arithmetic and each sum's order, so it
+// must equal, bit for bit, the same steps taken one loop at a time:
+// v = z + β·v, out = D_s·v, per commodity the paths' terms
+// d_p·(t_p − Σ d_q·t_q/D_c) scattered to their arcs, then γ·(gᵀv)·g, then
+// vᵀ·out.
+func TestSchurMulDotFusesBitIdentically(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	_, g, w := marsWorstCase(t, c, 12)
+	dn, err := prepare(g, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPathSolver(g, dn)
+	s.solve(1e-9, 8)
+	lp := s.restrictedLP()
+	if !lp.setup() {
+		t.Fatal("a commodity without a column")
+	}
+	rng := rand.New(rand.NewPCG(5, 0))
+	for i := range lp.d {
+		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
+	}
+	lp.schur()
+	m, p := lp.m, lp.paths()
+	for _, fused := range []bool{false, true} {
+		v, z := make([]float64, m), make([]float64, m)
+		for e := range v {
+			v[e], z[e] = rng.Float64()-0.5, rng.Float64()-0.5
+		}
+		beta := rng.Float64()
+		want := append([]float64(nil), v...)
+		if fused {
+			for e := range want {
+				want[e] = z[e] + beta*want[e]
+			}
+		}
+		ref := make([]float64, m)
+		for e := range ref {
+			ref[e] = lp.d[p+1+e] * want[e]
+		}
+		tp := make([]float64, p)
+		for k := 0; k < lp.k; k++ {
+			u := 0.0
+			for i := lp.cstart[k]; i < lp.cstart[k+1]; i++ {
+				for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
+					tp[i] += want[e]
+				}
+				u += lp.d[i] * tp[i]
+			}
+			u /= lp.dc[k]
+			for i := lp.cstart[k]; i < lp.cstart[k+1]; i++ {
+				f := lp.d[i] * (tp[i] - u)
+				for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
+					ref[e] += f
+				}
+			}
+		}
+		gv := lp.gamma * dot(lp.g, want)
+		for e := range ref {
+			ref[e] += gv * lp.g[e]
+		}
+		wantDot := dot(want, ref)
+
+		out := make([]float64, m)
+		var got float64
+		if fused {
+			got = lp.schurMulDot(v, out, z, beta)
+		} else {
+			got = lp.schurMulDot(v, out, nil, 0)
+		}
+		for e := range out {
+			if out[e] != ref[e] || v[e] != want[e] {
+				t.Fatalf("fused %v, arc %d: S·v %v, loops %v; v %v, loops %v", fused, e, out[e], ref[e], v[e], want[e])
+			}
+		}
+		if got != wantDot {
+			t.Errorf("fused %v: vᵀ·S·v %v, loops %v", fused, got, wantDot)
+		}
+	}
+}
