@@ -130,33 +130,73 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-1e-2) {
 				t.Errorf("restrictedFlow: θ %v, GLPK's optimum %v", got, want)
 			}
-			r := &Result{Routing: "any", Demand: dn, Flow: make([]SourceFlow, g.N), Lower: 1 / lam, Lengths: make([]float64, g.N*g.N)}
-			for a, cp := range g.Cap {
-				if cp > 0 {
-					r.Lengths[a] = 1
+			verifyLPFlows(t, s, g, dn, flows, lam)
+
+			// A hop-seeded solve's calls (the predictor's CG to 10⁻², a stop
+			// once the CG hits its cap without lifting the bound, gap/1 of
+			// the dual bound) still end within the gap of the optimum, and
+			// their flows are certified.
+			seeded := lpCallRule{share: seededDualShare, predTol: seededPredTol, capStop: true}
+			for _, gap := range []float64{1e-2, 1e-3} {
+				flows, lam := s.restrictedFlowRule(math.Inf(1), gap, seeded)
+				if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-gap) {
+					t.Errorf("seeded rule, gap %v: θ %v, GLPK's optimum %v", gap, got, want)
 				}
+				verifyLPFlows(t, s, g, dn, flows, lam)
 			}
-			for a := range s.rec {
-				s.rec[a].load = 0
+			// With the CG capped at 20 iterations every direction is
+			// inexact: the cap rule ends the call at the first iteration
+			// past lpMinIter that does not lift the bound, sooner than
+			// the stall rule (3 iterations without), and what it
+			// returns is still a certified flow below the optimum.
+			ipm := func(rule lpCallRule) (int, []pathFlow, float64) {
+				before := s.lpIPM
+				f, l := s.restrictedFlowRule(math.Inf(1), 1e-9, rule)
+				return s.lpIPM - before, f, l
 			}
-			for _, pf := range flows {
-				for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-					s.rec[a].load += pf.x
-				}
+			capped, cf, cl := ipm(lpCallRule{share: 1, cgMax: 20, capStop: true})
+			uncapped, _, _ := ipm(lpCallRule{share: 1, cgMax: 20})
+			if capped >= uncapped || capped < lpMinIter {
+				t.Errorf("CG capped at 20: %d interior-point iterations with the cap rule, %d without", capped, uncapped)
 			}
-			if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {
-				t.Fatalf("flows have congestion %v, restrictedFlow said %v", cong, lam)
+			if 1/cl > want*(1+1e-9) {
+				t.Errorf("cap rule: θ %v above GLPK's optimum %v", 1/cl, want)
 			}
-			s.packFlows(r.Flow, flows, lam)
-			ub, err := dualBound(g, dn, r.Lengths)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Upper = outwardUpper(r.Lower, ub)
-			if err := Verify(g, dn, r); err != nil {
-				t.Fatal(err)
-			}
+			verifyLPFlows(t, s, g, dn, cf, cl)
+			t.Logf("CG capped at 20: %d interior-point iterations with the cap rule (θ %.5f), %d without; optimum %.5f", capped, 1/cl, uncapped, want)
 		})
+	}
+}
+
+// verifyLPFlows checks that the restricted LP's path flows have congestion
+// lam and, with unit lengths for the dual, pass Verify.
+func verifyLPFlows(t *testing.T, s *pathSolver, g *Graph, dn [][]float64, flows []pathFlow, lam float64) {
+	t.Helper()
+	r := &Result{Routing: "any", Demand: dn, Flow: make([]SourceFlow, g.N), Lower: 1 / lam, Lengths: make([]float64, g.N*g.N)}
+	for a, cp := range g.Cap {
+		if cp > 0 {
+			r.Lengths[a] = 1
+		}
+	}
+	for a := range s.rec {
+		s.rec[a].load = 0
+	}
+	for _, pf := range flows {
+		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
+			s.rec[a].load += pf.x
+		}
+	}
+	if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {
+		t.Fatalf("flows have congestion %v, restrictedFlow said %v", cong, lam)
+	}
+	s.packFlows(r.Flow, flows, lam)
+	ub, err := dualBound(g, dn, r.Lengths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Upper = outwardUpper(r.Lower, ub)
+	if err := Verify(g, dn, r); err != nil {
+		t.Fatal(err)
 	}
 }
 
