@@ -104,6 +104,14 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "rmp.lp")
 			writePathLP(t, lp, file)
 			want := glpkOptimum(t, file)
+			// The same LP with its arcs renumbered (as hop-seeded solves
+			// call it) has the same optimum.
+			re := s.restrictedLP()
+			re.renumberArcs()
+			writePathLP(t, re, file+".re")
+			if got := glpkOptimum(t, file+".re"); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("renumbered arcs: GLPK's optimum %v, %v before", got, want)
+			}
 
 			// The LP alone, solved tightly: the best repaired flow.
 			lp.cgMax, lp.cgTol = 2000, 1e-10
@@ -134,9 +142,9 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 
 			// A hop-seeded solve's calls (the predictor's CG to 10⁻², a stop
 			// once the CG hits its cap without lifting the bound, gap/1 of
-			// the dual bound) still end within the gap of the optimum, and
-			// their flows are certified.
-			seeded := lpCallRule{share: seededDualShare, predTol: seededPredTol, capStop: true}
+			// the dual bound, the arcs renumbered) still end within the gap
+			// of the optimum, and their flows are certified.
+			seeded, _ := (&solveState{seeded: true}).lpRule()
 			for _, gap := range []float64{1e-2, 1e-3} {
 				flows, lam := s.restrictedFlowRule(math.Inf(1), gap, seeded)
 				if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-gap) {

@@ -823,10 +823,11 @@ func (s *pathSolver) newSolveState(gap float64) *solveState {
 // lpRule is how a restricted-LP call ends (within gap/share of its dual
 // bound) and how many calls the solve makes: hop-seeded solves have their
 // own (seededDualShare, seededPredTol, a stop once the conjugate
-// gradients hit their cap without lifting the bound; seededLPMaxCalls).
+// gradients hit their cap without lifting the bound, the arcs renumbered;
+// seededLPMaxCalls).
 func (st *solveState) lpRule() (rule lpCallRule, calls int) {
 	if st.seeded {
-		return lpCallRule{share: seededDualShare, predTol: seededPredTol, capStop: true}, seededLPMaxCalls
+		return lpCallRule{share: seededDualShare, predTol: seededPredTol, capStop: true, renumber: true}, seededLPMaxCalls
 	}
 	return lpCallRule{share: lpDualShare}, lpMaxCalls
 }
