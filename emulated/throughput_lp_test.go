@@ -268,25 +268,7 @@ func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 // as near an optimum, the y it returns satisfies A·D·Aᵀ·y = b, the product
 // taken row by row from A (mulAT, the weights, mulA).
 func TestSchurSolveMatchesNormalEquations(t *testing.T) {
-	c := question64
-	c.Nodes, c.Uplinks = 32, 4
-	_, g, w := marsWorstCase(t, c, 12)
-	dn, err := prepare(g, w, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newPathSolver(g, dn)
-	s.solve(1e-9, 8)
-	lp := s.restrictedLP()
-	lp.cgMax, lp.cgTol = 100000, 1e-13
-	if !lp.setup() {
-		t.Fatal("a commodity without a column")
-	}
-	rng := rand.New(rand.NewPCG(3, 0))
-	for i := range lp.d {
-		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
-	}
-	lp.schur()
+	lp, rng := spreadWeightsLP(t, 3, func(lp *pathLP) { lp.cgMax, lp.cgTol = 100000, 1e-13 })
 	b := make([]float64, lp.k+lp.m)
 	for i := range b {
 		b[i] = rng.Float64() - 0.5
@@ -317,24 +299,7 @@ func TestSchurSolveMatchesNormalEquations(t *testing.T) {
 // d_p·(t_p − Σ d_q·t_q/D_c) scattered to their arcs, then γ·(gᵀv)·g, then
 // vᵀ·out.
 func TestSchurMulDotFusesBitIdentically(t *testing.T) {
-	c := question64
-	c.Nodes, c.Uplinks = 32, 4
-	_, g, w := marsWorstCase(t, c, 12)
-	dn, err := prepare(g, w, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newPathSolver(g, dn)
-	s.solve(1e-9, 8)
-	lp := s.restrictedLP()
-	if !lp.setup() {
-		t.Fatal("a commodity without a column")
-	}
-	rng := rand.New(rand.NewPCG(5, 0))
-	for i := range lp.d {
-		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
-	}
-	lp.schur()
+	lp, rng := spreadWeightsLP(t, 5, nil)
 	m, p := lp.m, lp.paths()
 	for _, fused := range []bool{false, true} {
 		v, z := make([]float64, m), make([]float64, m)
@@ -391,4 +356,35 @@ func TestSchurMulDotFusesBitIdentically(t *testing.T) {
 			t.Errorf("fused %v: vᵀ·S·v %v, loops %v", fused, got, wantDot)
 		}
 	}
+}
+
+// spreadWeightsLP is the restricted LP over mars-12's paths (n = 32, U = 4,
+// worst-case permutation) after 8 solver iterations, set up (opt first
+// adjusts it) with interior-point weights d spread over twelve orders of
+// magnitude, as near an optimum, drawn from seed, and its Schur complement
+// prepared; rng continues the draw.
+func spreadWeightsLP(t *testing.T, seed uint64, opt func(*pathLP)) (*pathLP, *rand.Rand) {
+	t.Helper()
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	_, g, w := marsWorstCase(t, c, 12)
+	dn, err := prepare(g, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPathSolver(g, dn)
+	s.solve(1e-9, 8)
+	lp := s.restrictedLP()
+	if opt != nil {
+		opt(lp)
+	}
+	if !lp.setup() {
+		t.Fatal("a commodity without a column")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for i := range lp.d {
+		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
+	}
+	lp.schur()
+	return lp, rng
 }
