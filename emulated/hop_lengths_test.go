@@ -157,7 +157,7 @@ func referenceTheta(t *testing.T, g *Graph, w demand.Matrix) (lo, hi float64) {
 // stops at lpMaxCalls = 3). mars-20 at n = 32, U = 4, seeded as from 256
 // nodes on, gap 10⁻⁵: calls at iterations 12, 24 and 48 lift the bound,
 // and the third schedules a fourth at 96 (with the predictor's conjugate
-// gradients to 10⁻² the third call ends a little short of the LP's
+// gradients to 5·10⁻³ the third call ends a little short of the LP's
 // optimum, and the fourth lifts the bound too; at n = 1,024 mars-200's
 // did, 0.36961 → 0.3710). Verify accepts the certificate after 100
 // iterations.

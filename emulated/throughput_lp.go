@@ -697,12 +697,14 @@ const (
 	// seededPredTol is the predictor's conjugate-gradient tolerance on the
 	// calls of a hop-seeded solve. The predictor (affine-scaling)
 	// direction only sets the centring parameter and the corrector's
-	// second-order term; solved to 10⁻² instead of 10⁻⁴ it cost 30–45 %
-	// fewer CG iterations per call on mars-120 and mars-200 at n = 512 and
-	// 1,024, for bounds within 0.1 % of the exact predictor's, and never
-	// more than one extra interior-point iteration (docs/perf-history.md,
-	// issue 28, fourteenth round).
-	seededPredTol = 1e-2
+	// second-order term; solved to 5·10⁻³ instead of 10⁻⁴, six calls on
+	// mars-120 and mars-200 at n = 1,024 took 6,831 CG iterations instead
+	// of 10,229 (10⁻²: 6,617), bounds within 0.2 %.
+	// Looser fails: at 3·10⁻² the affine steps shrink and two of six calls
+	// stalled at the eighth interior-point iteration, far below the
+	// optimum, and a call that lifts nothing schedules no further call
+	// (docs/perf-history.md, issue 28, fourteenth round).
+	seededPredTol = 5e-3
 	lpDust        = 1e-12 // path flows below lpDust·d_k are dropped
 )
 

@@ -140,7 +140,7 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			}
 			verifyLPFlows(t, s, g, dn, flows, lam)
 
-			// A hop-seeded solve's calls (the predictor's CG to 10⁻², a stop
+			// A hop-seeded solve's calls (the predictor's CG to 5·10⁻³, a stop
 			// once the CG hits its cap without lifting the bound, gap/1 of
 			// the dual bound, the arcs renumbered) still end within the gap
 			// of the optimum, and their flows are certified.
