@@ -155,10 +155,12 @@ func referenceTheta(t *testing.T, g *Graph, w demand.Matrix) (lo, hi float64) {
 // restricted-LP call lifted its lower bound by a quarter gap schedules a
 // fourth at twice the iterations (seededLPMaxCalls; an unseeded solve
 // stops at lpMaxCalls = 3). mars-20 at n = 32, U = 4, seeded as from 256
-// nodes on, gap 10⁻⁵: calls at iterations 12, 24 and 48 lift the bound
-// (its third call reaches the LP's optimum, so the fourth, at 96, finds
-// nothing more there; at n = 1,024 mars-200's did, 0.36961 → 0.3710).
-// Verify accepts the certificate after 100 iterations.
+// nodes on, gap 10⁻⁵: calls at iterations 12, 24 and 48 lift the bound,
+// and the third schedules a fourth at 96 (with the predictor's conjugate
+// gradients to 5·10⁻³ the third call ends a little short of the LP's
+// optimum, and the fourth lifts the bound too; at n = 1,024 mars-200's
+// did, 0.36961 → 0.3710). Verify accepts the certificate after 100
+// iterations.
 func TestSeededSolveSchedulesAFourthLPCall(t *testing.T) {
 	c := question64
 	c.Nodes, c.Uplinks = 32, 4
@@ -181,8 +183,8 @@ func TestSeededSolveSchedulesAFourthLPCall(t *testing.T) {
 			}
 		}
 	}
-	if len(at) != 3 || at[2] != 48 {
-		t.Fatalf("%s: LP calls lifting the bound at %v, want 12, 24, 48", d.Name, at)
+	if len(at) < 3 || len(at) > 4 || at[0] != 12 || at[1] != 24 || at[2] != 48 || (len(at) == 4 && at[3] != 96) {
+		t.Fatalf("%s: LP calls lifting the bound at %v, want 12, 24, 48 (and 96)", d.Name, at)
 	}
 	res := r.result()
 	if err := Verify(g, res.Demand, res); err != nil {

@@ -51,6 +51,8 @@ type pathLP struct {
 	cgIterations   int
 	cgMax          int     // 0: lpCGMax
 	cgTol          float64 // 0: lpCGTol
+	predTol        float64 // the predictor's cgTol; 0: cgTol
+	capped         bool    // a solve of the last IPM iteration hit cgMax
 
 	// Repair scratch.
 	ids  []int32 // the solver's path id of each column
@@ -155,9 +157,32 @@ func (lp *pathLP) schur() {
 
 // schurMul sets out = S·v for v over the arcs.
 func (lp *pathLP) schurMul(v, out []float64) {
+	lp.schurMulDot(v, out, nil, 0)
+}
+
+// schurMulDot sets out = S·v and returns vᵀ·out. With z non-nil it first
+// sets v = z + beta·v (conjugate gradients' next direction): the passes
+// over the arcs are fused, each element computed and each sum accumulated
+// in the order of the separate loops, so the results are bit-identical to
+// them.
+func (lp *pathLP) schurMulDot(v, out, z []float64, beta float64) float64 {
 	p, m := lp.paths(), lp.m
-	for e := 0; e < m; e++ {
-		out[e] = lp.d[p+1+e] * v[e]
+	ds := lp.d[p+1 : p+1+m]
+	g := lp.g[:m]
+	v, out = v[:m], out[:m]
+	gs := 0.0
+	if z != nil {
+		z = z[:m]
+		for e := range v {
+			v[e] = z[e] + beta*v[e]
+			out[e] = ds[e] * v[e]
+			gs += g[e] * v[e]
+		}
+	} else {
+		for e := range v {
+			out[e] = ds[e] * v[e]
+			gs += g[e] * v[e]
+		}
 	}
 	for c := 0; c < lp.k; c++ {
 		lo, hi := lp.cstart[c], lp.cstart[c+1]
@@ -178,10 +203,13 @@ func (lp *pathLP) schurMul(v, out []float64) {
 			}
 		}
 	}
-	gv := lp.gamma * dot(lp.g, v)
-	for e := 0; e < m; e++ {
-		out[e] += gv * lp.g[e]
+	gv := lp.gamma * gs
+	vo := 0.0
+	for e := range out {
+		out[e] += gv * g[e]
+		vo += v[e] * out[e]
 	}
+	return vo
 }
 
 // ncInv sets out = Nc⁻¹·v (Sherman–Morrison).
@@ -222,49 +250,52 @@ func (lp *pathLP) solveNormal(b, y []float64) {
 }
 
 // cg solves S·x = b approximately (Jacobi-preconditioned conjugate
-// gradients from the x given).
+// gradients from the x given). The vector updates are fused into two
+// passes per iteration (schurMulDot's and one here).
 func (lp *pathLP) cg(b, x []float64) {
 	bn := math.Sqrt(dot(b, b))
 	if bn == 0 {
 		clear(x)
 		return
 	}
-	lp.schurMul(x, lp.cr)
+	m := lp.m
+	x, r, z, dir, q, sd := x[:m], lp.cr[:m], lp.cz[:m], lp.cp[:m], lp.cq[:m], lp.sdiag[:m]
+	lp.schurMul(x, r)
 	for i, bi := range b {
-		lp.cr[i] = bi - lp.cr[i]
+		r[i] = bi - r[i]
 	}
-	if math.Sqrt(dot(lp.cr, lp.cr)) <= lp.cgTol*bn {
+	if math.Sqrt(dot(r, r)) <= lp.cgTol*bn {
 		return
 	}
-	for i := range lp.cz {
-		lp.cz[i] = lp.cr[i] / lp.sdiag[i]
+	for i := range z {
+		z[i] = r[i] / sd[i]
 	}
-	copy(lp.cp, lp.cz)
-	rz := dot(lp.cr, lp.cz)
+	copy(dir, z)
+	rz := dot(r, z)
+	var next []float64 // nil: dir is set
+	beta := 0.0
 	for it := 0; it < lp.cgMax; it++ {
 		lp.cgIterations++
-		lp.schurMul(lp.cp, lp.cq)
-		pq := dot(lp.cp, lp.cq)
+		pq := lp.schurMulDot(dir, q, next, beta)
 		if !(pq > 0) {
 			return
 		}
 		a := rz / pq
+		rr, rz2 := 0.0, 0.0
 		for i := range x {
-			x[i] += a * lp.cp[i]
-			lp.cr[i] -= a * lp.cq[i]
+			x[i] += a * dir[i]
+			r[i] -= a * q[i]
+			rr += r[i] * r[i]
+			z[i] = r[i] / sd[i]
+			rz2 += r[i] * z[i]
 		}
-		if math.Sqrt(dot(lp.cr, lp.cr)) <= lp.cgTol*bn {
+		if math.Sqrt(rr) <= lp.cgTol*bn {
 			return
 		}
-		for i := range lp.cz {
-			lp.cz[i] = lp.cr[i] / lp.sdiag[i]
-		}
-		rz2 := dot(lp.cr, lp.cz)
-		for i := range lp.cp {
-			lp.cp[i] = lp.cz[i] + rz2/rz*lp.cp[i]
-		}
+		next, beta = z, rz2/rz
 		rz = rz2
 	}
+	lp.capped = true
 }
 
 // direction solves the Newton system for the complementarity target rc
@@ -402,7 +433,13 @@ func (lp *pathLP) solve(maxIter int, visit func(x []float64) bool) {
 		for i := range lp.rc {
 			lp.rc[i] = -lp.z[i] * lp.w[i]
 		}
+		lp.capped = false
+		tol := lp.cgTol
+		if lp.predTol > 0 {
+			lp.cgTol = lp.predTol
+		}
 		lp.direction()
+		lp.cgTol = tol
 		ap, ad := maxStep(lp.z, lp.dz), maxStep(lp.w, lp.dw)
 		muAff := 0.0
 		for i := range lp.z {
@@ -478,6 +515,40 @@ func (s *pathSolver) restrictedLP() *pathLP {
 	return lp
 }
 
+// renumberArcs numbers the LP's arcs in order of first use by its columns
+// (commodity by commodity), the unused ones last: a commodity's arcs then
+// lie together in the conjugate-gradient vectors, which the Schur product
+// reads and writes at every arc of every column. On mars-200 at n = 1,024
+// a call's CPU fell by ~20 % (docs/perf-history.md, issue 28, fourteenth
+// round). Columns, demands and repaired flows are unchanged; the sums over
+// the arcs (dot products) are taken in the new order, so the iterates
+// differ from the unrenumbered LP's in the last bits.
+func (lp *pathLP) renumberArcs() {
+	perm := make([]int32, lp.m)
+	for i := range perm {
+		perm[i] = -1
+	}
+	next := int32(0)
+	for _, e := range lp.arc {
+		if perm[e] < 0 {
+			perm[e] = next
+			next++
+		}
+	}
+	capa := make([]float64, lp.m)
+	for e, q := range perm {
+		if q < 0 {
+			q = next
+			next++
+		}
+		capa[q] = lp.capa[e]
+	}
+	lp.capa = capa
+	for i, e := range lp.arc {
+		lp.arc[i] = perm[e]
+	}
+}
+
 // repair turns the θ-scaled path flows x of an iterate into path flows
 // that route the whole demand (negatives and dust dropped, each
 // commodity's rest rescaled to its demand) and returns their congestion
@@ -525,18 +596,39 @@ func (lp *pathLP) repair(x, flow []float64) float64 {
 // when the bound has stopped improving, or when the caller's context is
 // done.
 func (s *pathSolver) restrictedFlow(upper, gap float64) ([]pathFlow, float64) {
-	return s.restrictedFlowShare(upper, gap, lpDualShare)
+	return s.restrictedFlowRule(upper, gap, lpCallRule{share: lpDualShare})
 }
 
-// restrictedFlowShare is restrictedFlow ending once the flow is within
-// gap/share of the restricted LP's dual bound.
-func (s *pathSolver) restrictedFlowShare(upper, gap, share float64) ([]pathFlow, float64) {
+// lpCallRule is how one restricted-LP call runs and ends.
+type lpCallRule struct {
+	// share: the call ends once its flow is within gap/share of the
+	// restricted LP's dual bound.
+	share float64
+	// predTol is the predictor's conjugate-gradient tolerance (0: the
+	// corrector's, lpCGTol).
+	predTol float64
+	// capStop ends the call after an interior-point iteration whose
+	// conjugate gradients hit their cap without lifting the bound.
+	capStop bool
+	// renumber: the LP's arcs in order of first use (renumberArcs).
+	renumber bool
+	cgMax    int // the cap; 0: lpCGMax
+}
+
+// restrictedFlowRule is restrictedFlow under rule.
+func (s *pathSolver) restrictedFlowRule(upper, gap float64, rule lpCallRule) ([]pathFlow, float64) {
+	share := rule.share
 	lp := s.restrictedLP()
+	if rule.renumber {
+		lp.renumberArcs()
+	}
+	lp.predTol, lp.cgMax = rule.predTol, rule.cgMax
 	best, bestLam := []pathFlow(nil), math.Inf(1)
 	flow := make([]float64, len(lp.com))
 	lastGain, it := 0, 0
 	lp.solve(lpMaxIter, func(x []float64) bool {
 		it++
+		s.lpIPM++
 		lam := lp.repair(x, flow)
 		if lam > 0 && lam < bestLam {
 			if 1/lam > (1+gap/20)/bestLam {
@@ -561,6 +653,9 @@ func (s *pathSolver) restrictedFlowShare(upper, gap, share float64) ([]pathFlow,
 			return true
 		}
 		if 1/bestLam >= (1-gap/share)*lp.dualBound() {
+			return false
+		}
+		if rule.capStop && lp.capped && lastGain != it {
 			return false
 		}
 		return it-lastGain < 3
@@ -599,7 +694,18 @@ const (
 	// stall rule ended the call at iteration 16, 8,519 CG iterations, for
 	// θ ≥ 0.34410.
 	seededDualShare = 1
-	lpDust          = 1e-12 // path flows below lpDust·d_k are dropped
+	// seededPredTol is the predictor's conjugate-gradient tolerance on the
+	// calls of a hop-seeded solve. The predictor (affine-scaling)
+	// direction only sets the centring parameter and the corrector's
+	// second-order term; solved to 5·10⁻³ instead of 10⁻⁴, six calls on
+	// mars-120 and mars-200 at n = 1,024 took 6,831 CG iterations instead
+	// of 10,229 (10⁻²: 6,617), bounds within 0.2 %.
+	// Looser fails: at 3·10⁻² the affine steps shrink and two of six calls
+	// stalled at the eighth interior-point iteration, far below the
+	// optimum, and a call that lifts nothing schedules no further call
+	// (docs/perf-history.md, issue 28, fourteenth round).
+	seededPredTol = 5e-3
+	lpDust        = 1e-12 // path flows below lpDust·d_k are dropped
 )
 
 // lpMinShare: the restricted LP's columns are the active paths carrying at

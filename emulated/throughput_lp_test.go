@@ -104,6 +104,14 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "rmp.lp")
 			writePathLP(t, lp, file)
 			want := glpkOptimum(t, file)
+			// The same LP with its arcs renumbered (as hop-seeded solves
+			// call it) has the same optimum.
+			re := s.restrictedLP()
+			re.renumberArcs()
+			writePathLP(t, re, file+".re")
+			if got := glpkOptimum(t, file+".re"); math.Abs(got-want) > 1e-9*want {
+				t.Errorf("renumbered arcs: GLPK's optimum %v, %v before", got, want)
+			}
 
 			// The LP alone, solved tightly: the best repaired flow.
 			lp.cgMax, lp.cgTol = 2000, 1e-10
@@ -130,33 +138,73 @@ func TestPathLPAgreesWithGLPK(t *testing.T) {
 			if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-1e-2) {
 				t.Errorf("restrictedFlow: θ %v, GLPK's optimum %v", got, want)
 			}
-			r := &Result{Routing: "any", Demand: dn, Flow: make([]SourceFlow, g.N), Lower: 1 / lam, Lengths: make([]float64, g.N*g.N)}
-			for a, cp := range g.Cap {
-				if cp > 0 {
-					r.Lengths[a] = 1
+			verifyLPFlows(t, s, g, dn, flows, lam)
+
+			// A hop-seeded solve's calls (the predictor's CG to 5·10⁻³, a stop
+			// once the CG hits its cap without lifting the bound, gap/1 of
+			// the dual bound, the arcs renumbered) still end within the gap
+			// of the optimum, and their flows are certified.
+			seeded, _ := (&solveState{seeded: true}).lpRule()
+			for _, gap := range []float64{1e-2, 1e-3} {
+				flows, lam := s.restrictedFlowRule(math.Inf(1), gap, seeded)
+				if got := 1 / lam; got > want*(1+1e-9) || got < want*(1-gap) {
+					t.Errorf("seeded rule, gap %v: θ %v, GLPK's optimum %v", gap, got, want)
 				}
+				verifyLPFlows(t, s, g, dn, flows, lam)
 			}
-			for a := range s.rec {
-				s.rec[a].load = 0
+			// With the CG capped at 20 iterations every direction is
+			// inexact: the cap rule ends the call at the first iteration
+			// past lpMinIter that does not lift the bound, sooner than
+			// the stall rule (3 iterations without), and what it
+			// returns is still a certified flow below the optimum.
+			ipm := func(rule lpCallRule) (int, []pathFlow, float64) {
+				before := s.lpIPM
+				f, l := s.restrictedFlowRule(math.Inf(1), 1e-9, rule)
+				return s.lpIPM - before, f, l
 			}
-			for _, pf := range flows {
-				for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
-					s.rec[a].load += pf.x
-				}
+			capped, cf, cl := ipm(lpCallRule{share: 1, cgMax: 20, capStop: true})
+			uncapped, _, _ := ipm(lpCallRule{share: 1, cgMax: 20})
+			if capped >= uncapped || capped < lpMinIter {
+				t.Errorf("CG capped at 20: %d interior-point iterations with the cap rule, %d without", capped, uncapped)
 			}
-			if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {
-				t.Fatalf("flows have congestion %v, restrictedFlow said %v", cong, lam)
+			if 1/cl > want*(1+1e-9) {
+				t.Errorf("cap rule: θ %v above GLPK's optimum %v", 1/cl, want)
 			}
-			s.packFlows(r.Flow, flows, lam)
-			ub, err := dualBound(g, dn, r.Lengths)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r.Upper = outwardUpper(r.Lower, ub)
-			if err := Verify(g, dn, r); err != nil {
-				t.Fatal(err)
-			}
+			verifyLPFlows(t, s, g, dn, cf, cl)
+			t.Logf("CG capped at 20: %d interior-point iterations with the cap rule (θ %.5f), %d without; optimum %.5f", capped, 1/cl, uncapped, want)
 		})
+	}
+}
+
+// verifyLPFlows checks that the restricted LP's path flows have congestion
+// lam and, with unit lengths for the dual, pass Verify.
+func verifyLPFlows(t *testing.T, s *pathSolver, g *Graph, dn [][]float64, flows []pathFlow, lam float64) {
+	t.Helper()
+	r := &Result{Routing: "any", Demand: dn, Flow: make([]SourceFlow, g.N), Lower: 1 / lam, Lengths: make([]float64, g.N*g.N)}
+	for a, cp := range g.Cap {
+		if cp > 0 {
+			r.Lengths[a] = 1
+		}
+	}
+	for a := range s.rec {
+		s.rec[a].load = 0
+	}
+	for _, pf := range flows {
+		for _, a := range s.arcs[s.off[pf.p]:s.off[pf.p+1]] {
+			s.rec[a].load += pf.x
+		}
+	}
+	if cong := s.congestion(); math.Abs(cong-lam) > 1e-12*lam {
+		t.Fatalf("flows have congestion %v, restrictedFlow said %v", cong, lam)
+	}
+	s.packFlows(r.Flow, flows, lam)
+	ub, err := dualBound(g, dn, r.Lengths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Upper = outwardUpper(r.Lower, ub)
+	if err := Verify(g, dn, r); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -220,25 +268,7 @@ func TestRestrictedLPShortensMarsSolves(t *testing.T) {
 // as near an optimum, the y it returns satisfies A·D·Aᵀ·y = b, the product
 // taken row by row from A (mulAT, the weights, mulA).
 func TestSchurSolveMatchesNormalEquations(t *testing.T) {
-	c := question64
-	c.Nodes, c.Uplinks = 32, 4
-	_, g, w := marsWorstCase(t, c, 12)
-	dn, err := prepare(g, w, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newPathSolver(g, dn)
-	s.solve(1e-9, 8)
-	lp := s.restrictedLP()
-	lp.cgMax, lp.cgTol = 100000, 1e-13
-	if !lp.setup() {
-		t.Fatal("a commodity without a column")
-	}
-	rng := rand.New(rand.NewPCG(3, 0))
-	for i := range lp.d {
-		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
-	}
-	lp.schur()
+	lp, rng := spreadWeightsLP(t, 3, func(lp *pathLP) { lp.cgMax, lp.cgTol = 100000, 1e-13 })
 	b := make([]float64, lp.k+lp.m)
 	for i := range b {
 		b[i] = rng.Float64() - 0.5
@@ -259,4 +289,102 @@ func TestSchurSolveMatchesNormalEquations(t *testing.T) {
 		t.Errorf("A·D·Aᵀ·y − b: largest entry %v (%d paths, %d rows, %d CG iterations)", worst, lp.paths(), len(b), lp.cgIterations)
 	}
 	t.Logf("%d paths, %d rows: residual %v after %d CG iterations", lp.paths(), len(b), worst, lp.cgIterations)
+}
+
+// schurMulDot fuses the Schur product's passes over the arcs with the
+// conjugate-gradient direction update and the dot product vᵀ·S·v; the
+// fusion keeps each element's arithmetic and each sum's order, so it
+// must equal, bit for bit, the same steps taken one loop at a time:
+// v = z + β·v, out = D_s·v, per commodity the paths' terms
+// d_p·(t_p − Σ d_q·t_q/D_c) scattered to their arcs, then γ·(gᵀv)·g, then
+// vᵀ·out.
+func TestSchurMulDotFusesBitIdentically(t *testing.T) {
+	lp, rng := spreadWeightsLP(t, 5, nil)
+	m, p := lp.m, lp.paths()
+	for _, fused := range []bool{false, true} {
+		v, z := make([]float64, m), make([]float64, m)
+		for e := range v {
+			v[e], z[e] = rng.Float64()-0.5, rng.Float64()-0.5
+		}
+		beta := rng.Float64()
+		want := append([]float64(nil), v...)
+		if fused {
+			for e := range want {
+				want[e] = z[e] + beta*want[e]
+			}
+		}
+		ref := make([]float64, m)
+		for e := range ref {
+			ref[e] = lp.d[p+1+e] * want[e]
+		}
+		tp := make([]float64, p)
+		for k := 0; k < lp.k; k++ {
+			u := 0.0
+			for i := lp.cstart[k]; i < lp.cstart[k+1]; i++ {
+				for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
+					tp[i] += want[e]
+				}
+				u += lp.d[i] * tp[i]
+			}
+			u /= lp.dc[k]
+			for i := lp.cstart[k]; i < lp.cstart[k+1]; i++ {
+				f := lp.d[i] * (tp[i] - u)
+				for _, e := range lp.arc[lp.start[i]:lp.start[i+1]] {
+					ref[e] += f
+				}
+			}
+		}
+		gv := lp.gamma * dot(lp.g, want)
+		for e := range ref {
+			ref[e] += gv * lp.g[e]
+		}
+		wantDot := dot(want, ref)
+
+		out := make([]float64, m)
+		var got float64
+		if fused {
+			got = lp.schurMulDot(v, out, z, beta)
+		} else {
+			got = lp.schurMulDot(v, out, nil, 0)
+		}
+		for e := range out {
+			if out[e] != ref[e] || v[e] != want[e] {
+				t.Fatalf("fused %v, arc %d: S·v %v, loops %v; v %v, loops %v", fused, e, out[e], ref[e], v[e], want[e])
+			}
+		}
+		if got != wantDot {
+			t.Errorf("fused %v: vᵀ·S·v %v, loops %v", fused, got, wantDot)
+		}
+	}
+}
+
+// spreadWeightsLP is the restricted LP over mars-12's paths (n = 32, U = 4,
+// worst-case permutation) after 8 solver iterations, set up (opt first
+// adjusts it) with interior-point weights d spread over twelve orders of
+// magnitude, as near an optimum, drawn from seed, and its Schur complement
+// prepared; rng continues the draw.
+func spreadWeightsLP(t *testing.T, seed uint64, opt func(*pathLP)) (*pathLP, *rand.Rand) {
+	t.Helper()
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	_, g, w := marsWorstCase(t, c, 12)
+	dn, err := prepare(g, w, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newPathSolver(g, dn)
+	s.solve(1e-9, 8)
+	lp := s.restrictedLP()
+	if opt != nil {
+		opt(lp)
+	}
+	if !lp.setup() {
+		t.Fatal("a commodity without a column")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0))
+	for i := range lp.d {
+		lp.d[i] = math.Pow(10, 6-12*rng.Float64())
+	}
+	lp.schur()
+	return lp, rng
 }

@@ -94,6 +94,8 @@ type pathSolver struct {
 	// and detours); nil: any path.
 	family *firstHops
 
+	lpIPM int // interior-point iterations of the restricted-LP calls so far
+
 	ctx      context.Context // nil: never stopped
 	progress func(Progress)  // nil: not reported
 }
@@ -820,12 +822,14 @@ func (s *pathSolver) newSolveState(gap float64) *solveState {
 
 // lpRule is how a restricted-LP call ends (within gap/share of its dual
 // bound) and how many calls the solve makes: hop-seeded solves have their
-// own (seededDualShare, seededLPMaxCalls).
-func (st *solveState) lpRule() (share float64, calls int) {
+// own (seededDualShare, seededPredTol, a stop once the conjugate
+// gradients hit their cap without lifting the bound, the arcs renumbered;
+// seededLPMaxCalls).
+func (st *solveState) lpRule() (rule lpCallRule, calls int) {
 	if st.seeded {
-		return seededDualShare, seededLPMaxCalls
+		return lpCallRule{share: seededDualShare, predTol: seededPredTol, capStop: true, renumber: true}, seededLPMaxCalls
 	}
-	return lpDualShare, lpMaxCalls
+	return lpCallRule{share: lpDualShare}, lpMaxCalls
 }
 
 // solve runs the continuation until the certified gap is at most gap or
@@ -953,8 +957,8 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
 		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
-			share, calls := st.lpRule()
-			f, l := s.restrictedFlowShare(st.upper, st.gap, share)
+			rule, calls := st.lpRule()
+			f, l := s.restrictedFlowRule(st.upper, st.gap, rule)
 			st.lpNext = math.MaxInt
 			if l < st.lam {
 				// Another call (on twice the iterations' paths) only
