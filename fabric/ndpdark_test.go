@@ -2,7 +2,6 @@ package fabric
 
 import (
 	"reflect"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -141,15 +140,8 @@ func TestNDPDarkNoAllocPerPacket(t *testing.T) {
 		cfg.CircuitLink = rotor.Gbps
 		cfg.Routing, cfg.Transport, cfg.NDPPullPacing = Paths, NDP, pacing
 		cfg.SimTime, cfg.Check = 100*rotor.Millisecond, false
-		var ms0, ms1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms0)
-		r, err := Run(cfg)
-		runtime.ReadMemStats(&ms1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ms1.Mallocs - ms0.Mallocs, r
+		mallocs, r := runCountingMallocs(t, cfg)
+		return mallocs, r
 	}
 	for _, pacing := range []string{NDPPaceHost, NDPPaceFlow} {
 		a1, r1 := run(pacing, 150_000)

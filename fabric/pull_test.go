@@ -276,19 +276,12 @@ func TestRelayStoreNoAllocPerPacket(t *testing.T) {
 		cfg := baseConfig(cyclicSchedule(t, 8, 1, 1, 50*us, 2*us), flows)
 		cfg.Transport, cfg.Routing, cfg.Check = Pull, RotorLB, false
 		cfg.SimTime = 100 * rotor.Millisecond
-		var ms0, ms1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms0)
-		r, err := Run(cfg)
-		runtime.ReadMemStats(&ms1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mallocs, r := runCountingMallocs(t, cfg)
 		if r.InjectedPackets != r.DeliveredPackets || len(r.Hops) < 3 {
 			t.Fatalf("%d B a flow: %d packets injected, %d delivered, hops %v: want every packet delivered, some relayed",
 				bytes, r.InjectedPackets, r.DeliveredPackets, r.Hops)
 		}
-		return ms1.Mallocs - ms0.Mallocs, r.Hops[2]
+		return mallocs, r.Hops[2]
 	}
 	a1, r1 := run(300_000)
 	a2, r2 := run(1_200_000)
@@ -299,4 +292,19 @@ func TestRelayStoreNoAllocPerPacket(t *testing.T) {
 		t.Errorf("%d allocations for %d relayed packets, %d for %d: %.0f more for %d more", a1, r1, a2, r2, extra, r2-r1)
 	}
 	t.Logf("%d allocations for %d relayed packets, %d for %d", a1, r1, a2, r2)
+}
+
+// runCountingMallocs runs cfg and returns the heap allocations the run
+// made (after a GC) with its result; a failed run fails t.
+func runCountingMallocs(t *testing.T, cfg Config) (uint64, *Result) {
+	t.Helper()
+	var ms0, ms1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms0)
+	r, err := Run(cfg)
+	runtime.ReadMemStats(&ms1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms1.Mallocs - ms0.Mallocs, r
 }
