@@ -351,12 +351,8 @@ func TestTradeoffThetaOrder(t *testing.T) {
 // different kinds, keep their rows and lines. The JSON output still lists
 // every design.
 func TestTradeoffFoldsInfeasibleRuns(t *testing.T) {
-	args := []string{"rdcn", "tradeoff", "--tors", "128", "--uplinks", "8", "--link", "400Gbps", "--buffer", "1MB", "--delay", "1ms"}
-	var stdout, stderr bytes.Buffer
-	if code := run(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	out := stdout.String()
+	args := []string{"tradeoff", "--tors", "128", "--uplinks", "8", "--link", "400Gbps", "--buffer", "1MB", "--delay", "1ms"}
+	out := string(runOK(t, args...))
 	want := "\nmars-24 … mars-120, 13 designs left out of the tables above: no swept slot is feasible: B = 1MB needs Δ ≤ 833.333ns (mars-24); B = 1MB needs Δ ≤ 166.666ns (mars-120)\n"
 	if !strings.Contains(out, want) {
 		t.Errorf("missing %q in\n%s", want, out)
@@ -372,17 +368,13 @@ func TestTradeoffFoldsInfeasibleRuns(t *testing.T) {
 			t.Errorf("missing %q in\n%s", line, out)
 		}
 	}
-	stdout.Reset()
-	if code := run(append(args, "--format", "json"), &stdout, &stderr); code != 0 {
-		t.Fatalf("json: exit %d: %s", code, stderr.String())
-	}
 	var got struct {
 		Designs []struct {
 			Name       string `json:"design"`
 			Infeasible string `json:"infeasible"`
 		} `json:"designs"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+	if err := json.Unmarshal(runOK(t, append(args, "--format", "json")...), &got); err != nil {
 		t.Fatal(err)
 	}
 	infeasible := 0
