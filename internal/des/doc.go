@@ -15,7 +15,10 @@
 // queue, are events of one kind that move instead of being rescheduled
 // (a winner tree, one leaf-to-root replay per set). Ring is a FIFO of
 // small values (an index with what a decision needs, so the item itself
-// need not be touched), and Pool.Prefetch starts loading an item the next
+// need not be touched, or the whole of what a stored item needs, so that
+// it is no item of a pool at all); rings and FIFOs that fill and drain in
+// turn share their arrays through an Arrays pool (PushFrom, ReleaseTo).
+// Pool.Prefetch starts loading an item the next
 // event will use without waiting for it. A Pool's slabs, and the tables
 // a caller hands to HugePages, ask for transparent huge pages
 // (HugePagesOn: whether the kernel gives them), so that a random access
