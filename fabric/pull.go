@@ -70,6 +70,7 @@ type pullState struct {
 	depth       int // packets staged per next hop
 	latency     rotor.Time
 	relay       bool
+	cold        bool         // n > prefetchToRs: the pick and the relay path prefetch per-pair lines
 	offerAll    bool         // RotorLB offers all of a ToR's backlog, not only its excess
 	stored      int64        // bytes relayed packets stored at hosts
 	skipped     int64        // stored-packet offers not scheduled: no circuit up then
@@ -106,6 +107,7 @@ func (s *sim) initPull() {
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
+	ps.cold = n > prefetchToRs
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
 		ps.hostRR = make([]int32, n)
@@ -119,6 +121,11 @@ func (s *sim) initPull() {
 		ps.depth = int((ps.latency+s.serMTU[linkCircuit]-1)/s.serMTU[linkCircuit]) + 2
 	}
 }
+
+// prefetchToRs is the largest fabric whose pull path asks for no
+// per-pair line ahead: up to it the flat tables (2 MiB at 128 ToRs) and
+// the hosts' booking rings stay in cache, and a prefetch is only cost.
+const prefetchToRs = 128
 
 // pulled reports whether flow f's data is host-buffered and pulled.
 func (s *sim) pulled(fs *flowState) bool { return s.cfg.Pulled(fs.f) }
@@ -371,7 +378,9 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			// t's list for x, read if v has room, and v's counts for x
 			// are two cold lines whose addresses are known now: ask for
 			// both before waiting for the second.
-			ps.dests.prefetch(t, x)
+			if ps.cold {
+				ps.dests.prefetch(t, x)
+			}
 			if !ps.offerAll && ps.dests.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
 				continue // excess offers: t's next day to x carries its backlog
 			}
@@ -392,10 +401,14 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 				// t's next relay pick (at its next departure on any
 				// uplink) starts from there: ask now for the list it
 				// will read first, which no reader will have touched.
-				if nx := ps.pending.next(t, next); nx >= 0 {
-					ps.dests.prefetch(t, nx)
-				} else if nx = ps.pending.next(t, 0); nx >= 0 {
-					ps.dests.prefetch(t, nx)
+				if ps.cold {
+					nx := ps.pending.next(t, next)
+					if nx < 0 {
+						nx = ps.pending.next(t, 0)
+					}
+					if nx >= 0 {
+						ps.dests.prefetch(t, nx)
+					}
 				}
 				return head, int32(v)
 			}
@@ -482,7 +495,9 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 		// The next relayed packet reaching v, a few hundred events from
 		// now, books the port of v's next host: start loading that
 		// ring's tail slot, last written a round of v's hosts ago.
-		ps.booked[int32(v*s.H)+ps.hostRR[v]].PrefetchTail()
+		if ps.cold {
+			ps.booked[int32(v*s.H)+ps.hostRR[v]].PrefetchTail()
+		}
 	}
 	port := &s.ports.freeAt[s.ports.hosts0+host] // its ToR's port to host (booked: port.go)
 	ser := s.ser(linkHost, p.Size)
