@@ -38,11 +38,11 @@ func TestFlowListMatchesFIFO(t *testing.T) {
 				t.Fatalf("step %d list %d: popped %d, want %d", step, k, a, b)
 			}
 		}
-		if int(l.n) != f.Len() {
-			t.Fatalf("step %d list %d: %d flows, want %d", step, k, l.n, f.Len())
+		if n := l.count(flows); n != f.Len() || l.empty() != (n == 0) {
+			t.Fatalf("step %d list %d: %d flows (empty %v), want %d", step, k, n, l.empty(), f.Len())
 		}
-		if f.Len() > 0 && l.head != f.Head() {
-			t.Fatalf("step %d list %d: head %d, want %d", step, k, l.head, f.Head())
+		if f.Len() > 0 && l.head() != f.Head() {
+			t.Fatalf("step %d list %d: head %d, want %d", step, k, l.head(), f.Head())
 		}
 	}
 	if next < nflows/2 {

@@ -58,8 +58,8 @@ const (
 )
 
 // flatPairBytes is the size of one pair's items in the flat per-pair
-// tables (144 B).
-const flatPairBytes = unsafe.Sizeof(flowList{}) + unsafe.Sizeof(pullDest{}) + unsafe.Sizeof(pullHop{}) +
+// tables (128 B).
+const flatPairBytes = unsafe.Sizeof(pullDest{}) + unsafe.Sizeof(pullHop{}) +
 	unsafe.Sizeof(pairStat{}) + unsafe.Sizeof(int64(0))
 
 // memoryInFlight is the share of the offered packets alive at the end of a

@@ -211,9 +211,9 @@ func (s *sim) checkConservation(full bool) {
 					s.fail("ToR %d: the bitmap of waiting lists says %v for %d, which holds %d packets", t, set, v, n)
 					return
 				}
-				flows := int32(0)
-				if f := ps.pends.get(t, v); f != nil {
-					flows = f.n
+				flows := 0
+				if pd := ps.dests.get(t, v); pd != nil {
+					flows = pd.pend.count(s.flows)
 				}
 				if set := ps.pending.has(t, v); set != (flows > 0) || set && ps.pending.next(t, v) != v {
 					s.fail("ToR %d: the set of pending destinations says %v for %d, whose list holds %d flows", t, set, v, flows)

@@ -55,8 +55,9 @@ func TestPairRowsMatchFlat(t *testing.T) {
 // TestPairItemsInOneLine: an item of a flat per-pair table never straddles
 // two cache lines (the tables are page-aligned and each item's size
 // divides 64 B), and a relay store shares its line with its byte counts
-// (pullDest: storeRelayed reads store and storeLast, a relayed packet's
-// second hop store and relayed, as one miss).
+// and the list of pulled flows (pullDest: storeRelayed reads store and
+// storeLast, a relayed packet's second hop store and relayed, a pick the
+// list's head and then own, as one miss).
 func TestPairItemsInOneLine(t *testing.T) {
 	const line = 64
 	for name, size := range map[string]uintptr{
@@ -69,5 +70,9 @@ func TestPairItemsInOneLine(t *testing.T) {
 	}
 	if size := unsafe.Sizeof(pullDest{}); size != line {
 		t.Errorf("pullDest takes %d B, not one %d B line", size, line)
+	}
+	var pd pullDest
+	if end := unsafe.Offsetof(pd.pend) + unsafe.Sizeof(pd.pend); end > line {
+		t.Errorf("pullDest's list of pulled flows ends at byte %d, outside its %d B line", end, line)
 	}
 }

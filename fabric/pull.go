@@ -16,7 +16,7 @@ import (
 // design: bulk data waits at the hosts, not in the shallow ToR buffers.
 //
 // A pulled flow's bytes wait at its sending host. Its source ToR keeps the
-// flow on a list per destination ToR (pends[t], key d) and a bitmap of the
+// flow on a list per destination ToR (dests[t], key d: pullDest.pend) and a bitmap of the
 // destinations with such flows. When an uplink of ToR t is (about to be) in
 // its day with peer v, the ToR stages a few packets for it (fill): it
 // reserves buffer room and sends a pull request down to a host, which
@@ -48,8 +48,7 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	pends       pairTable[flowList]   // t→d: t's pulled flows for destination ToR d with unrequested bytes
-	dests       pairTable[pullDest]   // t→d: per destination ToR d, its relay store and byte counts
+	dests       pairTable[pullDest]   // t→d: per destination ToR d, t's pulled flows for d, its relay store and byte counts
 	hops        pairTable[pullHop]    // t→v: per next-hop ToR v
 	stagedTo    pairTable[int64]      // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
 	storeArrays des.Arrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
@@ -71,6 +70,7 @@ type pullState struct {
 	depth       int // packets staged per next hop
 	latency     rotor.Time
 	relay       bool
+	cold        bool         // n > prefetchToRs: the pick and the relay path prefetch per-pair lines
 	offerAll    bool         // RotorLB offers all of a ToR's backlog, not only its excess
 	stored      int64        // bytes relayed packets stored at hosts
 	skipped     int64        // stored-packet offers not scheduled: no circuit up then
@@ -85,7 +85,6 @@ func (s *sim) initPull() {
 	ps := &s.pull
 	ps.words = (n + 63) / 64
 	rows := s.pairRows()
-	ps.pends = newPairTable[flowList](n, rows)
 	ps.dests = newPairTable[pullDest](n, rows)
 	ps.hops = newPairTable[pullHop](n, rows)
 	ps.pending = newBitRows(n, n)
@@ -108,6 +107,7 @@ func (s *sim) initPull() {
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
+	ps.cold = n > prefetchToRs
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
 		ps.hostRR = make([]int32, n)
@@ -122,6 +122,11 @@ func (s *sim) initPull() {
 	}
 }
 
+// prefetchToRs is the largest fabric whose pull path asks for no
+// per-pair line ahead: up to it the flat tables (2 MiB at 128 ToRs) and
+// the hosts' booking rings stay in cache, and a prefetch is only cost.
+const prefetchToRs = 128
+
 // pulled reports whether flow f's data is host-buffered and pulled.
 func (s *sim) pulled(fs *flowState) bool { return s.cfg.Pulled(fs.f) }
 
@@ -131,8 +136,9 @@ func (s *sim) addPulled(id int32) {
 	fs := &s.flows[id]
 	t, d := int(s.torOf(int32(fs.f.Src))), int(s.torOf(int32(fs.f.Dst)))
 	ps := &s.pull
-	ps.pends.at(t, d).push(s.flows, id)
-	ps.dests.at(t, d).own += fs.f.Bytes
+	pd := ps.dests.at(t, d)
+	pd.pend.push(s.flows, id)
+	pd.own += fs.f.Bytes
 	ps.pending.set(t, d)
 	s.fillUp(t, d)
 }
@@ -345,12 +351,16 @@ func (s *sim) heldVerdict(tr *tor.ToR, v tor.Verdict) bool {
 // NIC may be busy with pulls for other circuits.
 func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32) {
 	ps := &s.pull
-	if f := ps.pends.get(t, v); f != nil && f.n > 0 {
-		for k := f.n; k > 0; k-- {
-			if id := f.head; s.inTime(int32(s.flows[id].f.Src), ready, night) {
+	if pd := ps.dests.get(t, v); pd != nil && !pd.pend.empty() {
+		f := &pd.pend
+		for start := f.first; ; {
+			if id := f.head(); s.inTime(int32(s.flows[id].f.Src), ready, night) {
 				return id, -1
 			}
 			f.push(s.flows, f.pop(s.flows)) // round-robin: try the next flow
+			if f.first == start {
+				break // each flow tried once
+			}
 		}
 	}
 	if !ps.relay {
@@ -365,6 +375,12 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if x == v {
 				continue
 			}
+			// t's list for x, read if v has room, and v's counts for x
+			// are two cold lines whose addresses are known now: ask for
+			// both before waiting for the second.
+			if ps.cold {
+				ps.dests.prefetch(t, x)
+			}
 			if !ps.offerAll && ps.dests.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
 				continue // excess offers: t's next day to x carries its backlog
 			}
@@ -372,7 +388,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			if sp <= 0 {
 				continue // no room for any packet (a pending flow has ≥ 1 byte left): skip the flow lookup
 			}
-			head := ps.pends.get(t, x).head
+			head := ps.dests.get(t, x).pend.head()
 			fs := &s.flows[head]
 			// A segment is at most an MTU: most checks need not ask the
 			// flow's host for its next size.
@@ -382,6 +398,18 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 					next = 0
 				}
 				ps.rr[t] = int32(next)
+				// t's next relay pick (at its next departure on any
+				// uplink) starts from there: ask now for the list it
+				// will read first, which no reader will have touched.
+				if ps.cold {
+					nx := ps.pending.next(t, next)
+					if nx < 0 {
+						nx = ps.pending.next(t, 0)
+					}
+					if nx >= 0 {
+						ps.dests.prefetch(t, nx)
+					}
+				}
 				return head, int32(v)
 			}
 		}
@@ -415,15 +443,16 @@ func pulledSource(fs *flowState) *cc.PulledSource { return fs.src.(*cc.PulledSou
 // requested.
 func (s *sim) takePulled(t, d int) (seq int64, size int32) {
 	ps := &s.pull
-	f := ps.pends.get(t, d)
+	pd := ps.dests.get(t, d)
+	f := &pd.pend
 	id := f.pop(s.flows)
 	fs := &s.flows[id]
 	src := pulledSource(fs)
 	seq, size, _, _ = src.Next(s.q.Now()) // the next segment in order
-	ps.dests.get(t, d).own -= int64(size)
+	pd.own -= int64(size)
 	if src.Pending() > 0 {
 		f.push(s.flows, id)
-	} else if f.n == 0 {
+	} else if f.empty() {
 		ps.pending.clear(t, d)
 	}
 	return seq, size
@@ -463,6 +492,12 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 			ps.hostRR[v] = 0
 		}
 		host = int32(v*s.H) + h
+		// The next relayed packet reaching v, a few hundred events from
+		// now, books the port of v's next host: start loading that
+		// ring's tail slot, last written a round of v's hosts ago.
+		if ps.cold {
+			ps.booked[int32(v*s.H)+ps.hostRR[v]].PrefetchTail()
+		}
 	}
 	port := &s.ports.freeAt[s.ports.hosts0+host] // its ToR's port to host (booked: port.go)
 	ser := s.ser(linkHost, p.Size)
@@ -899,8 +934,8 @@ type pairRow[T any] struct {
 }
 
 // flatPairToRs is the largest fabric whose per-pair tables are flat: at
-// 1,024 ToRs the tables of a pull run are about 151 MB (16 B flowList,
-// 64 B pullDest, 32 B pullHop, 24 B pairStat, 8 B stagedTo a pair;
+// 1,024 ToRs the tables of a pull run are about 134 MB (64 B pullDest
+// with its flowList, 32 B pullHop, 24 B pairStat, 8 B stagedTo a pair;
 // resident from the start on huge pages), and with RotorLB nearly every
 // pair is used within a rotor period there, so rows would save little
 // memory and cost a lookup through des.Index (two dependent loads and a
@@ -934,6 +969,14 @@ func (p *pairTable[T]) get(t, x int) *T {
 		return &p.flat[t*p.n+x]
 	}
 	return p.rowGet(t, x)
+}
+
+// prefetch starts loading the item of pair t→x of a flat table into the
+// CPU cache (rows: nothing; their lookup would load).
+func (p *pairTable[T]) prefetch(t, x int) {
+	if p.flat != nil {
+		des.Prefetch(&p.flat[t*p.n+x])
+	}
 }
 
 // at is the item of pair t→x, created (zero) if it has none.
@@ -986,45 +1029,67 @@ func (r *pairRow[T]) at(x int) *T {
 // cache line. A relayed packet's store and its byte counts share it: the
 // packet's arrival at relay v reads store and storeLast of (v, d), its
 // second hop the store and relayed, and pickPulled's spare for it own
-// and relayed.
+// and relayed. So does t's list of pulled flows for d: a pick for d
+// reads the list's head and takePulled then own, and a departure toward
+// d reads the store, then fill the list, each pair one line.
 type pullDest struct {
 	store     des.Ring[storedPkt] // relayed packets t's hosts store for d
 	own       int64               // unrequested bytes of t's own pulled flows for d
 	relayed   int64               // bytes t stores or was promised for d
 	storeLast rotor.Time          // Ready of the last packet in store
-	_         [8]byte
+	pend      flowList            // t's pulled flows for d with unrequested bytes
 }
 
 // flowList is ToR t's list of pulled flows toward destination ToR d
-// (pends[t], key d), first in first out, linked through the flows'
+// (pullDest.pend), first in first out, linked through the flows'
 // nextPend: the head flow is read from the item itself (pickPulled looks
 // at the heads of many pairs, one cold line each), and a list of one flow
-// (most of them) touches no other line. 16 bytes, so that an item of a
-// flat table is in one cache line.
+// (most of them) touches no other line. 8 bytes, the room pullDest has
+// left in its line: the first and last flow's number plus one, 0 when
+// empty (the zero item is an empty list), and no count (a flow is on at
+// most one list, so one flow is first = last).
 type flowList struct {
-	head, tail int32 // first and last flow, when n > 0
-	n          int32
-	_          int32
+	first, last int32 // first and last flow + 1; 0: empty
 }
+
+// empty reports whether the list holds no flow.
+func (l *flowList) empty() bool { return l.first == 0 }
+
+// head is the first flow; the list must not be empty.
+func (l *flowList) head() int32 { return l.first - 1 }
 
 // push appends flow id; a flow is on at most one list.
 func (l *flowList) push(flows []flowState, id int32) {
-	if l.n == 0 {
-		l.head = id
+	if l.first == 0 {
+		l.first = id + 1
 	} else {
-		flows[l.tail].nextPend = id
+		flows[l.last-1].nextPend = id
 	}
-	l.tail = id
-	l.n++
+	l.last = id + 1
 }
 
 // pop removes and returns the head flow; the list must not be empty.
 func (l *flowList) pop(flows []flowState) int32 {
-	id := l.head
-	if l.n--; l.n > 0 {
-		l.head = flows[id].nextPend
+	id := l.first - 1
+	if l.first == l.last {
+		l.first, l.last = 0, 0
+	} else {
+		l.first = flows[id].nextPend + 1
 	}
 	return id
+}
+
+// count is the number of flows on the list (run.check and tests: it
+// walks them).
+func (l *flowList) count(flows []flowState) int {
+	if l.empty() {
+		return 0
+	}
+	n := 1
+	for id := l.first - 1; id != l.last-1; id = flows[id].nextPend {
+		n++
+	}
+	return n
 }
 
 // pullHop is what ToR t keeps for its circuits to next hop v (hops[t],

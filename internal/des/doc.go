@@ -19,7 +19,8 @@
 // it is no item of a pool at all); rings and FIFOs that fill and drain in
 // turn share their arrays through an Arrays pool (PushFrom, ReleaseTo).
 // Pool.Prefetch starts loading an item the next
-// event will use without waiting for it. A Pool's slabs, and the tables
+// event will use without waiting for it, Prefetch any line whose address
+// is known before its data is needed. A Pool's slabs, and the tables
 // a caller hands to HugePages, ask for transparent huge pages
 // (HugePagesOn: whether the kernel gives them), so that a random access
 // into a large table misses the cache but not the TLB; CollapseResident

@@ -43,6 +43,11 @@ func (p *Pool[T]) At(i int32) *T { return &p.chunks[i>>chunkBits][i&chunkMask] }
 // it, so that a later At(i) does not stall (a no-op off amd64).
 func (p *Pool[T]) Prefetch(i int32) { prefetch(unsafe.Pointer(p.At(i))) }
 
+// Prefetch starts loading the cache line that holds *x without waiting
+// for it (a no-op off amd64): a caller that knows several addresses it
+// will read asks for them together, so their misses overlap.
+func Prefetch[T any](x *T) { prefetch(unsafe.Pointer(x)) }
+
 // slabChunks: a pool that has that many chunks grows by as many at once,
 // in one allocation the kernel is asked to back with transparent huge
 // pages (2 MiB on amd64; hugePages). A large run's packets are touched at

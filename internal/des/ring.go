@@ -57,6 +57,14 @@ func (r *Ring[T]) PrefetchHead() {
 	}
 }
 
+// PrefetchTail starts loading the slot the next Push writes, when the
+// ring has room for it (a no-op off amd64).
+func (r *Ring[T]) PrefetchTail() {
+	if int(r.n) < len(r.buf) {
+		prefetch(unsafe.Pointer(&r.buf[(int(r.head)+int(r.n))&(len(r.buf)-1)]))
+	}
+}
+
 // PushFrom is Push that grows from pool's arrays before allocating, and
 // gives the array it outgrew to pool.
 func (r *Ring[T]) PushFrom(pool *Arrays[T], x T) {
