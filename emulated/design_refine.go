@@ -41,8 +41,7 @@ import (
 // the designs in focus run (best first: per unsettled scenario the
 // unfinished design with the highest upper bound, and the leader; from
 // cheapFocusMinNodes on also the designs cheapest to stop, see
-// focusCheapest; the leader of each unsettled scenario has its lower
-// bound lifted in its round's last iteration, solveState.lead); the
+// focusCheapest); the
 // decisions are taken between rounds, in design order,
 // from the intervals the round ended with, so the answer does not depend
 // on the number of goroutines or on which design finished first.
@@ -102,7 +101,6 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 	}
 	maxLive := c.maxLiveSolves()
 	var focus []bool // the designs the next round refines (nil: all)
-	var lead []bool  // the designs leading an unsettled scenario
 	for {
 		// The designs under way that are in focus, then those not yet
 		// begun, in design order, up to maxLive under way at a time.
@@ -129,7 +127,7 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 			focus = nil // safety: refine every design under way
 			continue
 		}
-		c.refineRound(designs, todo, state, live, lead)
+		c.refineRound(designs, todo, state, live)
 		for _, k := range live {
 			if state[k].err != nil {
 				return fmt.Errorf("%s: %w", designs[todo[k]].Name, state[k].err)
@@ -155,7 +153,7 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 		}
 		var stop []int
 		var status []string
-		stop, status, focus, lead = c.settle(designs, todo, state)
+		stop, status, focus = c.settle(designs, todo, state)
 		for j, k := range stop {
 			finish(k, status[j])
 		}
@@ -166,10 +164,8 @@ func (c DesignConfig) certifyDecided(designs []Design, todo []int) error {
 // refineRound runs one round: each live design not yet built is built
 // (schedule, graph, worst-case permutation) and runs firstRound
 // iterations, every other live design up to refineRound, on up to
-// GOMAXPROCS goroutines. A design that lead[k] marks as leading an
-// unsettled scenario has its lower bound lifted in the round's last
-// iteration (solveState.lead; hop-seeded solves only).
-func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSolve, live []int, lead []bool) {
+// GOMAXPROCS goroutines.
+func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSolve, live []int) {
 	parallelFor(len(live), func(j int) {
 		k := live[j]
 		ds := &state[k]
@@ -184,7 +180,6 @@ func (c DesignConfig) refineRound(designs []Design, todo []int, state []designSo
 			}
 			iters = firstRound
 		}
-		ds.r.setLead(lead != nil && lead[k])
 		ds.r.advance(iters)
 	})
 }
@@ -248,7 +243,7 @@ func (c DesignConfig) scenarios() []DesignConfig {
 // design there), Settled when every scenario that could is settled (see
 // above). The bounds are those the last round ended with; a design not
 // yet built has [0, +Inf).
-func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) (stop []int, status []string, focus, lead []bool) {
+func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) (stop []int, status []string, focus []bool) {
 	bounds := make([]Design, len(todo)) // each design with its interval so far
 	finished := make([]bool, len(todo))
 	for k, i := range todo {
@@ -264,10 +259,8 @@ func (c DesignConfig) settle(designs []Design, todo []int, state []designSolve) 
 }
 
 // decide is settle on the designs' intervals so far (bounds[k] is design
-// todo[k]; finished[k] when its refinement has stopped). lead[k]: design
-// k is unfinished and has the highest certified point of some unsettled
-// scenario.
-func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop []int, status []string, focus, lead []bool) {
+// todo[k]; finished[k] when its refinement has stopped).
+func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop []int, status []string, focus []bool) {
 	canWin := make([]bool, len(todo)) // in some scenario
 	// fall[k]: the largest relative fall of design k's upper bound that
 	// would stop it in the unsettled scenarios it could win (+Inf for a
@@ -275,7 +268,6 @@ func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop
 	fall := make([]float64, len(todo))
 	needed := make([]bool, len(todo)) // in some unsettled scenario
 	focus = make([]bool, len(todo))
-	lead = make([]bool, len(todo))
 	for _, sc := range c.scenarios() {
 		points := make([][]DesignPoint, len(todo)) // the feasible ones
 		type best struct {
@@ -362,7 +354,6 @@ func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop
 		}
 		if first.k >= 0 && !finished[first.k] {
 			focus[first.k] = true
-			lead[first.k] = true
 		}
 	}
 	if c.Nodes >= cheapFocusMinNodes {
@@ -379,7 +370,7 @@ func (c DesignConfig) decide(bounds []Design, todo []int, finished []bool) (stop
 			status = append(status, CannotWin)
 		}
 	}
-	return stop, status, focus, lead
+	return stop, status, focus
 }
 
 // Cheapest to stop first (n ≥ cheapFocusMinNodes). Best first alone

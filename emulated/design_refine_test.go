@@ -246,45 +246,12 @@ func TestDecideFocusesCheapestToStop(t *testing.T) {
 		{128, []bool{true, true, false, false, false, false, false}},
 	} {
 		c.Nodes = tc.nodes
-		stop, _, focus, _ := c.decide(bounds, todo, finished)
+		stop, _, focus := c.decide(bounds, todo, finished)
 		if len(stop) != 0 {
 			t.Errorf("n = %d: stopped %v, want none (all can win)", tc.nodes, stop)
 		}
 		if diff := cmp.Diff(tc.want, focus); diff != "" {
 			t.Errorf("n = %d: focus (-want +got):\n%s", tc.nodes, diff)
-		}
-	}
-}
-
-// The leader of each unsettled scenario is marked (decide's lead; its
-// solve then lifts its lower bound at the end of its rounds): on the
-// intervals of TestDecideFocusesCheapestToStop only design 0, the one
-// with the highest lower bound; not when it is finished; and none once
-// the scenario is settled (every other upper bound within the gap of the
-// leader's lower bound, the leader's within two gaps of its own), which
-// the intervals checked by hand say: 0.3696 ≥ 0.99 × 0.3730 and ≥ 0.98 ×
-// 0.3770.
-func TestDecideMarksTheLeader(t *testing.T) {
-	c := DesignConfig{Nodes: 1024, Gap: 1e-2, Slots: []rotor.Time{rotor.Microsecond}}
-	for _, tc := range []struct {
-		name     string
-		iv       [][2]float64
-		finished []bool
-		want     []bool
-	}{
-		{"open", [][2]float64{{0.3696, 0.3790}, {0.3614, 0.3955}, {0.0300, 0.3800}}, []bool{false, false, false}, []bool{true, false, false}},
-		{"leader finished", [][2]float64{{0.3696, 0.3790}, {0.3614, 0.3955}, {0.0300, 0.3800}}, []bool{true, false, false}, []bool{false, false, false}},
-		{"settled", [][2]float64{{0.3696, 0.3770}, {0.3614, 0.3730}, {0.0300, 0.3700}}, []bool{false, false, false}, []bool{false, false, false}},
-	} {
-		bounds := make([]Design, len(tc.iv))
-		todo := make([]int, len(tc.iv))
-		for k, b := range tc.iv {
-			bounds[k] = Design{Name: fmt.Sprint("d", k), Theta0: b[0], Upper0: b[1]}
-			todo[k] = k
-		}
-		_, _, _, lead := c.decide(bounds, todo, tc.finished)
-		if diff := cmp.Diff(tc.want, lead); diff != "" {
-			t.Errorf("%s: lead (-want +got):\n%s", tc.name, diff)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package emulated
 import (
 	"context"
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/rdcn/rdcn/demand"
@@ -190,94 +189,5 @@ func TestSeededSolveSchedulesAFourthLPCall(t *testing.T) {
 	res := r.result()
 	if err := Verify(g, res.Demand, res); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestSeededLeaderCallsTheLPAtRoundEnds: in the design question's rounds
-// in which a hop-seeded design leads (solveState.lead), its restricted-LP
-// calls come in each round's last iteration instead of on the doubling
-// schedule (iterations 12, 24, 48, 96). Mars d = 8, 12, 16, 20 at n = 32,
-// U = 4, seeded as from 256 nodes on, gap 10⁻⁵, run in the question's
-// rounds (1 iteration, then 10 at a time) with and without the lead: the
-// leading solve calls the LP at iterations 21 and 31 (and not at 12 or
-// 24), the other at 12 and 24; the upper bounds are the same after every
-// round (the LP does not touch the iterates); every interval holds
-// glpsol's θ* and Verify accepts the certificates. It fails without the
-// rule (the two solves are then the same). With every lift counted as
-// too small (seededLeadLift = 10⁻⁹), the waits double: leading calls at
-// iterations 21, 31, 51 and 91 of ten rounds, none at the others.
-func TestSeededLeaderCallsTheLPAtRoundEnds(t *testing.T) {
-	c := question64
-	c.Nodes, c.Uplinks = 32, 4
-	defer func(m, r int) { hopBoundMinNodes, restrictedLPWorkRatio = m, r }(hopBoundMinNodes, restrictedLPWorkRatio)
-	hopBoundMinNodes = 0
-	restrictedLPWorkRatio = 0
-	for _, degree := range []int{8, 12, 16, 20} {
-		d, g, w := marsWorstCase(t, c, degree)
-		lo, hi := referenceTheta(t, g, w)
-		// calls[i]: the regular and the leading calls made by the end of
-		// round i.
-		solve := func(lead bool) (calls [][2]int, lower, upper []float64, res *Result) {
-			r, err := newRoundSolve(g, w, &Options{Gap: 1e-5})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, k := range []int{1, 10, 10, 10} {
-				r.setLead(lead)
-				r.advance(k)
-				calls = append(calls, [2]int{r.st.lpCalls, r.st.leadCalls})
-				l, u := r.interval()
-				lower, upper = append(lower, l), append(upper, u)
-			}
-			return calls, lower, upper, r.result()
-		}
-		lc, ll, lu, lres := solve(true)
-		rc, rl, ru, rres := solve(false)
-		t.Logf("%s: lower after 1, 11, 21, 31 iterations: leading %.6f, doubling %.6f; θ* ∈ [%.6f, %.6f]", d.Name, ll, rl, lo, hi)
-		for _, res := range []*Result{lres, rres} {
-			if err := Verify(g, res.Demand, res); err != nil {
-				t.Fatalf("%s: %v", d.Name, err)
-			}
-			if res.Lower > hi*(1+1e-9) || res.Upper < lo*(1-1e-9) {
-				t.Errorf("%s: [%v, %v] does not hold θ* ∈ [%v, %v]", d.Name, res.Lower, res.Upper, lo, hi)
-			}
-		}
-		for i := range ll {
-			if lu[i] != ru[i] {
-				t.Errorf("%s, round %d: upper bound %v leading, %v not", d.Name, i, lu[i], ru[i])
-			}
-		}
-		if ll[1] != rl[1] {
-			t.Errorf("%s: after 11 iterations lower %v leading, %v not: want no call before 12 either way", d.Name, ll[1], rl[1])
-		}
-		if want := [][2]int{{0, 0}, {0, 0}, {0, 1}, {0, 2}}; !slices.Equal(lc, want) {
-			t.Errorf("%s: leading, (regular, leading) calls after each round %v, want %v", d.Name, lc, want)
-		}
-		if want := [][2]int{{0, 0}, {0, 0}, {1, 0}, {2, 0}}; !slices.Equal(rc, want) {
-			t.Errorf("%s: not leading, (regular, leading) calls after each round %v, want %v", d.Name, rc, want)
-		}
-	}
-	defer func(l float64) { seededLeadLift = l }(seededLeadLift)
-	seededLeadLift = 1e-9
-	_, g, w := marsWorstCase(t, c, 12)
-	r, err := newRoundSolve(g, w, &Options{Gap: 1e-5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var at []int
-	for round := range 10 {
-		r.setLead(true)
-		calls := r.st.leadCalls
-		k := 10
-		if round == 0 {
-			k = 1
-		}
-		r.advance(k)
-		if r.st.leadCalls > calls {
-			at = append(at, r.st.iters)
-		}
-	}
-	if want := []int{21, 31, 51, 91}; !slices.Equal(at, want) || r.st.lpCalls != 0 {
-		t.Errorf("every lift too small: leading calls at %v (and %d others), want %v", at, r.st.lpCalls, want)
 	}
 }

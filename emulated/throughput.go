@@ -203,14 +203,6 @@ func (r *roundSolve) advance(k int) {
 	}
 }
 
-// setLead marks the next rounds as ones in which the design leads the
-// design question (solveState.lead).
-func (r *roundSolve) setLead(on bool) {
-	if r.st != nil {
-		r.st.lead = on
-	}
-}
-
 // done reports whether the solve has ended: gap met, stalled, stopped by
 // the context or at Options.MaxPhases.
 func (r *roundSolve) done() bool {

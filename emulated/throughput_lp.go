@@ -486,12 +486,6 @@ var restrictedLPAfter = 20
 // only ~0.31 (docs/perf-history.md, issue 28, ninth round).
 var seededLPAfter = 12
 
-// seededLeadLift: on a hop-seeded solve, a call in the last iteration of
-// a round in which the design leads the design question (solveState.lead)
-// is followed by another in the next such round only if it lifted the
-// lower bound by at least gap/seededLeadLift.
-var seededLeadLift = 20.0 // a variable for tests
-
 // restrictedLPWorkRatio: a call costs about as much as the solver's
 // iterations so far once their tree work is this many times the LP's
 // non-zeros (measured on mars-40 at n = 128, where the first call cost

@@ -38,9 +38,8 @@ import (
 // LP over the active paths (pathLP, an interior-point method) supplies
 // the flow instead whenever it is better (once the gap is within
 // lpCallGap gaps; on hop-seeded solves from iteration seededLPAfter on,
-// whatever the gap, and in the design question's rounds in which the
-// design leads, in each round's last iteration); the lengths, and so the
-// upper bound, stay the solver's.
+// whatever the gap); the lengths, and so the upper bound, stay the
+// solver's.
 type pathSolver struct {
 	g     *Graph
 	n     int
@@ -812,15 +811,6 @@ type solveState struct {
 	lpNext, lpCalls       int
 	finished, interrupted bool // gap met (or stalled); stopped by the context
 	seeded                bool // the hop bound has been evaluated
-	// lead: the design question's rounds in which this design leads
-	// (roundSolve.setLead); on a hop-seeded solve the restricted LP is
-	// then called in the round's last iteration instead of on the
-	// doubling schedule. After a call that lifted the bound by less than
-	// gap/seededLeadLift the next waits twice the iterations since the
-	// previous one (leadNext).
-	lead                bool
-	leadCalls, leadLast int // calls made in leading rounds; the last's iteration
-	leadNext            int
 }
 
 // newSolveState is a solve toward the certified gap, not yet started.
@@ -966,37 +956,17 @@ func (s *pathSolver) run(st *solveState, maxIter int) {
 		}
 		// A slow solve's lower bound comes from the exact LP over its
 		// current paths (the dual, from the trees, is unchanged).
-		// In a round where the design leads the design question, the
-		// call comes in the round's last iteration, on the freshest paths
-		// before the decisions read the bound.
-		lead := st.lead && st.seeded
-		leadCall := lead && st.iters == maxIter && st.iters >= max(seededLPAfter, st.leadNext)
-		due := !lead && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded)
-		if s.family == nil && (due || leadCall) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
+		if s.family == nil && st.iters >= st.lpNext && (g <= lpCallGap*st.gap || st.seeded) && st.iters*treeWork >= restrictedLPWorkRatio*s.activeEntries() {
 			rule, calls := st.lpRule()
 			f, l := s.restrictedFlowRule(st.upper, st.gap, rule)
-			if leadCall {
-				st.leadCalls++
-				if !(1/l >= (1+st.gap/seededLeadLift)/st.lam) && st.leadLast > 0 {
-					st.leadNext = st.iters + 2*(st.iters-st.leadLast)
+			st.lpNext = math.MaxInt
+			if l < st.lam {
+				// Another call (on twice the iterations' paths) only
+				// after one that lifted the bound by a quarter gap.
+				if st.lpCalls++; st.lpCalls < calls && 1/l >= (1+st.gap/4)/st.lam {
+					st.lpNext = 2 * st.iters
 				}
-				st.leadLast = st.iters
-				if st.lpNext != math.MaxInt {
-					st.lpNext = max(st.lpNext, 2*st.iters)
-				}
-				if l < st.lam {
-					st.lam, st.flows = l, f
-				}
-			} else {
-				st.lpNext = math.MaxInt
-				if l < st.lam {
-					// Another call (on twice the iterations' paths) only
-					// after one that lifted the bound by a quarter gap.
-					if st.lpCalls++; st.lpCalls < calls && 1/l >= (1+st.gap/4)/st.lam {
-						st.lpNext = 2 * st.iters
-					}
-					st.lam, st.flows = l, f
-				}
+				st.lam, st.flows = l, f
 			}
 			if relGap(1/st.lam, st.upper) <= st.gap {
 				st.finished = true
