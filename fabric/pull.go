@@ -48,36 +48,36 @@ import (
 
 // pullState is the ToR side of host buffering.
 type pullState struct {
-	dests       pairTable[pullDest]   // t→d: per destination ToR d, t's pulled flows for d, its relay store and byte counts
-	hops        pairTable[pullHop]    // t→v: per next-hop ToR v
-	stagedTo    pairTable[int64]      // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
-	storeArrays des.Arrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
-	pending     bitRows               // row t: the d's with a non-empty pend list
-	words       int
-	rr          []int32             // [t]: round-robin start over relay destinations
-	hostRR      []int32             // [v]: next of v's hosts to store a relayed packet
-	waitBits    []uint64            // [t·words+…]: v's with a non-empty waiting list (samples read only those)
-	booked      []des.Ring[booking] // [host]: the ToR→host port's bookings by pulled packets, in order
-	headLeave   []rotor.Time        // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
-	late        int64               // bytes of pulled packets that reach their host after the end of the run
-	nextLeave   []rotor.Time        // [t]: earliest leave of t's bookings (settle has nothing to do before)
-	staged      []int64             // [t]: bytes t has requested or holds for its circuits
-	bookedTo    []int64             // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
-	plain       bool                // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
-	left        []leftHost          // scratch of settleBookings: the departures the policy hears
-	heldBack    int64               // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
-	stageCap    int64
-	depth       int // packets staged per next hop
-	latency     rotor.Time
-	relay       bool
-	cold        bool         // n > prefetchToRs: the pick and the relay path prefetch per-pair lines
-	offerAll    bool         // RotorLB offers all of a ToR's backlog, not only its excess
-	stored      int64        // bytes relayed packets stored at hosts
-	skipped     int64        // stored-packet offers not scheduled: no circuit up then
-	storedAt    []int32      // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
-	storedPeak  int32        // the most any storedAt reached (tests)
-	noShortcut  bool         // tests: fill always looks at the pair's lists (mayPull answers true)
-	shadow      *storeShadow // tests: the stored packets kept whole beside the entries, and compared
+	dests         pairTable[pullDest]   // t→d: per destination ToR d, t's pulled flows for d, its relay store and byte counts
+	hops          pairTable[pullHop]    // t→v: per next-hop ToR v
+	stagedTo      pairTable[int64]      // t→v: bytes t requested or holds for its circuits to v (the policy sees them in VOQ t→v; unless plain)
+	storeArrays   des.Arrays[storedPkt] // the arrays drained relay stores gave back, for the next store that grows
+	pending       bitRows               // row t: the d's with a non-empty pend list
+	words         int
+	rr            []int32             // [t]: round-robin start over relay destinations
+	hostRR        []int32             // [v]: next of v's hosts to store a relayed packet
+	waitBits      []uint64            // [t·words+…]: v's with a non-empty waiting list (samples read only those)
+	booked        []des.Ring[booking] // [host]: the ToR→host port's bookings by pulled packets, in order
+	headLeave     []rotor.Time        // [host]: leave of booked[host]'s head, rotor.MaxTime: none (settle reads these, not the rings)
+	late          int64               // bytes of pulled packets that reach their host after the end of the run
+	nextLeave     []rotor.Time        // [t]: earliest leave of t's bookings (settle has nothing to do before)
+	staged        []int64             // [t]: bytes t has requested or holds for its circuits
+	bookedTo      []int64             // [host]: bytes booked on the ToR→host port and not yet gone (the policy sees them in its host queue)
+	plain         bool                // every ToR's policy is plain (tor.ToR.Plain): it admits by room alone, and stagedTo, bookedTo and left stay unused
+	left          []leftHost          // scratch of settleBookings: the departures the policy hears
+	heldBack      int64               // pulls and departures the buffer policy refused (the packet waited at its host or ToR)
+	stageCap      int64
+	depth         int // packets staged per next hop
+	latency       rotor.Time
+	relay         bool
+	prefetchPairs bool         // n > prefetchToRs: the pick and the relay path prefetch per-pair lines
+	offerAll      bool         // RotorLB offers all of a ToR's backlog, not only its excess
+	stored        int64        // bytes relayed packets stored at hosts
+	skipped       int64        // stored-packet offers not scheduled: no circuit up then
+	storedAt      []int32      // [t]: relayed packets t's hosts store (all of t's stores; 0: fill and startUplink skip them)
+	storedPeak    int32        // the most any storedAt reached (tests)
+	noShortcut    bool         // tests: fill always looks at the pair's lists (mayPull answers true)
+	shadow        *storeShadow // tests: the stored packets kept whole beside the entries, and compared
 }
 
 func (s *sim) initPull() {
@@ -107,7 +107,7 @@ func (s *sim) initPull() {
 	}
 	ps.stageCap = max(int64(s.cfg.Buffer)/2, int64(s.cfg.MTU))
 	ps.relay = s.cfg.Routing == RotorLB || s.cfg.Routing == Paths
-	ps.cold = n > prefetchToRs
+	ps.prefetchPairs = n > prefetchToRs
 	ps.offerAll = s.cfg.RelayOffer == OfferAll
 	if ps.relay {
 		ps.hostRR = make([]int32, n)
@@ -378,7 +378,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 			// t's list for x, read if v has room, and v's counts for x
 			// are two cold lines whose addresses are known now: ask for
 			// both before waiting for the second.
-			if ps.cold {
+			if ps.prefetchPairs {
 				ps.dests.prefetch(t, x)
 			}
 			if !ps.offerAll && ps.dests.get(t, x).own <= s.relayLimit { // x's pend list is not empty: it has an item
@@ -401,7 +401,7 @@ func (s *sim) pickPulled(t, v int, ready, night rotor.Time) (id int32, via int32
 				// t's next relay pick (at its next departure on any
 				// uplink) starts from there: ask now for the list it
 				// will read first, which no reader will have touched.
-				if ps.cold {
+				if ps.prefetchPairs {
 					nx := ps.pending.next(t, next)
 					if nx < 0 {
 						nx = ps.pending.next(t, 0)
@@ -495,7 +495,7 @@ func (s *sim) pulledCross(v int, idx int32, p *packet.Packet, at rotor.Time) {
 		// The next relayed packet reaching v, a few hundred events from
 		// now, books the port of v's next host: start loading that
 		// ring's tail slot, last written a round of v's hosts ago.
-		if ps.cold {
+		if ps.prefetchPairs {
 			ps.booked[int32(v*s.H)+ps.hostRR[v]].PrefetchTail()
 		}
 	}
