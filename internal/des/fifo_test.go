@@ -42,35 +42,7 @@ func TestFIFOReleaseKeepsOrder(t *testing.T) {
 // same size allocates nothing, and the pool holds exactly the arrays
 // given back.
 func TestFIFOArrayPoolReuses(t *testing.T) {
-	var pool ArrayPool
 	var a, b FIFO
-	fillDrain := func(f *FIFO, n int32) {
-		for i := int32(0); i < 5; i++ { // wrap the head first
-			f.PushFrom(&pool, -1)
-			f.Pop()
-		}
-		for i := int32(0); i < n; i++ {
-			f.PushFrom(&pool, i)
-		}
-		for i := int32(0); i < n; i++ {
-			if x := f.Pop(); x != i {
-				t.Fatalf("pop %d of %d: got %d", i, n, x)
-			}
-		}
-		f.ReleaseTo(&pool, 64)
-	}
-	fillDrain(&a, 200) // arrays 8, 16, 32, 64, 128 to the pool on growth, then 256 released
-	if a.buf != nil || pool.Len() != 6 {
-		t.Fatalf("after a's burst: a holds %d, pool holds %d arrays, want 0 and 6", cap(a.buf), pool.Len())
-	}
-	if n := testing.AllocsPerRun(20, func() { fillDrain(&b, 200) }); n != 0 {
-		t.Fatalf("refill from the pool allocated %.1f times, want 0", n)
-	}
-	if pool.Len() != 6 {
-		t.Fatalf("pool holds %d arrays after b's bursts, want 6", pool.Len())
-	}
-	fillDrain(&a, 30) // stays below keep: its 32 stays with it
-	if cap(a.buf) != 32 || pool.Len() != 5 {
-		t.Fatalf("small burst: a holds %d, pool %d arrays, want 32 and 5", cap(a.buf), pool.Len())
-	}
+	checkArraysReuse(t, &a, &b, func(i int) int32 { return int32(i) },
+		func(f *FIFO) int { return cap(f.buf) }, 64, 30, 32)
 }
