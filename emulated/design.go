@@ -454,6 +454,37 @@ func (ds *DesignSpace) Recommended() (DesignPoint, Design, bool) {
 	return p, ds.Designs[p.Design], true
 }
 
+// Margin is how far the recommendation's certified θ may lie below the
+// highest θ* of any feasible point: θ ≥ (1 − Shortfall) × every feasible
+// point's upper bound, so no design beats the recommendation by more than
+// Shortfall (the sense of the gap in the settle rule). A question
+// refined to the end has Shortfall ≤ leaderGap·Gap; a stopped one says
+// here how much its open designs could still gain.
+type Margin struct {
+	Shortfall float64 // ≥ 0
+	Top       int     // index into Points of the highest upper bound
+}
+
+// Margin is the recommendation's Margin; ok is false when nothing is
+// recommended or a design that fits the limits was never certified (it
+// has no upper bound).
+func (ds *DesignSpace) Margin() (m Margin, ok bool) {
+	if ds.Best < 0 {
+		return Margin{}, false
+	}
+	m.Top = -1
+	for k, p := range ds.Points {
+		if p.Why == Uncertified {
+			return Margin{}, false
+		}
+		if p.Feasible && (m.Top < 0 || p.Upper > ds.Points[m.Top].Upper) {
+			m.Top = k
+		}
+	}
+	m.Shortfall = max(0, 1-ds.Points[ds.Best].Theta/ds.Points[m.Top].Upper)
+	return m, true
+}
+
 // Reason is the one-line justification of the recommendation.
 func (ds *DesignSpace) Reason() string {
 	p, d, ok := ds.Recommended()

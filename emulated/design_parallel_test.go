@@ -2,6 +2,7 @@ package emulated
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"strings"
 	"testing"
@@ -201,5 +202,69 @@ func checkStoppedEarly(t *testing.T, c DesignConfig, ds *DesignSpace) {
 	}
 	if p, d, ok := ds.Recommended(); ok && d.Status == Uncertified {
 		t.Errorf("recommended the uncertified %s at %v", d.Name, p.Slot)
+	}
+}
+
+// A question stopped early still bounds its answer: its recommended θ is
+// at least (1 − Shortfall) × the certified θ of every feasible point of
+// the same question with every design refined to the gap (each below its
+// point's θ*). Refined to the end, Shortfall is within leaderGap gaps;
+// with a fitting design never certified there is no margin.
+func TestMarginBoundsTheFullAnswer(t *testing.T) {
+	c := question64
+	c.Nodes, c.Uplinks = 32, 4
+	decided, err := Recommend(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, ok := decided.Margin(); !ok || !(m.Shortfall >= 0 && m.Shortfall <= leaderGap*c.Gap) {
+		t.Errorf("refined to the end: margin %+v (ok %v), want a shortfall in [0, %v]", m, ok, leaderGap*c.Gap)
+	}
+	all := c
+	all.RefineAll = true
+	full, err := Recommend(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := c
+	stop.Context = ctx
+	stop.Progress = func(done, _ int, _ Design) { cancel() } // after the first design's end
+	partial, err := Recommend(stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	un, st := partial.Unfinished()
+	m, ok := partial.Margin()
+	if len(un) > 0 || len(st) == 0 || !ok {
+		t.Fatalf("stopped: uncertified %v, stopped %v, margin ok %v; want every design begun, some stopped", un, st, ok)
+	}
+	if m.Shortfall <= c.Gap {
+		t.Errorf("stopped after one design's end: shortfall %v, not wider than the gap", m.Shortfall)
+	}
+	theta := partial.Points[partial.Best].Theta
+	for _, q := range full.Points {
+		if q.Feasible && theta < (1-m.Shortfall)*q.Theta*(1-1e-12) {
+			d := full.Designs[q.Design]
+			t.Errorf("stopped answer θ ≥ %v with shortfall %v, but %s at %v has θ ≥ %v", theta, m.Shortfall, d.Name, q.Slot, q.Theta)
+		}
+	}
+	// The shortfall is the tightest such bound from the stopped answer's
+	// own intervals: its top point's upper bound meets it.
+	if top := partial.Points[m.Top].Upper; math.Abs(theta-(1-m.Shortfall)*top) > 1e-12*top {
+		t.Errorf("θ ≥ %v, shortfall %v, top upper bound %v: not tight", theta, m.Shortfall, top)
+	}
+	for _, q := range partial.Points {
+		if q.Feasible && q.Upper > partial.Points[m.Top].Upper {
+			t.Errorf("margin's top point has upper bound %v, another %v", partial.Points[m.Top].Upper, q.Upper)
+		}
+	}
+	// One fitting design uncertified: no upper bound for it, no margin.
+	d := &partial.Designs[partial.Points[m.Top].Design]
+	d.Status = Uncertified
+	partial.evaluate()
+	if m, ok := partial.Margin(); ok {
+		t.Errorf("with %s uncertified: margin %+v", d.Name, m)
 	}
 }

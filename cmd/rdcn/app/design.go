@@ -79,9 +79,10 @@ func runDesignSpace(c *cli.Context) error {
 	err = writeOutput(c.App.Writer, c.String("output"), func(w io.Writer) error {
 		switch format {
 		case "json":
-			j := designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason(), Assumption: reconfAssumption(ds.Config), Stopped: stopped}
+			j := designJSON{Designs: ds.Designs, Points: ds.Points, Best: ds.Best, Recommendation: ds.Reason(),
+				Shortfall: shortfall(ds), Assumption: reconfAssumption(ds.Config), Stopped: stopped}
 			for _, a := range alt {
-				j.Alternatives = append(j.Alternatives, reconfAnswer{Reconf: a.Config.Reconf, Recommendation: a.Reason()})
+				j.Alternatives = append(j.Alternatives, reconfAnswer{Reconf: a.Config.Reconf, Recommendation: a.Reason(), Shortfall: shortfall(a)})
 			}
 			return writeJSON(w, j)
 		case "csv":
@@ -208,15 +209,58 @@ func shortAnswer(ds *emulated.DesignSpace) string {
 	case !ok:
 		return "no design is feasible"
 	case !d.Reconfigures:
-		return fmt.Sprintf("%s (d = %d, any slot), θ ≥ %.4f", d.Name, d.Degree, p.Theta)
+		return fmt.Sprintf("%s (d = %d, any slot), θ ≥ %.4f%s", d.Name, d.Degree, p.Theta, marginClause(ds))
 	}
-	return fmt.Sprintf("%s (d = %d) at Δ = %v, θ ≥ %.4f", d.Name, d.Degree, p.Slot, p.Theta)
+	return fmt.Sprintf("%s (d = %d) at Δ = %v, θ ≥ %.4f%s", d.Name, d.Degree, p.Slot, p.Theta, marginClause(ds))
+}
+
+// shortfall is the recommendation's certified shortfall for JSON (nil
+// when it has none: nothing recommended, or a fitting design uncertified).
+func shortfall(ds *emulated.DesignSpace) *float64 {
+	m, ok := ds.Margin()
+	if !ok {
+		return nil
+	}
+	return &m.Shortfall
+}
+
+// marginClause is ", no design beats it by more than X %" ("" without a
+// margin).
+func marginClause(ds *emulated.DesignSpace) string {
+	m, ok := ds.Margin()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(", no design beats it by more than %s", percent(m.Shortfall))
+}
+
+// marginLine says how far the recommendation may lie below the best θ*
+// of any feasible point, and which point bounds it.
+func marginLine(ds *emulated.DesignSpace) string {
+	m, ok := ds.Margin()
+	if !ok {
+		return ""
+	}
+	top := ds.Points[m.Top]
+	d := ds.Designs[top.Design]
+	at := fmt.Sprintf(" at Δ = %v", top.Slot)
+	if !d.Reconfigures {
+		at = ""
+	}
+	return fmt.Sprintf("no design beats it by more than %s: its θ is at least %.4f × the highest upper bound of a feasible point, %.4f (%s%s)\n",
+		percent(m.Shortfall), 1-m.Shortfall, top.Upper, d.Name, at)
+}
+
+// percent prints a fraction as a percentage with three significant digits.
+func percent(x float64) string {
+	return strconv.FormatFloat(100*x, 'g', 3, 64) + " %"
 }
 
 // reconfAnswer is the recommendation under one fixed reconfiguration time.
 type reconfAnswer struct {
 	Reconf         rotor.Time `json:"reconf_ps"`
 	Recommendation string     `json:"recommendation"`
+	Shortfall      *float64   `json:"shortfall,omitempty"` // as designJSON's
 }
 
 // designGap is the design question's default certified gap: it certifies
@@ -230,7 +274,11 @@ type designJSON struct {
 	Points         []emulated.DesignPoint `json:"points"`
 	Best           int                    `json:"best"`
 	Recommendation string                 `json:"recommendation"`
-	Assumption     string                 `json:"reconf_assumption"` // the Δr the recommendation assumes
+	// Shortfall: the recommendation's certified θ is at least (1 −
+	// shortfall) × every feasible point's upper bound (emulated.Margin);
+	// absent when a design that fits the limits was never certified.
+	Shortfall  *float64 `json:"shortfall,omitempty"`
+	Assumption string   `json:"reconf_assumption"` // the Δr the recommendation assumes
 	// Alternatives: the recommendation under fixed reconfiguration
 	// times, when the question assumed Δr = Δ/10.
 	Alternatives []reconfAnswer `json:"recommendation_by_reconf,omitempty"`
@@ -373,7 +421,7 @@ func writeDesignText(w io.Writer, ds *emulated.DesignSpace, alt []*emulated.Desi
 		un, st := ds.Unfinished()
 		fmt.Fprintf(w, "stopped (%s) before every design was certified; the answer below is the best so far (%s)\n", stopped, unfinishedList(un, st))
 	}
-	if _, err := fmt.Fprintf(w, "\nrecommended, %s: %s\n", reconfAssumption(c), ds.Reason()); err != nil {
+	if _, err := fmt.Fprintf(w, "\nrecommended, %s: %s\n%s", reconfAssumption(c), ds.Reason(), marginLine(ds)); err != nil {
 		return err
 	}
 	if len(alt) == 0 {

@@ -17,10 +17,12 @@ type designAnswer struct {
 		Upper0 float64 `json:"theta0_upper"`
 		Status string  `json:"status"`
 	} `json:"designs"`
-	Best           int    `json:"best"`
-	Recommendation string `json:"recommendation"`
+	Best           int      `json:"best"`
+	Recommendation string   `json:"recommendation"`
+	Shortfall      *float64 `json:"shortfall"`
 	ByReconf       []struct {
-		Recommendation string `json:"recommendation"`
+		Recommendation string   `json:"recommendation"`
+		Shortfall      *float64 `json:"shortfall"`
 	} `json:"recommendation_by_reconf"`
 	Stopped string `json:"stopped"`
 }
@@ -76,6 +78,17 @@ func TestDesignQuestion64MatchesMain(t *testing.T) {
 	}
 	if got.Best != ref.Best || got.Recommendation != ref.Recommendation {
 		t.Errorf("recommended %d %q, main %d %q", got.Best, got.Recommendation, ref.Best, ref.Recommendation)
+	}
+	// Refined to the end, each answer's shortfall is within the settle
+	// rule's two gaps (the leader's own) and no less than 0.
+	shortfalls := []*float64{got.Shortfall}
+	for _, a := range got.ByReconf {
+		shortfalls = append(shortfalls, a.Shortfall)
+	}
+	for i, s := range shortfalls {
+		if s == nil || !(*s >= 0 && *s <= 2e-2) {
+			t.Errorf("answer %d: shortfall %v, want in [0, 2e-2]", i, s)
+		}
 	}
 	// --refine-all certifies every design to the gap and gives the same
 	// three recommendations word for word.
@@ -139,8 +152,8 @@ func TestDesignQuestionTimeLimit(t *testing.T) {
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Stopped != "time-limit" || got.Best != -1 {
-		t.Errorf("stopped %q, best %d; want time-limit, -1", got.Stopped, got.Best)
+	if got.Stopped != "time-limit" || got.Best != -1 || got.Shortfall != nil {
+		t.Errorf("stopped %q, best %d, shortfall %v; want time-limit, -1, none", got.Stopped, got.Best, got.Shortfall)
 	}
 	for _, d := range got.Designs {
 		if d.Status != "uncertified" || d.Theta0 != 0 {
