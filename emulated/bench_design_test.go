@@ -20,7 +20,8 @@ import (
 // beyond 10 minutes of CPU today, docs/perf-history.md);
 // RDCN_BENCH_LIMIT (a duration, as --time-limit) stops each answer then,
 // and the benchmark reports how many designs were still open (stopped
-// wider than the gap, or not begun) and the best certified θ so far. Run
+// wider than the gap, or not begun), the best certified θ so far and its
+// margin (shortfall: no design beats it by more, DesignSpace.Margin). Run
 // one with
 //
 //	go test ./emulated -run '^$' -bench 'Recommend/n128-U8$' -benchtime 1x
@@ -71,6 +72,9 @@ func BenchmarkRecommend(b *testing.B) {
 					}
 					if p, _, found := ds.Recommended(); found {
 						b.ReportMetric(p.Theta, "theta")
+					}
+					if m, ok := ds.Margin(); ok {
+						b.ReportMetric(m.Shortfall, "shortfall")
 					}
 					cannotWin := 0
 					for _, d := range ds.Designs {
